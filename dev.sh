@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# pixelmem developer entry point.
+#   ./dev.sh app [ARGS]    set up .venv (first time) and start the app
+#   ./dev.sh test [ARGS]   set up .venv with test extras and run the test suite with coverage
+#   ./dev.sh bench NAME    run benchmarks/bench_NAME.py (installs the bench extra)
+set -euo pipefail
+cd "$(dirname "$0")"
+
+PY=${PYTHON:-python3}
+VENV=.venv
+
+setup() {
+    local extras=$1
+    local stamp="$VENV/.pixelmem-setup-$extras"
+    local want
+    want=$(cat pyproject.toml | "$PY" -c 'import hashlib,sys; print(hashlib.sha256(sys.stdin.buffer.read()).hexdigest())')
+    if [ ! -x "$VENV/bin/python" ]; then
+        "$PY" -m venv "$VENV"
+    fi
+    if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+        "$VENV/bin/python" -m pip install --quiet --upgrade pip
+        if [ "$extras" = base ]; then
+            "$VENV/bin/python" -m pip install --quiet -e .
+        else
+            "$VENV/bin/python" -m pip install --quiet -e ".[$extras]"
+        fi
+        echo "$want" > "$stamp"
+    fi
+    "$VENV/bin/python" -m pixelmem.gui.i18n_build >/dev/null 2>&1 || true
+}
+
+cmd=${1:-app}
+shift || true
+case "$cmd" in
+    app)
+        setup base
+        exec "$VENV/bin/pixelmem" "$@"
+        ;;
+    test)
+        setup test
+        export QT_QPA_PLATFORM=offscreen
+        exec "$VENV/bin/python" -m pytest --cov=pixelmem --cov-report=term "$@"
+        ;;
+    bench)
+        setup "test,bench"
+        name=${1:?usage: ./dev.sh bench NAME}
+        shift
+        exec "$VENV/bin/python" "benchmarks/bench_$name.py" "$@"
+        ;;
+    *)
+        echo "usage: ./dev.sh app|test|bench NAME" >&2
+        exit 2
+        ;;
+esac

@@ -1,0 +1,3 @@
+"""pixelmem: local-first knowledge memory."""
+
+__version__ = "0.1.0"

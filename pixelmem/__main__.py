@@ -1,0 +1,3 @@
+from pixelmem.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,76 @@
+"""``pixelmem`` command line: the app with no arguments, subcommands over the core otherwise.
+
+Each group of subcommands lives in ``pixelmem/commands/<group>.py`` and exposes
+``register(subparsers, common)``. User errors (:class:`PixelmemError`) print one line and exit 1;
+no traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+from collections.abc import Sequence
+
+from pixelmem import __version__
+from pixelmem.core.errors import PixelmemError
+
+COMMAND_MODULES = (
+    "pixelmem.commands.vault",
+    "pixelmem.commands.search",
+    "pixelmem.commands.config",
+    "pixelmem.commands.chat",
+    "pixelmem.commands.mcp",
+    "pixelmem.commands.backup",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--vault",
+        metavar="DIR",
+        help="vault folder (default: $PIXELMEM_VAULT or the per-user data folder)",
+    )
+    parser = argparse.ArgumentParser(
+        prog="pixelmem",
+        description="Local-first knowledge memory. Run without a command to open the app.",
+        parents=[common],
+    )
+    parser.add_argument("--version", action="version", version=f"pixelmem {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    app = subparsers.add_parser("app", parents=[common], help="open the desktop app (default)")
+    app.set_defaults(handler=_run_app)
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+            continue  # a command group not built yet
+        module.register(subparsers, common)
+    return parser
+
+
+def _run_app(args: argparse.Namespace) -> int:
+    from pixelmem.gui.app import run_app
+
+    return run_app(vault=args.vault)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    logging.basicConfig(level=logging.WARNING, format="pixelmem: %(levelname)s: %(message)s")
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler = getattr(args, "handler", None) or _run_app
+    try:
+        return int(handler(args) or 0)
+    except PixelmemError as exc:
+        print(f"pixelmem: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("pixelmem: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0

@@ -1,0 +1,59 @@
+"""Atomic file writes: a reader sees the old bytes or the new bytes, never a mix."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` via a temp file in the same folder, fsync and ``os.replace``.
+
+    The temp file lives beside the target so the rename never crosses filesystems. On any
+    failure (disk full, permission) the temp file is removed and the original stays intact.
+    """
+    path = Path(path)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        _keep_mode(path, tmp_name)
+        os.replace(tmp_name, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp_name)
+        raise
+    _fsync_dir(path.parent)
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def _keep_mode(path: Path, tmp_name: str) -> None:
+    """mkstemp creates 0600 files; keep the existing file's mode, else use the umask default."""
+    try:
+        mode = os.stat(path).st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    os.chmod(tmp_name, mode)
+
+
+def _fsync_dir(folder: Path) -> None:
+    # Makes the rename itself durable; not supported on every platform/filesystem.
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

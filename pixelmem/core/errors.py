@@ -1,0 +1,88 @@
+"""Typed errors, each carrying a sentence a person can act on.
+
+The CLI prints ``str(error)`` on one line; the GUI shows it in the status bar or a dialog.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class PixelmemError(Exception):
+    """Base class for every error pixelmem expects and explains."""
+
+
+class VaultError(PixelmemError):
+    """The vault folder is missing, not a folder, or cannot be written."""
+
+
+class VaultNotWritable(VaultError):
+    def __init__(self, path: Path, reason: str = "") -> None:
+        detail = f": {reason}" if reason else ""
+        super().__init__(f"the vault folder {path} cannot be written{detail}")
+        self.path = path
+
+
+class InvalidIdError(PixelmemError):
+    def __init__(self, memory_id: str, reason: str = "") -> None:
+        detail = f" ({reason})" if reason else ""
+        super().__init__(f"invalid memory id {memory_id!r}{detail}")
+        self.memory_id = memory_id
+
+
+class MemoryNotFound(PixelmemError):
+    def __init__(self, memory_id: str) -> None:
+        super().__init__(f"no memory with id {memory_id!r}")
+        self.memory_id = memory_id
+
+
+class InvalidMemoryError(PixelmemError):
+    """A field value is not acceptable (empty title, unknown importance, …)."""
+
+
+class ConflictError(PixelmemError):
+    """The file changed on disk since it was read; saving would overwrite someone's work."""
+
+    def __init__(self, path: Path, memory_id: str = "") -> None:
+        super().__init__(
+            f"{path.name} was changed on disk by another program since it was opened; "
+            "not overwriting it (reload, overwrite or keep both)"
+        )
+        self.path = path
+        self.memory_id = memory_id
+
+
+class ImportFailed(PixelmemError):
+    """A file given to import cannot be read or is of an unsupported kind."""
+
+
+class ProviderError(PixelmemError):
+    """An embedding/chat/rerank provider failed; the message says what to do."""
+
+
+class ProviderUnavailable(ProviderError):
+    """The provider cannot be reached at all (not running, wrong URL, no network)."""
+
+
+class ProviderAuthError(ProviderError):
+    """The provider rejected the API key."""
+
+
+class ProviderModelNotFound(ProviderError):
+    """The provider does not know the configured model."""
+
+
+class ProviderResponseError(ProviderError):
+    """The provider answered with something that is not usable data."""
+
+
+class ModelFileError(PixelmemError):
+    """The bundled model file is missing or does not match its checksum."""
+
+
+class CacheError(PixelmemError):
+    """The embedding cache could not be read; callers treat this as 'no cache'."""
+
+
+class SettingsError(PixelmemError):
+    """A setting key or value is not valid."""

@@ -1,0 +1,43 @@
+"""The ``Memory`` record: one Markdown file with YAML frontmatter."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+IMPORTANCE_LEVELS = ("low", "medium", "high")
+DEFAULT_IMPORTANCE = "medium"
+
+# Frontmatter keys pixelmem owns; every other key is the user's and is preserved untouched.
+OWNED_KEYS = ("id", "title", "created", "updated", "topics", "importance", "source")
+
+
+@dataclass
+class Memory:
+    """One memory as read from (or about to be written to) the vault.
+
+    ``path`` is absolute. ``extra`` holds unknown frontmatter keys in file order. ``has_id`` is
+    False for foreign files whose id was derived from their path (no ``id`` key on disk).
+    """
+
+    id: str
+    title: str
+    body: str = ""
+    topics: list[str] = field(default_factory=list)
+    importance: str = DEFAULT_IMPORTANCE
+    created: datetime | None = None
+    updated: datetime | None = None
+    source: str | None = None
+    path: Path | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    has_id: bool = True
+    # Fingerprint of the file as read (mtime_ns, sha256 hex); used for the dirty check.
+    disk_mtime_ns: int | None = None
+    disk_hash: str | None = None
+
+    @property
+    def text(self) -> str:
+        """What search sees: the title, then the body."""
+        return f"{self.title}\n\n{self.body}" if self.title else self.body

@@ -1,0 +1,29 @@
+"""Shared fixtures: every test gets its own vault and config dir, never the user's real ones."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+@pytest.fixture(autouse=True)
+def _isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("PIXELMEM_CONFIG_DIR", str(home / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config-xdg"))
+    monkeypatch.delenv("PIXELMEM_VAULT", raising=False)
+    monkeypatch.delenv("PIXELMEM_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    yield
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Path:
+    path = tmp_path / "vault"
+    path.mkdir()
+    return path
