@@ -28,9 +28,11 @@ COMMAND_MODULES = (
 
 def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
+    # SUPPRESS: a subcommand's own (absent) --vault must not reset one given before it.
     common.add_argument(
         "--vault",
         metavar="DIR",
+        default=argparse.SUPPRESS,
         help="vault folder (default: $PIXELMEM_VAULT or the per-user data folder)",
     )
     parser = argparse.ArgumentParser(
@@ -39,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
         parents=[common],
     )
     parser.add_argument("--version", action="version", version=f"pixelmem {__version__}")
+    parser.set_defaults(vault=None)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     app = subparsers.add_parser("app", parents=[common], help="open the desktop app (default)")
     app.set_defaults(handler=_run_app)

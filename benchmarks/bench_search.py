@@ -1,0 +1,181 @@
+"""Search benchmarks (SPEC §8): exact top-10, keyword build, hybrid search over a synthetic vault.
+
+Run: ``./dev.sh bench search`` (or ``.venv/bin/python benchmarks/bench_search.py [--quick]``).
+Prints numbers and ratios to targets; asserts nothing. faiss-cpu is optional (bench extra).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+from pixelmem.core.chunking import Chunk
+from pixelmem.core.keyword_index import KeywordIndex
+from pixelmem.core.memory import Memory
+from pixelmem.core.search import SearchIndex
+from pixelmem.core.text_tokens import tokenize
+from pixelmem.core.vector_index import VectorIndex
+
+DIM = 384
+RNG = np.random.default_rng(7)
+
+
+def unit_rows(n: int) -> np.ndarray:
+    m = np.empty((n, DIM), np.float32)
+    for start in range(0, n, 100_000):  # in blocks: no float64 temporaries of the whole matrix
+        block = RNG.standard_normal((min(100_000, n - start), DIM), dtype=np.float32)
+        block /= np.linalg.norm(block, axis=1, keepdims=True)
+        m[start : start + len(block)] = block
+    return m
+
+
+def timed(fn: Callable[[np.ndarray], object], queries: np.ndarray) -> tuple[float, float]:
+    fn(queries[0])  # warm-up (page faults, thread pool start)
+    times = []
+    for q in queries:
+        t = time.perf_counter()
+        fn(q)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times) * 1e3, float(np.percentile(times, 99)) * 1e3
+
+
+def environment() -> None:
+    print(f"python {sys.version.split()[0]}, numpy {np.__version__}, cpus {os.cpu_count()}")
+    print(f"load average {os.getloadavg()} (other processes skew every number below)")
+    for var in ("OPENBLAS_CORETYPE", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        if var in os.environ:
+            print(f"  {var}={os.environ[var]}")
+    try:
+        from threadpoolctl import threadpool_info
+
+        for pool in threadpool_info():
+            print(f"  {pool.get('internal_api')} {pool.get('version')} "
+                  f"threads={pool.get('num_threads')} arch={pool.get('architecture')}")  # fmt: skip
+    except ImportError:
+        blas = np.show_config(mode="dicts")["Build Dependencies"]["blas"]
+        print(f"  blas: {blas.get('name')} {blas.get('version')} (threadpoolctl not installed)")
+
+
+def _load_faiss() -> Any:
+    try:
+        import faiss  # a bench-only dependency, imported lazily
+    except ImportError:
+        return None
+    return faiss
+
+
+def _faiss_top10(flat: Any) -> Callable[[np.ndarray], object]:
+    return lambda q: flat.search(q[None, :], 10)
+
+
+def bench_top_k(sizes: list[int]) -> None:
+    print("\n== exact top-10, cosine over random unit vectors × 384 ==")
+    faiss = _load_faiss()
+    if faiss is None:
+        print("faiss not installed")
+    for n in sizes:
+        matrix = unit_rows(n)
+        index = VectorIndex(matrix)
+        queries = unit_rows(20 if n >= 1_000_000 else 60)
+        med, p99 = timed(partial(index.top_k, k=10), queries)
+        target = 50.0 if n >= 1_000_000 else 5.0
+        line = f"n={n:>9,}: numpy median {med:6.2f} ms  p99 {p99:6.2f} ms"
+        line += f"  ({matrix.nbytes / med / 1e6:5.1f} GB/s)"
+        if n >= 100_000:
+            line += f"  median/target({target:.0f} ms) {med / target:.2f}"
+        if faiss is not None:
+            flat = faiss.IndexFlatIP(DIM)
+            flat.add(matrix)
+            f_med, f_p99 = timed(_faiss_top10(flat), queries)
+            line += f"  | faiss median {f_med:6.2f} ms p99 {f_p99:6.2f}"
+            line += f"  numpy/faiss {med / f_med:.2f}"
+            del flat
+        print(line)
+        del matrix, index
+
+
+def synthetic_vault(memories: int, chunks_per: int = 3) -> tuple[list[Chunk], dict[str, Memory]]:
+    """English-like text from a Zipf vocabulary, ~10% Chinese memories, a few rare names."""
+    vocab = np.array(["".join(RNG.choice(list("etaoinshrdlucmfwypvbgk"), RNG.integers(2, 10)))
+                      for _ in range(30_000)])  # fmt: skip
+    weights = 1 / np.arange(1, len(vocab) + 1) ** 1.1
+    weights /= weights.sum()
+    han = [chr(c) for c in RNG.integers(0x4E00, 0x4E00 + 3000, 3000)]
+    chunks, table = [], {}
+    for m in range(memories):
+        mid = f"m{m:05d}"
+        table[mid] = Memory(mid, " ".join(RNG.choice(vocab, 4, p=weights)), topics=["t"])
+        for c in range(chunks_per):
+            if m % 10 == 9:
+                text = "".join(RNG.choice(han, 260)) + "。"
+            else:
+                text = " ".join(RNG.choice(vocab, 130, p=weights))[:800]
+            if m % 1000 == 0 and c == 1:
+                text += f" Zorblax-{m} met Okonkwo-Ferreira."
+            chunks.append(Chunk(mid, c, c * 800, c * 800 + len(text), text))
+    return chunks, table
+
+
+def bench_vault(memories: int) -> None:
+    print(f"\n== synthetic vault: {memories:,} memories ==")
+    chunks, table = synthetic_vault(memories)
+    texts = [c.text for c in chunks]
+    chars = sum(map(len, texts))
+    t = time.perf_counter()
+    tokens = [tokenize(s) for s in texts]
+    t_tok = time.perf_counter() - t
+    t = time.perf_counter()
+    KeywordIndex.from_tokens(tokens)
+    t_idx = time.perf_counter() - t
+    print(f"{len(chunks):,} chunks, {chars / 1e6:.1f} M chars: tokenise {t_tok:.2f} s, "
+          f"postings {t_idx:.2f} s, keyword build {t_tok + t_idx:.2f} s")  # fmt: skip
+    try:
+        import bm25s
+
+        t = time.perf_counter()
+        bm25s.BM25().index(tokens, show_progress=False)
+        print(f"  bm25s.index on the same tokens: {time.perf_counter() - t:.2f} s "
+              f"(ours, postings only: {t_idx:.2f} s)")  # fmt: skip
+    except ImportError:
+        print("  bm25s not installed")
+    vectors = unit_rows(len(chunks))
+    t = time.perf_counter()
+    index = SearchIndex.build(chunks, vectors, table)
+    print(f"SearchIndex.build (tokenise + postings + metadata): {time.perf_counter() - t:.2f} s")
+    words = [w for s in texts[:300] for w in s.split()[:20]]
+    queries = [" ".join(RNG.choice(words, RNG.integers(1, 5))) for _ in range(80)]
+    queries += ["Zorblax-3000", "Okonkwo-Ferreira budget", texts[29][:6], texts[59][100:104]]
+    qvecs = unit_rows(len(queries))
+    for mode in ("hybrid", "semantic", "keyword"):
+        pairs = list(zip(queries, qvecs, strict=True))
+        times = []
+        for text, vec in pairs[:3] + pairs:
+            t = time.perf_counter()
+            index.search(text, vec, mode=mode, k=5, min_score=0.0)
+            times.append(time.perf_counter() - t)
+        times = times[3:]
+        med = statistics.median(times) * 1e3
+        p99 = float(np.percentile(times, 99)) * 1e3
+        print(f"search {mode:<8} k=5: median {med:5.2f} ms  p99 {p99:5.2f} ms  "
+              f"median/target(30 ms) {med / 30:.2f}")  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="skip the 1M-vector run")
+    args = parser.parse_args()
+    environment()
+    bench_top_k([10_000, 100_000] + ([] if args.quick else [1_000_000]))
+    bench_vault(10_000)
+
+
+if __name__ == "__main__":
+    main()

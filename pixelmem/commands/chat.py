@@ -1,0 +1,110 @@
+"""``pixelmem ask``: one question to the chat model, with the relevant memories injected.
+
+The same injection as the app's chat pane (:mod:`pixelmem.core.injection`); the answer streams
+to standard output, then the memories it was given are listed. Without a chat provider the
+command says so in one line and exits 1 (``--show-prompt`` still prints the prompt first).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TextIO
+
+from pixelmem.commands.common import ProgressBar, vault_from_args
+from pixelmem.core.chat import ChatNotConfigured, create_chat_client
+from pixelmem.core.errors import PixelmemError
+from pixelmem.core.injection import DEFAULT_MODE, InjectedPrompt, build_prompt_for
+from pixelmem.core.settings import SEARCH_MODES, Settings
+
+CONFIGURE_HINT = " (or run `pixelmem config set chat.provider ollama`)"
+
+
+def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = subparsers.add_parser(
+        "ask",
+        parents=[common],
+        help="ask the chat model; relevant memories are added to the prompt",
+    )
+    p.add_argument("question", nargs="+", help="what to ask")
+    p.add_argument(
+        "--pin", action="append", default=[], metavar="ID", help="always include this memory"
+    )
+    p.add_argument(
+        "--exclude", action="append", default=[], metavar="ID", help="never include this memory"
+    )
+    p.add_argument(
+        "--show-prompt", action="store_true", help="print the exact prompt sent to the model"
+    )
+    p.add_argument(
+        "--mode", choices=SEARCH_MODES, default=DEFAULT_MODE, help="memory search (hybrid)"
+    )
+    p.set_defaults(handler=cmd_ask)
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    settings = Settings.load()
+    try:
+        client = create_chat_client(settings.chat)
+        problem = ""
+    except ChatNotConfigured as exc:
+        client, problem = None, f"pixelmem: {exc}{CONFIGURE_HINT}"
+    if client is None and not args.show_prompt:
+        print(problem, file=sys.stderr)  # before indexing anything: nothing to wait for
+        return 1
+
+    from pixelmem.core.engine import Engine  # numpy and the model load lazily
+
+    engine = Engine(vault_from_args(args, settings), settings)
+    engine.open(progress=ProgressBar("indexing"))
+    if engine.semantic_error and args.mode != "keyword":
+        print(f"note: semantic search unavailable ({engine.semantic_error})", file=sys.stderr)
+    question = " ".join(args.question)
+    prompt = build_prompt_for(
+        engine, question, pinned=args.pin, excluded=args.exclude, mode=args.mode
+    )
+    for memory_id in prompt.missing:
+        print(f"warning: pinned memory {memory_id} not found (deleted?)", file=sys.stderr)
+    if args.show_prompt:
+        print(prompt.as_text(), end="\n\n", flush=True)
+    if client is None:
+        print(problem, file=sys.stderr)
+        return 1
+    try:
+        _stream_answer(client.stream_chat(prompt.messages), sys.stdout)
+    finally:
+        client.close()
+    print_used(prompt, sys.stdout)
+    return 0
+
+
+def _stream_answer(tokens, out: TextIO) -> None:
+    ended_with_newline = True
+    try:
+        for token in tokens:
+            out.write(token)
+            out.flush()
+            ended_with_newline = token.endswith("\n")
+    except PixelmemError:
+        if not ended_with_newline:
+            out.write("\n")  # the error line starts on a line of its own
+        raise
+    if not ended_with_newline:
+        out.write("\n")
+
+
+def print_used(prompt: InjectedPrompt, out: TextIO) -> None:
+    """The memories the answer was given: title, id, score, pinned or automatic."""
+    out.write("\n")
+    if not prompt.used:
+        out.write("memories used: none (no memory passed the similarity threshold)\n")
+    else:
+        out.write("memories used:\n")
+        for rank, used in enumerate(prompt.used, 1):
+            score = f"{used.score:.3f}" if used.score is not None else "—"
+            part = "" if used.part == "whole" else f", {used.part}"
+            out.write(f"  {rank}. {used.title}  [{score}, {used.reason}{part}]  {used.id}\n")
+    if prompt.dropped_for_budget:
+        ids = ", ".join(prompt.dropped_for_budget)
+        out.write(f"not sent (over the {prompt.budget:,}-character budget): {ids}\n")
+    out.flush()

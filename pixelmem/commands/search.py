@@ -1,0 +1,134 @@
+"""``pixelmem index | search | status | eval``: the search engine from the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from pixelmem.commands.common import ProgressBar, open_engine
+from pixelmem.core.errors import PixelmemError
+
+MODES = ("hybrid", "semantic", "keyword")
+
+
+def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = subparsers.add_parser("index", parents=[common], help="embed new or changed memories")
+    p.add_argument("--full", action="store_true", help="drop the cache and re-embed everything")
+    p.set_defaults(handler=cmd_index)
+
+    p = subparsers.add_parser("search", parents=[common], help="search memories")
+    p.add_argument("query", nargs="+", help="what to look for")
+    p.add_argument("--k", type=int, default=None, help="number of memories (default 5)")
+    p.add_argument("--mode", choices=MODES, default=None, help="default: hybrid")
+    p.add_argument("--min-score", type=float, default=None, help="semantic threshold (0.3)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(handler=cmd_search)
+
+    p = subparsers.add_parser("status", parents=[common], help="vault, model and index state")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_status)
+
+    p = subparsers.add_parser("eval", parents=[common], help="nDCG@10 / Recall@100 on a BEIR dir")
+    p.add_argument("folder", type=Path, help="folder with corpus.jsonl, queries.jsonl, qrels/")
+    p.add_argument("--mode", choices=MODES, default="hybrid")
+    p.add_argument("--min-score", type=float, default=0.0, help="semantic threshold (default 0)")
+    p.add_argument("--work", type=Path, default=None, help="keep the scratch vault here (reuse)")
+    p.set_defaults(handler=cmd_eval)
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    engine = open_engine(args)
+    engine.store.scan()
+    report = engine.reindex(progress=ProgressBar("embedding"), full=args.full)
+    skipped = len(engine.store.skipped)
+    print(
+        f"{report.memories:,} memories · {report.chunks:,} chunks · "
+        f"{report.embedded:,} embedded · {report.reused:,} from cache · {skipped:,} skipped"
+    )
+    for warning in report.warnings:
+        print(f"warning: {warning}")
+    if report.semantic_error:
+        print(f"semantic search unavailable: {report.semantic_error} (keyword search works)")
+    return 0
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    engine = open_engine(args)
+    engine.open(progress=ProgressBar("embedding"))
+    query = " ".join(args.query)
+    hits = engine.search(query, mode=args.mode, k=args.k, min_score=args.min_score)
+    if args.json:
+        print(json.dumps([_hit_json(engine, h) for h in hits], ensure_ascii=False, indent=2))
+        return 0
+    if engine.semantic_error and args.mode != "keyword":
+        print(f"note: semantic search unavailable ({engine.semantic_error}); keyword results only")
+    if not hits:
+        print("no memory matched (nothing passed the similarity threshold)")
+        return 0
+    for rank, hit in enumerate(hits, 1):
+        print(f"{rank}. {hit.title}  [{hit.score:.3f}]  {hit.memory_id}")
+        print(f"   {_one_line(hit.snippet)}")
+    return 0
+
+
+def _hit_json(engine, hit) -> dict:
+    path = engine.store.path_for(hit.memory_id)
+    return {
+        "id": hit.memory_id,
+        "title": hit.title,
+        "score": round(hit.score, 4),
+        "semantic_score": hit.semantic_score,
+        "keyword_score": hit.keyword_score,
+        "snippet": hit.snippet,
+        "chunk": hit.chunk_index,
+        "span": [hit.start, hit.end],
+        "path": str(path),
+    }
+
+
+def _one_line(text: str, width: int = 160) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    engine = open_engine(args)
+    engine.open(progress=ProgressBar("embedding"))
+    status = engine.status()
+    data = {
+        "vault": str(status.vault),
+        "model": status.model_id or "(none)",
+        "memories": status.memories,
+        "chunks": status.chunks,
+        "chunks_with_vectors": status.indexed_chunks,
+        "stale_cache_entries": status.stale_cache_entries,
+        "skipped": len(status.skipped),
+        "semantic_search": status.semantic_error or "ok",
+    }
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+        return 0
+    width = max(len(k) for k in data)
+    for key, value in data.items():
+        shown = f"{value:,}" if isinstance(value, int) else value
+        print(f"{key.replace('_', ' '):<{width}}  {shown}")
+    return 0
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from pixelmem.core.evaluate import evaluate
+    from pixelmem.core.settings import Settings
+
+    if not args.folder.is_dir():
+        raise PixelmemError(f"{args.folder} is not a folder")
+    result = evaluate(
+        args.folder,
+        mode=args.mode,
+        settings=Settings.load(),
+        work=args.work,
+        min_score=args.min_score,
+        progress=ProgressBar("embedding"),
+    )
+    print(result.line())
+    return 0

@@ -1,0 +1,216 @@
+"""``pixelmem add | list | show | delete | import | doctor``: the vault from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+from pixelmem.core.errors import ImportFailed, MemoryNotFound, PixelmemError
+from pixelmem.core.importers import import_doc, iter_importable, read_importable
+from pixelmem.core.memory import IMPORTANCE_LEVELS, Memory
+from pixelmem.core.paths import VAULT_ENV, resolve_vault
+from pixelmem.core.store import MemoryStore
+
+
+def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
+    add = subparsers.add_parser("add", parents=[common], help="add a memory")
+    add.add_argument("--title", required=True)
+    add.add_argument("--body", help="Markdown text (default: read from stdin when piped)")
+    add.add_argument("--topics", default="", help="comma-separated, e.g. rust,databases")
+    add.add_argument("--importance", choices=IMPORTANCE_LEVELS, default="medium")
+    add.set_defaults(handler=cmd_add)
+
+    listing = subparsers.add_parser("list", parents=[common], help="list memories")
+    listing.add_argument("--json", action="store_true", help="print JSON")
+    listing.set_defaults(handler=cmd_list)
+
+    show = subparsers.add_parser("show", parents=[common], help="print one memory")
+    show.add_argument("id")
+    show.add_argument("--json", action="store_true", help="print JSON")
+    show.set_defaults(handler=cmd_show)
+
+    delete = subparsers.add_parser("delete", parents=[common], help="move a memory to the trash")
+    delete.add_argument("id")
+    delete.set_defaults(handler=cmd_delete)
+
+    imp = subparsers.add_parser(
+        "import", parents=[common], help="import .md, .txt, .pdf, .docx files or folders"
+    )
+    imp.add_argument("paths", nargs="+", metavar="PATH")
+    imp.set_defaults(handler=cmd_import)
+
+    doctor = subparsers.add_parser("doctor", parents=[common], help="report unreadable files")
+    doctor.set_defaults(handler=cmd_doctor)
+
+
+def open_store(args: argparse.Namespace, *, writing: bool = False) -> MemoryStore:
+    """The vault from ``--vault`` / ``$PIXELMEM_VAULT``; the default one is created on first use.
+
+    A folder named explicitly is only created by commands that write, so a mistyped path
+    gives an error instead of an empty new vault.
+    """
+    explicit = args.vault or None
+    named = bool(explicit or os.environ.get(VAULT_ENV))
+    return MemoryStore(resolve_vault(explicit), create=writing or not named)
+
+
+def _find(store: MemoryStore, memory_id: str) -> Memory:
+    """Exact id, else a unique prefix of at least 4 characters (ids are long to type)."""
+    try:
+        return store.get(memory_id)
+    except MemoryNotFound:
+        if len(memory_id) < 4:
+            raise
+        matches = [m for m in store.list() if m.id.startswith(memory_id)]
+        if len(matches) != 1:
+            raise
+        return store.get(matches[0].id)
+
+
+def cmd_add(args: argparse.Namespace) -> int:
+    body = args.body
+    if body is None and sys.stdin is not None and not sys.stdin.isatty():
+        body = sys.stdin.read()
+    topics = [t.strip() for t in args.topics.split(",") if t.strip()]
+    store = open_store(args, writing=True)
+    memory = store.create(args.title, body or "", topics=topics, importance=args.importance)
+    print(memory.id)
+    return 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    store = open_store(args)
+    memories = sorted(store.list(), key=_recency, reverse=True)
+    if args.json:
+        print(json.dumps([_as_json(m, with_body=False) for m in memories], ensure_ascii=False))
+        return 0
+    if not memories:
+        print(f"no memories in {store.root}")
+        return 0
+    rows = [("ID", "TITLE", "TOPICS", "IMPORTANCE", "UPDATED")]
+    rows += [
+        (
+            m.id,
+            _clip(m.title, 48),
+            _clip(", ".join(m.topics), 30),
+            m.importance,
+            f"{m.updated:%Y-%m-%d %H:%M}" if m.updated else "",
+        )
+        for m in memories
+    ]
+    widths = [max(_width(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        print("  ".join(_pad(cell, w) for cell, w in zip(row, widths, strict=True)).rstrip())
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    memory = _find(open_store(args), args.id)
+    if args.json:
+        print(json.dumps(_as_json(memory, with_body=True), ensure_ascii=False, indent=2))
+        return 0
+    fields = _as_json(memory, with_body=False) | _as_json(memory, with_body=True)["extra"]
+    for key, value in fields.items():
+        if value not in (None, [], {}, ""):
+            print(f"{key}: {', '.join(map(str, value)) if isinstance(value, list) else value}")
+    print()
+    print(memory.body, end="" if memory.body.endswith("\n") else "\n")
+    return 0
+
+
+def cmd_delete(args: argparse.Namespace) -> int:
+    store = open_store(args)
+    memory = _find(store, args.id)
+    target = store.delete(memory.id)
+    print(f"moved {memory.title!r} to the trash: {target}")
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    store = open_store(args, writing=True)
+    vault = store.root.resolve()
+    imported = failed = 0
+    for path in iter_importable(Path(p).expanduser() for p in args.paths):
+        try:
+            if path.resolve().is_relative_to(vault):
+                raise ImportFailed(f"{path}: already in the vault")
+            memory = import_doc(store, read_importable(path))
+        except PixelmemError as exc:
+            failed += 1
+            print(f"pixelmem: skipped {exc}", file=sys.stderr)
+            continue
+        imported += 1
+        print(f"{memory.id}  {path}")
+    print(f"imported {imported} file(s), {failed} failed", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    store = open_store(args)
+    result = store.scan()
+    print(f"vault: {store.root}")
+    print(f"{len(result.memories)} memories, {len(result.skipped)} skipped file(s)")
+    for item in result.skipped:
+        print(f"  {_relative(item.path, store.root)}: {item.reason}")
+    return 0
+
+
+# ---------------------------------------------------------------- formatting
+
+
+def _recency(memory: Memory) -> str:
+    return memory.updated.isoformat() if memory.updated else ""
+
+
+def _as_json(memory: Memory, *, with_body: bool) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "id": memory.id,
+        "title": memory.title,
+        "topics": memory.topics,
+        "importance": memory.importance,
+        "created": _iso(memory.created),
+        "updated": _iso(memory.updated),
+        "source": memory.source,
+        "path": str(memory.path) if memory.path else None,
+    }
+    if with_body:
+        data["extra"] = json.loads(json.dumps(memory.extra, default=str))
+        data["body"] = memory.body
+    return data
+
+
+def _iso(value: Any) -> str | None:
+    return value.strftime("%Y-%m-%dT%H:%M:%SZ") if value else None
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _width(text: str) -> int:
+    """Terminal columns: CJK characters take two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * (width - _width(text))
+
+
+def _clip(text: str, width: int) -> str:
+    text = " ".join(text.split())
+    if _width(text) <= width:
+        return text
+    out = ""
+    for ch in text:
+        if _width(out + ch) > width - 1:
+            break
+        out += ch
+    return out + "…"

@@ -1,0 +1,419 @@
+"""Streaming chat clients: Ollama (``/api/chat``, NDJSON) and OpenAI-compatible (SSE).
+
+Both expose ``stream_chat(messages, *, cancel) -> Iterator[str]``, yielding the answer's text
+deltas as they arrive. Requests go through :class:`~pixelmem.core.http.JsonClient`, so retries
+(429/5xx before the answer starts) and error sentences are the same as the embedders'. A read
+timeout applies between two pieces of the stream, not to the whole answer.
+
+Cancelling: set ``cancel`` and the stream stops quietly (no exception) at the next piece. If
+``cancel`` is a :class:`CancelToken`, setting it also shuts the socket down at once, so a
+blocked read ends immediately even when the model is slow to send its next token.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import socket
+import threading
+from collections.abc import Callable, Generator, Iterator
+from typing import Any, Protocol
+
+import httpx
+
+from pixelmem.core.errors import ProviderError, ProviderResponseError, ProviderUnavailable
+from pixelmem.core.http import JsonClient, ProviderTimeout, RetryPolicy, Service, redact
+from pixelmem.core.settings import ChatSettings
+
+CHAT_TIMEOUT = httpx.Timeout(120.0, connect=5.0)  # read: the longest silence between tokens
+OLLAMA_BASE_URL = "http://localhost:11434"
+OLLAMA_DEFAULT_MODEL = "llama3.2"
+OPENAI_BASE_URL = "https://api.openai.com/v1"
+OPENAI_DEFAULT_MODEL = "gpt-4o-mini"
+NOT_CONFIGURED = "No chat model is configured — open Settings → Chat"
+
+Message = dict[str, str]
+
+
+class ChatNotConfigured(ProviderError):
+    """No chat provider is chosen in the settings."""
+
+    def __init__(self, hint: str = "") -> None:
+        super().__init__(NOT_CONFIGURED + hint)
+
+
+class CancelToken(threading.Event):
+    """A ``threading.Event`` that also runs callbacks when set (to abort a blocked read)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._callbacks: list[Callable[[], None]] = []
+        self._callbacks_lock = threading.Lock()
+
+    def set(self) -> None:
+        super().set()
+        with self._callbacks_lock:
+            callbacks, self._callbacks = self._callbacks, []
+        for callback in callbacks:
+            callback()
+
+    def on_set(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Run ``callback`` when set (at once if already set); returns an unregister function."""
+        with self._callbacks_lock:
+            if not self.is_set():
+                self._callbacks.append(callback)
+
+                def unregister() -> None:
+                    with self._callbacks_lock:
+                        if callback in self._callbacks:
+                            self._callbacks.remove(callback)
+
+                return unregister
+        callback()
+        return lambda: None
+
+
+class ChatClient(Protocol):
+    """What the chat pane and ``pixelmem ask`` need from a provider."""
+
+    model: str
+
+    @property
+    def label(self) -> str:
+        """How to name the model to a person: ``llama3.2 (Ollama)``."""
+        ...
+
+    def stream_chat(
+        self, messages: list[Message], *, cancel: threading.Event | None = None
+    ) -> Iterator[str]: ...
+
+    def close(self) -> None: ...
+
+
+class _StreamingHttp(httpx.Client):
+    """An httpx client whose ``request`` leaves the body unread, for streaming answers."""
+
+    def request(self, method: str, url: httpx.URL | str, **kwargs: Any) -> httpx.Response:
+        return self.send(self.build_request(method, url, **kwargs), stream=True)
+
+
+class StreamingJsonClient(JsonClient):
+    """:class:`JsonClient` whose POST returns the open response of a streamed answer."""
+
+    def __init__(
+        self,
+        service: Service,
+        *,
+        api_key: str = "",
+        timeout: httpx.Timeout = CHAT_TIMEOUT,
+        retry: RetryPolicy | None = None,
+    ) -> None:
+        super().__init__(service, api_key=api_key, timeout=timeout, retry=retry)
+        headers = self._http.headers.copy()
+        headers["Accept"] = "application/x-ndjson, text/event-stream, application/json"
+        self._http.close()
+        self._http = _StreamingHttp(timeout=timeout, headers=headers)
+        self._key = api_key
+
+    def open_stream(self, path: str, payload: dict[str, Any]) -> httpx.Response:
+        """POST with retries; the 2xx response with its body unread, else a ProviderError."""
+        response = self._send("POST", path, payload)
+        if response.status_code >= 400:
+            try:
+                response.read()
+            except httpx.HTTPError:  # no error text then: the status alone still explains
+                response = httpx.Response(response.status_code, request=response.request)
+            finally:
+                response.close()
+        self._raise_for_status(response, path, payload)
+        return response
+
+    def lines(
+        self, response: httpx.Response, cancel: threading.Event | None
+    ) -> Generator[str, None, None]:
+        """The response's lines; :class:`Cancelled` once ``cancel`` is set; errors explained."""
+        where = self.service.where
+        unregister = _abort_on_cancel(response, cancel)
+        try:
+            for line in response.iter_lines():
+                _check(cancel)
+                yield line
+            _check(cancel)
+        except httpx.ReadTimeout:
+            _check(cancel)
+            seconds = self._timeout.read
+            raise ProviderTimeout(
+                f"{where} sent nothing for {seconds:g} s in the middle of the answer; "
+                "the model may be overloaded — try again"
+            ) from None
+        except httpx.TransportError as exc:
+            _check(cancel)  # a shut-down socket is our own doing, not the server's
+            if isinstance(exc, httpx.RemoteProtocolError):
+                reason = "the server closed the connection"
+            else:
+                reason = redact(str(exc), [self._key]) or type(exc).__name__
+            raise ProviderUnavailable(
+                f"the connection to {where} broke in the middle of the answer ({reason})"
+            ) from None
+        finally:
+            unregister()
+            response.close()
+
+
+class Cancelled(Exception):
+    """Raised inside a stream when its cancel event is set; ``stream_chat`` ends quietly."""
+
+
+def _check(cancel: threading.Event | None) -> None:
+    if cancel is not None and cancel.is_set():
+        raise Cancelled
+
+
+def _abort_on_cancel(
+    response: httpx.Response, cancel: threading.Event | None
+) -> Callable[[], None]:
+    """With a CancelToken, shut the socket down on cancel so a blocked read returns now."""
+    if not isinstance(cancel, CancelToken):
+        return lambda: None
+    stream = response.extensions.get("network_stream")
+    sock = stream.get_extra_info("socket") if stream is not None else None
+    if sock is None:
+        return lambda: None
+
+    def shutdown() -> None:
+        with contextlib.suppress(OSError):  # already closed
+            sock.shutdown(socket.SHUT_RDWR)
+
+    return cancel.on_set(shutdown)
+
+
+class _BaseChatClient:
+    provider_name = ""
+    path = ""
+
+    def __init__(
+        self,
+        service: Service,
+        model: str,
+        *,
+        api_key: str = "",
+        timeout: httpx.Timeout = CHAT_TIMEOUT,
+        retry: RetryPolicy | None = None,
+    ) -> None:
+        self.model = model
+        self.base_url = service.base_url
+        self._client = StreamingJsonClient(service, api_key=api_key, timeout=timeout, retry=retry)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(base_url={self.base_url!r}, model={self.model!r})"
+
+    @property
+    def label(self) -> str:
+        return f"{self.model} ({self.provider_name})"
+
+    @property
+    def where(self) -> str:
+        return self._client.service.where
+
+    def close(self) -> None:
+        self._client.close()
+
+    def stream_chat(
+        self, messages: list[Message], *, cancel: threading.Event | None = None
+    ) -> Iterator[str]:
+        """Yield the answer's text as it arrives; a ProviderError if the provider fails."""
+        if cancel is not None and cancel.is_set():
+            return
+        payload = {"model": self.model, "messages": messages, "stream": True}
+        response = self._client.open_stream(self.path, payload)
+        lines = self._client.lines(response, cancel)
+        try:
+            if response.headers.get("content-type", "").startswith("application/json"):
+                yield from self._whole_answer("\n".join(lines))
+            else:
+                yield from self._parse(lines)
+        except Cancelled:
+            return
+        finally:
+            lines.close()
+            response.close()
+
+    def _parse(self, lines: Iterator[str]) -> Iterator[str]:
+        raise NotImplementedError
+
+    def _whole_answer(self, text: str) -> Iterator[str]:
+        """A server that ignored ``stream: true`` and answered with one JSON object."""
+        raise NotImplementedError
+
+    def _decode(self, text: str) -> dict[str, Any]:
+        try:
+            data = json.loads(text)
+        except ValueError:
+            data = None
+        if not isinstance(data, dict):
+            shown = " ".join(text.split())[:80]
+            raise ProviderResponseError(
+                f"{self.where} sent a malformed piece of the answer: {shown!r}"
+            )
+        error = data.get("error")
+        if error:
+            if isinstance(error, dict):
+                error = error.get("message", error)
+            raise ProviderResponseError(f"{self.where} stopped with an error: {error}")
+        return data
+
+    def _ended_early(self) -> ProviderResponseError:
+        return ProviderResponseError(f"{self.where} ended the answer before it was complete")
+
+
+class OllamaChat(_BaseChatClient):
+    """``POST {base}/api/chat`` with ``stream: true``: one JSON object per line."""
+
+    provider_name = "Ollama"
+    path = "/api/chat"
+
+    def __init__(
+        self,
+        base_url: str = "",
+        model: str = "",
+        *,
+        api_key: str = "",
+        timeout: httpx.Timeout = CHAT_TIMEOUT,
+        retry: RetryPolicy | None = None,
+    ) -> None:
+        service = Service(
+            "Ollama",
+            (base_url or OLLAMA_BASE_URL).rstrip("/"),
+            not_running_hint="start it with `ollama serve`",
+            pull_hint=" — pull it with `ollama pull {model}`",
+            base_url_hint="check the Ollama address (chat.base_url)",
+            key_setting="chat.api_key",
+        )
+        model = model or OLLAMA_DEFAULT_MODEL
+        super().__init__(service, model, api_key=api_key, timeout=timeout, retry=retry)
+
+    def _parse(self, lines: Iterator[str]) -> Iterator[str]:
+        for line in lines:
+            if not line.strip():
+                continue
+            data = self._decode(line)
+            content = _get(data, "message", "content")
+            if isinstance(content, str) and content:
+                yield content
+            if data.get("done"):
+                return
+        raise self._ended_early()
+
+    def _whole_answer(self, text: str) -> Iterator[str]:
+        yield from self._parse(iter(text.splitlines()))
+
+
+class OpenAIChat(_BaseChatClient):
+    """``POST {base}/chat/completions`` with ``stream: true``: server-sent events."""
+
+    provider_name = "OpenAI-compatible"
+    path = "/chat/completions"
+
+    def __init__(
+        self,
+        base_url: str = "",
+        model: str = "",
+        *,
+        api_key: str = "",
+        timeout: httpx.Timeout = CHAT_TIMEOUT,
+        retry: RetryPolicy | None = None,
+    ) -> None:
+        service = Service(
+            "the OpenAI-compatible server",
+            (base_url or OPENAI_BASE_URL).rstrip("/"),
+            base_url_hint="check chat.base_url (it usually ends in /v1)",
+            key_setting="chat.api_key",
+        )
+        model = model or OPENAI_DEFAULT_MODEL
+        super().__init__(service, model, api_key=api_key, timeout=timeout, retry=retry)
+
+    def _parse(self, lines: Iterator[str]) -> Iterator[str]:
+        finished = False
+        for event in _sse_data(lines):
+            if event.strip() == "[DONE]":
+                return
+            data = self._decode(event)
+            choices = data.get("choices")
+            if not isinstance(choices, list) or not choices:
+                continue  # a usage-only or keep-alive event
+            content = _get(choices[0], "delta", "content")
+            if isinstance(content, str) and content:
+                yield content
+            finished = finished or bool(_get(choices[0], "finish_reason"))
+        if not finished:  # servers that omit [DONE] still send a finish_reason
+            raise self._ended_early()
+
+    def _whole_answer(self, text: str) -> Iterator[str]:
+        data = self._decode(text)
+        choices = data.get("choices")
+        content = _get(choices[0], "message", "content") if isinstance(choices, list) else None
+        if not choices or not isinstance(content, str):
+            raise ProviderResponseError(f"{self.where} returned an answer without any text")
+        if content:
+            yield content
+
+
+def _sse_data(lines: Iterator[str]) -> Iterator[str]:
+    """The ``data`` of each server-sent event (multi-line data joined; comments skipped)."""
+    data: list[str] = []
+    for line in lines:
+        if not line:
+            if data:
+                yield "\n".join(data)
+                data = []
+            continue
+        if line.startswith(":"):
+            continue  # a comment / keep-alive
+        field, _, value = line.partition(":")
+        if field == "data":
+            data.append(value.removeprefix(" "))
+        elif field not in ("event", "id", "retry"):
+            data.append(line)  # not SSE at all: let the JSON check explain
+    if data:
+        yield "\n".join(data)
+
+
+def _get(data: Any, *keys: str) -> Any:
+    for key in keys:
+        if not isinstance(data, dict):
+            return None
+        data = data.get(key)
+    return data
+
+
+def create_chat_client(
+    settings: ChatSettings,
+    *,
+    timeout: httpx.Timeout = CHAT_TIMEOUT,
+    retry: RetryPolicy | None = None,
+) -> OllamaChat | OpenAIChat:
+    """The client for ``settings.provider``; :class:`ChatNotConfigured` when none is chosen."""
+    kwargs: dict[str, Any] = {
+        "api_key": settings.effective_api_key(),
+        "timeout": timeout,
+        "retry": retry,
+    }
+    if settings.provider == "ollama":
+        return OllamaChat(settings.base_url, settings.model, **kwargs)
+    if settings.provider == "openai":
+        return OpenAIChat(settings.base_url, settings.model, **kwargs)
+    raise ChatNotConfigured()
+
+
+__all__ = [
+    "CHAT_TIMEOUT",
+    "NOT_CONFIGURED",
+    "CancelToken",
+    "ChatClient",
+    "ChatNotConfigured",
+    "Message",
+    "OllamaChat",
+    "OpenAIChat",
+    "StreamingJsonClient",
+    "create_chat_client",
+]

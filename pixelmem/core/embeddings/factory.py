@@ -1,0 +1,58 @@
+"""Build the configured embedder, and check that it works."""
+
+from __future__ import annotations
+
+import time
+
+from pixelmem.core.embeddings.base import Embedder
+from pixelmem.core.errors import ProviderResponseError, SettingsError
+from pixelmem.core.settings import EMBEDDING_PROVIDERS, EmbeddingSettings
+
+TEST_SENTENCE = "pixelmem checks that the embedding provider answers."
+
+
+def create_embedder(settings: EmbeddingSettings) -> Embedder:
+    """The embedder for ``settings.provider``; remote providers connect only when first used."""
+    provider = settings.provider
+    if provider == "local":
+        from pixelmem.core.embeddings.local import LocalEmbedder
+
+        return LocalEmbedder()
+    if provider == "local-multilingual":
+        from pixelmem.core.embeddings.multilingual import MultilingualEmbedder
+
+        return MultilingualEmbedder()
+    if provider == "ollama":
+        from pixelmem.core.embeddings.ollama import OllamaEmbedder
+
+        return OllamaEmbedder(
+            settings.base_url,
+            settings.model,
+            api_key=settings.effective_api_key(),
+            batch_size=settings.batch_size,
+        )
+    if provider == "openai":
+        from pixelmem.core.embeddings.openai import OpenAIEmbedder
+
+        return OpenAIEmbedder(
+            settings.base_url,
+            settings.model,
+            api_key=settings.effective_api_key(),
+            batch_size=settings.batch_size,
+        )
+    raise SettingsError(
+        f"unknown embedding provider {provider!r}; valid: {', '.join(EMBEDDING_PROVIDERS)}"
+    )
+
+
+def test_connection(embedder: Embedder) -> tuple[int, float]:
+    """Embed one sentence: (dimension, seconds it took). Raises the provider's readable error."""
+    start = time.perf_counter()
+    vector = embedder.embed_query(TEST_SENTENCE)
+    latency = time.perf_counter() - start
+    if vector.ndim != 1 or vector.shape[0] == 0:
+        raise ProviderResponseError("the embedding provider returned an empty vector")
+    return int(vector.shape[0]), latency
+
+
+test_connection.__test__ = False  # type: ignore[attr-defined]  # not a pytest test

@@ -1,0 +1,279 @@
+"""The engine: one vault's store, embedder, cache and search index behind one object.
+
+The CLI, the MCP server and the GUI all go through :class:`Engine`. It is plain synchronous
+Python: the GUI calls it from worker threads. Searches read an immutable snapshot, so any
+number can run while one (re)index runs; index builds are serialised by a lock.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from pixelmem.core.cache import EmbeddingCache
+from pixelmem.core.chunking import ChunkerSettings
+from pixelmem.core.embeddings.base import Embedder
+from pixelmem.core.errors import PixelmemError, ProviderError
+from pixelmem.core.indexer import Indexer, IndexReport, Progress, embedding_text
+from pixelmem.core.memory import Memory
+from pixelmem.core.paths import appdata_dir
+from pixelmem.core.search import SearchFilters, SearchHit, SearchIndex
+from pixelmem.core.settings import Settings
+from pixelmem.core.store import MemoryStore, SkippedFile
+
+log = logging.getLogger(__name__)
+
+CACHE_FILENAME = "embeddings.msgpack.zst"
+QUERY_CACHE_SIZE = 128
+MAX_K = 100
+
+
+@dataclass(frozen=True)
+class EngineStatus:
+    vault: Path
+    model_id: str
+    memories: int
+    chunks: int
+    indexed_chunks: int  # chunks with a vector (0 while semantic search is unavailable)
+    stale_cache_entries: int
+    skipped: tuple[SkippedFile, ...]
+    semantic_error: str
+
+
+class Engine:
+    """Everything one vault needs: ``open()`` once, then search and write through it."""
+
+    def __init__(
+        self,
+        vault: Path | None = None,
+        settings: Settings | None = None,
+        *,
+        embedder: Embedder | None = None,
+        store: MemoryStore | None = None,
+    ) -> None:
+        self.settings = settings or Settings()
+        self.store = store or MemoryStore(vault)
+        self.vault = self.store.root
+        self._embedder = embedder
+        self._embedder_error = ""
+        self._embedder_ready = embedder is not None
+        self._index = SearchIndex.build([], None, {})
+        self._report = IndexReport()
+        self._indexer: Indexer | None = None
+        self._build_lock = threading.RLock()
+        self._query_cache: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
+        self._query_lock = threading.Lock()
+
+    # -- set-up ----------------------------------------------------------------------------
+
+    @property
+    def chunker(self) -> ChunkerSettings:
+        chunk = self.settings.chunk
+        return ChunkerSettings(size=chunk.size, overlap=chunk.overlap)
+
+    @property
+    def embedder(self) -> Embedder | None:
+        """The configured embedder, created on first use; None (with a reason) if it cannot be."""
+        if not self._embedder_ready:
+            self._embedder_ready = True
+            try:
+                from pixelmem.core.embeddings.factory import create_embedder
+
+                self._embedder = create_embedder(self.settings.embedding)
+            except PixelmemError as exc:
+                self._embedder_error = str(exc)
+                log.warning("semantic search unavailable: %s", exc)
+        return self._embedder
+
+    @property
+    def cache_path(self) -> Path:
+        return appdata_dir(self.vault) / CACHE_FILENAME
+
+    def _ensure_indexer(self) -> Indexer:
+        if self._indexer is None:
+            embedder = self.embedder
+            cache = self._open_cache(embedder) if embedder is not None else None
+            self._indexer = Indexer(embedder, cache, self.chunker)
+        return self._indexer
+
+    def _open_cache(self, embedder: Embedder) -> EmbeddingCache | None:
+        try:
+            cache = EmbeddingCache(
+                self.cache_path, embedder.model_id, embedder.dim, self.chunker.as_dict()
+            )
+        except ProviderError as exc:  # a remote provider is probed for its dimension
+            self._embedder_error = str(exc)
+            return None
+        for warning in cache.load():
+            log.warning("%s", warning)
+        return cache
+
+    # -- indexing --------------------------------------------------------------------------
+
+    def open(
+        self, *, progress: Progress | None = None, cancel: threading.Event | None = None
+    ) -> IndexReport:
+        """Scan the vault, load the cache and index whatever is new."""
+        self.store.scan()
+        return self.reindex(progress=progress, cancel=cancel)
+
+    def reindex(
+        self,
+        *,
+        progress: Progress | None = None,
+        cancel: threading.Event | None = None,
+        full: bool = False,
+    ) -> IndexReport:
+        """Bring the index up to date with the store's memories (incremental unless ``full``)."""
+        with self._build_lock:
+            if full:
+                self._reset_index_state(drop_cache=True)
+            indexer = self._ensure_indexer()
+            index, report = indexer.build(self.store.list(), progress=progress, cancel=cancel)
+            if not report.semantic_error and self._embedder_error:
+                report.semantic_error = self._embedder_error
+            self._index, self._report = index, report
+            return report
+
+    def reconfigure(self, settings: Settings) -> None:
+        """Apply new settings; a different model or chunking means a fresh index (not mixed)."""
+        with self._build_lock:
+            old = self.settings
+            self.settings = settings
+            if old.embedding != settings.embedding:
+                self._embedder, self._embedder_ready = None, False
+                self._embedder_error = ""
+                self._reset_index_state(drop_cache=False)
+            elif old.chunk != settings.chunk:
+                self._reset_index_state(drop_cache=False)
+            self._clear_query_cache()
+
+    def _reset_index_state(self, *, drop_cache: bool) -> None:
+        if drop_cache and self.cache_path.exists():
+            self.cache_path.unlink()  # our own derived data; never a user file
+        self._indexer = None
+        self._clear_query_cache()
+
+    # -- reads -----------------------------------------------------------------------------
+
+    @property
+    def index(self) -> SearchIndex:
+        return self._index
+
+    @property
+    def last_report(self) -> IndexReport:
+        return self._report
+
+    @property
+    def semantic_error(self) -> str:
+        return self._report.semantic_error or self._embedder_error
+
+    def search(
+        self,
+        query: str,
+        *,
+        mode: str | None = None,
+        k: int | None = None,
+        min_score: float | None = None,
+        filters: SearchFilters | None = None,
+    ) -> list[SearchHit]:
+        """Search the current snapshot; semantic parts fall back to keyword if the model fails."""
+        query = query.strip()
+        if not query:
+            return []
+        mode = mode or self.settings.search.mode
+        k = max(1, min(k or self.settings.search.top_k, MAX_K))
+        if min_score is None:
+            min_score = self.settings.search.min_score
+        index = self._index
+        vector = self.query_vector(query) if mode != "keyword" and index.has_vectors else None
+        if vector is None and mode == "semantic":
+            return []
+        return index.search(query, vector, mode=mode, k=k, min_score=min_score, filters=filters)
+
+    def query_vector(self, query: str) -> np.ndarray | None:
+        """The query's embedding from a small LRU cache; None if the embedder is unavailable."""
+        embedder = self.embedder
+        if embedder is None:
+            return None
+        key = (embedder.model_id, query)
+        with self._query_lock:
+            cached = self._query_cache.get(key)
+            if cached is not None:
+                self._query_cache.move_to_end(key)
+                return cached
+        try:
+            vector = embedder.embed_query(query)
+        except ProviderError as exc:
+            self._embedder_error = str(exc)
+            log.warning("semantic search unavailable: %s", exc)
+            return None
+        with self._query_lock:
+            self._query_cache[key] = vector
+            while len(self._query_cache) > QUERY_CACHE_SIZE:
+                self._query_cache.popitem(last=False)
+        return vector
+
+    def _clear_query_cache(self) -> None:
+        with self._query_lock:
+            self._query_cache.clear()
+
+    def related(self, memory_id: str, k: int = 5) -> list[SearchHit]:
+        return self._index.related(memory_id, k=k)
+
+    def chunk_texts(self, hits: Iterable[SearchHit]) -> list[str]:
+        """The embedded text of each hit's best chunk (for a reranker)."""
+        texts = []
+        for hit in hits:
+            memory = self.store.get(hit.memory_id)
+            texts.append(embedding_text(memory.title, memory.body[hit.start : hit.end]))
+        return texts
+
+    def status(self) -> EngineStatus:
+        embedder = self._embedder
+        cache = self._indexer.cache if self._indexer else None
+        live = self._index.chunk_count
+        stale = max(0, len(cache) - live) if cache is not None else 0
+        return EngineStatus(
+            vault=self.vault,
+            model_id=embedder.model_id if embedder is not None else "",
+            memories=len(self.store.list()),
+            chunks=live,
+            indexed_chunks=live if self._index.has_vectors else 0,
+            stale_cache_entries=stale,
+            skipped=tuple(self.store.skipped),
+            semantic_error=self.semantic_error,
+        )
+
+    # -- writes (each returns what changed, then the index is brought up to date) ----------
+
+    def create_memory(self, title: str, body: str = "", **fields: object) -> Memory:
+        memory = self.store.create(title, body, **fields)  # type: ignore[arg-type]
+        self.reindex()
+        return memory
+
+    def update_memory(self, memory: Memory, *, force: bool = False) -> Memory:
+        saved = self.store.update(memory, force=force)
+        self.reindex()
+        return saved
+
+    def delete_memory(self, memory_id: str) -> Path:
+        trashed = self.store.delete(memory_id)
+        self.reindex()
+        return trashed
+
+    def apply_path_change(self, path: Path) -> tuple[str, str] | None:
+        """An outside program touched ``path``: re-read it and update the index if it changed."""
+        change = self.store.reload_path(path)
+        if change is not None:
+            self.reindex()
+        return change
+
+
+__all__ = ["Engine", "EngineStatus", "IndexReport", "SearchFilters", "SearchHit"]

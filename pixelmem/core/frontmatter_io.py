@@ -1,0 +1,533 @@
+"""Markdown files with YAML frontmatter: split, read into a Memory, and edited minimally.
+
+Parsing is done here rather than with python-frontmatter so that (a) the libyaml C loader is
+used, (b) the body is kept byte for byte (no stripping, CRLF kept), and (c) saving can rewrite
+only the frontmatter lines of the keys that changed, leaving comments, quoting and the order
+of everything else as the user wrote it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pixelmem.core import ids
+from pixelmem.core.errors import InvalidMemoryError
+from pixelmem.core.memory import DEFAULT_IMPORTANCE, IMPORTANCE_LEVELS, OWNED_KEYS, Memory
+
+try:  # the C loader is ~10x faster; fall back quietly where libyaml is missing
+    from yaml import CSafeDumper as _Dumper
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover
+    from yaml import SafeDumper as _Dumper  # type: ignore[assignment]
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+BOM = "\ufeff"
+_HEADING_RE = re.compile(r"^#[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
+_OPEN_RE = re.compile(r"---[ \t]*(\r\n|\n)")
+_CLOSE_RE = re.compile(r"^(?:---|\.\.\.)[ \t]*(?:\r\n|\n|$)", re.MULTILINE)
+# A top-level key at column 0: double-quoted, single-quoted or plain.
+_KEY_RE = re.compile(
+    r"""^(?:"((?:[^"\\]|\\.)*)"|'((?:[^']|'')*)'"""
+    r"""|([^\s#\-?:,\[\]{}&*!|>'"%@`][^:#]*?|-[^\s:#][^:#]*?))"""
+    r"""[ \t]*:(?:[ \t]|\r?\n|$)"""
+)
+
+
+class FrontmatterError(ValueError):
+    """The frontmatter block exists but is not a readable YAML mapping."""
+
+
+@dataclass
+class Document:
+    """A Markdown file split into its parts; joining them gives back the original text."""
+
+    data: dict[Any, Any] = field(default_factory=dict)
+    body: str = ""
+    yaml_text: str = ""
+    has_frontmatter: bool = False
+    bom: bool = False
+    newline: str = "\n"
+    open_line: str = "---\n"
+    close_line: str = "---\n"
+
+    def text(self) -> str:
+        head = BOM if self.bom else ""
+        if not self.has_frontmatter:
+            return head + self.body
+        return head + self.open_line + self.yaml_text + self.close_line + self.body
+
+
+def parse_document(text: str) -> Document:
+    """Split ``text``; raise :class:`FrontmatterError` if its frontmatter is not valid YAML."""
+    bom = text.startswith(BOM)
+    if bom:
+        text = text[1:]
+    first_end = text.find("\n")
+    newline = "\r\n" if first_end > 0 and text[first_end - 1] == "\r" else "\n"
+    opening = _OPEN_RE.match(text)
+    closing = _CLOSE_RE.search(text, opening.end()) if opening else None
+    if opening is None or closing is None:
+        return Document(body=text, bom=bom, newline=newline)
+    yaml_text = text[opening.end() : closing.start()]
+    return Document(
+        data=load_yaml(yaml_text),
+        body=text[closing.end() :],
+        yaml_text=yaml_text,
+        has_frontmatter=True,
+        bom=bom,
+        newline=newline,
+        open_line=opening.group(0),
+        close_line=closing.group(0),
+    )
+
+
+def load_yaml(yaml_text: str) -> dict[Any, Any]:
+    """The frontmatter mapping; raise :class:`FrontmatterError` if it is not one."""
+    simple = parse_simple_yaml(yaml_text)
+    if simple is not None:
+        return simple
+    try:
+        data = yaml.load(yaml_text, Loader=_Loader)  # a safe loader
+    except yaml.YAMLError as exc:
+        raise FrontmatterError(f"invalid YAML frontmatter: {_one_line(exc)}") from None
+    except (ValueError, TypeError, OverflowError) as exc:  # e.g. a date like 2024-13-45
+        raise FrontmatterError(f"invalid YAML frontmatter: {exc}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise FrontmatterError("frontmatter is not a list of `key: value` lines")
+    return data
+
+
+# ---------------------------------------------------------------- a fast path for simple YAML
+#
+# PyYAML spends ~50 µs per file building Python objects even with the C parser, most of a
+# 10k-file scan. Frontmatter as pixelmem and most tools write it is a handful of
+# `key: scalar` lines and lists, so those are parsed here; anything else (or anything this
+# parser is not sure YAML would read the same way) goes to PyYAML. A differential test in
+# tests/test_store_frontmatter.py checks the two agree on many tricky inputs.
+
+# Characters YAML accepts in a plain one-line scalar, minus tab, BOM and Unicode line breaks.
+_SAFE = "\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff"
+_PLAIN = rf"[^\W\d_][{_SAFE}]*"  # starts with a letter: never a number, date or indicator
+_FLOW_ITEM = r"[^\W\d_][^,\[\]{}:#\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff]*"
+_SIMPLE_LINE = re.compile(
+    r"(?P<key>[A-Za-z_][A-Za-z0-9_-]*):"
+    r"(?:$| (?P<value>.*))"
+)
+_SIMPLE_ITEM = re.compile(r"(?P<indent> *)- (?P<value>.*)")
+_PLAIN_RE = re.compile(_PLAIN)
+_SAFE_NO_QUOTE = _SAFE.replace("\x20-\x7e", "\x20-\x26\x28-\x7e")
+_SINGLE_RE = re.compile(rf"'((?:[{_SAFE_NO_QUOTE}]|'')*)'")
+_DOUBLE_RE = re.compile(r'"([^"\\\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff]*)"')
+_FLOW_RE = re.compile(rf"\[ *(?:{_FLOW_ITEM}(?: *, *{_FLOW_ITEM})*)? *\]")
+_INT_RE = re.compile(r"-?(?:0|[1-9][0-9]*)")
+# Digit-first words with a letter and no `._:-+` (uuid hex ids): strings unless 0x…/0b… ints.
+_DIGIT_WORD_RE = re.compile(r"[0-9][0-9A-Za-z]*[A-Za-z][0-9A-Za-z]*")
+_DATE_RE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")  # not \d: it matches ٢ too
+_STAMP_RE = re.compile(
+    r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]{1,6}))?Z"
+)
+# Plain words YAML 1.1 (PyYAML) reads as booleans or null.
+_SPECIAL = frozenset(
+    variant
+    for word in ("yes", "no", "true", "false", "on", "off", "null")
+    for variant in (word, word.capitalize(), word.upper())
+)
+
+
+class _NotSimple(Exception):
+    pass
+
+
+def parse_simple_yaml(yaml_text: str) -> dict[str, Any] | None:
+    """The mapping for simple frontmatter, or None to let PyYAML decide."""
+    data: dict[str, Any] = {}
+    pending: str | None = None  # a `key:` line with no value: a block list may follow
+    indent: str | None = None
+    try:
+        for raw in yaml_text.split("\n"):
+            line = raw[:-1] if raw.endswith("\r") else raw
+            if not line or line.startswith("#"):
+                if line and pending is not None:
+                    return None  # comments between list items: leave it to PyYAML
+                continue
+            item = _SIMPLE_ITEM.fullmatch(line)
+            if item and pending is not None:
+                if indent is None:
+                    indent = item["indent"]
+                    data[pending] = []
+                elif indent != item["indent"]:
+                    return None
+                data[pending].append(_scalar(item["value"]))
+                continue
+            match = _SIMPLE_LINE.fullmatch(line)
+            if match is None or match["key"] in _SPECIAL:
+                return None
+            key, value = match["key"], match["value"]
+            pending, indent = (key, None) if value is None else (None, None)
+            data[key] = None if value is None else _value(value)
+    except (_NotSimple, ValueError):
+        return None
+    return data
+
+
+def _value(text: str) -> Any:
+    if text.startswith("["):
+        if not _FLOW_RE.fullmatch(text):
+            raise _NotSimple
+        inner = text[1:-1].strip()
+        return [_scalar(part.strip()) for part in inner.split(",")] if inner else []
+    return _scalar(text)
+
+
+def _scalar(text: str) -> Any:
+    if _PLAIN_RE.fullmatch(text):
+        if text in _SPECIAL or ": " in text or " #" in text or text.endswith((":", " ")):
+            raise _NotSimple
+        return text
+    if text.startswith("'"):
+        single = _SINGLE_RE.fullmatch(text)
+        if single is None:
+            raise _NotSimple
+        return single.group(1).replace("''", "'")
+    if text.startswith('"'):
+        double = _DOUBLE_RE.fullmatch(text)
+        if double is None:
+            raise _NotSimple
+        return double.group(1)
+    if _INT_RE.fullmatch(text):
+        return int(text)
+    if _DIGIT_WORD_RE.fullmatch(text) and text[:2].lower() not in ("0x", "0b"):
+        return text
+    stamp = _STAMP_RE.fullmatch(text)
+    if stamp:
+        year, month, day_, hour, minute, second = (int(part) for part in stamp.groups()[:6])
+        micro = int((stamp.group(7) or "0").ljust(6, "0"))
+        return datetime(year, month, day_, hour, minute, second, micro, tzinfo=UTC)
+    day = _DATE_RE.fullmatch(text)
+    if day:
+        return date(*map(int, day.groups()))
+    raise _NotSimple
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())
+
+
+def format_datetime(value: datetime) -> str:
+    """``2026-11-21T10:00:00Z`` (UTC; fractional seconds only when present)."""
+    value = value.astimezone(UTC) if value.tzinfo else value
+    text = value.replace(tzinfo=None).isoformat()
+    return f"{text}Z"
+
+
+def dump_entry(key: str, value: Any, newline: str = "\n") -> str:
+    """One ``key: value`` entry as YAML text ending in ``newline``."""
+    if isinstance(value, datetime):
+        text = f"{key}: {format_datetime(value)}\n"
+    else:
+        text = yaml.dump(
+            {key: value},
+            Dumper=_Dumper,
+            allow_unicode=True,
+            sort_keys=False,
+            default_flow_style=False,
+            width=1_000_000,
+        )
+    return text.replace("\n", newline) if newline != "\n" else text
+
+
+def dump_mapping(data: Mapping[Any, Any], newline: str = "\n") -> str:
+    return "".join(dump_entry(str(key), value, newline) for key, value in data.items())
+
+
+@dataclass
+class _Block:
+    key: str | None  # None: comments/blank lines before the first key
+    lines: list[str]
+
+
+def _split_blocks(yaml_text: str) -> list[_Block] | None:
+    """Group lines by top-level key; None when the layout is too unusual to edit by lines."""
+    blocks: list[_Block] = [_Block(None, [])]
+    for line in yaml_text.splitlines(keepends=True):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#") or line[0] in " \t" or line.startswith("- "):
+            blocks[-1].lines.append(line)
+            continue
+        if line.rstrip("\r\n") == "-":
+            blocks[-1].lines.append(line)
+            continue
+        match = _KEY_RE.match(line)
+        if match is None:
+            return None
+        double, single, plain = match.groups()
+        if double is not None:
+            key = yaml.load(f'"{double}"', Loader=_Loader)
+        elif single is not None:
+            key = single.replace("''", "'")
+        else:
+            key = plain.rstrip()
+        blocks.append(_Block(str(key), [line]))
+    return blocks
+
+
+def _trailing_filler(lines: list[str]) -> list[str]:
+    """Blank/comment lines at the end of a block belong to what follows; keep them."""
+    index = len(lines)
+    while index > 1 and (not lines[index - 1].strip() or lines[index - 1].lstrip().startswith("#")):
+        index -= 1
+    return lines[index:]
+
+
+def edit_yaml(
+    yaml_text: str,
+    original: Mapping[Any, Any],
+    changes: Mapping[str, Any],
+    removals: Iterable[str] = (),
+    newline: str = "\n",
+) -> str:
+    """Rewrite only the entries of ``changes``/``removals``; everything else stays as written.
+
+    New keys are appended at the end. The result is checked by parsing it again; if the
+    layout defeated the line editor, the whole mapping is dumped in its original key order.
+    """
+    removals = set(removals)
+    expected: dict[Any, Any] = {}
+    for key, value in original.items():
+        skey = str(key)
+        if skey in removals:
+            continue
+        expected[key] = changes.get(skey, value)
+    known = {str(key) for key in original}
+    for key, value in changes.items():
+        if key not in known and key not in removals:
+            expected[key] = value
+    if not changes and not removals:
+        return yaml_text
+    edited = _edit_lines(yaml_text, changes, removals, newline)
+    if edited is not None and _same_mapping(edited, expected):
+        return edited
+    return dump_mapping(expected, newline)
+
+
+def _edit_lines(
+    yaml_text: str, changes: Mapping[str, Any], removals: set[str], newline: str
+) -> str | None:
+    blocks = _split_blocks(yaml_text)
+    if blocks is None:
+        return None
+    seen: set[str] = set()
+    out: list[str] = []
+    for block in blocks:
+        key = block.key
+        if key is None or (key not in changes and key not in removals):
+            out.extend(block.lines)
+            continue
+        if key in seen:
+            return None  # a duplicated key: let the full dump sort it out
+        seen.add(key)
+        tail = _trailing_filler(block.lines)
+        if key not in removals:
+            out.append(dump_entry(key, changes[key], newline))
+        out.extend(tail)
+    if out and not out[-1].endswith("\n"):
+        out[-1] += newline
+    for key, value in changes.items():
+        if key not in seen and key not in removals:
+            out.append(dump_entry(key, value, newline))
+    return "".join(out)
+
+
+def _same_mapping(yaml_text: str, expected: Mapping[Any, Any]) -> bool:
+    try:
+        data = load_yaml(yaml_text)
+    except FrontmatterError:
+        return False
+    return list(data.items()) == list(expected.items())
+
+
+def normalise_datetime(value: Any) -> datetime | None:
+    """YAML dates/timestamps/strings as an aware UTC datetime; None if not a date at all."""
+    if isinstance(value, datetime):
+        moment = value
+    elif isinstance(value, date):
+        moment = datetime(value.year, value.month, value.day)
+    elif isinstance(value, str) and value.strip():
+        try:
+            moment = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        except ValueError:
+            return None
+    else:
+        return None
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
+
+
+def normalise_text(value: Any) -> str | None:
+    """YAML scalars that PyYAML typed (numbers, dates, booleans) back to the text shown."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, datetime):
+        return format_datetime(value) if value.tzinfo else value.isoformat()
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, (list, tuple)):
+        return ", ".join(t for t in (normalise_text(v) for v in value) if t)
+    return str(value)
+
+
+def normalise_topics(value: Any) -> list[str]:
+    """A list of non-empty strings; a single string may hold comma-separated topics."""
+    if value is None:
+        return []
+    items = value if isinstance(value, (list, tuple)) else str(value).split(",")
+    if isinstance(value, (list, tuple)) and len(items) == 0:
+        return []
+    topics: list[str] = []
+    for item in items:
+        text = normalise_text(item)
+        text = text.strip() if text else ""
+        if text and text not in topics:
+            topics.append(text)
+    return topics
+
+
+# ---------------------------------------------------------------- Memory <-> file
+
+
+def relpath(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def memory_from_document(doc: Document, path: Path, vault_root: Path, mtime_ns: int) -> Memory:
+    """Map frontmatter to fields, normalising what PyYAML typed (dates, numbers)."""
+    data = doc.data
+    raw_id = normalise_text(data.get("id"))
+    has_id = raw_id is not None and ids.is_valid_id(raw_id)
+    mtime = datetime.fromtimestamp(mtime_ns / 1e9, tz=UTC).replace(microsecond=0)
+    importance = str(data.get("importance") or "").strip().lower()
+    return Memory(
+        id=raw_id if has_id and raw_id else ids.path_id(relpath(path, vault_root)),
+        title=_title_of(data, doc.body, path),
+        body=doc.body,
+        topics=normalise_topics(data.get("topics")),
+        importance=importance if importance in IMPORTANCE_LEVELS else DEFAULT_IMPORTANCE,
+        created=normalise_datetime(data.get("created")) or mtime,
+        updated=normalise_datetime(data.get("updated")) or mtime,
+        source=normalise_text(data.get("source")),
+        path=path,
+        extra={str(key): value for key, value in data.items() if str(key) not in OWNED_KEYS},
+        has_id=has_id,
+        disk_mtime_ns=mtime_ns,
+    )
+
+
+def _title_of(data: Mapping[Any, Any], body: str, path: Path) -> str:
+    title = " ".join((normalise_text(data.get("title")) or "").split())
+    if title:
+        return title
+    heading = _HEADING_RE.search(body)
+    if heading:
+        return " ".join(heading.group(1).split())
+    return path.stem
+
+
+def checked_fields(
+    title: str,
+    topics: Iterable[str],
+    importance: str,
+    source: str | None,
+    extra: Mapping[str, Any] | None,
+) -> dict[str, Any]:
+    clean_title = " ".join(str(title or "").split())
+    if not clean_title:
+        raise InvalidMemoryError("a memory needs a title")
+    if importance not in IMPORTANCE_LEVELS:
+        raise InvalidMemoryError(
+            f"importance must be one of {', '.join(IMPORTANCE_LEVELS)}, not {importance!r}"
+        )
+    if isinstance(topics, str):
+        raise InvalidMemoryError("topics must be a list of strings")
+    owned = sorted(set(extra or {}) & set(OWNED_KEYS))
+    if owned:
+        raise InvalidMemoryError(f"extra keys may not include {', '.join(owned)}")
+    return {
+        "title": clean_title,
+        "topics": normalise_topics(list(topics)),
+        "importance": importance,
+        "source": source or None,
+        "extra": dict(extra or {}),
+    }
+
+
+def new_file_text(
+    memory_id: str, fields: dict[str, Any], created: datetime, updated: datetime, body: str
+) -> str:
+    """The text of a new pixelmem file: owned keys in a fixed order, then the extra keys."""
+    data: dict[str, Any] = {"id": memory_id, "title": fields["title"]}
+    data.update(created=created, updated=updated, topics=fields["topics"])
+    data["importance"] = fields["importance"]
+    if fields["source"]:
+        data["source"] = fields["source"]
+    data.update(fields["extra"])
+    return "---\n" + dump_mapping(data) + "---\n" + body
+
+
+def render_update(
+    memory: Memory, fields: dict[str, Any], doc: Document, current: Memory | None, now: datetime
+) -> bytes | None:
+    """The new file bytes, or None when ``memory`` says nothing the file does not already say."""
+    present = {str(key) for key in doc.data}
+    base = current or Memory(id=memory.id, title="", importance="", has_id=memory.has_id)
+    changes: dict[str, Any] = {}
+    removals: list[str] = []
+    if memory.has_id and (base.id != memory.id or "id" not in present):
+        changes["id"] = memory.id
+    if fields["title"] != base.title:
+        changes["title"] = fields["title"]
+    if fields["topics"] != base.topics and (fields["topics"] or "topics" in present):
+        changes["topics"] = fields["topics"]
+    if fields["importance"] != base.importance:
+        changes["importance"] = fields["importance"]
+    if fields["source"] != base.source:
+        if fields["source"] is None:
+            removals.append("source")
+        else:
+            changes["source"] = fields["source"]
+    if memory.has_id and "created" not in present:
+        changes["created"] = memory.created or now
+    elif memory.created and memory.created != base.created and "created" in present:
+        changes["created"] = memory.created
+    for key, value in fields["extra"].items():
+        if key not in base.extra or base.extra[key] != value:
+            changes[key] = value
+    body = memory.body
+    if doc.newline == "\r\n" and "\r" not in body:
+        body = body.replace("\n", "\r\n")
+    if not changes and not removals and body == doc.body and current is not None:
+        return None
+    if memory.has_id or "updated" in present:
+        changes["updated"] = now
+    doc = dataclasses.replace(doc, body=body)
+    if changes or removals:
+        doc.yaml_text = edit_yaml(doc.yaml_text, doc.data, changes, removals, doc.newline)
+        if not doc.has_frontmatter:
+            nl = doc.newline
+            doc.has_frontmatter, doc.open_line, doc.close_line = True, f"---{nl}", f"---{nl}"
+    return doc.text().encode("utf-8")

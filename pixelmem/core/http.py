@@ -1,0 +1,367 @@
+"""Shared HTTP plumbing for providers: timeouts, retries with backoff, errors a person understands.
+
+Every provider (embeddings, reranker, chat) talks JSON over httpx through :class:`JsonClient`.
+It retries 429/5xx answers with exponential backoff (honouring ``Retry-After``), turns transport
+failures and error statuses into :class:`ProviderError` subclasses with one readable sentence,
+and scrubs the API key out of anything a server echoes back, so a key never reaches a message
+or a log line.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import logging
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import httpx
+import numpy as np
+
+from pixelmem.core.embeddings.base import normalise_rows, validate_vectors
+from pixelmem.core.errors import (
+    ProviderAuthError,
+    ProviderError,
+    ProviderModelNotFound,
+    ProviderResponseError,
+    ProviderUnavailable,
+)
+
+log = logging.getLogger(__name__)
+
+DEFAULT_TIMEOUT = httpx.Timeout(60.0, connect=5.0)
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+MASK = "***"
+_MISSING_MODEL = re.compile(
+    r"model.*(not found|does not exist|doesn't exist|not exist|unknown|no such)"
+    r"|(unknown|no such|invalid) model",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+class ProviderTimeout(ProviderUnavailable):
+    """The provider accepted the connection but did not answer in time."""
+
+
+class EndpointNotFound(ProviderUnavailable):
+    """The server answered 404 for the path itself (wrong base URL, or an old server)."""
+
+
+def make_timeout(connect: float = 5.0, read: float = 60.0) -> httpx.Timeout:
+    """Connect/read timeouts in seconds (writes and pool waits share the read timeout)."""
+    return httpx.Timeout(read, connect=connect)
+
+
+def parse_retry_after(value: str | None, now: datetime | None = None) -> float | None:
+    """Seconds to wait from a ``Retry-After`` header (delta seconds or HTTP date), else None."""
+    if not value:
+        return None
+    value = value.strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - (now or datetime.now(UTC))).total_seconds())
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How often and how long to wait before retrying a 429/5xx answer."""
+
+    max_retries: int = 3
+    base_delay: float = 0.5
+    max_delay: float = 30.0
+    sleep: Callable[[float], None] = field(default=time.sleep, compare=False)
+
+    def delay(self, attempt: int, retry_after: str | None = None) -> float:
+        """Wait before retry number ``attempt`` (0-based): Retry-After if given, else backoff."""
+        wanted = parse_retry_after(retry_after)
+        if wanted is None:
+            wanted = self.base_delay * (2**attempt)
+        return min(wanted, self.max_delay)
+
+
+@dataclass(frozen=True)
+class Service:
+    """How to name a server in messages, and what to suggest when something goes wrong."""
+
+    name: str  # "Ollama", "the OpenAI-compatible server", "the reranker"
+    base_url: str
+    not_running_hint: str = ""  # "start it with `ollama serve`"
+    pull_hint: str = ""  # " — pull it with `ollama pull {model}`"
+    base_url_hint: str = "check the base URL"
+    key_setting: str = ""  # "embedding.api_key": where to set a missing key
+
+    @property
+    def where(self) -> str:
+        return f"{self.name} at {self.base_url}"
+
+
+def check_api_key(api_key: str) -> None:
+    """Refuse a key that cannot be sent in a header (the error never repeats the key)."""
+    if api_key and not (api_key.isascii() and api_key.isprintable() and " " not in api_key):
+        raise ProviderAuthError(
+            "the API key contains spaces, line breaks or non-ASCII characters; paste it again"
+        )
+
+
+def redact(text: str, secrets: Sequence[str]) -> str:
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, MASK)
+    return text
+
+
+class JsonClient:
+    """A JSON-over-HTTP client for one provider; thread-safe, reuses connections."""
+
+    def __init__(
+        self,
+        service: Service,
+        *,
+        api_key: str = "",
+        timeout: httpx.Timeout | float = DEFAULT_TIMEOUT,
+        retry: RetryPolicy | None = None,
+    ) -> None:
+        check_api_key(api_key)
+        self.service = service
+        self._api_key = api_key
+        self._retry = retry or RetryPolicy()
+        self._timeout = timeout if isinstance(timeout, httpx.Timeout) else httpx.Timeout(timeout)
+        headers = {"Accept": "application/json"}
+        if api_key:
+            headers["Authorization"] = f"Bearer {api_key}"
+        # A proxy from the environment is for the internet; sending a local Ollama's traffic
+        # through it is a classic "Ollama is not running" that is not true.
+        self._http = httpx.Client(
+            timeout=self._timeout, headers=headers, trust_env=not _is_loopback(service.base_url)
+        )
+
+    def __repr__(self) -> str:
+        return f"JsonClient({self.service.where!r})"
+
+    def close(self) -> None:
+        self._http.close()
+
+    def post(self, path: str, payload: dict[str, Any]) -> Any:
+        """POST ``payload`` to ``base_url + path``; the parsed JSON answer, or a ProviderError."""
+        response = self._send("POST", path, payload)
+        self._raise_for_status(response, path, payload)
+        return self._json(response)
+
+    def open_stream(self, path: str, payload: dict[str, Any]) -> httpx.Response:
+        """POST with retries; the 2xx response with its body unread (the caller closes it)."""
+        response = self._send("POST", path, payload, stream=True)
+        if response.status_code >= 400:
+            try:
+                response.read()  # the error text, for the message
+            except httpx.HTTPError:
+                pass
+            finally:
+                response.close()
+        self._raise_for_status(response, path, payload)
+        return response
+
+    def get(self, path: str) -> Any:
+        response = self._send("GET", path, None)
+        self._raise_for_status(response, path, {})
+        return self._json(response)
+
+    def _send(
+        self, method: str, path: str, payload: dict[str, Any] | None, *, stream: bool = False
+    ) -> httpx.Response:
+        url = self.service.base_url + path
+        for attempt in range(self._retry.max_retries + 1):
+            response = self._request(method, url, payload, stream)
+            if response.status_code not in RETRY_STATUSES or attempt == self._retry.max_retries:
+                return response
+            wait = self._retry.delay(attempt, response.headers.get("Retry-After"))
+            log.info(
+                "%s answered %s; retrying in %.1f s (%d of %d)",
+                self.service.where,
+                response.status_code,
+                wait,
+                attempt + 1,
+                self._retry.max_retries,
+            )
+            response.close()
+            self._retry.sleep(wait)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _request(
+        self, method: str, url: str, payload: dict[str, Any] | None, stream: bool = False
+    ) -> httpx.Response:
+        try:
+            if stream:
+                request = self._http.build_request(method, url, json=payload)
+                return self._http.send(request, stream=True)
+            return self._http.request(method, url, json=payload)
+        except httpx.ConnectTimeout:
+            raise ProviderUnavailable(
+                f"cannot connect to {self.service.where} "
+                f"(no answer within {_seconds(self._timeout.connect)})"
+            ) from None
+        except httpx.TimeoutException:
+            raise ProviderTimeout(
+                f"{self.service.where} did not answer within {_seconds(self._timeout.read)}; "
+                "it may be busy (loading a model?) — try again, or raise the timeout"
+            ) from None
+        except httpx.ConnectError as exc:
+            raise self._unreachable(str(exc)) from None
+        except (httpx.UnsupportedProtocol, httpx.InvalidURL):
+            raise ProviderError(
+                f"the address {url!r} is not a valid http:// or https:// URL"
+            ) from None
+        except httpx.TransportError as exc:
+            reason = redact(str(exc), [self._api_key]) or type(exc).__name__
+            raise ProviderUnavailable(
+                f"the connection to {self.service.where} failed ({reason})"
+            ) from None
+
+    def _unreachable(self, detail: str) -> ProviderUnavailable:
+        refused = "refused" in detail.lower()
+        if refused and self.service.not_running_hint:
+            return ProviderUnavailable(
+                f"{self.service.name} is not running at {self.service.base_url} — "
+                f"{self.service.not_running_hint}"
+            )
+        if refused:
+            reason = "connection refused"
+        elif "name or service not known" in detail.lower() or "getaddrinfo" in detail.lower():
+            reason = "host not found"
+        else:
+            reason = detail or "network error"
+        hint = self.service.base_url_hint
+        return ProviderUnavailable(
+            f"cannot connect to {self.service.where} ({reason}) — is it running? "
+            f"{hint[:1].upper()}{hint[1:]}"
+        )
+
+    def _raise_for_status(
+        self, response: httpx.Response, path: str, payload: dict[str, Any]
+    ) -> None:
+        status = response.status_code
+        if status < 400:
+            return
+        where = self.service.where
+        detail = self._server_message(response)
+        suffix = f": {detail}" if detail else ""
+        if status in (401, 403):
+            if self._api_key:
+                raise ProviderAuthError(f"{where} rejected the API key ({status})")
+            where_to_set = self.service.key_setting or "the API key"
+            raise ProviderAuthError(f"{where} requires an API key ({status}) — set {where_to_set}")
+        model = str(payload.get("model") or "")
+        if status in (400, 404, 422) and model and _MISSING_MODEL.search(detail):
+            hint = self.service.pull_hint.format(model=model)
+            raise ProviderModelNotFound(f"model '{model}' not found on {where}{hint}")
+        if status == 404:
+            raise EndpointNotFound(
+                f"{where} has no {path or 'such'} endpoint (404) — {self.service.base_url_hint}"
+            )
+        if status == 429:
+            raise ProviderUnavailable(f"{where} is rate-limiting requests (429) — try again later")
+        if status >= 500:
+            raise ProviderUnavailable(f"{where} failed with HTTP {status}{suffix}")
+        raise ProviderResponseError(f"{where} refused the request (HTTP {status}){suffix}")
+
+    def _server_message(self, response: httpx.Response) -> str:
+        """The server's own error text, one line, key scrubbed, at most 200 characters."""
+        try:
+            text = response.text
+        except (httpx.HTTPError, httpx.StreamError, UnicodeDecodeError):
+            return ""  # a stream closed unread: the status alone still explains
+        try:
+            body = json.loads(text)
+        except ValueError:
+            body = text
+        if isinstance(body, dict):
+            error = body.get("error", body.get("message", body.get("detail", body)))
+            if isinstance(error, dict):
+                error = error.get("message", error)
+            body = error
+        message = " ".join(str(body).split())
+        message = redact(message, [self._api_key])
+        return message[:200] + ("…" if len(message) > 200 else "")
+
+    def _json(self, response: httpx.Response) -> Any:
+        try:
+            return json.loads(response.content)
+        except (ValueError, UnicodeDecodeError):
+            raise ProviderResponseError(f"{self.service.where} returned malformed JSON") from None
+
+
+def _is_loopback(url: str) -> bool:
+    try:
+        host = httpx.URL(url).host
+    except httpx.InvalidURL:
+        return False
+    return host == "localhost" or host == "::1" or host.startswith("127.")
+
+
+def _seconds(value: float | None) -> str:
+    return f"{value:g} s" if value is not None else "the time limit"
+
+
+def json_field(body: Any, name: str, kind: type, where: str) -> Any:
+    """``body[name]``, checked to be of ``kind``; a ProviderResponseError otherwise."""
+    value = body.get(name) if isinstance(body, dict) else None
+    if not isinstance(value, kind):
+        raise ProviderResponseError(f"{where} returned an answer without a valid '{name}' field")
+    return value
+
+
+def float_matrix(rows: Any, where: str) -> np.ndarray:
+    """Rows of numbers from a JSON answer as float32[n, dim]; NaN and dimensions checked later."""
+    try:
+        matrix = np.asarray(rows)
+    except ValueError:
+        raise ProviderResponseError(f"{where} returned vectors of different lengths") from None
+    if matrix.ndim == 1 and matrix.size == 0:
+        return np.zeros((0, 0), dtype=np.float32)
+    if matrix.size and matrix.dtype.kind not in "iuf":
+        raise ProviderResponseError(f"{where} returned vectors that are not lists of numbers")
+    if matrix.ndim != 2:
+        raise ProviderResponseError(f"{where} returned vectors of different lengths")
+    if matrix.shape[0] and matrix.shape[1] == 0:
+        raise ProviderResponseError(
+            f"{where} returned empty vectors — is the model an embedding model?"
+        )
+    return matrix.astype(np.float32)
+
+
+def embed_in_batches(
+    texts: Sequence[str],
+    batch_size: int,
+    embed_batch: Callable[[list[str]], np.ndarray],
+    dim: int | None,
+    where: str,
+) -> np.ndarray:
+    """Embed ``texts`` batch by batch, checking every batch (count, dimension, NaN).
+
+    Returns float32[len(texts), dim] with L2-normalised rows. ``dim`` is the dimension already
+    known for this model, or None to take it from the first batch.
+    """
+    parts: list[np.ndarray] = []
+    for start in range(0, len(texts), max(1, batch_size)):
+        batch = list(texts[start : start + max(1, batch_size)])
+        matrix = embed_batch(batch)
+        try:
+            validate_vectors(matrix, len(batch), dim)
+        except ProviderResponseError as exc:
+            raise ProviderResponseError(str(exc).replace("the provider", where, 1)) from None
+        dim = int(matrix.shape[1])
+        parts.append(matrix)
+    if not parts:
+        return np.zeros((0, dim or 0), dtype=np.float32)
+    return normalise_rows(np.vstack(parts))

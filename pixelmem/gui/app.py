@@ -1,0 +1,90 @@
+"""Start the desktop app: ``pixelmem`` (or ``pixelmem app --vault DIR``) ends up here."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+
+from pixelmem.core.engine import Engine
+from pixelmem.core.errors import PixelmemError
+from pixelmem.core.paths import VAULT_ENV, default_vault_dir
+from pixelmem.core.settings import Settings
+from pixelmem.gui import i18n, workers
+from pixelmem.gui.app_icon import app_icon
+from pixelmem.gui.main_window import MainWindow
+
+log = logging.getLogger(__name__)
+
+
+def choose_vault(explicit: str | None, settings: Settings) -> tuple[Path, bool]:
+    """The vault to open and whether this is a first run (nothing chosen, ever)."""
+    for candidate in (explicit, os.environ.get(VAULT_ENV), settings.vault):
+        if candidate:
+            return Path(candidate).expanduser(), False
+    return default_vault_dir(), True
+
+
+class AppController(QObject):
+    """Owns the main window; "Open vault…" replaces it with a window on the other folder."""
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__()
+        self.settings = settings
+        self.window: MainWindow | None = None
+
+    def open(self, vault: Path, *, first_run: bool = False) -> bool:
+        try:
+            engine = Engine(vault, self.settings)
+        except PixelmemError as exc:
+            QMessageBox.critical(self.window, "pixelmem", str(exc))
+            return False
+        self._remember(engine.vault)
+        old, self.window = self.window, MainWindow(engine, self.settings, first_run=first_run)
+        self.window.open_vault_requested.connect(lambda folder: self.open(Path(folder)))
+        self.window.show()
+        self.window.start()  # the window is on screen before the scan starts
+        if old is not None:
+            old.close()
+        return True
+
+    def _remember(self, vault: Path) -> None:
+        if self.settings.vault == str(vault):
+            return
+        self.settings.vault = str(vault)
+        try:
+            self.settings.save()
+        except OSError as exc:
+            log.warning("could not save the settings: %s", exc)
+
+
+def create_application(argv: list[str] | None = None) -> QApplication:
+    app = QApplication.instance()
+    if not isinstance(app, QApplication):
+        app = QApplication(argv if argv is not None else sys.argv[:1])
+    app.setApplicationName("pixelmem")
+    app.setOrganizationName("pixelmem")
+    app.setApplicationDisplayName("pixelmem")
+    app.setDesktopFileName("pixelmem")
+    app.setWindowIcon(app_icon())
+    return app
+
+
+def run_app(vault: str | None = None) -> int:
+    """Create the app, open the vault, run the event loop; the process exit code."""
+    app = create_application()
+    settings = Settings.load()
+    i18n.install_translator(settings.language)
+    controller = AppController(settings)
+    path, first_run = choose_vault(vault, settings)
+    if not controller.open(path, first_run=first_run):
+        folder = QFileDialog.getExistingDirectory(None, "pixelmem", str(Path.home()))
+        if not folder or not controller.open(Path(folder)):
+            return 1
+    code = app.exec()
+    workers.wait_for_all()  # queued saves finish before the process ends
+    return code

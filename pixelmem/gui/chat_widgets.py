@@ -1,0 +1,506 @@
+"""The pieces of the chat pane: a Markdown view, a message, the memories panel, chips, input.
+
+Each widget only shows what it is given and emits what the person asked for; the pane
+(:mod:`pixelmem.gui.chat_pane`) owns the conversation and decides what happens.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+
+from PySide6.QtCore import QMimeData, QPoint, QRect, QSize, Qt, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QImage, QKeyEvent, QPalette, QTextDocument
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLayout,
+    QLayoutItem,
+    QPlainTextEdit,
+    QSizePolicy,
+    QTextBrowser,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from pixelmem.core.injection import InjectedPrompt, UsedMemory
+from pixelmem.gui.colors import blend, chip_background, muted_text
+
+MEMORY_ID_MIME = "application/x-pixelmem-memory-id"  # one id per line, UTF-8
+MEMORY_SCHEME = "pixelmem-memory"
+_CITATION = re.compile(r"\[([^\[\]\n]{1,200})\](?![(\[:])")
+
+
+def memory_url(memory_id: str) -> str:
+    return f"{MEMORY_SCHEME}:{bytes(QUrl.toPercentEncoding(memory_id)).decode()}"
+
+
+def memory_id_of(url: QUrl) -> str | None:
+    if url.scheme() != MEMORY_SCHEME:
+        return None
+    return QUrl.fromPercentEncoding(url.path(QUrl.ComponentFormattingOption.FullyEncoded).encode())
+
+
+def link_citations(markdown: str, titles: dict[str, str]) -> str:
+    """``[Title]`` citations of injected memories become links that open the memory."""
+    by_title = {title.casefold(): memory_id for memory_id, title in titles.items()}
+
+    def link(match: re.Match[str]) -> str:
+        memory_id = by_title.get(match.group(1).strip().casefold())
+        return f"[{match.group(1)}]({memory_url(memory_id)})" if memory_id else match.group(0)
+
+    return _CITATION.sub(link, markdown) if by_title else markdown
+
+
+def ids_from_mime(mime: QMimeData, is_known: Callable[[str], bool] | None = None) -> list[str]:
+    """Memory ids in a drag: our own type, or plain text that is exactly a known id per line."""
+    if mime.hasFormat(MEMORY_ID_MIME):
+        text = bytes(mime.data(MEMORY_ID_MIME).data()).decode("utf-8", errors="replace")
+        return [line.strip() for line in text.splitlines() if line.strip()]
+    if mime.hasText() and is_known is not None:
+        lines = [line.strip() for line in mime.text().splitlines() if line.strip()]
+        if lines and len(lines) <= 50 and all(is_known(line) for line in lines):
+            return lines
+    return []
+
+
+def _muted(widget: QWidget) -> None:
+    palette = widget.palette()
+    palette.setColor(QPalette.ColorRole.WindowText, muted_text(palette))
+    palette.setColor(QPalette.ColorRole.Text, muted_text(palette))
+    widget.setPalette(palette)
+
+
+class MarkdownView(QTextBrowser):
+    """A read-only Markdown view as tall as its text; it never loads any resource."""
+
+    memory_link_clicked = Signal(str)
+    save_requested = Signal(str)  # the selection, or the whole text
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setOpenLinks(False)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.viewport().setAutoFillBackground(False)
+        self.setStyleSheet("QTextBrowser { background: transparent; }")
+        self.document().setDocumentMargin(2)
+        self.document().documentLayout().documentSizeChanged.connect(self._fit_height)
+        self.anchorClicked.connect(self._open_link)
+        self.source_text = ""
+        self._fit_height()
+
+    def set_markdown(self, text: str, titles: dict[str, str] | None = None) -> None:
+        self.source_text = text
+        self.setMarkdown(link_citations(text, titles or {}))
+
+    def set_plain(self, text: str) -> None:
+        self.source_text = text
+        self.setPlainText(text)
+
+    def loadResource(self, kind: int, url: QUrl | str) -> object:
+        # Answers are untrusted text: no remote (or local) image or style sheet is ever read.
+        # A null answer would make QTextDocument read local files itself, so give a blank one.
+        if kind == QTextDocument.ResourceType.ImageResource:
+            return _blank_image()
+        return ""
+
+    def _fit_height(self, *_: object) -> None:
+        height = math.ceil(self.document().size().height()) + 2 * self.frameWidth()
+        self.setFixedHeight(max(height, self.fontMetrics().height()))
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit_height()
+
+    def _open_link(self, url: QUrl) -> None:
+        memory_id = memory_id_of(url)
+        if memory_id is not None:
+            self.memory_link_clicked.emit(memory_id)
+        elif url.scheme() in ("http", "https", "mailto"):
+            QDesktopServices.openUrl(url)  # the person clicked it: their browser, not ours
+
+    def contextMenuEvent(self, event) -> None:
+        menu = self.createStandardContextMenu(event.pos())
+        menu.addSeparator()
+        selection = self.textCursor().selectedText().replace("\u2029", "\n").strip()
+        if selection:
+            menu.addAction(self.tr("Save Selection as Memory…"), lambda: self._save(selection))
+        menu.addAction(self.tr("Save Message as Memory…"), lambda: self._save(self.source_text))
+        menu.exec(event.globalPos())
+        menu.deleteLater()
+
+    def _save(self, text: str) -> None:
+        if text.strip():
+            self.save_requested.emit(text)
+
+
+class MessageWidget(QFrame):
+    """One message: who, a status, the text, an inline error; the memories panel goes below."""
+
+    save_requested = Signal(str)
+    settings_requested = Signal()
+
+    def __init__(self, role: str, sender: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.role = role
+        self.setObjectName("chatMessage")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setAutoFillBackground(True)
+        palette = self.palette()
+        base = palette.color(QPalette.ColorRole.Base)
+        tint = QPalette.ColorRole.Highlight if role == "user" else QPalette.ColorRole.Text
+        palette.setColor(QPalette.ColorRole.Window, blend(base, palette.color(tint), 0.06))
+        self.setPalette(palette)
+
+        self.sender_label = QLabel(sender)
+        font = self.sender_label.font()
+        font.setBold(True)
+        self.sender_label.setFont(font)
+        self.status_label = QLabel()
+        _muted(self.status_label)
+        self.save_button = QToolButton()
+        self.save_button.setAutoRaise(True)
+        self.save_button.clicked.connect(lambda: self.view._save(self.view.source_text))
+        header = QHBoxLayout()
+        header.setContentsMargins(0, 0, 0, 0)
+        header.addWidget(self.sender_label)
+        header.addWidget(self.status_label, 1)
+        header.addWidget(self.save_button)
+
+        self.view = MarkdownView()
+        self.view.save_requested.connect(self.save_requested)
+        self.error_label = QLabel()
+        self.error_label.setWordWrap(True)
+        self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.error_label.setObjectName("chatError")
+        self.error_label.setStyleSheet("color: #d9534f;")
+        self.settings_button = QToolButton()
+        self.settings_button.clicked.connect(self.settings_requested)
+        error_row = QHBoxLayout()
+        error_row.addWidget(self.error_label, 1)
+        error_row.addWidget(self.settings_button, 0, Qt.AlignmentFlag.AlignTop)
+        self.error_box = QWidget()
+        self.error_box.setLayout(error_row)
+        error_row.setContentsMargins(0, 0, 0, 0)
+        self.error_box.hide()
+
+        self.body = QVBoxLayout(self)
+        self.body.setContentsMargins(10, 6, 10, 8)
+        self.body.setSpacing(4)
+        self.body.addLayout(header)
+        self.body.addWidget(self.view)
+        self.body.addWidget(self.error_box)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.save_button.setText(self.tr("Save as memory"))
+        self.save_button.setToolTip(self.tr("Save this message (or the selected text) as a memory"))
+        self.settings_button.setText(self.tr("Open Settings"))
+
+    @property
+    def text(self) -> str:
+        return self.view.source_text
+
+    def set_status(self, text: str) -> None:
+        self.status_label.setText(text)
+
+    def show_error(self, message: str, *, offer_settings: bool) -> None:
+        self.error_label.setText(message)
+        self.settings_button.setVisible(offer_settings)
+        self.error_box.show()
+
+    def add_below(self, widget: QWidget) -> None:
+        self.body.addWidget(widget)
+
+
+class MemoriesPanel(QFrame):
+    """Under an answer: the memories injected, each clickable, with Pin and Exclude."""
+
+    open_memory = Signal(str)
+    pin_toggled = Signal(str, bool)  # (id, pin?)
+    exclude_toggled = Signal(str, bool)  # (id, exclude?)
+    show_prompt = Signal()
+
+    def __init__(
+        self,
+        prompt: InjectedPrompt,
+        titles: dict[str, str],
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.prompt = prompt
+        self.setObjectName("memoriesPanel")
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self._rows: dict[str, tuple[QLabel, QToolButton, QToolButton, UsedMemory]] = {}
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 4, 0, 0)
+        layout.setSpacing(2)
+        header = QHBoxLayout()
+        self.heading = QLabel()
+        _muted(self.heading)
+        self.prompt_button = QToolButton()
+        self.prompt_button.setAutoRaise(True)
+        self.prompt_button.clicked.connect(self.show_prompt)
+        header.addWidget(self.heading, 1)
+        header.addWidget(self.prompt_button)
+        layout.addLayout(header)
+        for used in prompt.used:
+            layout.addLayout(self._row(used))
+        self.notes = QLabel()
+        self.notes.setWordWrap(True)
+        _muted(self.notes)
+        layout.addWidget(self.notes)
+        self._titles = titles
+        self.retranslate()
+
+    def _row(self, used: UsedMemory) -> QHBoxLayout:
+        title = QLabel()
+        title.setTextFormat(Qt.TextFormat.RichText)
+        title.setToolTip(used.id)
+        title.linkActivated.connect(lambda _link, mid=used.id: self.open_memory.emit(mid))
+        pin = QToolButton()
+        exclude = QToolButton()
+        for button in (pin, exclude):
+            button.setAutoRaise(True)
+            button.setCheckable(True)
+        pin.toggled.connect(lambda on, mid=used.id: self.pin_toggled.emit(mid, on))
+        exclude.toggled.connect(lambda on, mid=used.id: self.exclude_toggled.emit(mid, on))
+        self._rows[used.id] = (title, pin, exclude, used)
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(title, 1)
+        row.addWidget(pin)
+        row.addWidget(exclude)
+        return row
+
+    def retranslate(self) -> None:
+        count = len(self.prompt.used)
+        if count:
+            self.heading.setText(self.tr("Memories used (%n)", "", count))
+        else:
+            self.heading.setText(self.tr("No memory was relevant to this message."))
+        self.prompt_button.setText(self.tr("Show prompt"))
+        self.prompt_button.setToolTip(self.tr("Exactly what was sent to the model"))
+        notes = []
+        if self.prompt.dropped_for_budget:
+            names = ", ".join(self._titles.get(i, i) for i in self.prompt.dropped_for_budget)
+            notes.append(
+                self.tr("Not sent (over the {budget}-character budget): {names}").format(
+                    budget=f"{self.prompt.budget:,}", names=names
+                )
+            )
+        if self.prompt.missing:
+            notes.append(
+                self.tr("Pinned but deleted: {ids}").format(ids=", ".join(self.prompt.missing))
+            )
+        self.notes.setText("\n".join(notes))
+        self.notes.setVisible(bool(notes))
+        for memory_id in self._rows:
+            self._paint_row(memory_id)
+
+    def update_state(self, pinned: set[str], excluded: set[str]) -> None:
+        """Reflect the chat's current pins and exclusions (they apply to the next message)."""
+        for memory_id, (_title, pin, exclude, _used) in self._rows.items():
+            for button, on in ((pin, memory_id in pinned), (exclude, memory_id in excluded)):
+                button.blockSignals(True)
+                button.setChecked(on)
+                button.blockSignals(False)
+            self._paint_row(memory_id)
+
+    def _paint_row(self, memory_id: str) -> None:
+        title, pin, exclude, used = self._rows[memory_id]
+        score = f"{used.score:.2f}" if used.score is not None else ""
+        reason = self.tr("pinned") if used.reason == "pinned" else self.tr("automatic")
+        extra = {"passage": self.tr("passage"), "truncated": self.tr("truncated")}.get(used.part)
+        meta = " · ".join(part for part in (score, reason, extra) if part)
+        name = _escape_html(used.title or used.id)
+        if exclude.isChecked():
+            name = f"<s>{name}</s>"
+        muted = muted_text(self.palette()).name()
+        title.setText(f'<a href="open">{name}</a> <span style="color:{muted}">{meta}</span>')
+        pin.setText(self.tr("Unpin") if pin.isChecked() else self.tr("Pin"))
+        pin.setToolTip(self.tr("Send this memory with every message of this chat"))
+        exclude.setText(self.tr("Include") if exclude.isChecked() else self.tr("Exclude"))
+        exclude.setToolTip(self.tr("Exclude from this chat"))
+
+    def buttons(self, memory_id: str) -> tuple[QToolButton, QToolButton]:
+        """(pin, exclude) for one row: for tests and keyboard users' focus order."""
+        _title, pin, exclude, _used = self._rows[memory_id]
+        return pin, exclude
+
+
+class ChipBar(QWidget):
+    """``Pinned: [Title ×] [Title ×]``; a click on a title opens it, × removes it."""
+
+    removed = Signal(str)
+    open_memory = Signal(str)
+
+    def __init__(self, label: str, empty_hint: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._flow = FlowLayout(self, spacing=4)
+        self._flow.setContentsMargins(0, 0, 0, 0)
+        self._label = QLabel(label)
+        _muted(self._label)
+        self._hint = QLabel(empty_hint)
+        _muted(self._hint)
+        self._flow.addWidget(self._label)
+        self._flow.addWidget(self._hint)
+        self._chips: dict[str, QFrame] = {}
+
+    def set_texts(self, label: str, empty_hint: str) -> None:
+        self._label.setText(label)
+        self._hint.setText(empty_hint)
+
+    def set_items(self, items: list[tuple[str, str]]) -> None:
+        """``(id, title)`` pairs, in order."""
+        for chip in self._chips.values():
+            self._flow.removeWidget(chip)
+            chip.deleteLater()
+        self._chips = {memory_id: self._chip(memory_id, title) for memory_id, title in items}
+        for chip in self._chips.values():
+            self._flow.addWidget(chip)
+        self._hint.setVisible(not items and bool(self._hint.text()))
+
+    def ids(self) -> list[str]:
+        return list(self._chips)
+
+    def chip_text(self, memory_id: str) -> str:
+        return self._chips[memory_id].findChild(QLabel).text()
+
+    def close_button(self, memory_id: str) -> QToolButton:
+        return self._chips[memory_id].findChild(QToolButton)
+
+    def _chip(self, memory_id: str, title: str) -> QFrame:
+        chip = QFrame()
+        chip.setObjectName("memoryChip")
+        background = chip_background(self.palette()).name()
+        chip.setStyleSheet(f"#memoryChip {{ background: {background}; border-radius: 9px; }}")
+        name = QLabel(f'<a href="open" style="text-decoration:none">{_escape_html(title)}</a>')
+        name.setToolTip(memory_id)
+        name.linkActivated.connect(lambda _link: self.open_memory.emit(memory_id))
+        close = QToolButton()
+        close.setText("×")
+        close.setAutoRaise(True)
+        close.setToolTip(self.tr("Remove"))
+        close.clicked.connect(lambda: self.removed.emit(memory_id))
+        row = QHBoxLayout(chip)
+        row.setContentsMargins(8, 0, 2, 0)
+        row.setSpacing(0)
+        row.addWidget(name)
+        row.addWidget(close)
+        return chip
+
+
+class ChatInput(QPlainTextEdit):
+    """Enter sends, Shift+Enter starts a new line; dropped memories are pinned, not pasted."""
+
+    submitted = Signal()
+    memories_dropped = Signal(list)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTabChangesFocus(True)
+        lines = 4
+        self.setMaximumHeight(self.fontMetrics().lineSpacing() * lines + 16)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        enter = event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+        if enter and not event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+            self.submitted.emit()
+            return
+        if enter:  # Shift+Enter: a plain newline, not Qt's line separator
+            self.insertPlainText("\n")
+            return
+        super().keyPressEvent(event)
+
+    def canInsertFromMimeData(self, source: QMimeData) -> bool:
+        return source.hasFormat(MEMORY_ID_MIME) or super().canInsertFromMimeData(source)
+
+    def insertFromMimeData(self, source: QMimeData) -> None:
+        ids = ids_from_mime(source)
+        if ids:
+            self.memories_dropped.emit(ids)
+        else:
+            super().insertFromMimeData(source)
+
+
+class FlowLayout(QLayout):
+    """Lays widgets out left to right and wraps them onto new lines (Qt's flow layout example)."""
+
+    def __init__(self, parent: QWidget | None = None, spacing: int = 4) -> None:
+        super().__init__(parent)
+        self._items: list[QLayoutItem] = []
+        self._spacing = spacing
+
+    def addItem(self, item: QLayoutItem) -> None:
+        self._items.append(item)
+
+    def count(self) -> int:
+        return len(self._items)
+
+    def itemAt(self, index: int) -> QLayoutItem | None:
+        return self._items[index] if 0 <= index < len(self._items) else None
+
+    def takeAt(self, index: int) -> QLayoutItem | None:
+        return self._items.pop(index) if 0 <= index < len(self._items) else None
+
+    def expandingDirections(self) -> Qt.Orientation:
+        return Qt.Orientation(0)
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        return self._arrange(QRect(0, 0, width, 0), move=False)
+
+    def setGeometry(self, rect: QRect) -> None:
+        super().setGeometry(rect)
+        self._arrange(rect, move=True)
+
+    def sizeHint(self) -> QSize:
+        return self.minimumSize()
+
+    def minimumSize(self) -> QSize:
+        size = QSize()
+        for item in self._items:
+            size = size.expandedTo(item.minimumSize())
+        margins = self.contentsMargins()
+        return size + QSize(margins.left() + margins.right(), margins.top() + margins.bottom())
+
+    def _arrange(self, rect: QRect, *, move: bool) -> int:
+        margins = self.contentsMargins()
+        area = rect.adjusted(margins.left(), margins.top(), -margins.right(), -margins.bottom())
+        x, y, line_height = area.x(), area.y(), 0
+        for item in self._items:
+            if item.widget() is not None and item.widget().isHidden():
+                continue
+            hint = item.sizeHint()
+            if x + hint.width() > area.right() + 1 and line_height > 0:
+                x, y = area.x(), y + line_height + self._spacing
+                line_height = 0
+            if move:
+                item.setGeometry(QRect(QPoint(x, y), hint))
+            x += hint.width() + self._spacing
+            line_height = max(line_height, hint.height())
+        return y + line_height - rect.y() + margins.bottom()
+
+
+_BLANK: list[QImage] = []
+
+
+def _blank_image() -> QImage:
+    if not _BLANK:
+        image = QImage(1, 1, QImage.Format.Format_ARGB32)
+        image.fill(Qt.GlobalColor.transparent)
+        _BLANK.append(image)
+    return _BLANK[0]
+
+
+def _escape_html(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -1,0 +1,266 @@
+"""The editor's widgets: fields, toolbar, body/preview, banner and file line; no saving logic."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFont, QKeySequence, QShortcut, QTextOption
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QStackedWidget,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from pixelmem.core.memory import IMPORTANCE_LEVELS, Memory
+from pixelmem.gui.dates import full_date
+from pixelmem.gui.markdown_preview import MarkdownPreview
+
+_TOPIC_SPLIT = re.compile(r"[,，、;；]")
+
+
+def parse_topics(text: str) -> list[str]:
+    """Topics from a comma list (Chinese commas too), trimmed, without repeats."""
+    topics = (t.strip().lstrip("#").strip() for t in _TOPIC_SPLIT.split(text))
+    return list(dict.fromkeys(t for t in topics if t))
+
+
+class EditorForm(QWidget):
+    changed = Signal()
+    save_requested = Signal()
+    delete_requested = Signal()
+
+    def __init__(self, vault: Path, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.vault = vault
+        self._filling = False
+        self._build()
+        self._layout()
+        self._connect()
+        self.retranslate()
+
+    # -- building --------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.title_edit = QLineEdit()
+        self.title_edit.setObjectName("titleEdit")
+        self.title_edit.setFrame(False)
+        font = QFont(self.title_edit.font())
+        font.setPointSizeF(font.pointSizeF() * 1.45)
+        font.setWeight(QFont.Weight.DemiBold)
+        self.title_edit.setFont(font)
+        self.topics_edit = QLineEdit()
+        self.importance_combo = QComboBox()
+        self.dirty_label = QLabel()
+        self.dirty_label.setObjectName("dirtyLabel")
+        self.preview_button = QToolButton()
+        self.preview_button.setCheckable(True)
+        self.save_button = QToolButton()
+        self.delete_button = QToolButton()
+        for button in (self.preview_button, self.save_button, self.delete_button):
+            button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+            button.setAutoRaise(True)
+        self.banner = QLabel()
+        self.banner.setWordWrap(True)
+        self.banner.setObjectName("editorBanner")
+        self.banner.hide()
+        self.body_edit = QPlainTextEdit()
+        self.body_edit.setObjectName("bodyEdit")
+        self.body_edit.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        self.body_edit.setFrameShape(QPlainTextEdit.Shape.NoFrame)
+        self.body_edit.document().setDocumentMargin(10)
+        self.preview = MarkdownPreview()
+        self.preview.setFrameShape(QPlainTextEdit.Shape.NoFrame)
+        self.body_stack = QStackedWidget()
+        self.body_stack.addWidget(self.body_edit)
+        self.body_stack.addWidget(self.preview)
+        self.meta_label = QLabel()
+        self.meta_label.setEnabled(False)
+        self.meta_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.preview_shortcut = QShortcut(QKeySequence("Ctrl+E"), self)
+        self.preview_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+
+    def _layout(self) -> None:
+        fields = QHBoxLayout()
+        fields.setSpacing(8)
+        self.topics_label = QLabel()
+        self.topics_label.setBuddy(self.topics_edit)
+        self.importance_label = QLabel()
+        self.importance_label.setBuddy(self.importance_combo)
+        fields.addWidget(self.topics_label)
+        fields.addWidget(self.topics_edit, 1)
+        fields.addWidget(self.importance_label)
+        fields.addWidget(self.importance_combo)
+        fields.addSpacing(8)
+        fields.addWidget(self.dirty_label)
+        fields.addWidget(self.preview_button)
+        fields.addWidget(self.save_button)
+        fields.addWidget(self.delete_button)
+        head = QVBoxLayout()
+        head.setContentsMargins(14, 10, 14, 6)
+        head.setSpacing(6)
+        head.addWidget(self.title_edit)
+        head.addLayout(fields)
+        head.addWidget(self.banner)
+        foot = QHBoxLayout()
+        foot.setContentsMargins(14, 4, 14, 6)
+        foot.addWidget(self.meta_label, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addLayout(head)
+        layout.addWidget(self.body_stack, 1)
+        layout.addLayout(foot)
+        self.setTabOrder(self.title_edit, self.topics_edit)
+        self.setTabOrder(self.topics_edit, self.importance_combo)
+        self.setTabOrder(self.importance_combo, self.body_edit)
+
+    def _connect(self) -> None:
+        self.title_edit.textChanged.connect(self._edited)
+        self.topics_edit.textChanged.connect(self._edited)
+        self.importance_combo.currentIndexChanged.connect(self._edited)
+        self.body_edit.document().modificationChanged.connect(self._edited)
+        self.preview_button.toggled.connect(self.show_preview)
+        self.preview_shortcut.activated.connect(self.preview_button.toggle)
+        self.save_button.clicked.connect(self.save_requested)
+        self.delete_button.clicked.connect(self.delete_requested)
+
+    def retranslate(self) -> None:
+        self.title_edit.setPlaceholderText(self.tr("Title"))
+        self.topics_label.setText(self.tr("&Topics"))
+        self.topics_edit.setPlaceholderText(self.tr("comma, separated, topics"))
+        self.importance_label.setText(self.tr("&Importance"))
+        current = self.importance_combo.currentData()
+        self.importance_combo.blockSignals(True)
+        self.importance_combo.clear()
+        labels = (self.tr("Low"), self.tr("Medium"), self.tr("High"))
+        for level, label in zip(IMPORTANCE_LEVELS, labels, strict=True):
+            self.importance_combo.addItem(label, level)
+        self.importance_combo.setCurrentIndex(max(0, self.importance_combo.findData(current)))
+        self.importance_combo.blockSignals(False)
+        self.dirty_label.setText(self.tr("● Unsaved"))
+        self.dirty_label.setToolTip(self.tr("This memory has changes that are not saved yet"))
+        self.preview_button.setText(self.tr("Preview"))
+        self.preview_button.setToolTip(self.tr("Show the rendered Markdown (Ctrl+E)"))
+        self.save_button.setText(self.tr("Save"))
+        self.save_button.setToolTip(self.tr("Save (Ctrl+S)"))
+        self.delete_button.setText(self.tr("Delete"))
+        self.delete_button.setToolTip(self.tr("Move this memory to the trash (undoable)"))
+        self.body_edit.setPlaceholderText(self.tr("Write in Markdown…"))
+
+    def placeholder_page(self) -> QWidget:
+        page = QLabel(self.tr("Select a memory on the left, or press Ctrl+N to write a new one."))
+        page.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        page.setWordWrap(True)
+        page.setEnabled(False)
+        return page
+
+    # -- showing a memory ------------------------------------------------------------------
+
+    def fill(self, memory: Memory) -> None:
+        self._filling = True
+        self.title_edit.setText(memory.title)
+        self.topics_edit.setText(", ".join(memory.topics))
+        index = self.importance_combo.findData(memory.importance)
+        self.importance_combo.setCurrentIndex(max(0, index))
+        self.body_edit.setPlainText(memory.body)
+        self.body_edit.document().setModified(False)
+        self._filling = False
+        self.banner.hide()
+        self._show_meta(memory)
+        if self.preview_button.isChecked():
+            self._render_preview()
+
+    def refill(self, memory: Memory) -> None:
+        """Show a newer version of the open memory without losing the reading position."""
+        cursor = self.body_edit.textCursor().position()
+        scroll = self.body_edit.verticalScrollBar().value()
+        self.fill(memory)
+        text_cursor = self.body_edit.textCursor()
+        text_cursor.setPosition(min(cursor, self.body_edit.document().characterCount() - 1))
+        self.body_edit.setTextCursor(text_cursor)
+        self.body_edit.verticalScrollBar().setValue(scroll)
+
+    def accept_saved(self, memory: Memory, sent: Memory) -> None:
+        """After a save: what still equals what was sent is clean; later typing stays dirty."""
+        self._filling = True
+        if not self.title_edit.text().strip():
+            self.title_edit.setText(memory.title)
+        if self.body_edit.toPlainText() == sent.body.replace("\r\n", "\n"):
+            self.body_edit.document().setModified(False)
+        self._filling = False
+        self.banner.hide()
+        self._show_meta(memory)
+
+    def differs_from(self, memory: Memory | None) -> bool:
+        title = self.title_edit.text().strip()
+        topics = parse_topics(self.topics_edit.text())
+        body_changed = self.body_edit.document().isModified()
+        if memory is None:  # a draft is worth keeping once anything is written
+            return bool(title or topics or self.body_edit.toPlainText().strip())
+        importance = self.importance_combo.currentData()
+        return (
+            title != memory.title
+            or topics != list(memory.topics)
+            or importance != memory.importance
+            or body_changed
+        )
+
+    def body_text(self, memory: Memory | None) -> str:
+        """The body to save; the original string when untouched (keeps ``\\r\\n`` and all)."""
+        if memory is not None and not self.body_edit.document().isModified():
+            return memory.body
+        return self.body_edit.toPlainText()
+
+    def show_dirty(self, dirty: bool) -> None:
+        self.dirty_label.setVisible(dirty)
+        self.save_button.setEnabled(dirty)
+
+    def show_banner(self, text: str) -> None:
+        self.banner.setText(text)
+        self.banner.show()
+
+    def show_preview(self, on: bool) -> None:
+        if self.preview_button.isChecked() != on:
+            self.preview_button.setChecked(on)  # re-enters through toggled
+            return
+        if on:
+            self._render_preview()
+            self.body_stack.setCurrentWidget(self.preview)
+        else:
+            self.body_stack.setCurrentWidget(self.body_edit)
+
+    def _render_preview(self) -> None:
+        folder = None
+        meta = self.meta_label.property("folder")
+        if isinstance(meta, str) and meta:
+            folder = Path(meta)
+        self.preview.show_markdown(self.body_edit.toPlainText(), folder or self.vault, self.vault)
+
+    def _show_meta(self, memory: Memory) -> None:
+        if memory.path is None:
+            self.meta_label.setText(self.tr("New memory — not saved yet"))
+            self.meta_label.setProperty("folder", "")
+            return
+        try:
+            shown = memory.path.relative_to(self.vault)
+        except ValueError:
+            shown = memory.path
+        parts = [str(shown)]
+        if memory.updated:
+            parts.append(self.tr("updated {date}").format(date=full_date(memory.updated)))
+        if memory.created:
+            parts.append(self.tr("created {date}").format(date=full_date(memory.created)))
+        self.meta_label.setText("  ·  ".join(parts))
+        self.meta_label.setProperty("folder", str(memory.path.parent))
+
+    def _edited(self, *_: object) -> None:
+        if not self._filling:
+            self.changed.emit()

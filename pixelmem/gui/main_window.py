@@ -1,0 +1,323 @@
+"""The main window: list | editor | search and related, status bar, menus, optional docks.
+
+It wires views to the session and the bus and owns no logic of its own beyond that: every
+engine call is in :mod:`session`, every view refreshes itself from the bus.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent
+from PySide6.QtWidgets import QDockWidget, QFileDialog, QMainWindow, QMessageBox, QWidget
+
+from pixelmem import __version__
+from pixelmem.core.engine import Engine
+from pixelmem.core.paths import config_dir
+from pixelmem.core.search import SearchHit
+from pixelmem.core.settings import Settings
+from pixelmem.gui import i18n, workers
+from pixelmem.gui.app_icon import app_icon
+from pixelmem.gui.bus import MemoryBus
+from pixelmem.gui.editor import MemoryEditor
+from pixelmem.gui.memory_list import MemoryListPanel
+from pixelmem.gui.memory_list_model import MemoryListModel
+from pixelmem.gui.menus import build_menus
+from pixelmem.gui.related_panel import RelatedPanel
+from pixelmem.gui.search_panel import SearchPanel
+from pixelmem.gui.session import VaultSession, describe_error
+from pixelmem.gui.settings_dialog import SettingsDialog
+from pixelmem.gui.skipped_dialog import SkippedDialog
+from pixelmem.gui.status_bar import StatusBar
+from pixelmem.gui.watcher import VaultFileWatcher
+
+log = logging.getLogger(__name__)
+
+IMPORT_FILTER = "Documents (*.md *.markdown *.txt *.pdf *.docx);;All files (*)"
+
+
+def ui_state() -> QSettings:
+    """Window geometry and dock layout: UI-only state, next to the settings file."""
+    return QSettings(str(config_dir() / "ui.ini"), QSettings.Format.IniFormat)
+
+
+class MainWindow(QMainWindow):
+    open_vault_requested = Signal(str)
+
+    def __init__(
+        self,
+        engine: Engine,
+        settings: Settings,
+        *,
+        first_run: bool = False,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.engine = engine
+        self.settings = settings
+        self.bus = MemoryBus(self)
+        self.session = VaultSession(engine, self.bus, first_run=first_run, parent=self)
+        self._closing_ok = False
+        self.setWindowIcon(app_icon())
+        self.setDockNestingEnabled(True)
+        self._build_views()
+        self._build_docks()
+        self.actions_by_name: dict[str, QAction] = build_menus(self)
+        self._connect()
+        self.retranslate()
+        self._restore_layout()
+
+    # -- building --------------------------------------------------------------------------
+
+    def _build_views(self) -> None:
+        self.list_model = MemoryListModel(self.session.store.get, self)
+        self.list_panel = MemoryListPanel(self.list_model)
+        self.editor = MemoryEditor(self.session, self.bus)
+        self.search_panel = SearchPanel(
+            self.engine, self.bus, index_ready=lambda: self.session.index_ready
+        )
+        self.search_panel.set_mode(self.settings.search.mode)
+        self.related_panel = RelatedPanel(self.engine, self.bus)
+        self.status = StatusBar()
+        self.setStatusBar(self.status)
+        self.setCentralWidget(self.editor)
+        self.watcher = VaultFileWatcher(self.engine.vault, self.session.writes, self)
+
+    def _dock(self, name: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+        dock = QDockWidget(self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        dock.setFeatures(
+            QDockWidget.DockWidgetFeature.DockWidgetClosable
+            | QDockWidget.DockWidgetFeature.DockWidgetMovable
+            | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+        )
+        self.addDockWidget(area, dock)
+        return dock
+
+    def _build_docks(self) -> None:
+        left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
+        self.list_dock = self._dock("memoriesDock", self.list_panel, left)
+        self.search_dock = self._dock("searchDock", self.search_panel, right)
+        self.related_dock = self._dock("relatedDock", self.related_panel, right)
+        self.splitDockWidget(self.search_dock, self.related_dock, Qt.Orientation.Vertical)
+        self.chat_dock = self._optional_dock(
+            "pixelmem.gui.chat_pane", "ChatPane", (self.engine, self.bus, self.settings, self)
+        )
+        if self.chat_dock is not None:
+            self.chat_dock.setObjectName("chatDock")
+            self.addDockWidget(right, self.chat_dock)
+            self.tabifyDockWidget(self.search_dock, self.chat_dock)
+            self.search_dock.raise_()
+            _connect_if(self.chat_dock, "open_memory_requested", self.open_memory)
+            _connect_if(self.chat_dock, "settings_requested", self.show_settings)
+        inbox = self._optional_dock(
+            "pixelmem.gui.inbox_view", "InboxView", (self.engine, self.bus, self)
+        )
+        self.inbox_dock: QDockWidget | None = None
+        if inbox is not None:
+            if isinstance(inbox, QDockWidget):
+                self.addDockWidget(left, inbox)
+                self.inbox_dock = inbox
+            else:
+                self.inbox_dock = self._dock("inboxDock", inbox, left)
+            self.inbox_dock.setObjectName("inboxDock")
+            self.tabifyDockWidget(self.list_dock, self.inbox_dock)
+            self.list_dock.raise_()
+            _connect_if(inbox, "open_memory_requested", self.open_memory)
+        self.resizeDocks([self.list_dock, self.search_dock], [330, 400], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.search_dock, self.related_dock], [560, 260], Qt.Orientation.Vertical)
+
+    def _optional_dock(self, module: str, name: str, args: tuple[object, ...]) -> QWidget | None:
+        """A pane another module provides; the window works without it if it fails to load."""
+        try:
+            return getattr(importlib.import_module(module), name)(*args)
+        except Exception as exc:  # a broken optional pane must not stop the app
+            log.info("optional pane %s.%s not loaded: %s", module, name, exc)
+            return None
+
+    def _connect(self) -> None:
+        session, bus, status = self.session, self.bus, self.status
+        workers.set_error_handler(lambda exc: bus.error_reported.emit(describe_error(exc)))
+        session.memories_loaded.connect(self._memories_loaded)
+        bus.memory_updated.connect(self._memory_updated)
+        bus.open_memory_requested.connect(self.open_memory)
+        bus.error_reported.connect(status.show_error)
+        bus.message_reported.connect(status.show_message)
+        bus.index_progress.connect(status.show_progress)
+        session.indexing_started.connect(status.indexing_started)
+        session.indexing_finished.connect(status.indexing_stopped)
+        session.indexing_cancelled.connect(
+            lambda: status.indexing_stopped(session.status, cancelled=True)
+        )
+        session.trashed.connect(status.show_trashed)
+        status.undo_requested.connect(lambda record: session.undo_delete(record, self.open_memory))
+        status.cancel_requested.connect(session.cancel_indexing)
+        status.skipped_requested.connect(self.show_skipped)
+        self.list_panel.memory_selected.connect(self.open_memory)
+        self.list_panel.delete_requested.connect(session.delete)
+        self.editor.memory_opened.connect(self._memory_opened)
+        self.editor.dirty_changed.connect(self.setWindowModified)
+        self.search_panel.hit_activated.connect(self.open_hit)
+        self.related_panel.hit_activated.connect(self.open_hit)
+        self.watcher.paths_changed.connect(session.apply_paths)
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(f"pixelmem — {self.engine.vault.name}[*]")
+        self.list_dock.setWindowTitle(self.tr("Memories"))
+        self.search_dock.setWindowTitle(self.tr("Search"))
+        self.related_dock.setWindowTitle(self.tr("Related"))
+        if self.inbox_dock is not None and not self.inbox_dock.windowTitle():
+            self.inbox_dock.setWindowTitle(self.tr("Inbox"))
+        build_menus(self, retranslate_only=True)
+        for view in (self.list_panel, self.editor.form, self.search_panel, self.status):
+            view.retranslate()
+
+    # -- start and stop --------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Show-then-load: the window is up before the vault is scanned."""
+        self.session.open()
+
+    def _memories_loaded(self, memories: list) -> None:
+        self.list_model.set_memories(memories)
+        self.watcher.start()
+        if self.session.first_run and memories and not self.editor.is_open:
+            self.open_memory(self.list_model.memory_at(0).id)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self._closing_ok:
+            self._save_layout()
+            self.watcher.stop()
+            self.session.shutdown()
+            event.accept()
+            return
+        event.ignore()  # close again once unsaved edits are saved or discarded
+        self.editor.maybe_save(self._close_later)
+
+    def _close_later(self) -> None:
+        self._closing_ok = True
+        QTimer.singleShot(0, self.close)  # not from inside closeEvent: Qt ignores that
+
+    def _restore_layout(self) -> None:
+        state = ui_state()
+        geometry = state.value("main/geometry")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1280, 800)
+        layout = state.value("main/state")
+        if layout is not None:
+            self.restoreState(layout)
+
+    def _save_layout(self) -> None:
+        state = ui_state()
+        state.setValue("main/geometry", self.saveGeometry())
+        state.setValue("main/state", self.saveState())
+
+    # -- opening memories ------------------------------------------------------------------
+
+    def open_memory(self, memory_id: str, span: tuple[int, int] | None = None) -> None:
+        self.editor.open_memory(memory_id, span)
+        if self.editor.current_id != memory_id:  # the user kept editing the other one
+            self.list_panel.select(self.editor.current_id)
+
+    def open_hit(self, hit: SearchHit) -> None:
+        self.open_memory(hit.memory_id, (hit.start, hit.end))
+
+    def _memory_opened(self, memory_id: str) -> None:
+        self.list_panel.select(memory_id or None)
+        self.related_panel.set_memory(memory_id)
+
+    def _memory_updated(self, action: str, memory_id: str) -> None:
+        if self.session.loaded:
+            self.list_model.apply_change(action, memory_id)
+
+    # -- commands (menu actions) -----------------------------------------------------------
+
+    def new_memory(self) -> None:
+        self.editor.new_memory()
+
+    def save_memory(self) -> None:
+        self.editor.save()
+
+    def delete_memory(self) -> None:
+        memory_id = self.editor.current_id or self.list_panel.current_id()
+        if memory_id:
+            self.session.delete(memory_id)
+
+    def undo_delete(self) -> None:
+        record = self.status.last_trashed
+        if record is not None:
+            self.status.undo_button.click()
+
+    def focus_search(self) -> None:
+        self.search_dock.show()
+        self.search_dock.raise_()
+        self.search_panel.focus_search()
+
+    def import_files(self) -> None:
+        files, _ = QFileDialog.getOpenFileNames(self, self.tr("Import files"), "", IMPORT_FILTER)
+        if files:
+            self.session.import_files(Path(f) for f in files)
+
+    def choose_vault(self) -> None:
+        folder = QFileDialog.getExistingDirectory(
+            self, self.tr("Open vault folder"), str(self.engine.vault)
+        )
+        if folder and Path(folder) != self.engine.vault:
+            self.editor.maybe_save(lambda: self.open_vault_requested.emit(folder))
+
+    def reindex(self) -> None:
+        self.session.request_reindex()
+
+    def show_skipped(self) -> None:
+        SkippedDialog(self.engine.vault, self.session.store.skipped, self).exec()
+
+    def show_settings(self) -> None:
+        dialog = SettingsDialog(self.settings, str(self.engine.vault), self)
+        if dialog.exec() != SettingsDialog.DialogCode.Accepted:
+            return
+        new = dialog.result_settings()
+        if new is not None:
+            self.apply_settings(new)
+
+    def apply_settings(self, new: Settings) -> None:
+        """Save, re-index when the model or chunking changed, switch language or vault."""
+        old, self.settings = self.settings, new
+        try:
+            new.save()
+        except OSError as exc:
+            self.bus.error_reported.emit(describe_error(exc))
+        if new.language != old.language:
+            i18n.install_translator(new.language)
+            self.retranslate()
+        self.search_panel.set_mode(new.search.mode)
+        self.session.reconfigure(new)
+        self.bus.settings_changed.emit(new)
+        if new.vault and Path(new.vault).expanduser() != self.engine.vault:
+            self.editor.maybe_save(lambda: self.open_vault_requested.emit(new.vault))
+
+    def show_about(self) -> None:
+        QMessageBox.about(
+            self,
+            self.tr("About pixelmem"),
+            self.tr(
+                "<h3>pixelmem {version}</h3><p>Local-first knowledge memory: Markdown files in a "
+                "folder you own, searched by meaning and by keyword, offline.</p>"
+                "<p>Vault: {vault}</p>"
+            ).format(version=__version__, vault=self.engine.vault),
+        )
+
+    def toggle_docks(self) -> list[QDockWidget]:
+        docks = [self.list_dock, self.search_dock, self.related_dock]
+        return docks + [d for d in (self.chat_dock, self.inbox_dock) if d is not None]
+
+
+def _connect_if(obj: object, signal: str, slot: object) -> None:
+    bound = getattr(obj, signal, None)
+    if bound is not None and hasattr(bound, "connect"):
+        bound.connect(slot)

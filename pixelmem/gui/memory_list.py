@@ -1,0 +1,253 @@
+"""The left panel: every memory, sortable and filterable by topic, importance and date."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPoint, Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QListView,
+    QMenu,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from pixelmem.core.memory import IMPORTANCE_LEVELS, Memory
+from pixelmem.gui.memory_delegate import MemoryDelegate
+from pixelmem.gui.memory_list_model import IdRole, MemoryFilterProxy, MemoryListModel
+
+
+class MemoryListPanel(QWidget):
+    """Emits ``memory_selected(id)`` when the current row changes, ``delete_requested(id)``."""
+
+    memory_selected = Signal(str)
+    delete_requested = Signal(str)
+
+    def __init__(self, model: MemoryListModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = model
+        self.proxy = MemoryFilterProxy(self)
+        self.proxy.setSourceModel(model)
+        self._build()
+        self._connect()
+        self.retranslate()
+
+    # -- building --------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.count_label = QLabel()
+        self.count_label.setObjectName("memoryCount")
+        self.sort_combo = QComboBox()
+        self.topic_combo = QComboBox()
+        self.topic_combo.setMinimumContentsLength(8)
+        self.topic_combo.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.importance_combo = QComboBox()
+        self.date_combo = QComboBox()
+        self.view = QListView()
+        self.view.setModel(self.proxy)
+        self.view.setItemDelegate(MemoryDelegate(self.view))
+        self.view.setUniformItemSizes(True)  # 10k rows: never measure each one
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.view.setFrameShape(QListView.Shape.NoFrame)
+        self.empty_label = QLabel()
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_label.setWordWrap(True)
+        self.empty_label.setEnabled(False)  # drawn in the palette's disabled (grey) text
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.view)
+        self.stack.addWidget(self.empty_label)
+        self.delete_action = QAction(self)
+        self.delete_action.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
+        self.delete_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.view.addAction(self.delete_action)
+        self._layout()
+
+    def _layout(self) -> None:
+        header = QHBoxLayout()
+        header.addWidget(self.count_label, 1)
+        header.addWidget(self.sort_combo)
+        filters = QHBoxLayout()
+        filters.addWidget(self.topic_combo, 1)
+        filters.addWidget(self.importance_combo)
+        filters.addWidget(self.date_combo)
+        top = QVBoxLayout()
+        top.setContentsMargins(10, 8, 10, 6)
+        top.setSpacing(6)
+        top.addLayout(header)
+        top.addLayout(filters)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addLayout(top)
+        layout.addWidget(self.stack, 1)
+
+    def _connect(self) -> None:
+        for combo in (self.topic_combo, self.importance_combo, self.date_combo):
+            combo.currentIndexChanged.connect(self._apply_filters)
+        self.sort_combo.currentIndexChanged.connect(self._apply_sort)
+        self.view.selectionModel().currentChanged.connect(self._current_changed)
+        self.view.customContextMenuRequested.connect(self._context_menu)
+        self.delete_action.triggered.connect(self._delete_current)
+        for signal in (
+            self.model.modelReset,
+            self.model.rowsInserted,
+            self.model.rowsRemoved,
+            self.proxy.rowsInserted,
+            self.proxy.rowsRemoved,
+            self.proxy.modelReset,
+        ):
+            signal.connect(self._refresh_counts)
+        self.model.modelReset.connect(self.refresh_topics)
+        self.model.rowsInserted.connect(self.refresh_topics)
+        self.model.dataChanged.connect(self.refresh_topics)
+
+    def retranslate(self) -> None:
+        self.delete_action.setText(self.tr("Move to Trash"))
+        _fill(
+            self.sort_combo,
+            [
+                (self.tr("Recently updated"), "updated"),
+                (self.tr("Recently created"), "created"),
+                (self.tr("Title"), "title"),
+                (self.tr("Importance"), "importance"),
+            ],
+        )
+        _fill(
+            self.importance_combo,
+            [(self.tr("Any importance"), "")]
+            + [
+                (label, level)
+                for level, label in zip(IMPORTANCE_LEVELS, self._levels(), strict=True)
+            ],
+        )
+        _fill(
+            self.date_combo,
+            [
+                (self.tr("Any time"), None),
+                (self.tr("Today"), 1),
+                (self.tr("Past 7 days"), 7),
+                (self.tr("Past 30 days"), 30),
+                (self.tr("Past year"), 365),
+            ],
+        )
+        self.refresh_topics()
+        self._refresh_counts()
+
+    def _levels(self) -> list[str]:
+        return [self.tr("Low"), self.tr("Medium"), self.tr("High")]
+
+    # -- behaviour -------------------------------------------------------------------------
+
+    def refresh_topics(self, *_: object) -> None:
+        """Topics by how often they are used; the chosen one stays chosen."""
+        current = self.topic_combo.currentData() or ""
+        counts = self.model.topic_counts()
+        items = [(self.tr("All topics"), "")]
+        items += [(f"{t} ({n})", t) for t, n in sorted(counts.items(), key=lambda c: (-c[1], c[0]))]
+        if current and current not in counts:
+            items.append((current, current))
+        _fill(self.topic_combo, items, keep=current)
+
+    def _apply_filters(self) -> None:
+        days = self.date_combo.currentData()
+        since = datetime.now(UTC) - timedelta(days=days) if days else None
+        self.proxy.set_filters(
+            topic=self.topic_combo.currentData() or "",
+            importance=self.importance_combo.currentData() or "",
+            since=since,
+        )
+        self._refresh_counts()
+
+    def _apply_sort(self) -> None:
+        by = self.sort_combo.currentData()
+        if by:
+            self.model.set_sort(by)
+            self.view.scrollTo(self.view.currentIndex())
+
+    def _refresh_counts(self, *_: object) -> None:
+        shown, total = self.proxy.rowCount(), self.model.rowCount()
+        if shown == total:
+            self.count_label.setText(self.tr("{count} memories").format(count=f"{total:,}"))
+        else:
+            self.count_label.setText(
+                self.tr("{shown} of {total} memories").format(
+                    shown=f"{shown:,}", total=f"{total:,}"
+                )
+            )
+        if shown:
+            self.stack.setCurrentWidget(self.view)
+            return
+        if total:
+            self.empty_label.setText(self.tr("No memory matches these filters."))
+        else:
+            self.empty_label.setText(self.tr("No memories yet.\nPress Ctrl+N to write one."))
+        self.stack.setCurrentWidget(self.empty_label)
+
+    def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        memory_id = current.data(IdRole) if current.isValid() else None
+        if memory_id:
+            self.memory_selected.emit(memory_id)
+
+    def _delete_current(self) -> None:
+        memory_id = self.current_id()
+        if memory_id:
+            self.delete_requested.emit(memory_id)
+
+    def _context_menu(self, pos: QPoint) -> None:
+        index = self.view.indexAt(pos)
+        if not index.isValid():
+            return
+        menu = QMenu(self)
+        menu.addAction(self.delete_action)
+        menu.exec(self.view.viewport().mapToGlobal(pos))
+
+    def current_id(self) -> str | None:
+        index = self.view.currentIndex()
+        return index.data(IdRole) if index.isValid() else None
+
+    def select(self, memory_id: str | None) -> None:
+        """Show ``memory_id`` as current without announcing it (the editor already has it)."""
+        row = self.model.row_of(memory_id) if memory_id else -1
+        index = self.proxy.mapFromSource(self.model.index(row)) if row >= 0 else QModelIndex()
+        selection = self.view.selectionModel()
+        blocked = selection.blockSignals(True)
+        if index.isValid():
+            flags = QItemSelectionModel.SelectionFlag.ClearAndSelect
+            selection.setCurrentIndex(index, flags)
+            self.view.scrollTo(index)
+        else:
+            selection.clearSelection()
+            selection.setCurrentIndex(QModelIndex(), QItemSelectionModel.SelectionFlag.Clear)
+        selection.blockSignals(blocked)
+        self.view.viewport().update()
+
+    def memory_count(self) -> int:
+        return self.model.rowCount()
+
+    def visible_memories(self) -> list[Memory]:
+        return [
+            self.model.memory_at(self.proxy.mapToSource(self.proxy.index(r, 0)).row())
+            for r in range(self.proxy.rowCount())
+        ]
+
+
+def _fill(combo: QComboBox, items: list[tuple[str, object]], keep: object = ...) -> None:
+    """Replace a combo's items, keeping the current choice, without firing change signals."""
+    current = combo.currentData() if keep is ... else keep
+    blocked = combo.blockSignals(True)
+    combo.clear()
+    for label, data in items:
+        combo.addItem(label, data)
+    found = combo.findData(current)
+    combo.setCurrentIndex(max(found, 0))
+    combo.blockSignals(blocked)

@@ -1,0 +1,240 @@
+"""The memory list: a model over the store's memories, kept sorted, updated row by row.
+
+Sorting happens here in Python (one ``list.sort`` on load, ``bisect`` per change) rather than in
+the proxy: a proxy sort calls back into Python twice per comparison, which on 10k memories
+costs more than the whole start-up budget. The proxy (:class:`MemoryFilterProxy`) only filters.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import Counter
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+)
+
+from pixelmem.core.errors import PixelmemError
+from pixelmem.core.memory import IMPORTANCE_LEVELS, Memory
+from pixelmem.gui.bus import DELETED
+
+MemoryRole = Qt.ItemDataRole.UserRole + 1
+IdRole = Qt.ItemDataRole.UserRole + 2
+TopicsRole = Qt.ItemDataRole.UserRole + 3
+ImportanceRole = Qt.ItemDataRole.UserRole + 4
+UpdatedRole = Qt.ItemDataRole.UserRole + 5
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+SORT_KEYS = ("updated", "created", "title", "importance")
+_RANK = {level: rank for rank, level in enumerate(IMPORTANCE_LEVELS)}
+
+AnyIndex = QModelIndex | QPersistentModelIndex
+Lookup = Callable[[str], Memory]
+
+
+def _stamp(value: datetime | None) -> float:
+    return (value or EPOCH).timestamp()
+
+
+def sort_key(memory: Memory, by: str) -> tuple[Any, ...]:
+    """Ascending key for ``by``; dates and importance sort newest / highest first."""
+    title = memory.title.casefold()
+    if by == "title":
+        return (title, memory.id)
+    if by == "importance":
+        rank = -_RANK.get(memory.importance, 1)
+        return (rank, -_stamp(memory.updated or memory.created), memory.id)
+    if by == "created":
+        return (-_stamp(memory.created), title, memory.id)
+    return (-_stamp(memory.updated or memory.created), title, memory.id)
+
+
+class MemoryListModel(QAbstractListModel):
+    """Rows of memories (read-only objects from the store) in the chosen order."""
+
+    def __init__(self, lookup: Lookup, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._lookup = lookup
+        self._rows: list[Memory] = []
+        self._keys: list[tuple[Any, ...]] = []
+        self._row_of: dict[str, int] = {}
+        self._sort_by = "updated"
+
+    # -- Qt model interface --------------------------------------------------------------
+
+    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008 - Qt default
+        return 0 if parent.isValid() else len(self._rows)
+
+    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        memory = self._rows[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return memory.title
+        if role == MemoryRole:
+            return memory
+        if role == IdRole:
+            return memory.id
+        if role == TopicsRole:
+            return list(memory.topics)
+        if role == ImportanceRole:
+            return memory.importance
+        if role == UpdatedRole:
+            return memory.updated or memory.created
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return str(memory.path) if memory.path else memory.title
+        return None
+
+    # -- Python-side access (the proxy and views use these; no QVariant round trip) -------
+
+    def memory_at(self, row: int) -> Memory:
+        return self._rows[row]
+
+    def row_of(self, memory_id: str) -> int:
+        return self._row_of.get(memory_id, -1)
+
+    def memories(self) -> list[Memory]:
+        return list(self._rows)
+
+    def topic_counts(self) -> Counter[str]:
+        return Counter(topic for memory in self._rows for topic in memory.topics)
+
+    @property
+    def sort_by(self) -> str:
+        return self._sort_by
+
+    # -- changes ---------------------------------------------------------------------------
+
+    def set_memories(self, memories: Iterable[Memory]) -> None:
+        """Replace every row (the initial load): one reset, not thousands of inserts."""
+        self.beginResetModel()
+        self._rows = sorted(memories, key=lambda m: sort_key(m, self._sort_by))
+        self._rebuild_keys()
+        self.endResetModel()
+
+    def set_sort(self, by: str) -> None:
+        if by not in SORT_KEYS or by == self._sort_by:
+            return
+        self.layoutAboutToBeChanged.emit()
+        old = [m.id for m in self._rows]
+        self._sort_by = by
+        self._rows.sort(key=lambda m: sort_key(m, by))
+        self._rebuild_keys()
+        self._move_persistent_indexes(old)
+        self.layoutChanged.emit()
+
+    def apply_change(self, action: str, memory_id: str) -> None:
+        """The bus said a memory changed: insert, update in place / move, or remove its row."""
+        if action == DELETED:
+            self._remove(memory_id)
+            return
+        try:
+            memory = self._lookup(memory_id)
+        except PixelmemError:  # gone again already (deleted right after); nothing to show
+            self._remove(memory_id)
+            return
+        if memory_id in self._row_of:
+            self._update(memory)
+        else:
+            self._insert(memory)
+
+    def _insert(self, memory: Memory) -> None:
+        key = sort_key(memory, self._sort_by)
+        row = bisect.bisect_left(self._keys, key)
+        self.beginInsertRows(QModelIndex(), row, row)
+        self._rows.insert(row, memory)
+        self._keys.insert(row, key)
+        self._reindex_from(row)
+        self.endInsertRows()
+
+    def _remove(self, memory_id: str) -> None:
+        row = self._row_of.get(memory_id)
+        if row is None:
+            return
+        self.beginRemoveRows(QModelIndex(), row, row)
+        del self._rows[row], self._keys[row]
+        self._row_of.pop(memory_id)
+        self._reindex_from(row)
+        self.endRemoveRows()
+
+    def _update(self, memory: Memory) -> None:
+        old_row = self._row_of[memory.id]
+        key = sort_key(memory, self._sort_by)
+        del self._keys[old_row]
+        new_row = bisect.bisect_left(self._keys, key)
+        if new_row == old_row:
+            self._keys.insert(old_row, key)
+            self._rows[old_row] = memory
+            index = self.index(old_row)
+            self.dataChanged.emit(index, index)
+            return
+        # Qt counts the destination before the removal: moving down lands one further on.
+        self.beginMoveRows(
+            QModelIndex(), old_row, old_row, QModelIndex(), new_row + (new_row > old_row)
+        )
+        del self._rows[old_row]
+        self._rows.insert(new_row, memory)
+        self._keys.insert(new_row, key)
+        self._reindex_from(min(old_row, new_row))
+        self.endMoveRows()
+
+    def _rebuild_keys(self) -> None:
+        self._keys = [sort_key(m, self._sort_by) for m in self._rows]
+        self._row_of = {m.id: i for i, m in enumerate(self._rows)}
+
+    def _reindex_from(self, row: int) -> None:
+        for i in range(row, len(self._rows)):
+            self._row_of[self._rows[i].id] = i
+
+    def _move_persistent_indexes(self, old: list[str]) -> None:
+        """Keep selections on the same memories across a re-sort."""
+        moved_from = self.persistentIndexList()
+        moved_to = [self.index(self._row_of[old[i.row()]]) for i in moved_from]
+        self.changePersistentIndexList(moved_from, moved_to)
+
+
+class MemoryFilterProxy(QSortFilterProxyModel):
+    """Filters by topic, importance and "updated since"; empty values mean "any"."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._topic = ""
+        self._importance = ""
+        self._since: datetime | None = None
+
+    def set_filters(
+        self, *, topic: str = "", importance: str = "", since: datetime | None = None
+    ) -> None:
+        if (topic, importance, since) == (self._topic, self._importance, self._since):
+            return
+        if hasattr(self, "beginFilterChange"):  # Qt >= 6.9; invalidateRowsFilter is deprecated
+            self.beginFilterChange()
+            self._topic, self._importance, self._since = topic, importance, since
+            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+        else:  # pragma: no cover - older Qt
+            self._topic, self._importance, self._since = topic, importance, since
+            self.invalidateRowsFilter()
+
+    @property
+    def filtering(self) -> bool:
+        return bool(self._topic or self._importance or self._since)
+
+    def filterAcceptsRow(self, source_row: int, source_parent: AnyIndex) -> bool:
+        if not self.filtering:
+            return True
+        model = self.sourceModel()
+        assert isinstance(model, MemoryListModel)
+        memory = model.memory_at(source_row)
+        if self._topic and self._topic not in memory.topics:
+            return False
+        if self._importance and memory.importance != self._importance:
+            return False
+        stamp = memory.updated or memory.created
+        return not (self._since and (stamp is None or stamp < self._since))

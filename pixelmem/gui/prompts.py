@@ -1,0 +1,57 @@
+"""The questions the editor asks. Module-level functions, so tests can answer them."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+OVERWRITE, KEEP_BOTH, RELOAD, CANCEL = "overwrite", "keep_both", "reload", "cancel"
+SAVE, DISCARD = "save", "discard"
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("prompts", text)
+
+
+def ask_conflict(parent: QWidget | None, title: str) -> str:
+    """The file changed on disk since it was opened: overwrite, keep both, reload or cancel."""
+    box = QMessageBox(parent)
+    box.setIcon(QMessageBox.Icon.Warning)
+    box.setWindowTitle(_tr("Changed on disk"))
+    box.setText(
+        _tr("“{title}” was changed by another program since you opened it.").format(title=title)
+    )
+    box.setInformativeText(
+        _tr(
+            "Overwrite replaces the file with your version. Keep both saves your version as a "
+            "conflict copy next to it. Reload discards your edits and shows the file as it is now."
+        )
+    )
+    overwrite = box.addButton(_tr("Overwrite"), QMessageBox.ButtonRole.DestructiveRole)
+    keep = box.addButton(_tr("Keep Both"), QMessageBox.ButtonRole.AcceptRole)
+    reload = box.addButton(_tr("Reload"), QMessageBox.ButtonRole.ResetRole)
+    box.addButton(QMessageBox.StandardButton.Cancel)
+    box.setDefaultButton(keep)
+    box.exec()
+    clicked = box.clickedButton()
+    return {id(overwrite): OVERWRITE, id(keep): KEEP_BOTH, id(reload): RELOAD}.get(
+        id(clicked), CANCEL
+    )
+
+
+def ask_unsaved(parent: QWidget | None, title: str) -> str:
+    """Unsaved edits are about to be left: save, discard or cancel."""
+    answer = QMessageBox.question(
+        parent,
+        _tr("Unsaved changes"),
+        _tr("Save your changes to “{title}”?").format(title=title or _tr("Untitled")),
+        QMessageBox.StandardButton.Save
+        | QMessageBox.StandardButton.Discard
+        | QMessageBox.StandardButton.Cancel,
+        QMessageBox.StandardButton.Save,
+    )
+    if answer == QMessageBox.StandardButton.Save:
+        return SAVE
+    if answer == QMessageBox.StandardButton.Discard:
+        return DISCARD
+    return CANCEL

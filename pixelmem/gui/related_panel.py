@@ -1,0 +1,96 @@
+"""Memories closest in meaning to the open one; refreshed on open and whenever the index moves."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QLabel,
+    QListView,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from pixelmem.core.engine import Engine
+from pixelmem.core.search import SearchHit
+from pixelmem.gui.bus import DELETED, MemoryBus
+from pixelmem.gui.search_results import ResultDelegate, SearchResultsModel
+from pixelmem.gui.workers import LatestOnly
+
+RELATED_COUNT = 8
+
+
+class RelatedPanel(QWidget):
+    hit_activated = Signal(object)  # SearchHit
+    refreshed = Signal(str, int)  # (memory id, number of related memories)
+
+    def __init__(self, engine: Engine, bus: MemoryBus, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.engine = engine
+        self.memory_id = ""
+        self._latest = LatestOnly()
+        self.model = SearchResultsModel(self)
+        self.view = QListView()
+        self.view.setModel(self.model)
+        self.view.setItemDelegate(ResultDelegate(self.view, snippet_lines=2))
+        self.view.setResizeMode(QListView.ResizeMode.Adjust)
+        self.view.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.view.setFrameShape(QListView.Shape.NoFrame)
+        self.empty_label = QLabel()
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
+        self.empty_label.setWordWrap(True)
+        self.empty_label.setEnabled(False)
+        self.empty_label.setContentsMargins(16, 16, 16, 16)
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.empty_label)
+        self.stack.addWidget(self.view)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.stack)
+        self.view.activated.connect(self._activated)
+        self.view.clicked.connect(self._activated)
+        bus.index_changed.connect(self.refresh)
+        bus.memory_updated.connect(self._memory_updated)
+        self._show_empty()
+
+    def set_memory(self, memory_id: str) -> None:
+        self.memory_id = memory_id
+        self.refresh()
+
+    def refresh(self) -> None:
+        memory_id, engine = self.memory_id, self.engine
+        if not memory_id:
+            self._latest.invalidate()
+            self.model.set_hits("", [])
+            self._show_empty()
+            return
+        self._latest.submit(
+            lambda: engine.related(memory_id, k=RELATED_COUNT),
+            lambda hits: self._show(memory_id, hits),
+            lambda _exc: self._show(memory_id, []),  # not indexed yet: nothing to relate
+            context=self,
+        )
+
+    def _show(self, memory_id: str, hits: list[SearchHit]) -> None:
+        self.model.set_hits("", hits)
+        if hits:
+            self.stack.setCurrentWidget(self.view)
+        else:
+            self._show_empty()
+        self.refreshed.emit(memory_id, len(hits))
+
+    def _show_empty(self) -> None:
+        if self.memory_id:
+            self.empty_label.setText(self.tr("No related memories yet."))
+        else:
+            self.empty_label.setText(self.tr("Open a memory to see the ones closest in meaning."))
+        self.stack.setCurrentWidget(self.empty_label)
+
+    def _memory_updated(self, action: str, memory_id: str) -> None:
+        if action == DELETED:
+            self.model.remove_memory(memory_id)
+
+    def _activated(self, index: QModelIndex) -> None:
+        if index.isValid():
+            self.hit_activated.emit(self.model.hit_at(index.row()))

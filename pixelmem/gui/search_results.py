@@ -1,0 +1,199 @@
+"""Search hits in a list: a small model and a delegate that draws title, score and snippet.
+
+The HTML of each row is built once when hits arrive (escaped, matched words marked) and laid
+out by a ``QTextDocument`` per paint; there are at most a few dozen rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
+from PySide6.QtGui import (
+    QAbstractTextDocumentLayout,
+    QFontMetrics,
+    QPainter,
+    QPalette,
+    QTextDocument,
+)
+from PySide6.QtWidgets import QListView, QStyle, QStyledItemDelegate, QStyleOptionViewItem
+
+from pixelmem.core.search import SearchHit
+from pixelmem.gui import colors
+from pixelmem.gui.highlight import compact, highlight_html, hit_terms
+from pixelmem.gui.memory_delegate import small_font
+
+HitRole = Qt.ItemDataRole.UserRole + 1
+PAD_X, PAD_Y, SCORE_GAP = 12, 8, 10
+AnyIndex = QModelIndex | QPersistentModelIndex
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    hit: SearchHit
+    terms: tuple[str, ...]
+    snippet: str
+
+
+def score_text(hit: SearchHit) -> str:
+    """The number worth showing: cosine similarity when there is one, else the fused score."""
+    semantic = getattr(hit, "semantic_score", None)
+    value = semantic if semantic is not None else hit.score
+    return f"{value:.2f}"
+
+
+def score_tooltip(hit: SearchHit) -> str:
+    parts = [f"score {hit.score:.3f}"]
+    semantic = getattr(hit, "semantic_score", None)
+    keyword = getattr(hit, "keyword_score", None)
+    if semantic is not None:
+        parts.append(f"semantic {semantic:.3f}")
+    if keyword is not None:
+        parts.append(f"keyword {keyword:.2f}")
+    return " · ".join(parts)
+
+
+class SearchResultsModel(QAbstractListModel):
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._rows: list[ResultRow] = []
+        self.query = ""
+
+    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008 - Qt default
+        return 0 if parent.isValid() else len(self._rows)
+
+    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        row = self._rows[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return row.hit.title
+        if role == HitRole:
+            return row
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return score_tooltip(row.hit)
+        return None
+
+    def set_hits(self, query: str, hits: Sequence[SearchHit]) -> None:
+        self.beginResetModel()
+        self.query = query
+        self._rows = [_row(query, hit) for hit in hits]
+        self.endResetModel()
+
+    def remove_memory(self, memory_id: str) -> None:
+        for row, item in enumerate(self._rows):
+            if item.hit.memory_id == memory_id:
+                self.beginRemoveRows(QModelIndex(), row, row)
+                del self._rows[row]
+                self.endRemoveRows()
+                return
+
+    def hit_at(self, row: int) -> SearchHit:
+        return self._rows[row].hit
+
+
+def _row(query: str, hit: SearchHit) -> ResultRow:
+    snippet = compact(hit.snippet or "")
+    matched = getattr(hit, "matched_terms", ()) or ()
+    terms = hit_terms(query, f"{hit.title}\n{snippet}", matched) if query else []
+    return ResultRow(hit, tuple(terms), snippet)
+
+
+class ResultDelegate(QStyledItemDelegate):
+    """Title (bold) and score on the first line, the snippet below, matches highlighted."""
+
+    def __init__(self, view: QListView, *, snippet_lines: int = 3) -> None:
+        super().__init__(view)
+        self._view = view
+        self._snippet_lines = snippet_lines
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: AnyIndex) -> QSize:
+        row = index.data(HitRole)
+        if not isinstance(row, ResultRow):
+            return QSize(0, 0)
+        doc = self._document(option, row, selected=False)
+        limit = self._max_height(option)
+        height = min(int(doc.size().height()), limit)
+        return QSize(200, height + 2 * PAD_Y)
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
+        row = index.data(HitRole)
+        if not isinstance(row, ResultRow):
+            return
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        opt.text = ""
+        if opt.widget is not None:
+            opt.widget.style().drawControl(
+                QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget
+            )
+        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+        painter.save()
+        self._paint_score(painter, opt, row, selected)
+        doc = self._document(opt, row, selected)
+        rect = opt.rect.adjusted(PAD_X, PAD_Y, -PAD_X, -PAD_Y)
+        painter.translate(rect.topLeft())
+        clip = QRect(0, 0, rect.width(), min(rect.height(), self._max_height(opt)))
+        painter.setClipRect(clip)
+        context = QAbstractTextDocumentLayout.PaintContext()
+        text_role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+        context.palette.setColor(QPalette.ColorRole.Text, opt.palette.color(text_role))
+        doc.documentLayout().draw(painter, context)
+        painter.restore()
+        painter.save()
+        painter.setPen(colors.chip_background(opt.palette))
+        y = opt.rect.bottom()
+        painter.drawLine(opt.rect.left() + PAD_X, y, opt.rect.right() - PAD_X, y)
+        painter.restore()
+
+    def _paint_score(
+        self, painter: QPainter, opt: QStyleOptionViewItem, row: ResultRow, selected: bool
+    ) -> None:
+        font = small_font(opt.font)
+        metrics = QFontMetrics(font)
+        text = score_text(row.hit)
+        width = metrics.horizontalAdvance(text) + 12
+        height = metrics.height() + 2
+        title_height = QFontMetrics(opt.font).height()
+        top = opt.rect.top() + PAD_Y + (title_height - height) // 2 + 2
+        rect = QRect(opt.rect.right() - PAD_X - width, top, width, height)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(colors.chip_background(opt.palette, selected))
+        painter.drawRoundedRect(rect, height / 2, height / 2)
+        painter.setFont(font)
+        painter.setPen(colors.muted_text(opt.palette, selected))
+        painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
+
+    def _text_width(self, option: QStyleOptionViewItem) -> int:
+        width = self._view.viewport().width() if self._view is not None else option.rect.width()
+        return max(120, width - 2 * PAD_X)
+
+    def _max_height(self, option: QStyleOptionViewItem) -> int:
+        title = QFontMetrics(option.font).height()
+        return title + 4 + QFontMetrics(small_font(option.font)).lineSpacing() * self._snippet_lines
+
+    def _document(
+        self, option: QStyleOptionViewItem, row: ResultRow, selected: bool
+    ) -> QTextDocument:
+        palette = option.palette
+        doc = QTextDocument()
+        doc.setDocumentMargin(0)
+        doc.setDefaultFont(option.font)
+        doc.setTextWidth(self._text_width(option))
+        mark = f"background-color: {colors.match_background(palette).name()}; font-weight: 600;"
+        if selected:
+            mark = "text-decoration: underline; font-weight: 700;"
+        muted = colors.muted_text(palette, selected).name()
+        badge = QFontMetrics(small_font(option.font)).horizontalAdvance(score_text(row.hit))
+        room = badge + 12 + SCORE_GAP  # keeps the title clear of the score badge
+        title = highlight_html(row.hit.title, row.terms, mark)
+        snippet = highlight_html(row.snippet, row.terms, mark)
+        size = small_font(option.font).pointSizeF()
+        doc.setHtml(
+            f'<div style="font-weight:600; margin-bottom:3px; margin-right:{room}px;">{title}</div>'
+            f'<div style="color:{muted}; font-size:{size:.1f}pt;">{snippet}</div>'
+        )
+        return doc

@@ -1,0 +1,304 @@
+"""One open vault: every engine call runs off the GUI thread and every write is announced.
+
+Writes (save, create, delete, import, external changes) run on the shared write lane and emit
+``memory_updated`` when the file is on disk. The search index follows on its own lane: each
+announcement asks for a reindex, and requests arriving while one runs are folded into one more
+run. So a save never waits for a long first indexing, and the index is never rebuilt twice in
+parallel.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from pixelmem.core.engine import Engine, EngineStatus
+from pixelmem.core.errors import ImportFailed, PixelmemError
+from pixelmem.core.importers import import_doc, iter_importable, read_importable
+from pixelmem.core.indexer import IndexCancelled
+from pixelmem.core.memory import Memory
+from pixelmem.core.settings import Settings
+from pixelmem.core.store import MemoryStore
+from pixelmem.gui import welcome
+from pixelmem.gui.bus import CREATED, DELETED, UPDATED, MemoryBus
+from pixelmem.gui.trash import TrashRecord, move_to_trash, restore
+from pixelmem.gui.workers import SerialLane, write_lane
+
+Callback = Callable[[Any], None] | None
+PROGRESS_INTERVAL = 0.05  # seconds between progress signals: enough for a smooth bar
+
+
+class VaultSession(QObject):
+    """Runs the engine for the main window; views talk to it and listen to the bus."""
+
+    memories_loaded = Signal(list)  # every Memory, once the vault is scanned
+    indexing_started = Signal()
+    indexing_finished = Signal(object)  # EngineStatus
+    indexing_cancelled = Signal()
+    trashed = Signal(object)  # TrashRecord, for an Undo button
+    _progress = Signal(int, int)  # emitted from the indexing thread, delivered queued
+
+    def __init__(
+        self,
+        engine: Engine,
+        bus: MemoryBus,
+        *,
+        first_run: bool = False,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.engine = engine
+        self.bus = bus
+        self.first_run = first_run
+        self.writes = write_lane()
+        self.indexing = SerialLane()
+        self.status: EngineStatus | None = None
+        self.loaded = False
+        self.index_ready = False
+        self._index_running = False
+        self._index_again = False
+        self._pending_settings: Settings | None = None
+        self._cancel = threading.Event()
+        self._progress.connect(bus.index_progress)
+        bus.memory_updated.connect(self.request_reindex)
+
+    @property
+    def store(self) -> MemoryStore:
+        return self.engine.store
+
+    @property
+    def busy_indexing(self) -> bool:
+        return self._index_running
+
+    # -- opening and indexing -------------------------------------------------------------
+
+    def open(self) -> None:
+        """Scan the vault (and seed a first run), then index it; both off the GUI thread."""
+        self.writes.submit(self._scan, self._scanned, self._report, context=self)
+
+    def _scan(self) -> list[Memory]:
+        store = self.engine.store
+        store.scan()
+        if self.first_run and not store.list():
+            store.create(
+                welcome.WELCOME_TITLE,
+                welcome.WELCOME_BODY,
+                topics=welcome.WELCOME_TOPICS,
+                importance="high",
+            )
+        return store.list()
+
+    def _scanned(self, memories: list[Memory]) -> None:
+        self.loaded = True
+        self.memories_loaded.emit(memories)
+        self.request_reindex()
+
+    def request_reindex(self, *_: object) -> None:
+        """Bring the index up to date soon; folds into a running build's follow-up."""
+        if not self.loaded:
+            return
+        if self._index_running:
+            self._index_again = True
+            return
+        self._start_reindex()
+
+    def reconfigure(self, settings: Settings) -> None:
+        """Apply new settings and re-index (a new model re-embeds everything)."""
+        self._pending_settings = settings
+        if self.loaded:
+            self.request_reindex()
+
+    def cancel_indexing(self) -> None:
+        self._cancel.set()
+
+    def _start_reindex(self) -> None:
+        self._index_running, self._index_again = True, False
+        self._cancel = cancel = threading.Event()
+        settings, self._pending_settings = self._pending_settings, None
+        engine, report = self.engine, self._throttled_progress()
+
+        def work() -> EngineStatus:
+            if settings is not None:
+                engine.reconfigure(settings)
+            engine.reindex(progress=report, cancel=cancel)
+            return engine.status()
+
+        self.indexing_started.emit()
+        self.indexing.submit(work, self._reindexed, self._reindex_failed, context=self)
+
+    def _throttled_progress(self) -> Callable[[int, int], None]:
+        last = [0.0]
+
+        def report(done: int, total: int) -> None:  # runs on the indexing thread
+            now = time.monotonic()
+            if done in (0, total) or now - last[0] >= PROGRESS_INTERVAL:
+                last[0] = now
+                self._progress.emit(done, total)
+
+        return report
+
+    def _reindexed(self, status: EngineStatus) -> None:
+        self.status, self.index_ready = status, True
+        self._index_running = False
+        self.indexing_finished.emit(status)
+        self.bus.index_changed.emit()
+        if self._index_again or self._pending_settings is not None:
+            self._start_reindex()
+
+    def _reindex_failed(self, exc: BaseException) -> None:
+        self._index_running = False
+        if isinstance(exc, IndexCancelled):
+            self.indexing_cancelled.emit()
+        else:
+            self._report(exc)
+            self.indexing_finished.emit(self.status)
+        if self._index_again:
+            self._start_reindex()
+
+    # -- writes ----------------------------------------------------------------------------
+
+    def create(self, draft: Memory, on_done: Callback = None, on_error: Callback = None) -> None:
+        store = self.engine.store
+
+        def work() -> Memory:
+            return store.create(
+                draft.title, draft.body, topics=draft.topics, importance=draft.importance
+            )
+
+        self._write(work, CREATED, on_done, on_error)
+
+    def save(
+        self,
+        memory: Memory,
+        *,
+        force: bool = False,
+        on_done: Callback = None,
+        on_error: Callback = None,
+    ) -> None:
+        """Save an edited memory; ``ConflictError`` reaches ``on_error`` unless forced."""
+        store = self.engine.store
+        self._write(lambda: store.update(memory, force=force), UPDATED, on_done, on_error)
+
+    def save_copy(self, memory: Memory, on_done: Callback = None) -> None:
+        """Keep both: the edit becomes a new conflict-copy memory beside the original."""
+        store = self.engine.store
+        self._write(lambda: store.save_conflict_copy(memory), CREATED, on_done, None)
+
+    def _write(
+        self, work: Callable[[], Memory], action: str, on_done: Callback, on_error: Callback
+    ) -> None:
+        def done(memory: Memory) -> None:
+            self.bus.memory_updated.emit(action, memory.id)  # views first: the row exists
+            if on_done is not None:
+                on_done(memory)
+
+        self.writes.submit(work, done, on_error or self._report, context=self)
+
+    def delete(self, memory_id: str, on_done: Callback = None) -> None:
+        store = self.engine.store
+
+        def done(record: TrashRecord) -> None:
+            self.trashed.emit(record)
+            self.bus.memory_updated.emit(DELETED, record.memory_id)
+            if on_done is not None:
+                on_done(record)
+
+        self.writes.submit(
+            lambda: move_to_trash(store, memory_id), done, self._report, context=self
+        )
+
+    def undo_delete(self, record: TrashRecord, on_done: Callback = None) -> None:
+        store = self.engine.store
+
+        def done(memory_id: str) -> None:
+            self.bus.memory_updated.emit(CREATED, memory_id)
+            self.bus.message_reported.emit(self.tr("Restored “{title}”").format(title=record.title))
+            if on_done is not None:
+                on_done(memory_id)
+
+        self.writes.submit(lambda: restore(store, record), done, self._report, context=self)
+
+    def reload(self, memory: Memory, on_done: Callback = None) -> None:
+        """Re-read a memory's file from disk (the "Reload" answer to a conflict)."""
+        store = self.engine.store
+
+        def work() -> tuple[tuple[str, str] | None, Memory]:
+            change = store.reload_path(memory.path) if memory.path else None
+            return change, store.get(change[1] if change else memory.id)
+
+        def done(result: tuple[tuple[str, str] | None, Memory]) -> None:
+            change, fresh = result
+            if on_done is not None:
+                on_done(fresh)
+            if change is not None:
+                self.bus.memory_updated.emit(*change)
+
+        self.writes.submit(work, done, self._report, context=self)
+
+    def apply_paths(self, paths: Iterable[Path]) -> None:
+        """Files changed outside pixelmem: re-read them; our own writes compare equal and vanish."""
+        store, paths = self.engine.store, list(paths)
+
+        def work() -> list[tuple[str, str]]:
+            changes = (store.reload_path(p) for p in paths)
+            return [c for c in changes if c is not None]
+
+        def done(changes: list[tuple[str, str]]) -> None:
+            for action, memory_id in changes:
+                self.bus.memory_updated.emit(action, memory_id)
+
+        self.writes.submit(work, done, self._report, context=self)
+
+    def import_files(self, paths: Iterable[Path]) -> None:
+        """Import files and folders (.md .txt .pdf .docx); failures are reported, not fatal."""
+        store, paths = self.engine.store, list(paths)
+
+        def work() -> tuple[list[str], list[str]]:
+            created, failed = [], []
+            for path in iter_importable(paths):
+                try:
+                    created.append(import_doc(store, read_importable(path)).id)
+                except (ImportFailed, PixelmemError) as exc:
+                    failed.append(str(exc))
+            return created, failed
+
+        self.writes.submit(work, self._imported, self._report, context=self)
+
+    def _imported(self, result: tuple[list[str], list[str]]) -> None:
+        created, failed = result
+        for memory_id in created:
+            self.bus.memory_updated.emit(CREATED, memory_id)
+        message = self.tr("Imported {count} file(s)").format(count=len(created))
+        if failed:
+            detail = "; ".join(failed[:3])
+            self.bus.error_reported.emit(
+                self.tr("{message}; {failed} could not be imported: {detail}").format(
+                    message=message, failed=len(failed), detail=detail
+                )
+            )
+        else:
+            self.bus.message_reported.emit(message)
+
+    def _report(self, exc: BaseException) -> None:
+        self.bus.error_reported.emit(describe_error(exc))
+
+    def shutdown(self, msecs: int = 5000) -> None:
+        """Stop indexing and let queued writes finish (nothing half-written on quit)."""
+        self._cancel.set()
+        self.writes.wait(msecs)
+        self.indexing.wait(msecs)
+
+
+def describe_error(exc: BaseException) -> str:
+    """The sentence to show: pixelmem errors explain themselves; others get their type."""
+    if isinstance(exc, PixelmemError):
+        text = str(exc)
+        return text[:1].upper() + text[1:]
+    if isinstance(exc, OSError):
+        return f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": ")
+    return f"{type(exc).__name__}: {exc}"

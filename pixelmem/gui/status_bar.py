@@ -1,0 +1,141 @@
+"""Index status, always visible: counts, progress with Cancel, why semantic search is off,
+the Undo of the last deletion, and the one place messages and errors appear."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QLocale, QTimer, Signal
+from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar, QToolButton, QWidget
+
+from pixelmem.core.engine import EngineStatus
+from pixelmem.gui.trash import TrashRecord
+
+MESSAGE_MS = 4000
+ERROR_MS = 10000
+UNDO_MS = 15000
+
+
+class StatusBar(QStatusBar):
+    cancel_requested = Signal()
+    skipped_requested = Signal()
+    undo_requested = Signal(object)  # TrashRecord
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._record: TrashRecord | None = None
+        self._status: EngineStatus | None = None
+        self.undo_button = QToolButton()
+        self.undo_button.setAutoRaise(True)
+        self.undo_button.hide()
+        self.semantic_label = QLabel()
+        self.semantic_label.setObjectName("semanticStatus")
+        self.semantic_label.hide()
+        self.progress = QProgressBar()
+        self.progress.setMaximumWidth(160)
+        self.progress.setTextVisible(False)
+        self.progress.hide()
+        self.cancel_button = QToolButton()
+        self.cancel_button.setAutoRaise(True)
+        self.cancel_button.hide()
+        self.counts_button = QToolButton()
+        self.counts_button.setObjectName("indexCounts")
+        self.counts_button.setAutoRaise(True)
+        for widget in (
+            self.undo_button,
+            self.semantic_label,
+            self.progress,
+            self.cancel_button,
+            self.counts_button,
+        ):
+            self.addPermanentWidget(widget)
+        self._undo_timer = QTimer(self, singleShot=True, interval=UNDO_MS)
+        self._undo_timer.timeout.connect(self._hide_undo)
+        self.undo_button.clicked.connect(self._undo)
+        self.cancel_button.clicked.connect(self.cancel_requested)
+        self.counts_button.clicked.connect(self.skipped_requested)
+        self.retranslate()
+        self.counts_button.setText(self.tr("Opening vault…"))
+
+    def retranslate(self) -> None:
+        self.undo_button.setText(self.tr("Undo"))
+        self.undo_button.setToolTip(self.tr("Restore the memory from the trash"))
+        self.cancel_button.setText(self.tr("Cancel"))
+        self.cancel_button.setToolTip(self.tr("Stop indexing; vectors computed so far are kept"))
+        self.counts_button.setToolTip(self.tr("Show the files that could not be read"))
+        if self._status is not None:
+            self.show_status(self._status)
+
+    # -- indexing --------------------------------------------------------------------------
+
+    def indexing_started(self) -> None:
+        self.counts_button.setText(self.tr("Indexing…"))
+
+    def show_progress(self, done: int, total: int) -> None:
+        if total <= 0:
+            return
+        self.progress.setRange(0, total)
+        self.progress.setValue(done)
+        self.progress.setVisible(done < total)
+        self.cancel_button.setVisible(done < total)
+        locale = QLocale()
+        self.counts_button.setText(
+            self.tr("Embedding {done} of {total}…").format(
+                done=locale.toString(done), total=locale.toString(total)
+            )
+        )
+
+    def indexing_stopped(self, status: EngineStatus | None, *, cancelled: bool = False) -> None:
+        self.progress.hide()
+        self.cancel_button.hide()
+        if status is not None:
+            self.show_status(status)
+        if cancelled:
+            self.counts_button.setText(self.tr("Indexing cancelled"))
+
+    def show_status(self, status: EngineStatus) -> None:
+        self._status = status
+        locale = QLocale()
+        self.counts_button.setText(
+            self.tr("{indexed} indexed · {skipped} skipped").format(
+                indexed=locale.toString(status.memories),
+                skipped=locale.toString(len(status.skipped)),
+            )
+        )
+        if status.semantic_error:
+            self.semantic_label.setText(self.tr("⚠ Keyword search only"))
+            self.semantic_label.setToolTip(
+                self.tr("Semantic search is unavailable: {reason}").format(
+                    reason=status.semantic_error
+                )
+            )
+            self.semantic_label.show()
+        else:
+            self.semantic_label.hide()
+
+    # -- messages --------------------------------------------------------------------------
+
+    def show_message(self, text: str) -> None:
+        self.showMessage(text, MESSAGE_MS)
+
+    def show_error(self, text: str) -> None:
+        self.showMessage("⚠ " + text, ERROR_MS)
+
+    def show_trashed(self, record: TrashRecord) -> None:
+        self._record = record
+        self.showMessage(
+            self.tr("Moved “{title}” to the trash").format(title=record.title), UNDO_MS
+        )
+        self.undo_button.show()
+        self._undo_timer.start()
+
+    def _undo(self) -> None:
+        record, self._record = self._record, None
+        self._hide_undo()
+        if record is not None:
+            self.undo_requested.emit(record)
+
+    def _hide_undo(self) -> None:
+        self.undo_button.hide()
+
+    @property
+    def last_trashed(self) -> TrashRecord | None:
+        return self._record

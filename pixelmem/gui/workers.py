@@ -1,0 +1,212 @@
+"""Background work in one line, results back on the GUI thread (STYLE §3).
+
+    run_in_pool(lambda: engine.search(q), on_result=self._show, on_error=self._fail)
+
+``fn`` runs on a ``QThreadPool`` worker; ``on_result(value)`` / ``on_error(exc)`` run later on
+the GUI thread. Writes go through a :class:`SerialLane` (one thread, first in first out) so two
+saves never race; :func:`write_lane` is the lane the whole app shares. :class:`LatestOnly`
+numbers each request and drops answers to superseded ones (search as you type).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import shiboken6
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
+
+log = logging.getLogger(__name__)
+
+ResultFn = Callable[[Any], None]
+ErrorFn = Callable[[BaseException], None]
+
+_error_handler: ErrorFn | None = None
+_live: set[TaskHandle] = set()  # handles waiting for delivery (GUI thread only)
+_pools: list[QThreadPool] = []  # every private pool, so tests and shutdown can wait on them
+
+
+def set_error_handler(handler: ErrorFn | None) -> None:
+    """Where errors go when a caller passes no ``on_error`` (the main window's status bar)."""
+    global _error_handler
+    _error_handler = handler
+
+
+def _report(exc: BaseException) -> None:
+    if _error_handler is not None:
+        _error_handler(exc)
+    else:
+        log.error("background task failed: %s", exc, exc_info=exc)
+
+
+class TaskHandle(QObject):
+    """One submitted task. Lives on the GUI thread; the worker only emits ``_done`` on it."""
+
+    _done = Signal(bool, object)  # (succeeded, value or exception)
+    finished = Signal()
+
+    def __init__(self, on_result: ResultFn | None, on_error: ErrorFn | None, context: Any) -> None:
+        super().__init__()
+        self._on_result = on_result
+        self._on_error = on_error
+        self._context = context
+        self._discarded = False
+        self.done = False
+        # Sender and receiver are this GUI-thread object, so an emit from a worker is queued.
+        self._done.connect(self._deliver)
+
+    def discard(self) -> None:
+        """Forget the callbacks: the task still runs to its end, its outcome is dropped."""
+        self._discarded = True
+
+    @Slot(bool, object)
+    def _deliver(self, ok: bool, value: object) -> None:
+        self.done = True
+        _live.discard(self)
+        try:
+            if self._discarded or not self._context_alive():
+                return
+            if ok:
+                if self._on_result is not None:
+                    self._on_result(value)
+            elif self._on_error is not None:
+                self._on_error(value)  # type: ignore[arg-type]
+            else:
+                _report(value)  # type: ignore[arg-type]
+        finally:
+            self.finished.emit()
+
+    def _context_alive(self) -> bool:
+        return self._context is None or shiboken6.isValid(self._context)
+
+
+class _Task(QRunnable):
+    def __init__(self, fn: Callable[[], Any], handle: TaskHandle) -> None:
+        super().__init__()
+        self._fn = fn
+        self._handle = handle
+
+    def run(self) -> None:
+        try:
+            value = self._fn()
+        except BaseException as exc:  # every failure, even SystemExit, goes back to the GUI
+            self._handle._done.emit(False, exc)
+        else:
+            self._handle._done.emit(True, value)
+
+
+def run_in_pool(
+    fn: Callable[[], Any],
+    on_result: ResultFn | None = None,
+    on_error: ErrorFn | None = None,
+    *,
+    pool: QThreadPool | None = None,
+    context: QObject | None = None,
+) -> TaskHandle:
+    """Run ``fn()`` on ``pool`` (the global pool by default); deliver on the GUI thread.
+
+    Call from the GUI thread. With ``context``, nothing is delivered once that QObject is gone
+    (a closed dialog). Errors without ``on_error`` go to :func:`set_error_handler`'s handler.
+    """
+    handle = TaskHandle(on_result, on_error, context)
+    _live.add(handle)
+    (pool or QThreadPool.globalInstance()).start(_Task(fn, handle))
+    return handle
+
+
+class SerialLane:
+    """A one-thread lane: tasks run one at a time, in submission order (writes, reindex)."""
+
+    def __init__(self) -> None:
+        self._pool = QThreadPool()
+        self._pool.setMaxThreadCount(1)
+        _pools.append(self._pool)
+
+    def submit(
+        self,
+        fn: Callable[[], Any],
+        on_result: ResultFn | None = None,
+        on_error: ErrorFn | None = None,
+        *,
+        context: QObject | None = None,
+    ) -> TaskHandle:
+        return run_in_pool(fn, on_result, on_error, pool=self._pool, context=context)
+
+    def wait(self, msecs: int = -1) -> bool:
+        return self._pool.waitForDone(msecs)
+
+    @property
+    def busy(self) -> bool:
+        return self._pool.activeThreadCount() > 0
+
+
+_write_lane: SerialLane | None = None
+_write_lane_lock = threading.Lock()
+
+
+def write_lane() -> SerialLane:
+    """The app-wide lane for everything that writes files or rebuilds the index."""
+    global _write_lane
+    with _write_lane_lock:
+        if _write_lane is None:
+            _write_lane = SerialLane()
+        return _write_lane
+
+
+class LatestOnly:
+    """Numbers requests; only the answer to the newest one is delivered (search as you type)."""
+
+    def __init__(self, pool: QThreadPool | None = None) -> None:
+        self._pool = pool
+        self._sequence = 0
+
+    @property
+    def sequence(self) -> int:
+        return self._sequence
+
+    def submit(
+        self,
+        fn: Callable[[], Any],
+        on_result: ResultFn,
+        on_error: ErrorFn | None = None,
+        *,
+        context: QObject | None = None,
+    ) -> int:
+        """Start ``fn``; return its sequence number. Older pending answers become stale."""
+        self._sequence += 1
+        number = self._sequence
+        run_in_pool(
+            fn,
+            lambda value: self._if_current(number, on_result, value),
+            lambda exc: self._if_current(number, on_error or _report, exc),
+            pool=self._pool,
+            context=context,
+        )
+        return number
+
+    def invalidate(self) -> None:
+        """Drop whatever is in flight (the query was cleared)."""
+        self._sequence += 1
+
+    def is_current(self, number: int) -> bool:
+        return number == self._sequence
+
+    def _if_current(self, number: int, callback: Callable[[Any], None], value: Any) -> None:
+        if number == self._sequence:
+            callback(value)
+
+
+def wait_for_all(msecs: int = 10_000) -> bool:
+    """Wait for the global pool and every lane to finish (shutdown, tests)."""
+    ok = QThreadPool.globalInstance().waitForDone(msecs)
+    for pool in _pools:
+        ok = pool.waitForDone(msecs) and ok
+    return ok
+
+
+def active_thread_count() -> int:
+    """Workers still running a task, across the global pool and every lane."""
+    pools = [QThreadPool.globalInstance(), *_pools]
+    return sum(p.activeThreadCount() for p in pools)

@@ -1,0 +1,63 @@
+"""run_in_pool, the serial lane and LatestOnly deliver on the GUI thread, in order, or not at all."""
+
+from __future__ import annotations
+
+import threading
+
+from PySide6.QtCore import QObject
+
+from pixelmem.gui import workers
+from pixelmem.gui.workers import LatestOnly, SerialLane, run_in_pool
+
+
+def test_result_arrives_on_the_gui_thread(qtbot) -> None:
+    gui = threading.get_ident()
+    got: list[tuple[bool, bool]] = []
+    run_in_pool(lambda: threading.get_ident(), lambda t: got.append((t != gui, threading.get_ident() == gui)))
+    qtbot.waitUntil(lambda: got == [(True, True)])
+
+
+def test_errors_go_to_on_error(qtbot) -> None:
+    errors: list[BaseException] = []
+    run_in_pool(lambda: 1 / 0, None, errors.append)
+    qtbot.waitUntil(lambda: len(errors) == 1)
+    assert isinstance(errors[0], ZeroDivisionError)
+
+
+def test_lane_runs_in_submission_order(qtbot) -> None:
+    lane = SerialLane()
+    seen: list[int] = []
+    for i in range(20):
+        lane.submit(lambda i=i: i, seen.append)
+    qtbot.waitUntil(lambda: len(seen) == 20)
+    assert seen == list(range(20))
+
+
+def test_latest_only_drops_a_superseded_answer(qtbot) -> None:
+    latest = LatestOnly()
+    gate = threading.Event()
+    shown: list[str] = []
+    latest.submit(lambda: (gate.wait(5), "old")[1], shown.append)
+    latest.submit(lambda: "new", shown.append)
+    qtbot.waitUntil(lambda: shown == ["new"])
+    gate.set()
+    qtbot.waitUntil(lambda: not workers._live)  # the old answer was delivered... and dropped
+    assert shown == ["new"]
+
+
+def test_nothing_is_delivered_to_a_deleted_context(qtbot) -> None:
+    context = QObject()
+    gate = threading.Event()
+    got: list[int] = []
+    handle = run_in_pool(lambda: (gate.wait(5), 1)[1], got.append, context=context)
+    context.deleteLater()
+    qtbot.waitUntil(lambda: not _alive(context))
+    gate.set()
+    qtbot.waitUntil(lambda: handle.done)
+    assert got == []
+
+
+def _alive(obj: QObject) -> bool:
+    import shiboken6
+
+    return shiboken6.isValid(obj)

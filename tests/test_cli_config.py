@@ -1,0 +1,123 @@
+"""``pixelmem config show|set|test`` through the real CLI entry point."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from fake_servers import FakeServer, free_port
+
+from pixelmem.cli import main
+from pixelmem.core.settings import Settings, settings_path
+
+SECRET = "sk-cli-DO-NOT-LEAK-99"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["config", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_show_lists_every_key_with_the_key_masked(capsys: pytest.CaptureFixture[str]) -> None:
+    settings = Settings()
+    settings.set_key("embedding.api_key", SECRET)
+    settings.save()
+    code, out, _ = run(capsys, "show")
+    assert code == 0
+    assert out.splitlines()[0] == f"# {settings_path()}"
+    lines = {line.split(" = ")[0].strip(): line.split(" = ")[1] for line in out.splitlines()[1:]}
+    assert list(lines) == Settings.valid_keys()
+    assert lines["embedding.provider"] == "local"
+    assert lines["embedding.api_key"] == "***"
+    assert lines["chat.api_key"] == '""'
+    assert SECRET not in out
+
+
+def test_config_alone_shows(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["config"]) == 0
+    assert "search.mode" in capsys.readouterr().out
+
+
+def test_show_json(capsys: pytest.CaptureFixture[str]) -> None:
+    Settings(language="zh_CN").save()
+    code, out, _ = run(capsys, "show", "--json")
+    shown = json.loads(out)
+    assert code == 0
+    assert shown["language"] == "zh_CN"
+    assert shown["embedding"]["batch_size"] == 256
+
+
+def test_set_validates_saves_and_masks(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "set", "embedding.provider", "ollama") == (
+        0,
+        "embedding.provider = ollama\n",
+        "",
+    )
+    assert run(capsys, "set", "chat.api_key", SECRET) == (0, "chat.api_key = ***\n", "")
+    loaded = Settings.load()
+    assert loaded.embedding.provider == "ollama"
+    assert loaded.chat.api_key == SECRET
+
+
+def test_set_reads_a_key_from_stdin(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(SECRET + "\n"))
+    code, out, _ = run(capsys, "set", "embedding.api_key", "-")
+    assert code == 0 and SECRET not in out
+    assert Settings.load().embedding.api_key == SECRET
+
+
+def test_set_refuses_an_unknown_key_with_the_valid_list(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(capsys, "set", "embedding.colour", "blue")
+    assert code == 1 and out == ""
+    assert err.count("\n") == 1
+    assert err.startswith("pixelmem: error: unknown setting 'embedding.colour'; valid keys: ")
+    assert "embedding.provider" in err and "mcp_writes" in err
+    assert not settings_path().exists()
+
+
+def test_set_refuses_a_bad_value_with_the_valid_values(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, _, err = run(capsys, "set", "search.mode", "fuzzy")
+    assert code == 1
+    assert err == (
+        "pixelmem: error: bad value 'fuzzy' for search.mode "
+        "(valid values: hybrid, semantic, keyword)\n"
+    )
+
+
+def test_test_prints_dimension_and_latency(capsys: pytest.CaptureFixture[str]) -> None:
+    with FakeServer(dim=12) as server:
+        settings = Settings()
+        settings.set_key("embedding.provider", "openai")
+        settings.set_key("embedding.base_url", server.openai_url)
+        settings.set_key("embedding.api_key", SECRET)
+        settings.set_key("rerank.url", server.rerank_url)
+        settings.save()
+        code, out, err = run(capsys, "test")
+    assert code == 0, err
+    first, second = out.splitlines()
+    port = server.url.rsplit(":", 1)[1]
+    assert first.startswith(f"openai:127.0.0.1:{port}:text-embedding-3-small: dimension 12, ")
+    assert first.endswith(" ms")
+    assert second.startswith(f"reranker {server.rerank_url}: ok, ")
+    assert SECRET not in out + err
+
+
+def test_test_shows_the_readable_error(capsys: pytest.CaptureFixture[str]) -> None:
+    base = f"http://127.0.0.1:{free_port()}"
+    settings = Settings()
+    settings.set_key("embedding.provider", "ollama")
+    settings.set_key("embedding.base_url", base)
+    settings.save()
+    code, out, err = run(capsys, "test")
+    assert code == 1 and out == ""
+    assert err == (
+        f"pixelmem: error: Ollama is not running at {base} — start it with `ollama serve`\n"
+    )

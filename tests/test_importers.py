@@ -1,0 +1,222 @@
+"""Readers for files to import: Markdown, text, PDF, Word; broken files fail politely."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import docx
+import pytest
+
+from pixelmem.core.errors import ImportFailed
+from pixelmem.core.importers import (
+    ImportedDoc,
+    import_doc,
+    iter_importable,
+    read_importable,
+    register_reader,
+    supported_suffixes,
+)
+from pixelmem.core.store import MemoryStore
+
+
+def make_pdf(path: Path, pages: list[str], title: str | None = None) -> None:
+    """A minimal valid PDF with one line of Helvetica text per page (no writer library)."""
+    count = len(pages)
+    kids = " ".join(f"{4 + 2 * i} 0 R" for i in range(count))
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        f"<< /Type /Pages /Kids [{kids}] /Count {count} >>".encode(),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    for index, text in enumerate(pages):
+        stream = f"BT /F1 12 Tf 72 720 Td ({text}) Tj ET".encode()
+        objects.append(
+            f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+            f"/Resources << /Font << /F1 3 0 R >> >> /Contents {5 + 2 * index} 0 R >>".encode()
+        )
+        objects.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))
+    info = None
+    if title:
+        objects.append(f"<< /Title ({title}) >>".encode())
+        info = len(objects)
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    trailer = f"<< /Size {len(objects) + 1} /Root 1 0 R" + (f" /Info {info} 0 R" if info else "")
+    out += f"trailer\n{trailer} >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    path.write_bytes(bytes(out))
+
+
+def make_docx(path: Path, title: str | None = "Doc title") -> None:
+    document = docx.Document()
+    if title:
+        document.core_properties.title = title
+    document.add_heading("Main heading", level=0)
+    document.add_paragraph("First paragraph.")
+    document.add_heading("Section two", level=2)
+    document.add_paragraph("A bullet", style="List Bullet")
+    document.add_paragraph("A number", style="List Number")
+    document.add_paragraph("")
+    document.save(str(path))
+
+
+def test_markdown_keeps_frontmatter_and_body(tmp_path: Path) -> None:
+    path = tmp_path / "note.md"
+    path.write_text("---\ntitle: 标题\ntags: [a]\n---\nBody [[link]]\n", encoding="utf-8")
+    doc = read_importable(path)
+    assert doc.title == "标题"
+    assert doc.body == "Body [[link]]\n"
+    assert doc.frontmatter == {"title": "标题", "tags": ["a"]}
+    assert doc.source == str(path.resolve())
+
+
+def test_markdown_title_falls_back_to_heading_then_name(tmp_path: Path) -> None:
+    (tmp_path / "a.markdown").write_text("# Heading\ntext\n", encoding="utf-8")
+    (tmp_path / "b.md").write_text("text only\n", encoding="utf-8")
+    assert read_importable(tmp_path / "a.markdown").title == "Heading"
+    assert read_importable(tmp_path / "b.md").title == "b"
+
+
+def test_text_file_becomes_the_body(tmp_path: Path) -> None:
+    path = tmp_path / "meeting notes.txt"
+    path.write_bytes("\ufeff会议纪要\nline 2\n".encode())
+    doc = read_importable(path)
+    assert doc.title == "meeting notes" and doc.body == "会议纪要\nline 2\n"
+    utf16 = tmp_path / "u16.txt"
+    utf16.write_bytes("hello\n".encode("utf-16"))
+    assert read_importable(utf16).body == "hello\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "reason"),
+    [
+        ("latin.txt", "café".encode("latin-1"), "not UTF-8"),
+        ("bin.txt", b"ab\x00cd", "binary"),
+        ("empty.txt", b"  \n", "empty"),
+        ("bad.md", b"---\na: [\n---\n", "invalid YAML"),
+        ("image.png", b"\x89PNG", "unsupported file type"),
+        ("broken.pdf", b"%PDF-1.4\ngarbage\n%%EOF", "cannot read the PDF"),
+        ("broken.docx", b"PK\x03\x04not a zip", "cannot read the Word file"),
+    ],
+)
+def test_unreadable_files_raise_import_failed(tmp_path: Path, name, data, reason) -> None:
+    path = tmp_path / name
+    path.write_bytes(data)
+    with pytest.raises(ImportFailed, match=reason):
+        read_importable(path)
+
+
+def test_missing_and_huge_files(tmp_path: Path, monkeypatch) -> None:
+    with pytest.raises(ImportFailed, match="no such file"):
+        read_importable(tmp_path / "missing.md")
+    monkeypatch.setattr("pixelmem.core.importers.MAX_IMPORT_BYTES", 10)
+    (tmp_path / "big.txt").write_text("x" * 20, encoding="utf-8")
+    with pytest.raises(ImportFailed, match="larger than"):
+        read_importable(tmp_path / "big.txt")
+
+
+def test_pdf_text_is_extracted_per_page(tmp_path: Path) -> None:
+    path = tmp_path / "paper.pdf"
+    make_pdf(path, ["Hello from page one", "Second page text"], title="A Paper")
+    doc = read_importable(path)
+    assert doc.title == "A Paper"
+    assert "Hello from page one" in doc.body and "Second page text" in doc.body
+    assert doc.body.index("page one") < doc.body.index("Second page")
+    plain = tmp_path / "untitled.pdf"
+    make_pdf(plain, ["Only text"])
+    assert read_importable(plain).title == "untitled"
+
+
+def test_pdf_without_text_is_reported(tmp_path: Path) -> None:
+    path = tmp_path / "scan.pdf"
+    make_pdf(path, [""])
+    with pytest.raises(ImportFailed, match="no extractable text"):
+        read_importable(path)
+
+
+def test_docx_paragraphs_and_headings(tmp_path: Path) -> None:
+    path = tmp_path / "report.docx"
+    make_docx(path)
+    doc = read_importable(path)
+    assert doc.title == "Doc title"
+    assert doc.body == (
+        "# Main heading\n\nFirst paragraph.\n\n## Section two\n\n- A bullet\n\n1. A number\n"
+    )
+    untitled = tmp_path / "u.docx"
+    make_docx(untitled, title=None)
+    assert read_importable(untitled).title == "Main heading"
+
+
+def test_empty_docx_is_reported(tmp_path: Path) -> None:
+    path = tmp_path / "empty.docx"
+    docx.Document().save(str(path))
+    with pytest.raises(ImportFailed, match="no text"):
+        read_importable(path)
+
+
+def test_iter_importable_recurses_and_skips_hidden(tmp_path: Path) -> None:
+    (tmp_path / "d" / "sub").mkdir(parents=True)
+    (tmp_path / "d" / ".git").mkdir()
+    for name in ("d/a.md", "d/sub/b.txt", "d/c.png", "d/.hidden.md", "d/.git/x.md"):
+        (tmp_path / name).write_text("x", encoding="utf-8")
+    found = list(iter_importable([tmp_path / "d", tmp_path / "single.png"]))
+    assert found == [tmp_path / "d" / "a.md", tmp_path / "d/sub/b.txt", tmp_path / "single.png"]
+
+
+def test_registry_accepts_new_readers(tmp_path: Path) -> None:
+    register_reader([".CSVX"], lambda path: ImportedDoc("t", path.read_text()))
+    try:
+        (tmp_path / "x.csvx").write_text("a,b", encoding="utf-8")
+        assert read_importable(tmp_path / "x.csvx").body == "a,b"
+        assert ".csvx" in supported_suffixes()
+    finally:
+        from pixelmem.core import importers
+
+        importers.READERS.pop(".csvx")
+
+
+def test_reader_os_errors_become_import_failed(tmp_path: Path) -> None:
+    def failing(path: Path) -> ImportedDoc:
+        raise PermissionError(13, "Permission denied")
+
+    register_reader([".perm"], failing)
+    try:
+        (tmp_path / "x.perm").write_text("a", encoding="utf-8")
+        with pytest.raises(ImportFailed, match="Permission denied"):
+            read_importable(tmp_path / "x.perm")
+    finally:
+        from pixelmem.core import importers
+
+        importers.READERS.pop(".perm")
+
+
+def test_import_doc_keeps_frontmatter_and_replaces_a_taken_id(vault: Path, tmp_path) -> None:
+    store = MemoryStore(vault)
+    taken = store.create("existing", memory_id="abc123")
+    doc = ImportedDoc(
+        "Imported",
+        "body\n",
+        {
+            "id": "abc123",
+            "title": "Imported",
+            "topics": ["x"],
+            "importance": "HIGH",
+            "created": "2020-01-02",
+            "source": "https://example.com",
+            "aliases": ["y"],
+        },
+        source="/somewhere/file.md",
+    )
+    memory = import_doc(store, doc)
+    assert memory.id != taken.id and memory.has_id
+    assert memory.topics == ["x"] and memory.importance == "high"
+    assert memory.created is not None and memory.created.year == 2020
+    assert memory.source == "/somewhere/file.md"
+    assert memory.extra == {"aliases": ["y"], "original_source": "https://example.com"}
+    fresh = import_doc(store, ImportedDoc("Other", "b\n", {"id": "free-id"}, source="/x"))
+    assert fresh.id == "free-id"

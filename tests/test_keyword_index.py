@@ -1,0 +1,127 @@
+"""Tokenizer rules and the BM25 keyword index."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from pixelmem.core.keyword_index import KeywordIndex
+from pixelmem.core.text_tokens import highlight_terms, normalise, query_terms, tokenize
+
+# -- tokenizer ---------------------------------------------------------------------------------
+
+
+def test_mixed_chinese_and_english() -> None:
+    tokens = tokenize("用Python写数据库")
+    expected = ["python", "用", "写", "数", "据", "库", "写数", "数据", "据库"]
+    assert sorted(tokens) == sorted(expected)
+    assert "用python" not in tokens  # a Latin word never swallows the CJK next to it
+
+
+def test_cjk_runs_give_unigrams_and_bigrams_per_run() -> None:
+    assert tokenize("长城，缆车") == ["长", "城", "长城", "缆", "车", "缆车"]
+    assert set(tokenize("東京タワー")) >= {"東京", "タワ", "ワー", "タ"}
+    assert set(tokenize("한국어 텍스트")) >= {"한국", "국어", "텍스", "스트"}
+
+
+def test_full_width_and_compatibility_forms_are_normalised() -> None:
+    assert tokenize("ＧＰＴ４ Ｈｅｌｌｏ") == ["gpt4", "hello"]
+    assert set(tokenize("ｶﾀｶﾅ")) == {"カ", "タ", "ナ", "カタ", "タカ", "カナ"}
+    assert tokenize("ﬁle") == ["file"]
+    assert normalise("ＡＢＣ") == "abc"
+
+
+def test_compounds_are_kept_whole_and_split() -> None:
+    assert sorted(tokenize("GPT-4o")) == ["4o", "gpt", "gpt-4o"]
+    assert sorted(tokenize("C++ and C#")) == ["and", "c", "c", "c#", "c++"]
+    assert sorted(tokenize("user_id v1.2")) == ["2", "id", "user", "user_id", "v1", "v1.2"]
+    assert "bob@example.com" in tokenize("mail bob@example.com.")
+    assert tokenize("issue#42") == ["issue", "42"]
+
+
+def test_case_punctuation_emoji_and_camel_case() -> None:
+    assert tokenize("Hello, WORLD!!! 😀 — ok?") == ["hello", "world", "ok"]
+    assert tokenize("JavaScript") == ["javascript"]  # camelCase is not split
+    assert tokenize("don’t stop") == ["don", "t", "stop"]
+    assert tokenize("") == [] and tokenize("  ,.;  ") == []
+
+
+def test_letters_with_combining_marks_stay_one_word() -> None:
+    assert tokenize("हिन्दी café naïve") == ["हिन्दी", "café", "naïve"]
+
+
+def test_query_terms_drop_stopwords_and_duplicates() -> None:
+    assert query_terms("What is the Zorblax-7, the Zorblax-7?") == ["zorblax-7", "zorblax", "7"]
+    assert query_terms("the of and") == []
+
+
+def test_highlight_terms_prefers_long_cjk_substrings() -> None:
+    text = "我们的数据库很大，索引也多。GPT-4o model"
+    expected = ("gpt-4o", "gpt", "4o", "数据库", "索引")
+    assert highlight_terms("数据库索引 GPT-4o the", text) == expected
+    assert highlight_terms("长", "长城") == ("长",)  # a one-character query run still counts
+    assert highlight_terms("长x", "城") == ()
+
+
+# -- BM25 --------------------------------------------------------------------------------------
+
+DOCS = [
+    "the cat sat on the mat",
+    "dogs and cats living together",
+    "Met Dr. Okonkwo-Ferreira to review the XK-4471 budget",
+    "the cat and the dog and the cat again",
+    "长城旅行：我们去了慕田峪长城，缆车很方便",
+]
+
+
+@pytest.fixture(scope="module")
+def index() -> KeywordIndex:
+    return KeywordIndex.build(DOCS)
+
+
+def test_exact_rare_term_ranks_first(index: KeywordIndex) -> None:
+    idx, scores = index.score("XK-4471")
+    assert idx.tolist() == [2] and scores[0] > 0
+    assert index.score("okonkwo ferreira")[0].tolist() == [2]
+
+
+def test_scores_match_the_bm25_formula() -> None:
+    docs = [["apple", "pie"], ["apple", "apple", "tart", "crumble"], ["pear"]]
+    index = KeywordIndex.from_tokens(docs, k1=1.5, b=0.75)
+    avgdl = (2 + 4 + 1) / 3
+    idf = math.log(1 + (3 - 2 + 0.5) / (2 + 0.5))
+
+    def bm25(tf: int, dl: int) -> float:
+        return idf * tf * 2.5 / (tf + 1.5 * (1 - 0.75 + 0.75 * dl / avgdl))
+
+    np.testing.assert_allclose(index.scores(["apple"]), [bm25(1, 2), bm25(2, 4), 0], rtol=1e-6)
+    assert index.doc_freq("apple") == 2 and index.doc_freq("plum") == 0
+    assert index.vocabulary_size == 5 and len(index) == 3
+
+
+def test_only_positive_scores_and_masks(index: KeywordIndex) -> None:
+    idx, scores = index.score("cat", k=10)
+    assert set(idx.tolist()) == {0, 3} and np.all(scores > 0)
+    assert idx[0] == 3  # two occurrences beat one
+    mask = np.array([True, True, True, False, True])
+    assert index.score("cat", k=10, mask=mask)[0].tolist() == [0]
+    assert index.score("zqxj vwpt")[0].size == 0
+    assert index.score("cat", k=1)[0].tolist() == [3]
+
+
+def test_stopwords_are_not_indexed(index: KeywordIndex) -> None:
+    assert index.doc_freq("the") == 0 and index.doc_freq("cat") == 2
+    assert index.score("the and of")[0].size == 0
+
+
+def test_chinese_query_finds_the_chinese_document(index: KeywordIndex) -> None:
+    assert index.score("长城的缆车")[0].tolist()[0] == 4
+
+
+def test_empty_corpus_and_empty_documents() -> None:
+    empty = KeywordIndex.build([])
+    assert len(empty) == 0 and empty.score("anything")[0].size == 0
+    blanks = KeywordIndex.build(["", "the"])
+    assert blanks.score("the")[0].size == 0 and len(blanks) == 2
