@@ -150,6 +150,11 @@ def bench_vault(memories: int) -> None:
     t = time.perf_counter()
     index = SearchIndex.build(chunks, vectors, table)
     print(f"SearchIndex.build (tokenise + postings + metadata): {time.perf_counter() - t:.2f} s")
+    edited = list(chunks)
+    edited[5] = Chunk(chunks[5].memory_id, 5, 0, 20, "an edited paragraph")
+    t = time.perf_counter()
+    SearchIndex.build(edited, vectors, table, previous=index)
+    print(f"rebuild after editing one chunk (previous=...): {time.perf_counter() - t:.2f} s")
     words = [w for s in texts[:300] for w in s.split()[:20]]
     queries = [" ".join(RNG.choice(words, RNG.integers(1, 5))) for _ in range(80)]
     queries += ["Zorblax-3000", "Okonkwo-Ferreira budget", texts[29][:6], texts[59][100:104]]

@@ -24,7 +24,7 @@ from pydantic import Field
 
 from pixelmem.core import ids
 from pixelmem.core.engine import Engine
-from pixelmem.core.errors import MemoryNotFound, PixelmemError, SettingsError
+from pixelmem.core.errors import MemoryNotFound, PixelmemError
 from pixelmem.core.inbox import DraftNotFound, Inbox, checked_text
 from pixelmem.core.memory import Memory
 from pixelmem.core.settings import Settings, settings_path
@@ -34,8 +34,8 @@ try:  # mcp >= 2
     from mcp.server.mcpserver import Context, MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
 except ImportError:  # pragma: no cover - mcp 1.x
-    from mcp.server.fastmcp import Context  # type: ignore[no-redef]
-    from mcp.server.fastmcp import FastMCP as MCPServer  # type: ignore[no-redef]
+    from mcp.server.fastmcp import Context  # type: ignore[no-redef,attr-defined]
+    from mcp.server.fastmcp import FastMCP as MCPServer  # type: ignore[no-redef,attr-defined]
     from mcp.server.fastmcp.exceptions import ToolError  # type: ignore[no-redef]
 
 log = logging.getLogger(__name__)
@@ -392,7 +392,7 @@ def _as_tool_errors(fn: Callable[..., T]) -> Callable[..., T]:
     def wrapper(*args: Any, **kwargs: Any) -> T:
         try:
             return fn(*args, **kwargs)
-        except (PixelmemError, SettingsError) as exc:
+        except PixelmemError as exc:
             raise ToolError(str(exc)) from None
 
     return wrapper

@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 
+from pixelmem.core import keyword_index
 from pixelmem.core.keyword_index import KeywordIndex
 from pixelmem.core.text_tokens import highlight_terms, normalise, query_terms, tokenize
 
@@ -125,3 +126,16 @@ def test_empty_corpus_and_empty_documents() -> None:
     assert len(empty) == 0 and empty.score("anything")[0].size == 0
     blanks = KeywordIndex.build(["", "the"])
     assert blanks.score("the")[0].size == 0 and len(blanks) == 2
+
+
+def test_shortened_hash_collisions_fall_back_to_exact_term_ids(monkeypatch) -> None:
+    docs = [tokenize(text) for text in DOCS]
+    expected = KeywordIndex.from_tokens(docs)
+    postings = keyword_index._postings
+    # Keeping 2 bits of each hash makes terms collide, which the fast path must not accept.
+    monkeypatch.setattr(keyword_index, "_postings", lambda h, d, n: postings(h, d, n, shift=62))
+    collided = KeywordIndex.from_tokens(docs)
+    assert collided.vocabulary_size == expected.vocabulary_size
+    for query in ("cat", "XK-4471 budget", "长城的缆车", "dogs living"):
+        terms = query_terms(query)
+        np.testing.assert_allclose(collided.scores(terms), expected.scores(terms), rtol=1e-6)

@@ -22,7 +22,9 @@ from typing import Any
 import pytest
 from fake_servers import FakeServer
 from mcp import ClientSession, StdioServerParameters, stdio_client
+from test_importers import make_docx, make_pdf
 
+from pixelmem.cli import main
 from pixelmem.core.inbox import Inbox
 from pixelmem.core.settings import Settings
 from pixelmem.core.store import MemoryStore
@@ -325,6 +327,20 @@ def test_changes_by_another_process_are_picked_up(served: Served) -> None:
     store.delete(memory.id)
     gone = served.client.call("get_memory", {"id": memory.id})
     assert is_error(gone) and "no memory" in text_of(gone)
+
+
+def test_imported_pdf_and_docx_reach_mcp_clients(served: Served, tmp_path: Path) -> None:
+    pdf, word = tmp_path / "quokkas.pdf", tmp_path / "report.docx"
+    make_pdf(pdf, ["Quokkas live on Rottnest Island"], title="Quokka facts")
+    make_docx(word, title="Quarterly report")
+    assert main(["import", str(pdf), str(word), "--vault", str(served.vault)]) == 0
+
+    found = served.client.ok("semantic_search", {"query": "Rottnest quokkas", "limit": 1})
+    memory = served.client.ok("get_memory", {"id": found["results"][0]["id"]})
+    assert memory["title"] == "Quokka facts" and memory["source"] == str(pdf.resolve())
+    assert "Rottnest Island" in memory["body"]
+    report = served.client.ok("semantic_search", {"query": "Section two", "mode": "keyword"})
+    assert report["results"][0]["title"] == "Quarterly report"
 
 
 def test_reindex_reports_skipped_files(served: Served) -> None:

@@ -242,3 +242,24 @@ def test_concurrent_searches_on_one_snapshot(index: SearchIndex) -> None:
     with ThreadPoolExecutor(8) as pool:
         for _ in range(5):
             assert list(pool.map(run, queries)) == expected
+
+
+def test_rebuild_with_previous_reuses_unchanged_chunks(monkeypatch) -> None:
+    from pixelmem.core import search
+
+    first = SearchIndex.build(CHUNKS, VECTORS, MEMORIES)
+    edited = list(CHUNKS)
+    edited[0] = Chunk("zorb", 0, 0, 30, "The probe landed near Rottnest.")
+    memories = dict(MEMORIES, bike=Memory("bike", "Bicycle repair", topics=["bike"]))
+    calls: list[str] = []
+    real = search.tokenize
+    monkeypatch.setattr(search, "tokenize", lambda text: calls.append(text) or real(text))
+    rebuilt = SearchIndex.build(edited, VECTORS, memories, previous=first)
+    # Only the edited chunk and the renamed memory's chunk are tokenised (with their titles).
+    expected = [edited[0].text, "Zorblax-7 launch", CHUNKS[1].text, "Bicycle repair"]
+    assert sorted(calls) == sorted(expected)
+    fresh = SearchIndex.build(edited, VECTORS, memories)
+    for query in ("rottnest", "probe kourou", "repair", "bicycle", "water inner", "龙井"):
+        assert rebuilt.search(query, None) == fresh.search(query, None)
+    untitled = SearchIndex.build(edited, VECTORS, memories, titles_in_keyword=False, previous=first)
+    assert untitled.search("repair", None) == []

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import hashlib
+import io
 import json
 import os
 import tarfile
@@ -229,7 +230,7 @@ def _add_manifest(tar: tarfile.TarFile, vault: Path, report: BackupReport) -> No
     }
     data = json.dumps(manifest, indent=1, ensure_ascii=False).encode("utf-8")
     member = _tarinfo(MANIFEST_NAME, len(data), datetime.now(UTC).timestamp() * 1e9)
-    tar.addfile(member, _BytesReader(data))
+    tar.addfile(member, io.BytesIO(data))
 
 
 def _tarinfo(name: str, size: int, mtime_ns: float) -> tarfile.TarInfo:
@@ -260,18 +261,6 @@ class _HashingReader:
 
     def hexdigest(self) -> str:
         return self._hash.hexdigest()
-
-
-class _BytesReader:
-    def __init__(self, data: bytes) -> None:
-        self._data = memoryview(data)
-        self._pos = 0
-
-    def read(self, n: int = -1) -> bytes:
-        end = len(self._data) if n < 0 else self._pos + n
-        chunk = bytes(self._data[self._pos : end])
-        self._pos += len(chunk)
-        return chunk
 
 
 def _size(path: Path) -> int:
@@ -320,14 +309,13 @@ def relpath_problem(name: str) -> str | None:
     return None
 
 
-@dataclass
-class _Archive:
-    manifest: dict[str, Any]
-    entries: dict[str, FileEntry]  # vault-relative path -> entry
+def verify_backup(
+    archive: Path, dest: Path, progress: Progress | None = None
+) -> dict[str, FileEntry]:
+    """Check every member and checksum of ``archive``; its files by vault-relative path.
 
-
-def verify_backup(archive: Path, dest: Path, progress: Progress | None = None) -> _Archive:
-    """Check every member and checksum of ``archive``; raise :class:`BackupError` if any fails."""
+    Raises :class:`BackupError` naming every problem; ``dest`` is where it would be restored.
+    """
     hashes: dict[str, str] = {}
     bad: list[str] = []
     manifest_bytes: bytes | None = None
@@ -354,7 +342,7 @@ def verify_backup(archive: Path, dest: Path, progress: Progress | None = None) -
     manifest = _parse_manifest(archive, manifest_bytes)
     entries = {e.path: e for e in _manifest_entries(archive, manifest)}
     _compare(archive, entries, hashes)
-    return _Archive(manifest, entries)
+    return entries
 
 
 def _members(
@@ -454,9 +442,9 @@ def restore_backup(
 ) -> RestoreReport:
     """Verify ``archive``, then write its files under ``dest`` (see the module docstring)."""
     archive, dest = Path(archive), Path(dest)
-    checked = verify_backup(archive, dest, verify_progress)
+    entries = verify_backup(archive, dest, verify_progress)
     report = RestoreReport(dest)
-    conflicts = _plan(checked.entries, dest, report)
+    conflicts = _plan(entries, dest, report)
     blocking = [c for c in conflicts if c != CACHE_RELPATH]
     if blocking and not (overwrite or keep_existing):
         raise RestoreConflict(dest, blocking)
@@ -469,7 +457,7 @@ def restore_backup(
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
         report.trash = dest / APPDATA_DIRNAME / "trash" / f"restore-{stamp}"
     todo = {FILES_PREFIX + p for p in report.restored} | {FILES_PREFIX + p for p in replace}
-    _extract(archive, dest, checked.entries, todo, report, progress)
+    _extract(archive, dest, entries, todo, report, progress)
     return report
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import io
 import os
 import struct
 import threading
@@ -37,8 +38,9 @@ except ImportError:  # Windows: no advisory locks; saves are still atomic.
 CACHE_FILENAME = "embeddings.msgpack.zst"
 FORMAT_VERSION = 1
 HASH_SIZE = 16
-# Level 1 saves ~8% on float32 noise at ~0.7 GB/s; higher levels buy almost nothing.
-_ZSTD_LEVEL = 1
+# zstd's fast mode. Float32 vectors are mostly noise to zstd: level 1 saves only ~7% of the
+# size but halves decompression speed (100k x 384 loads in ~0.3 s instead of ~0.15 s).
+_ZSTD_LEVEL = -1
 _VECTOR_DTYPE = np.dtype("<f4")
 
 
@@ -382,8 +384,9 @@ def _unpack_one(buf: memoryview, pos: int) -> tuple[Any, int]:
 
 def _compress(pieces: list[bytes | memoryview]) -> bytes:
     total = sum(len(p) if isinstance(p, bytes) else p.nbytes for p in pieces)
-    compressor = zstandard.ZstdCompressor(level=_ZSTD_LEVEL, threads=2, write_checksum=True)
-    stream = compressor.compressobj(size=total)
-    out = [stream.compress(p) for p in pieces]
-    out.append(stream.flush())
-    return b"".join(out)
+    compressor = zstandard.ZstdCompressor(level=_ZSTD_LEVEL, write_checksum=True)
+    out = io.BytesIO()
+    with compressor.stream_writer(out, size=total, closefd=False) as writer:
+        for piece in pieces:
+            writer.write(piece)
+    return out.getvalue()

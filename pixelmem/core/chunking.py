@@ -192,41 +192,60 @@ def _split_section(
     text: str, a: int, b: int, weights: _Weights, settings: ChunkerSettings
 ) -> Iterator[tuple[int, int]]:
     """Chunk spans of the trimmed section [a, b)."""
-    size, start, prev_cut = settings.size, a, a
+    start, prev_cut = a, a
     while start < b:
-        if weights.span(start, b) <= size:
+        if weights.span(start, b) <= settings.size:
             yield _trimmed(text, start, b)
             return
-        limit = weights.advance(start, size, b)
-        # Prefer a better separator over a fuller chunk, but not below half the size.
-        low = max(weights.advance(start, size // 2, b), prev_cut)
-        cut = _best_cut(text, low, limit)
-        chunk_start, chunk_end = _trimmed(text, start, cut)
-        yield chunk_start, chunk_end
-        start = _next_start(text, weights, chunk_start, chunk_end, cut, b, settings.overlap)
+        cut = _best_cut(text, weights, start, prev_cut, b, settings)
+        chunk = _trimmed(text, start, cut)
+        yield chunk
+        start = _next_start(text, weights, chunk, cut, b, settings)
         prev_cut = cut
 
 
-def _best_cut(text: str, low: int, limit: int) -> int:
+def _best_cut(
+    text: str, weights: _Weights, start: int, floor: int, b: int, settings: ChunkerSettings
+) -> int:
+    """Where the chunk starting at ``start`` ends: after the best separator in its window.
+
+    The last separator of the best kind wins if the chunk is then at least half full, or if
+    what follows it fits in a chunk of its own (a paragraph is not split to fill a chunk).
+    Cuts fall after ``floor`` (the previous cut), so each chunk brings new text.
+    """
+    limit = weights.advance(start, settings.size, b)
+    half = weights.advance(start, settings.size // 2, b)
+    unit_budget = settings.size - settings.overlap
     for separator in _SEPARATORS:
         last = None
-        for last in separator.finditer(text, low, limit):  # noqa: B007 — we want the last one
+        for last in separator.finditer(text, floor, limit):  # noqa: B007 — we want the last one
             pass
-        if last is not None:
-            return last.end()
-    return max(limit, low + 1)
+        if last is None:
+            continue
+        cut = last.end()
+        if cut >= half:
+            return cut
+        unit_end = weights.advance(cut, unit_budget, b)
+        if unit_end == b or separator.search(text, cut, unit_end):
+            return cut
+    return max(limit, floor + 1)
 
 
 def _next_start(
-    text: str, weights: _Weights, prev_start: int, prev_end: int, cut: int, b: int, overlap: int
+    text: str, weights: _Weights, prev: tuple[int, int], cut: int, b: int, settings: ChunkerSettings
 ) -> int:
     """Where the next chunk begins: inside the previous one by ≤ ``overlap``, on a boundary."""
-    if overlap > 0:
-        low = max(weights.back(prev_end, overlap), prev_start + 1)
-        for pattern in (_SENTENCE_START, _WORD_START):
-            m = pattern.search(text, low, prev_end)
-            if m is not None:
-                at = m.end() if pattern is _SENTENCE_START else m.start()
-                if at < prev_end:
-                    return at
-    return _trimmed(text, cut, b)[0]
+    prev_start, prev_end = prev
+    resume = _trimmed(text, cut, b)[0]
+    if settings.overlap == 0:
+        return resume
+    low = max(weights.back(prev_end, settings.overlap), prev_start + 1)
+    for pattern in (_SENTENCE_START, _WORD_START):
+        m = pattern.search(text, low, prev_end)
+        if m is None:
+            continue
+        at = m.end() if pattern is _SENTENCE_START else m.start()
+        # A long blank gap after the cut would make the overlap crowd out new text.
+        if at < prev_end and weights.span(at, resume) <= settings.size // 2:
+            return at
+    return resume

@@ -220,7 +220,6 @@ class Inbox:
     def _create_memory(self, draft: Draft, store: MemoryStore) -> Memory:
         """The memory for ``draft``; if an earlier accept got this far and then stopped (the
         draft is still here but its memory exists), that memory is returned, not a copy."""
-        store.scan()  # another process may have written since this store last looked
         fields = draft_as_memory_fields(draft)
         if draft.id in store:
             existing = store.get(draft.id)

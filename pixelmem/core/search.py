@@ -33,7 +33,7 @@ from typing import Literal
 import numpy as np
 
 from pixelmem.core.chunking import Chunk
-from pixelmem.core.keyword_index import KeywordIndex
+from pixelmem.core.keyword_index import KeywordIndex, token_hashes
 from pixelmem.core.memory import Memory
 from pixelmem.core.text_tokens import highlight_terms, query_terms, tokenize
 from pixelmem.core.vector_index import VectorIndex, top_k_of_scores
@@ -56,6 +56,15 @@ class SearchFilters:
     importance: str | None = None
     date_from: datetime | date | None = None
     date_to: datetime | date | None = None
+
+
+@dataclass(frozen=True)
+class _TokenHashes:
+    """Every chunk's keyword token hashes, kept so the next build can reuse them."""
+
+    titles_in_keyword: bool
+    hashes: np.ndarray
+    lengths: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -87,11 +96,13 @@ class SearchIndex:
         vectors: VectorIndex | None,
         keywords: KeywordIndex,
         memories: Mapping[str, Memory],
+        token_hashes: _TokenHashes | None = None,
     ) -> None:
         """Assemble a snapshot from prepared parts; :meth:`build` is the usual way in."""
         self._chunks = tuple(chunks)
         self._vectors = vectors if vectors is not None and len(vectors) else None
         self._keywords = keywords
+        self._token_hashes = token_hashes
         ids = list(dict.fromkeys(c.memory_id for c in self._chunks))
         self._ids = tuple(ids)
         self._position = {mid: i for i, mid in enumerate(ids)}
@@ -116,22 +127,48 @@ class SearchIndex:
         memories: Mapping[str, Memory],
         *,
         titles_in_keyword: bool = True,
+        previous: SearchIndex | None = None,
     ) -> SearchIndex:
-        """Index ``chunks`` (row i ↔ ``vectors[i]``); no vectors or 0 rows: keyword-only."""
+        """Index ``chunks`` (row i ↔ ``vectors[i]``); no vectors or 0 rows: keyword-only.
+
+        ``vectors`` is used without a copy when it is C-ordered float32. Pass the snapshot being
+        replaced as ``previous`` and chunks whose text and memory title are unchanged are not
+        tokenised again (a rebuild after one edit costs the postings sort, not the tokenising).
+        """
         if vectors is not None and len(vectors) and len(vectors) != len(chunks):
             raise ValueError(f"{len(vectors)} vectors for {len(chunks)} chunks")
         vector_index = VectorIndex(vectors) if vectors is not None and len(vectors) else None
-        title_tokens: dict[str, list[str]] = {}
-        docs = []
+        reusable = previous._reusable_hashes(titles_in_keyword) if previous is not None else {}
+        title_hashes: dict[str, np.ndarray] = {}
+        parts = []
         for chunk in chunks:
-            tokens = tokenize(chunk.text)
-            if titles_in_keyword:
-                memory = memories.get(chunk.memory_id)
-                if chunk.memory_id not in title_tokens:
-                    title_tokens[chunk.memory_id] = tokenize(memory.title) if memory else []
-                tokens += title_tokens[chunk.memory_id]
-            docs.append(tokens)
-        return cls(chunks, vector_index, KeywordIndex.from_tokens(docs), memories)
+            memory = memories.get(chunk.memory_id)
+            title = memory.title if memory is not None and titles_in_keyword else ""
+            part = reusable.get((title, chunk.text))
+            if part is None:
+                if title not in title_hashes:
+                    title_hashes[title] = token_hashes(tokenize(title))
+                part = np.concatenate((token_hashes(tokenize(chunk.text)), title_hashes[title]))
+            parts.append(part)
+        lengths = np.fromiter(map(len, parts), np.int64, count=len(parts))
+        hashes = np.concatenate(parts) if parts else np.zeros(0, np.int64)
+        keywords = KeywordIndex.from_hashes(hashes, lengths)
+        source = _TokenHashes(titles_in_keyword, hashes, lengths)
+        return cls(chunks, vector_index, keywords, memories, source)
+
+    def _reusable_hashes(self, titles_in_keyword: bool) -> dict[tuple[str, str], np.ndarray]:
+        """(title, chunk text) → that chunk's token hashes, for the next :meth:`build`."""
+        source = self._token_hashes
+        if source is None or source.titles_in_keyword != titles_in_keyword:
+            return {}
+        ends = np.cumsum(source.lengths)
+        titles = [self._titles[m] if titles_in_keyword else "" for m in self._row_memory]
+        return {
+            (title, chunk.text): source.hashes[end - length : end]
+            for title, chunk, end, length in zip(
+                titles, self._chunks, ends.tolist(), source.lengths.tolist(), strict=True
+            )
+        }
 
     # -- what is in it ---------------------------------------------------------------------
 

@@ -10,14 +10,12 @@ import math
 import re
 from collections.abc import Callable
 
-from PySide6.QtCore import QMimeData, QPoint, QRect, QSize, Qt, QUrl, Signal
+from PySide6.QtCore import QMimeData, Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QImage, QKeyEvent, QPalette, QTextDocument
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
-    QLayout,
-    QLayoutItem,
     QPlainTextEdit,
     QSizePolicy,
     QTextBrowser,
@@ -27,11 +25,11 @@ from PySide6.QtWidgets import (
 )
 
 from pixelmem.core.injection import InjectedPrompt, UsedMemory
-from pixelmem.gui.colors import blend, chip_background, muted_text
+from pixelmem.gui.colors import blend, muted_text
 
 MEMORY_ID_MIME = "application/x-pixelmem-memory-id"  # one id per line, UTF-8
 MEMORY_SCHEME = "pixelmem-memory"
-_CITATION = re.compile(r"\[([^\[\]\n]{1,200})\](?![(\[:])")
+_CITATION = re.compile(r"\[([^\[\]\n]{1,200})\](?![(\[])")  # not a link already
 
 
 def memory_url(memory_id: str) -> str:
@@ -49,8 +47,12 @@ def link_citations(markdown: str, titles: dict[str, str]) -> str:
     by_title = {title.casefold(): memory_id for memory_id, title in titles.items()}
 
     def link(match: re.Match[str]) -> str:
+        start, end = match.span()
+        definition = markdown[end : end + 1] == ":" and (start == 0 or markdown[start - 1] == "\n")
         memory_id = by_title.get(match.group(1).strip().casefold())
-        return f"[{match.group(1)}]({memory_url(memory_id)})" if memory_id else match.group(0)
+        if memory_id is None or definition:  # "[x]: url" at a line start is a link definition
+            return match.group(0)
+        return f"[{match.group(1)}]({memory_url(memory_id)})"
 
     return _CITATION.sub(link, markdown) if by_title else markdown
 
@@ -67,7 +69,7 @@ def ids_from_mime(mime: QMimeData, is_known: Callable[[str], bool] | None = None
     return []
 
 
-def _muted(widget: QWidget) -> None:
+def muted(widget: QWidget) -> None:
     palette = widget.palette()
     palette.setColor(QPalette.ColorRole.WindowText, muted_text(palette))
     palette.setColor(QPalette.ColorRole.Text, muted_text(palette))
@@ -163,7 +165,7 @@ class MessageWidget(QFrame):
         font.setBold(True)
         self.sender_label.setFont(font)
         self.status_label = QLabel()
-        _muted(self.status_label)
+        muted(self.status_label)
         self.save_button = QToolButton()
         self.save_button.setAutoRaise(True)
         self.save_button.clicked.connect(lambda: self.view._save(self.view.source_text))
@@ -241,9 +243,17 @@ class MemoriesPanel(QFrame):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 0)
         layout.setSpacing(2)
+        rule = QFrame()
+        rule.setFrameShape(QFrame.Shape.HLine)
+        rule.setFrameShadow(QFrame.Shadow.Plain)
+        palette = rule.palette()
+        base, text = palette.color(QPalette.ColorRole.Base), palette.color(QPalette.ColorRole.Text)
+        palette.setColor(QPalette.ColorRole.WindowText, blend(base, text, 0.18))
+        rule.setPalette(palette)
+        layout.addWidget(rule)
         header = QHBoxLayout()
         self.heading = QLabel()
-        _muted(self.heading)
+        muted(self.heading)
         self.prompt_button = QToolButton()
         self.prompt_button.setAutoRaise(True)
         self.prompt_button.clicked.connect(self.show_prompt)
@@ -254,7 +264,7 @@ class MemoriesPanel(QFrame):
             layout.addLayout(self._row(used))
         self.notes = QLabel()
         self.notes.setWordWrap(True)
-        _muted(self.notes)
+        muted(self.notes)
         layout.addWidget(self.notes)
         self._titles = titles
         self.retranslate()
@@ -319,7 +329,7 @@ class MemoriesPanel(QFrame):
         reason = self.tr("pinned") if used.reason == "pinned" else self.tr("automatic")
         extra = {"passage": self.tr("passage"), "truncated": self.tr("truncated")}.get(used.part)
         meta = " · ".join(part for part in (score, reason, extra) if part)
-        name = _escape_html(used.title or used.id)
+        name = escape_html(used.title or used.id)
         if exclude.isChecked():
             name = f"<s>{name}</s>"
         muted = muted_text(self.palette()).name()
@@ -333,68 +343,6 @@ class MemoriesPanel(QFrame):
         """(pin, exclude) for one row: for tests and keyboard users' focus order."""
         _title, pin, exclude, _used = self._rows[memory_id]
         return pin, exclude
-
-
-class ChipBar(QWidget):
-    """``Pinned: [Title ×] [Title ×]``; a click on a title opens it, × removes it."""
-
-    removed = Signal(str)
-    open_memory = Signal(str)
-
-    def __init__(self, label: str, empty_hint: str = "", parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._flow = FlowLayout(self, spacing=4)
-        self._flow.setContentsMargins(0, 0, 0, 0)
-        self._label = QLabel(label)
-        _muted(self._label)
-        self._hint = QLabel(empty_hint)
-        _muted(self._hint)
-        self._flow.addWidget(self._label)
-        self._flow.addWidget(self._hint)
-        self._chips: dict[str, QFrame] = {}
-
-    def set_texts(self, label: str, empty_hint: str) -> None:
-        self._label.setText(label)
-        self._hint.setText(empty_hint)
-
-    def set_items(self, items: list[tuple[str, str]]) -> None:
-        """``(id, title)`` pairs, in order."""
-        for chip in self._chips.values():
-            self._flow.removeWidget(chip)
-            chip.deleteLater()
-        self._chips = {memory_id: self._chip(memory_id, title) for memory_id, title in items}
-        for chip in self._chips.values():
-            self._flow.addWidget(chip)
-        self._hint.setVisible(not items and bool(self._hint.text()))
-
-    def ids(self) -> list[str]:
-        return list(self._chips)
-
-    def chip_text(self, memory_id: str) -> str:
-        return self._chips[memory_id].findChild(QLabel).text()
-
-    def close_button(self, memory_id: str) -> QToolButton:
-        return self._chips[memory_id].findChild(QToolButton)
-
-    def _chip(self, memory_id: str, title: str) -> QFrame:
-        chip = QFrame()
-        chip.setObjectName("memoryChip")
-        background = chip_background(self.palette()).name()
-        chip.setStyleSheet(f"#memoryChip {{ background: {background}; border-radius: 9px; }}")
-        name = QLabel(f'<a href="open" style="text-decoration:none">{_escape_html(title)}</a>')
-        name.setToolTip(memory_id)
-        name.linkActivated.connect(lambda _link: self.open_memory.emit(memory_id))
-        close = QToolButton()
-        close.setText("×")
-        close.setAutoRaise(True)
-        close.setToolTip(self.tr("Remove"))
-        close.clicked.connect(lambda: self.removed.emit(memory_id))
-        row = QHBoxLayout(chip)
-        row.setContentsMargins(8, 0, 2, 0)
-        row.setSpacing(0)
-        row.addWidget(name)
-        row.addWidget(close)
-        return chip
 
 
 class ChatInput(QPlainTextEdit):
@@ -430,67 +378,6 @@ class ChatInput(QPlainTextEdit):
             super().insertFromMimeData(source)
 
 
-class FlowLayout(QLayout):
-    """Lays widgets out left to right and wraps them onto new lines (Qt's flow layout example)."""
-
-    def __init__(self, parent: QWidget | None = None, spacing: int = 4) -> None:
-        super().__init__(parent)
-        self._items: list[QLayoutItem] = []
-        self._spacing = spacing
-
-    def addItem(self, item: QLayoutItem) -> None:
-        self._items.append(item)
-
-    def count(self) -> int:
-        return len(self._items)
-
-    def itemAt(self, index: int) -> QLayoutItem | None:
-        return self._items[index] if 0 <= index < len(self._items) else None
-
-    def takeAt(self, index: int) -> QLayoutItem | None:
-        return self._items.pop(index) if 0 <= index < len(self._items) else None
-
-    def expandingDirections(self) -> Qt.Orientation:
-        return Qt.Orientation(0)
-
-    def hasHeightForWidth(self) -> bool:
-        return True
-
-    def heightForWidth(self, width: int) -> int:
-        return self._arrange(QRect(0, 0, width, 0), move=False)
-
-    def setGeometry(self, rect: QRect) -> None:
-        super().setGeometry(rect)
-        self._arrange(rect, move=True)
-
-    def sizeHint(self) -> QSize:
-        return self.minimumSize()
-
-    def minimumSize(self) -> QSize:
-        size = QSize()
-        for item in self._items:
-            size = size.expandedTo(item.minimumSize())
-        margins = self.contentsMargins()
-        return size + QSize(margins.left() + margins.right(), margins.top() + margins.bottom())
-
-    def _arrange(self, rect: QRect, *, move: bool) -> int:
-        margins = self.contentsMargins()
-        area = rect.adjusted(margins.left(), margins.top(), -margins.right(), -margins.bottom())
-        x, y, line_height = area.x(), area.y(), 0
-        for item in self._items:
-            if item.widget() is not None and item.widget().isHidden():
-                continue
-            hint = item.sizeHint()
-            if x + hint.width() > area.right() + 1 and line_height > 0:
-                x, y = area.x(), y + line_height + self._spacing
-                line_height = 0
-            if move:
-                item.setGeometry(QRect(QPoint(x, y), hint))
-            x += hint.width() + self._spacing
-            line_height = max(line_height, hint.height())
-        return y + line_height - rect.y() + margins.bottom()
-
-
 _BLANK: list[QImage] = []
 
 
@@ -502,5 +389,5 @@ def _blank_image() -> QImage:
     return _BLANK[0]
 
 
-def _escape_html(text: str) -> str:
+def escape_html(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -7,10 +7,6 @@ from datetime import UTC, datetime
 from PySide6.QtCore import QCoreApplication, QDateTime, QLocale
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("dates", text)
-
-
 def relative_date(value: datetime | None, now: datetime | None = None) -> str:
     """A compact, human date: relative when recent, a day and month when older."""
     if value is None:
@@ -18,17 +14,17 @@ def relative_date(value: datetime | None, now: datetime | None = None) -> str:
     now = now or datetime.now(UTC)
     seconds = (now - value).total_seconds()
     if seconds < 60:
-        return _tr("just now")
+        return QCoreApplication.translate("dates", "just now")
     if seconds < 3600:
-        return _tr("{n} min ago").format(n=int(seconds // 60))
+        return QCoreApplication.translate("dates", "{n} min ago").format(n=int(seconds // 60))
     local = value.astimezone()
     days = (now.astimezone().date() - local.date()).days
     if days == 0:
-        return _tr("{n} h ago").format(n=int(seconds // 3600))
+        return QCoreApplication.translate("dates", "{n} h ago").format(n=int(seconds // 3600))
     if days == 1:
-        return _tr("yesterday")
+        return QCoreApplication.translate("dates", "yesterday")
     if days < 7:
-        return _tr("{n} days ago").format(n=days)
+        return QCoreApplication.translate("dates", "{n} days ago").format(n=days)
     stamp = QDateTime.fromSecsSinceEpoch(int(value.timestamp()))
     fmt = "MMM d" if local.year == now.year else "MMM d, yyyy"
     if QLocale().language() == QLocale.Language.Chinese:

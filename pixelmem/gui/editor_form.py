@@ -154,13 +154,19 @@ class EditorForm(QWidget):
         self.delete_button.setText(self.tr("Delete"))
         self.delete_button.setToolTip(self.tr("Move this memory to the trash (undoable)"))
         self.body_edit.setPlaceholderText(self.tr("Write in Markdown…"))
+        if getattr(self, "_placeholder", None) is not None:
+            self._placeholder.setText(
+                self.tr("Select a memory on the left, or press Ctrl+N to write a new one.")
+            )
 
     def placeholder_page(self) -> QWidget:
-        page = QLabel(self.tr("Select a memory on the left, or press Ctrl+N to write a new one."))
-        page.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        page.setWordWrap(True)
-        page.setEnabled(False)
-        return page
+        """What the editor shows with no memory open (kept here so it is re-translated)."""
+        self._placeholder = QLabel()
+        self._placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._placeholder.setWordWrap(True)
+        self._placeholder.setEnabled(False)
+        self.retranslate()
+        return self._placeholder
 
     # -- showing a memory ------------------------------------------------------------------
 

@@ -37,7 +37,8 @@ def install_translator(language: str) -> str:
         app.removeTranslator(old)
     _installed.clear()
     language = resolve_language(language)
-    QLocale.setDefault(QLocale(language))
+    if not QLocale.system().name().startswith(language.split("_")[0]):
+        QLocale.setDefault(QLocale(language))  # dates and numbers follow a chosen language
     if language == "en":
         return language
     for translator in (_qt_translator(language), _app_translator(language)):

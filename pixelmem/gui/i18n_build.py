@@ -1,5 +1,8 @@
 """Compile the UI translations: ``python -m pixelmem.gui.i18n_build`` (``.ts`` → ``.qm``).
 
+``python -m pixelmem.gui.i18n_build --update`` first runs ``lupdate`` over ``pixelmem/gui`` so
+new ``tr()`` strings appear in the ``.ts`` (existing translations are kept) for Qt Linguist.
+
 ``.qm`` files are build output (git-ignored). ``dev.sh`` runs this at set-up and
 :func:`pixelmem.gui.i18n.install_translator` runs it lazily when a ``.qm`` is missing or older
 than its ``.ts``; without ``lrelease`` the app reads the ``.ts`` directly, so a translation is
@@ -16,26 +19,29 @@ from pathlib import Path
 I18N_DIR = Path(__file__).resolve().parent / "i18n"
 
 
-def find_lrelease() -> list[str] | None:
-    """The command that runs Qt's ``lrelease``: PySide6's own copy first."""
+def find_tool(name: str) -> list[str] | None:
+    """The command that runs Qt's ``lrelease`` / ``lupdate``: PySide6's own copy first."""
     try:
         import PySide6
 
-        bundled = Path(PySide6.__file__).parent / (
-            "lrelease.exe" if sys.platform == "win32" else "lrelease"
-        )
+        exe = name + (".exe" if sys.platform == "win32" else "")
+        bundled = Path(PySide6.__file__).parent / exe
         if bundled.is_file():
             return [str(bundled)]
     except ImportError:  # pragma: no cover - PySide6 is a dependency
         pass
-    beside_python = Path(sys.executable).parent / "pyside6-lrelease"
+    beside_python = Path(sys.executable).parent / f"pyside6-{name}"
     if beside_python.is_file():
         return [str(beside_python)]
-    for name in ("pyside6-lrelease", "lrelease6", "lrelease"):
-        found = shutil.which(name)
+    for candidate in (f"pyside6-{name}", f"{name}6", name):
+        found = shutil.which(candidate)
         if found:
             return [found]
     return None
+
+
+def find_lrelease() -> list[str] | None:
+    return find_tool("lrelease")
 
 
 def compile_ts(ts: Path, qm: Path) -> bool:
@@ -57,7 +63,23 @@ def compile_ts(ts: Path, qm: Path) -> bool:
     return done.returncode == 0 and qm.is_file()
 
 
+def update_ts() -> bool:
+    """Merge the current ``tr()`` strings of ``pixelmem/gui`` into every ``.ts``."""
+    command = find_tool("lupdate")
+    if command is None:
+        print("lupdate not found", file=sys.stderr)
+        return False
+    sources = sorted(str(p) for p in I18N_DIR.parent.glob("*.py"))
+    ok = True
+    for ts in sorted(I18N_DIR.glob("*.ts")):
+        args = [*command, *sources, "-no-obsolete", "-locations", "absolute", "-ts", str(ts)]
+        ok = subprocess.run(args, check=False).returncode == 0 and ok
+    return ok
+
+
 def main() -> int:
+    if "--update" in sys.argv[1:] and not update_ts():
+        return 1
     sources = sorted(I18N_DIR.glob("*.ts"))
     failed = 0
     for ts in sources:

@@ -173,7 +173,14 @@ class MainWindow(QMainWindow):
         if self.inbox_dock is not None and not self.inbox_dock.windowTitle():
             self.inbox_dock.setWindowTitle(self.tr("Inbox"))
         build_menus(self, retranslate_only=True)
-        for view in (self.list_panel, self.editor.form, self.search_panel, self.status):
+        views = (
+            self.list_panel,
+            self.editor.form,
+            self.search_panel,
+            self.related_panel,
+            self.status,
+        )
+        for view in views:
             view.retranslate()
 
     # -- start and stop --------------------------------------------------------------------

@@ -26,7 +26,8 @@ class MarkdownPreview(QTextBrowser):
         self.setOpenExternalLinks(False)
         self.setOpenLinks(False)  # never navigate away: the preview shows one memory
         self.anchorClicked.connect(self.link_clicked)
-        self.refused: list[QUrl] = []
+        self.refused: list[QUrl] = []  # every URL asked for and not served (tests, debugging)
+        self.served: list[QUrl] = []
         self._root: Path | None = None
 
     def show_markdown(self, text: str, folder: Path | None, vault: Path | None) -> None:
@@ -40,6 +41,7 @@ class MarkdownPreview(QTextBrowser):
         if not self._allowed(url):
             self.refused.append(QUrl(url))
             return None
+        self.served.append(QUrl(url))
         return super().loadResource(kind, url)
 
     def _allowed(self, url: QUrl) -> bool:

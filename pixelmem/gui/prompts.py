@@ -9,27 +9,32 @@ OVERWRITE, KEEP_BOTH, RELOAD, CANCEL = "overwrite", "keep_both", "reload", "canc
 SAVE, DISCARD = "save", "discard"
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("prompts", text)
-
-
 def ask_conflict(parent: QWidget | None, title: str) -> str:
     """The file changed on disk since it was opened: overwrite, keep both, reload or cancel."""
     box = QMessageBox(parent)
     box.setIcon(QMessageBox.Icon.Warning)
-    box.setWindowTitle(_tr("Changed on disk"))
+    box.setWindowTitle(QCoreApplication.translate("prompts", "Changed on disk"))
     box.setText(
-        _tr("“{title}” was changed by another program since you opened it.").format(title=title)
+        QCoreApplication.translate(
+            "prompts", "“{title}” was changed by another program since you opened it."
+        ).format(title=title)
     )
     box.setInformativeText(
-        _tr(
+        QCoreApplication.translate(
+            "prompts",
             "Overwrite replaces the file with your version. Keep both saves your version as a "
-            "conflict copy next to it. Reload discards your edits and shows the file as it is now."
+            "conflict copy next to it. Reload discards your edits and shows the file as it is now.",
         )
     )
-    overwrite = box.addButton(_tr("Overwrite"), QMessageBox.ButtonRole.DestructiveRole)
-    keep = box.addButton(_tr("Keep Both"), QMessageBox.ButtonRole.AcceptRole)
-    reload = box.addButton(_tr("Reload"), QMessageBox.ButtonRole.ResetRole)
+    overwrite = box.addButton(
+        QCoreApplication.translate("prompts", "Overwrite"), QMessageBox.ButtonRole.DestructiveRole
+    )
+    keep = box.addButton(
+        QCoreApplication.translate("prompts", "Keep Both"), QMessageBox.ButtonRole.AcceptRole
+    )
+    reload = box.addButton(
+        QCoreApplication.translate("prompts", "Reload"), QMessageBox.ButtonRole.ResetRole
+    )
     box.addButton(QMessageBox.StandardButton.Cancel)
     box.setDefaultButton(keep)
     box.exec()
@@ -43,8 +48,10 @@ def ask_unsaved(parent: QWidget | None, title: str) -> str:
     """Unsaved edits are about to be left: save, discard or cancel."""
     answer = QMessageBox.question(
         parent,
-        _tr("Unsaved changes"),
-        _tr("Save your changes to “{title}”?").format(title=title or _tr("Untitled")),
+        QCoreApplication.translate("prompts", "Unsaved changes"),
+        QCoreApplication.translate("prompts", "Save your changes to “{title}”?").format(
+            title=title or QCoreApplication.translate("prompts", "Untitled")
+        ),
         QMessageBox.StandardButton.Save
         | QMessageBox.StandardButton.Discard
         | QMessageBox.StandardButton.Cancel,

@@ -80,6 +80,10 @@ class RelatedPanel(QWidget):
             self._show_empty()
         self.refreshed.emit(memory_id, len(hits))
 
+    def retranslate(self) -> None:
+        if not self.model.rowCount():
+            self._show_empty()
+
     def _show_empty(self) -> None:
         if self.memory_id:
             self.empty_label.setText(self.tr("No related memories yet."))

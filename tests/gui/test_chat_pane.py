@@ -124,13 +124,13 @@ def test_an_answer_streams_in_token_by_token(qtbot, pane: ChatPane, server: Gate
     assert pane.input.toPlainText() == ""
     qtbot.waitUntil(lambda: message.text == FIRST_TOKEN, timeout=TIMEOUT)
     assert server.held.is_set()  # the rest of the answer has not been sent yet
-    assert not pane.send_button.isEnabled() and pane.stop_button.isEnabled()
+    assert not pane.body.send_button.isEnabled() and pane.body.stop_button.isEnabled()
     with qtbot.waitSignal(pane.answer_finished, timeout=TIMEOUT) as finished:
         server.release()
     assert finished.args == ["done"]
     assert message.text == REPLY
     assert "18 g" in message.view.toPlainText() and "**" not in message.view.toPlainText()
-    assert pane.send_button.isEnabled() and not pane.stop_button.isEnabled()
+    assert pane.body.send_button.isEnabled() and not pane.body.stop_button.isEnabled()
     user, answer = pane.message_widgets()
     assert (user.role, user.text) == ("user", "espresso ratio?")
     assert answer is message
@@ -219,10 +219,10 @@ def test_exclude_and_pin_change_the_next_prompt(
     exclude.click()
     assert pane.excluded == [espresso]
     assert exclude.text() == "Include"
-    assert pane.excluded_bar.ids() == [espresso]
+    assert pane.body.excluded_bar.ids() == [espresso]
     pane.pin(sourdough)
-    assert pane.pinned_bar.ids() == [sourdough]
-    assert pane.pinned_bar.chip_text(sourdough).endswith("Sourdough starter</a>")
+    assert pane.body.pinned_bar.ids() == [sourdough]
+    assert pane.body.pinned_bar.chip_text(sourdough).endswith("Sourdough starter</a>")
 
     second = ask_and_finish(qtbot, pane, server, "espresso ratio coffee again")
     system = system_prompts(server)[1]
@@ -237,8 +237,8 @@ def test_exclude_and_pin_change_the_next_prompt(
         {"role": "assistant", "content": REPLY},
     ]
 
-    pane.excluded_bar.close_button(espresso).click()  # include it again
-    pane.pinned_bar.close_button(sourdough).click()  # unpin
+    pane.body.excluded_bar.close_button(espresso).click()  # include it again
+    pane.body.pinned_bar.close_button(sourdough).click()  # unpin
     assert pane.excluded == [] and pane.pinned == []
     ask_and_finish(qtbot, pane, server, "espresso ratio coffee once more")
     third = system_prompts(server)[2]
@@ -311,11 +311,11 @@ def test_the_pinned_list_follows_renames_and_deletions(
     memory.title = "Sourdough levain"
     engine.update_memory(memory)
     bus.memory_updated.emit("updated", ids["Sourdough starter"])
-    assert "Sourdough levain" in pane.pinned_bar.chip_text(ids["Sourdough starter"])
+    assert "Sourdough levain" in pane.body.pinned_bar.chip_text(ids["Sourdough starter"])
     engine.delete_memory(ids["Tomato garden"])
     bus.memory_updated.emit("deleted", ids["Tomato garden"])
     assert pane.pinned == [ids["Sourdough starter"]]
-    assert pane.pinned_bar.ids() == [ids["Sourdough starter"]]
+    assert pane.body.pinned_bar.ids() == [ids["Sourdough starter"]]
 
 
 def test_pinning_an_unknown_id_reports_it(qtbot, make_pane, server: GatedServer) -> None:
@@ -337,13 +337,13 @@ def test_stop_cancels_the_stream_and_the_chat_goes_on(
     qtbot.waitUntil(lambda: message.text == FIRST_TOKEN, timeout=TIMEOUT)
     assert server.held.is_set()
     with qtbot.waitSignal(pane.answer_finished, timeout=TIMEOUT) as finished:
-        pane.stop_button.click()
+        pane.body.stop_button.click()
     assert finished.args == ["stopped"]
     assert pane._pool.waitForDone(TIMEOUT)  # the worker ended though the server still holds
     assert server.held.is_set()
     assert message.text == FIRST_TOKEN
     assert message.status_label.text() == "stopped"
-    assert pane.send_button.isEnabled()
+    assert pane.body.send_button.isEnabled()
 
     server.rearm(free=100)
     ask_and_finish(qtbot, pane, server, "and now?")
@@ -385,13 +385,13 @@ def test_without_a_provider_search_and_the_prompt_preview_still_work(
     qtbot, make_pane, engine: Engine
 ) -> None:
     pane = make_pane(chat_settings(None, provider=""))
-    assert pane.banner.isVisible()
-    assert "No chat model is configured" in pane.banner_label.text()
+    assert pane.body.banner.isVisible()
+    assert "No chat model is configured" in pane.body.banner_label.text()
     with qtbot.waitSignal(pane.settings_requested, timeout=TIMEOUT):
-        pane.banner_button.click()
+        pane.body.banner_button.click()
 
     qtbot.keyClicks(pane.input, "espresso ratio coffee")
-    pane.preview_button.click()
+    pane.body.preview_button.click()
     qtbot.waitUntil(lambda: isinstance(pane.last_dialog, PromptDialog), timeout=TIMEOUT)
     assert "Use 18 g of coffee" in pane.last_dialog.text_edit.toPlainText()
     assert "Not sent yet" in pane.last_dialog.heading.text()
@@ -407,7 +407,7 @@ def test_without_a_provider_search_and_the_prompt_preview_still_work(
     assert [u.title for u in used][:1] == ["Espresso ratio"]
 
     pane.set_settings(chat_settings(None, provider="ollama"))
-    assert not pane.banner.isVisible()
+    assert not pane.body.banner.isVisible()
 
 
 def test_clear_starts_a_new_chat_but_keeps_the_pins(
@@ -417,7 +417,7 @@ def test_clear_starts_a_new_chat_but_keeps_the_pins(
     pane.pin(ids["Tomato garden"])
     pane.exclude(ids["Sourdough starter"])
     ask_and_finish(qtbot, pane, server, "hello")
-    pane.clear_button.click()
+    pane.body.clear_button.click()
     qtbot.waitUntil(lambda: pane.message_widgets() == [], timeout=TIMEOUT)
     assert pane.pinned == [ids["Tomato garden"]] and pane.excluded == []
     ask_and_finish(qtbot, pane, server, "hello again")
@@ -511,3 +511,12 @@ def test_citations_link_only_known_titles() -> None:
     linked = link_citations(text, {"abc": "Espresso ratio"})
     assert "[Espresso ratio](pixelmem-memory:abc)" in linked
     assert "[unknown] and [link](http://x)" in linked
+
+
+def test_the_main_window_docks_the_pane_and_opens_what_it_asks_for(qtbot, window) -> None:
+    pane = window.chat_dock
+    assert isinstance(pane, ChatPane)
+    espresso = ids_by_title(window.engine)["Espresso ratio"]
+    with qtbot.waitSignal(window.editor.memory_opened, timeout=TIMEOUT):
+        pane.open_memory_requested.emit(espresso)
+    assert pane.shutdown(TIMEOUT)

@@ -1,0 +1,384 @@
+"""UI responsiveness benchmarks (SPEC §8), offscreen. Prints figures; asserts nothing.
+
+    ./dev.sh bench ui                  # or: .venv/bin/python benchmarks/bench_ui.py
+    .venv/bin/python benchmarks/bench_ui.py --embedder fake --index-memories 500   # quick
+
+1. Longest UI-thread stall while the app indexes a 2k-memory vault from scratch (real local
+   embedder when it loads, else the fake one; the script says which).
+2. Longest stall while searching a 100k-chunk index as someone types (synthetic vectors).
+3. Launch to a filled list on a 10k-memory vault with a warm cache, in-process and as a fresh
+   process, and how many chunks were re-embedded (should be 0).
+
+The stall is measured with a 5 ms QTimer heartbeat on the GUI thread: the longest gap between
+two beats, minus the 5 ms period, is the longest time the window could not react.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import numpy as np  # noqa: E402
+from PySide6.QtCore import QEventLoop, QObject, Qt, QTimer  # noqa: E402
+
+from pixelmem.core.chunking import Chunk  # noqa: E402
+from pixelmem.core.engine import Engine  # noqa: E402
+from pixelmem.core.memory import Memory  # noqa: E402
+from pixelmem.core.search import SearchIndex  # noqa: E402
+from pixelmem.core.settings import Settings  # noqa: E402
+
+HEARTBEAT_MS = 5
+DIM = 384
+
+try:
+    from _vaultgen import generate_vault
+except ImportError:  # pragma: no cover - the shared generator is missing: a tiny local one
+
+    def generate_vault(root: Path, n: int, seed: int = 0) -> None:
+        rng = np.random.default_rng(seed)
+        words = ["index", "query", "garden", "tomato", "recipe", "budget", "meeting", "train"]
+        root.mkdir(parents=True, exist_ok=True)
+        for i in range(n):
+            body = " ".join(rng.choice(words, 80))
+            (root / f"note_{i:05d}.md").write_text(f"# Note {i}\n\n{body}\n", encoding="utf-8")
+
+
+class FakeEmbedder:
+    """Hashed bag-of-words, 384-d, L2-normalised: deterministic and fast."""
+
+    model_id, dim = "bench:hash-bow", DIM
+
+    def _vector(self, text: str) -> np.ndarray:
+        vector = np.zeros(DIM, dtype=np.float32)
+        for word in text.lower().split():
+            vector[int(hashlib.blake2b(word.encode(), digest_size=4).hexdigest(), 16) % DIM] += 1
+        norm = float(np.linalg.norm(vector)) or 1.0
+        return vector / norm
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        return (
+            np.stack([self._vector(t) for t in texts]) if texts else np.zeros((0, DIM), np.float32)
+        )
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self._vector(text)
+
+
+class Heartbeat(QObject):
+    """A 5 ms timer on the GUI thread; every late beat is time the UI could not react."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._timer = QTimer(self, interval=HEARTBEAT_MS)
+        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self._timer.timeout.connect(self._beat)
+        self.gaps: list[float] = []
+        self._last = 0.0
+
+    def start(self) -> None:
+        self.gaps.clear()
+        self._last = time.perf_counter()
+        self._timer.start()
+
+    def stop(self) -> None:
+        self._timer.stop()
+
+    def _beat(self) -> None:
+        now = time.perf_counter()
+        self.gaps.append(now - self._last)
+        self._last = now
+
+    def report(self, label: str) -> None:
+        if not self.gaps:
+            print(f"{label}: no heartbeat recorded")
+            return
+        stalls = [max(0.0, g * 1000 - HEARTBEAT_MS) for g in self.gaps]
+        worst = max(stalls)
+        p99 = float(np.percentile(stalls, 99))
+        over = sum(1 for s in stalls if s > 50)
+        verdict = "OK" if worst <= 50 else "OVER"
+        print(
+            f"{label}: longest UI stall {worst:.1f} ms (target ≤ 50 ms, {verdict}; "
+            f"{worst / 50:.2f}× target), p99 {p99:.1f} ms, {over} stalls > 50 ms, "
+            f"{len(self.gaps)} beats"
+        )
+
+
+def wait_until(condition: Callable[[], bool], timeout: float) -> bool:
+    """Run the event loop (idle, as the real app does) until ``condition`` or ``timeout``."""
+    loop = QEventLoop()
+    deadline = time.perf_counter() + timeout
+    poll = QTimer(interval=10)
+    poll.timeout.connect(lambda: (condition() or time.perf_counter() > deadline) and loop.quit())
+    if not condition():
+        poll.start()
+        loop.exec()
+        poll.stop()
+    return condition()
+
+
+def pause(seconds: float) -> None:
+    wait_until(lambda: False, seconds)
+
+
+def make_window(engine: Engine, settings: Settings):
+    from pixelmem.gui.main_window import MainWindow
+
+    window = MainWindow(engine, settings)
+    window._closing_ok = True
+    window.resize(1280, 800)
+    window.show()
+    return window
+
+
+def close(window) -> None:
+    from pixelmem.gui import workers
+
+    window.session.shutdown(60_000)
+    window.close()
+    workers.wait_for_all(60_000)
+
+
+# -- 1. indexing ---------------------------------------------------------------------------
+
+
+def pick_embedder(kind: str):
+    if kind == "local":
+        try:
+            from pixelmem.core.embeddings.local import LocalEmbedder
+
+            embedder = LocalEmbedder()
+            embedder.embed_query("warm up")
+            return embedder, "real LocalEmbedder (all-MiniLM-L6-v2 int8)"
+        except Exception as exc:  # the model is optional for this benchmark
+            print(f"LocalEmbedder did not load ({exc}); using the fake embedder")
+    return FakeEmbedder(), "fake hashed bag-of-words embedder"
+
+
+def bench_indexing(tmp: Path, memories: int, kind: str) -> None:
+    vault = tmp / f"index{memories}"
+    generate_vault(vault, memories, seed=1)
+    embedder, name = pick_embedder(kind)
+    print(f"\n== 1. indexing {memories} memories from scratch with the {name} ==")
+    settings = Settings()
+    engine = Engine(vault, settings, embedder=embedder)
+    window = make_window(engine, settings)
+    beat = Heartbeat()
+    beat.start()
+    start = time.perf_counter()
+    window.start()
+    done = wait_until(lambda: window.session.index_ready, timeout=3600)
+    elapsed = time.perf_counter() - start
+    beat.stop()
+    report = engine.last_report
+    print(
+        f"indexed {report.memories} memories / {report.chunks} chunks, embedded {report.embedded} "
+        f"in {elapsed:.1f} s ({report.embedded / max(elapsed, 1e-9):.1f} chunks/s)"
+        + ("" if done else " — TIMED OUT")
+    )
+    beat.report("while indexing")
+    close(window)
+
+
+# -- 2. searching 100k chunks ----------------------------------------------------------------
+
+
+def synthetic_index(chunks: int) -> SearchIndex:
+    rng = np.random.default_rng(7)
+    vocab = np.array(
+        ["".join(rng.choice(list("etaoinshrdlucmfwyp"), rng.integers(3, 9))) for _ in range(20_000)]
+    )
+    weights = 1 / np.arange(1, len(vocab) + 1) ** 1.1
+    weights /= weights.sum()
+    table: dict[str, Memory] = {}
+    items: list[Chunk] = []
+    per = 3
+    for m in range(chunks // per):
+        mid = f"m{m:06d}"
+        texts = [" ".join(rng.choice(vocab, 110, p=weights)) for _ in range(per)]
+        body = "\n\n".join(texts)
+        table[mid] = Memory(mid, " ".join(rng.choice(vocab, 4, p=weights)), body=body, topics=["t"])
+        offset = 0
+        for c, text in enumerate(texts):
+            items.append(Chunk(mid, c, offset, offset + len(text), text))
+            offset += len(text) + 2
+    vectors = rng.standard_normal((len(items), DIM), dtype=np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    return SearchIndex.build(items, vectors, table), list(vocab[:400])
+
+
+class RandomQueryEmbedder(FakeEmbedder):
+    model_id = "bench:random"
+
+    def embed_query(self, text: str) -> np.ndarray:
+        rng = np.random.default_rng(abs(hash(text)) % 2**32)
+        vector = rng.standard_normal(DIM).astype(np.float32)
+        return vector / np.linalg.norm(vector)
+
+
+def bench_search(tmp: Path, chunks: int, keystrokes: int) -> None:
+    print(f"\n== 2. searching {chunks:,} chunks while typing ({keystrokes} keystrokes) ==")
+    start = time.perf_counter()
+    index, words = synthetic_index(chunks)
+    print(f"built the synthetic index in {time.perf_counter() - start:.1f} s")
+    vault = tmp / "search-empty"
+    vault.mkdir()
+    settings = Settings()
+    engine = Engine(vault, settings, embedder=RandomQueryEmbedder())
+    window = make_window(engine, settings)
+    window.start()
+    wait_until(lambda: window.session.index_ready, timeout=60)
+    engine._index = index  # the benchmark swaps in the big synthetic snapshot
+    panel = window.search_panel
+    seconds: list[float] = []
+    panel._latest_outcomes = seconds
+    original_show = panel._show
+
+    def show(outcome) -> None:
+        seconds.append(outcome.seconds)
+        original_show(outcome)
+
+    panel._show = show
+    rng = np.random.default_rng(3)
+    text = " ".join(rng.choice(words, 60))
+    beat = Heartbeat()
+    beat.start()
+    for i in range(1, keystrokes + 1):  # ~12 characters a second, each one a search
+        panel.search_box.setText(text[:i])
+        panel.run_search()
+        pause(0.08)
+    wait_until(lambda: not panel._debounce.isActive(), timeout=5)
+    from pixelmem.gui import workers
+
+    workers.wait_for_all(60_000)
+    wait_until(lambda: not workers._live, timeout=10)
+    beat.stop()
+    beat.report("while searching")
+    if seconds:
+        print(
+            f"search on the worker: median {statistics.median(seconds) * 1000:.1f} ms, "
+            f"max {max(seconds) * 1000:.1f} ms; {len(seconds)} of {keystrokes} answers shown "
+            "(superseded ones dropped)"
+        )
+    close(window)
+
+
+# -- 3. launch on a warm 10k vault -----------------------------------------------------------
+
+
+LAUNCH_SCRIPT = textwrap.dedent(
+    """
+    import sys, time
+    t0 = time.perf_counter()
+    sys.path.insert(0, {benchmarks!r})
+    from bench_ui import FakeEmbedder, make_window, wait_until, close
+    from pixelmem.core.engine import Engine
+    from pixelmem.core.settings import Settings
+    from pixelmem.gui.app import create_application
+    app = create_application()
+    settings = Settings()
+    engine = Engine({vault!r}, settings, embedder=FakeEmbedder())
+    window = make_window(engine, settings)
+    shown = time.perf_counter()
+    window.start()
+    wait_until(lambda: window.list_model.rowCount() > 0, 60)
+    listed = time.perf_counter()
+    wait_until(lambda: window.session.index_ready, 600)
+    ready = time.perf_counter()
+    embedded = engine.last_report.embedded
+    print(f"{{shown - t0:.3f}} {{listed - t0:.3f}} {{ready - t0:.3f}} {{embedded}}")
+    close(window)
+    """
+)
+
+
+def bench_launch(tmp: Path, memories: int) -> None:
+    print(f"\n== 3. launch to a filled list, {memories:,} memories, warm cache ==")
+    vault = tmp / f"launch{memories}"
+    start = time.perf_counter()
+    generate_vault(vault, memories, seed=2)
+    warm = Engine(vault, Settings(), embedder=FakeEmbedder())
+    report = warm.open()
+    print(
+        f"(vault generated and cache warmed in {time.perf_counter() - start:.1f} s: "
+        f"{report.chunks} chunks; the fake embedder's cache, so no model load is timed)"
+    )
+    from pixelmem.gui import workers
+
+    settings = Settings()
+    begin = time.perf_counter()
+    engine = Engine(vault, settings, embedder=FakeEmbedder())
+    window = make_window(engine, settings)
+    shown = time.perf_counter() - begin
+    window.start()
+    wait_until(lambda: window.list_model.rowCount() > 0, 60)
+    listed = time.perf_counter() - begin
+    wait_until(lambda: window.session.index_ready, 600)
+    ready = time.perf_counter() - begin
+    rows = window.list_model.rowCount()
+    embedded = engine.last_report.embedded
+    close(window)
+    workers.wait_for_all()
+    verdict = "OK" if listed <= 1.0 else "OVER"
+    print(
+        f"in-process: window shown {shown * 1000:.0f} ms, list filled ({rows:,} rows) "
+        f"{listed * 1000:.0f} ms (target ≤ 1000 ms, {verdict}), index ready {ready * 1000:.0f} ms, "
+        f"re-embedded {embedded} chunks"
+    )
+    script = LAUNCH_SCRIPT.format(benchmarks=str(ROOT / "benchmarks"), vault=str(vault))
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=900, cwd=ROOT
+    )
+    try:
+        shown_s, listed_s, ready_s, embedded_s = out.stdout.split()[-4:]
+        shown_ms, listed_ms, ready_ms = (float(x) * 1000 for x in (shown_s, listed_s, ready_s))
+        print(
+            f"fresh process (imports included): window shown {shown_ms:.0f} ms, "
+            f"list filled {listed_ms:.0f} ms, index ready {ready_ms:.0f} ms, "
+            f"re-embedded {embedded_s} chunks"
+        )
+    except ValueError:
+        print("fresh-process launch failed:\n" + out.stdout + out.stderr)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--embedder", choices=("local", "fake"), default="local")
+    parser.add_argument("--index-memories", type=int, default=2000)
+    parser.add_argument("--search-chunks", type=int, default=100_000)
+    parser.add_argument("--keystrokes", type=int, default=120)
+    parser.add_argument("--launch-memories", type=int, default=10_000)
+    parser.add_argument("--only", choices=("index", "search", "launch"), default=None)
+    args = parser.parse_args()
+    from pixelmem.gui.app import create_application
+
+    app = create_application()
+    print(f"python {sys.version.split()[0]}, cpus {os.cpu_count()}, load {os.getloadavg()}")
+    with tempfile.TemporaryDirectory(prefix="pixelmem-bench-ui-") as folder:
+        os.environ["PIXELMEM_CONFIG_DIR"] = str(Path(folder) / "config")
+        tmp = Path(folder)
+        if args.only in (None, "index"):
+            bench_indexing(tmp, args.index_memories, args.embedder)
+        if args.only in (None, "search"):
+            bench_search(tmp, args.search_chunks, args.keystrokes)
+        if args.only in (None, "launch"):
+            bench_launch(tmp, args.launch_memories)
+    del app
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,269 @@
+"""The review inbox: memories proposed by AI tools (MCP), to edit, accept or reject.
+
+Drafts are files in ``<vault>/.pixelmem/inbox/`` written by another process (the MCP server),
+so the view polls the folder's listing (a few ``stat`` calls) and re-reads the drafts on a
+worker when it changed. Accepting and rejecting go through the app's write lane; an accepted
+draft is announced on the bus as ``memory_updated("created", id)`` like any new memory.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from pixelmem.core.engine import Engine
+from pixelmem.core.inbox import Draft, Inbox
+from pixelmem.core.memory import IMPORTANCE_LEVELS, Memory
+from pixelmem.gui.bus import CREATED, MemoryBus
+from pixelmem.gui.dates import relative_date
+from pixelmem.gui.workers import LatestOnly, write_lane
+
+POLL_MS = 1500
+ID_ROLE = Qt.ItemDataRole.UserRole
+
+
+class InboxView(QWidget):
+    """Lists drafts with their count; the selected one can be edited, accepted or rejected."""
+
+    count_changed = Signal(int)
+    drafts_loaded = Signal()
+
+    def __init__(self, engine: Engine, bus: MemoryBus, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.engine = engine
+        self.bus = bus
+        self.inbox = Inbox(engine.vault)
+        self.drafts: list[Draft] = []
+        self._loading = LatestOnly()
+        self._seen: object = None
+        self._shown: Draft | None = None  # the draft as loaded into the editor
+        self._build()
+        self._timer = QTimer(self)
+        self._timer.setInterval(POLL_MS)
+        self._timer.timeout.connect(self.poll)
+        self._timer.start()
+        self.refresh()
+
+    # -- building --------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.count_label = QLabel()
+        self.count_label.setWordWrap(True)
+        self.list = QListWidget()
+        self.list.currentItemChanged.connect(self._selected)
+        self.title_edit = QLineEdit()
+        self.topics_edit = QLineEdit()
+        self.importance_box = QComboBox()
+        self.importance_box.addItems(list(IMPORTANCE_LEVELS))
+        self.body_edit = QPlainTextEdit()
+        self.source_label = QLabel()
+        self.source_label.setEnabled(False)
+        self.save_button = QPushButton(self.tr("Save draft"))
+        self.accept_button = QPushButton(self.tr("Accept"))
+        self.reject_button = QPushButton(self.tr("Reject"))
+        self.save_button.clicked.connect(self.save_current)
+        self.accept_button.clicked.connect(self.accept_current)
+        self.reject_button.clicked.connect(self.reject_current)
+        self.accept_button.setDefault(True)
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.addWidget(self.list)
+        self.splitter.addWidget(self._editor())
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.count_label)
+        layout.addWidget(self.splitter)
+        self._show_draft(None)
+
+    def _editor(self) -> QWidget:
+        form = QFormLayout()
+        form.addRow(self.tr("Title"), self.title_edit)
+        form.addRow(self.tr("Topics"), self.topics_edit)
+        form.addRow(self.tr("Importance"), self.importance_box)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.save_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.reject_button)
+        buttons.addWidget(self.accept_button)
+        editor = QWidget()
+        column = QVBoxLayout(editor)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addLayout(form)
+        column.addWidget(self.body_edit, 1)
+        column.addWidget(self.source_label)
+        column.addLayout(buttons)
+        return editor
+
+    # -- loading ---------------------------------------------------------------------------
+
+    def poll(self) -> None:
+        """Re-read the drafts if the inbox folder's listing changed (another process wrote)."""
+        if self._listing() != self._seen:
+            self.refresh()
+
+    def refresh(self) -> None:
+        self._seen = self._listing()
+        inbox = self.inbox
+        self._loading.submit(inbox.list, self._loaded, self._failed, context=self)
+
+    def _listing(self) -> object:
+        try:
+            with os.scandir(self.inbox.folder) as entries:
+                return frozenset((e.name, e.stat().st_mtime_ns) for e in entries)
+        except OSError:
+            return None
+
+    def _loaded(self, drafts: list[Draft]) -> None:
+        current, keep_editor = self.current_id(), self.has_unsaved_edits()
+        self.drafts = drafts
+        self.list.blockSignals(True)
+        self.list.clear()
+        for draft in drafts:
+            when = relative_date(draft.created)
+            item = QListWidgetItem(f"{draft.title}\n{draft.source or ''} · {when}")
+            item.setData(ID_ROLE, draft.id)
+            item.setToolTip(draft.body[:500])
+            self.list.addItem(item)
+        row = next((i for i, d in enumerate(drafts) if d.id == current), 0)
+        if drafts:
+            self.list.setCurrentRow(row)
+        self.list.blockSignals(False)
+        self._update_count()
+        if not (keep_editor and drafts and drafts[row].id == current):
+            self._show_draft(drafts[row] if drafts else None)  # unsaved edits are never wiped
+        self.drafts_loaded.emit()
+
+    def _failed(self, exc: BaseException) -> None:
+        self.bus.error_reported.emit(str(exc))
+
+    def _update_count(self) -> None:
+        count = len(self.drafts)
+        if count:
+            text = self.tr("%n draft(s) from AI tools waiting for review", "", count)
+        else:
+            text = self.tr(
+                "No drafts waiting. Memories that AI tools propose over MCP appear here."
+            )
+        self.count_label.setText(text)
+        self.count_changed.emit(count)
+
+    # -- the selected draft ----------------------------------------------------------------
+
+    def current_id(self) -> str:
+        item = self.list.currentItem()
+        return str(item.data(ID_ROLE)) if item is not None else ""
+
+    def current_draft(self) -> Draft | None:
+        return next((d for d in self.drafts if d.id == self.current_id()), None)
+
+    def _selected(self, *_: Any) -> None:
+        if self.has_unsaved_edits():  # switching drafts keeps what was typed
+            self.save_current()
+        self._show_draft(self.current_draft())
+
+    def _show_draft(self, draft: Draft | None) -> None:
+        self._shown = draft
+        self.title_edit.setText(draft.title if draft else "")
+        self.topics_edit.setText(", ".join(draft.topics) if draft else "")
+        self.importance_box.setCurrentText(draft.importance if draft else "medium")
+        self.body_edit.setPlainText(draft.body if draft else "")
+        source = draft.source if draft else ""
+        self.source_label.setText(self.tr("From: {source}").format(source=source) if source else "")
+        for widget in (self.title_edit, self.topics_edit, self.importance_box, self.body_edit):
+            widget.setEnabled(draft is not None)
+        for button in (self.save_button, self.accept_button, self.reject_button):
+            button.setEnabled(draft is not None)
+
+    def edited_draft(self) -> Draft | None:
+        """The draft in the editor, with the editor's values."""
+        draft = self._shown
+        if draft is None:
+            return None
+        topics = self.topics_edit.text().replace("，", ",").split(",")
+        return Draft(
+            id=draft.id,
+            title=self.title_edit.text(),
+            body=self.body_edit.toPlainText(),
+            topics=[t.strip() for t in topics if t.strip()],
+            importance=self.importance_box.currentText(),
+            source=draft.source,
+            created=draft.created,
+            path=draft.path,
+        )
+
+    def has_unsaved_edits(self) -> bool:
+        return self._shown is not None and self._differs(self._shown)
+
+    def _differs(self, draft: Draft) -> bool:
+        """Whether the editor's values differ from ``draft``'s."""
+        edited = self.edited_draft()
+        fields = ("title", "body", "topics", "importance")
+        return edited is not None and any(getattr(draft, f) != getattr(edited, f) for f in fields)
+
+    # -- actions ---------------------------------------------------------------------------
+
+    def save_current(self) -> None:
+        edited = self.edited_draft()
+        if edited is not None:
+            self._write(lambda: self.inbox.update(edited), self._saved)
+
+    def accept_current(self) -> None:
+        edited = self.edited_draft()
+        if edited is None:
+            return
+        inbox, store, changed = self.inbox, self.engine.store, self.has_unsaved_edits()
+
+        def work() -> Memory:
+            if changed:
+                inbox.update(edited)
+            return inbox.accept(edited.id, store)
+
+        self._write(work, self._accepted)
+
+    def reject_current(self) -> None:
+        draft = self._shown
+        if draft is not None:
+            draft_id = draft.id
+            self._write(lambda: self.inbox.reject(draft_id), lambda _path: self._rejected(draft))
+
+    def _write(self, work: Callable[[], Any], done: Callable[[Any], None]) -> None:
+        write_lane().submit(work, done, self._failed_write, context=self)
+
+    def _saved(self, draft: Draft) -> None:
+        if self._shown is not None and self._shown.id == draft.id and not self._differs(draft):
+            self._shown = draft  # the editor now matches the file
+        self.bus.message_reported.emit(self.tr("Draft saved"))
+        self.refresh()
+
+    def _accepted(self, memory: Memory) -> None:
+        self.bus.memory_updated.emit(CREATED, memory.id)
+        self.bus.message_reported.emit(
+            self.tr("Accepted “{title}” into the vault").format(title=memory.title)
+        )
+        self.refresh()
+
+    def _rejected(self, draft: Draft) -> None:
+        self.bus.message_reported.emit(
+            self.tr("Rejected “{title}” (moved to the vault's trash)").format(title=draft.title)
+        )
+        self.refresh()
+
+    def _failed_write(self, exc: BaseException) -> None:
+        self.bus.error_reported.emit(str(exc))
+        self.refresh()
