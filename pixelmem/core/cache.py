@@ -74,9 +74,8 @@ class EmbeddingCache:
             except CacheError as exc:
                 return [str(exc)]
             except Exception as exc:  # a damaged file must never stop the app
-                return [
-                    f"the embedding cache {self.path} could not be read ({exc}); it will be rebuilt"
-                ]
+                reason = f"is damaged or unreadable ({exc})"
+                return [f"the embedding cache {self.path} {reason}; it will be rebuilt"]
             self._disk_state = state
             self._rows = dict(zip(_split_hashes(hashes), range(len(vectors)), strict=True))
             if len(self._rows) != len(vectors):  # duplicate digests: keep the last row of each

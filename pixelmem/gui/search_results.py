@@ -108,6 +108,11 @@ class ResultDelegate(QStyledItemDelegate):
         super().__init__(view)
         self._view = view
         self._snippet_lines = snippet_lines
+        # Laying out rich text is the costly part of a row; sizeHint and paint share one layout.
+        self._docs: dict[tuple[int, int, bool, int], tuple[ResultRow, QTextDocument]] = {}
+        model = view.model()
+        if model is not None:
+            model.modelReset.connect(self._docs.clear)
 
     def sizeHint(self, option: QStyleOptionViewItem, index: AnyIndex) -> QSize:
         row = index.data(HitRole)
@@ -176,6 +181,19 @@ class ResultDelegate(QStyledItemDelegate):
         return title + 4 + QFontMetrics(small_font(option.font)).lineSpacing() * self._snippet_lines
 
     def _document(
+        self, option: QStyleOptionViewItem, row: ResultRow, selected: bool
+    ) -> QTextDocument:
+        key = (id(row), self._text_width(option), selected, option.palette.cacheKey())
+        cached = self._docs.get(key)
+        if cached is not None and cached[0] is row:
+            return cached[1]
+        if len(self._docs) > 400:  # widths change while a splitter is dragged
+            self._docs.clear()
+        doc = self._build_document(option, row, selected)
+        self._docs[key] = (row, doc)
+        return doc
+
+    def _build_document(
         self, option: QStyleOptionViewItem, row: ResultRow, selected: bool
     ) -> QTextDocument:
         palette = option.palette
