@@ -18,7 +18,6 @@ import zstandard
 
 from pixelmem.core import cache as cache_module
 from pixelmem.core.cache import CACHE_FILENAME, EmbeddingCache, content_hash
-from pixelmem.core.errors import CacheError
 
 MODEL = "local:test-model"
 DIM = 8
@@ -150,7 +149,7 @@ def _flip_a_byte(path: Path) -> None:
     path.write_bytes(bytes(data))
 
 
-BAD_FILES: dict[str, tuple[Callable[[Path], None], str]] = {
+BAD_FILES: dict[str, tuple[Callable[[Path], object], str]] = {
     "missing": (lambda p: p.unlink(), "no embedding cache yet"),
     "empty": (lambda p: p.write_bytes(b""), "damaged"),
     "truncated": (_truncate, "damaged"),
@@ -246,18 +245,19 @@ def test_failed_save_keeps_the_old_file(path: Path, monkeypatch: pytest.MonkeyPa
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(cache_module, "atomic_write_bytes", disk_full)
-    with pytest.raises(CacheError, match=r"could not be saved: .*No space left"):
+    with pytest.raises(OSError, match="No space left"):
         cache.save()
     assert path.read_bytes() == old_bytes
     assert cache.dirty, "unsaved entries stay marked"
 
 
-def test_save_where_the_folder_cannot_exist_is_a_cache_error(tmp_path: Path) -> None:
+def test_save_where_the_folder_cannot_exist_is_an_os_error(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("x")
     cache = new_cache(tmp_path / "file" / CACHE_FILENAME)
     cache.put_many(hashes(1), vectors(1))
-    with pytest.raises(CacheError):
+    with pytest.raises(OSError):
         cache.save()
+    assert cache.dirty
 
 
 def test_deleted_file_is_written_again(path: Path) -> None:
@@ -287,6 +287,63 @@ def test_two_instances_merge_and_ours_win(path: Path) -> None:
     a.save()  # a learns b's entries; its own vector for `shared` wins in its file
     np.testing.assert_array_equal(a.get(shared), va)
     assert len(a) == 3
+
+
+def test_get_many_sees_what_another_process_saved_meanwhile(path: Path) -> None:
+    ours, theirs = new_cache(path), new_cache(path)
+    ours.load()
+    theirs.load()
+    theirs.put_many(hashes(3, "theirs"), vectors(3))
+    theirs.save()
+    found, misses = ours.get_many([*hashes(3, "theirs"), content_hash("nobody")])
+    assert misses == [3] and len(found) == 3
+    assert not ours.dirty, "merged entries are already on disk"
+    assert ours.refresh() is False
+
+
+def test_keep_never_purges_what_only_another_process_added(path: Path) -> None:
+    ours, theirs = new_cache(path), new_cache(path)
+    ours.put_many(hashes(2, "ours"), vectors(2))
+    ours.save()
+    theirs.load()
+    ours.load()
+    theirs.put_many(hashes(2, "theirs"), vectors(2))
+    theirs.save()
+    ours.put_many(hashes(1, "new"), vectors(1))
+    ours.save(keep=hashes(1, "ours") + hashes(1, "new"))  # has not seen their memories yet
+    on_disk = new_cache(path)
+    on_disk.load()
+    assert all(h in on_disk for h in hashes(2, "theirs"))
+    assert hashes(2, "ours")[1] not in on_disk, "our own stale entry is purged"
+    # Once this process uses a merged entry, it is its own and purged when it goes stale.
+    ours.save(keep=hashes(1, "ours") + hashes(1, "theirs"))
+    ours.save(keep=hashes(1, "ours"))
+    assert hashes(1, "theirs")[0] not in ours and hashes(2, "theirs")[1] in ours
+
+
+def test_another_models_file_is_read_once_then_replaced(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ours = new_cache(path)
+    ours.load()
+    other = new_cache(path, model_id="ollama:other")
+    other.put_many(hashes(2), vectors(2))
+    other.save()
+    reads = []
+    real_read = EmbeddingCache._read_file
+
+    def counting(self: EmbeddingCache) -> object:
+        reads.append(1)
+        return real_read(self)
+
+    monkeypatch.setattr(EmbeddingCache, "_read_file", counting)
+    for _ in range(3):
+        assert ours.get_many(hashes(2))[1] == [0, 1]
+    assert len(reads) == 1
+    ours.put_many(hashes(1, "ours"), vectors(1))
+    ours.save()
+    fresh = new_cache(path)
+    assert fresh.load() == [] and len(fresh) == 1
 
 
 def test_concurrent_saves_from_threads_lose_nothing(path: Path) -> None:

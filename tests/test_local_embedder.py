@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -170,7 +171,7 @@ def test_checksum_is_computed_once_per_file_version(
     calls = []
     real_digest = hashlib.file_digest
 
-    def counting(handle, name):  # type: ignore[no-untyped-def]
+    def counting(handle: Any, name: str) -> Any:
         calls.append(name)
         return real_digest(handle, name)
 

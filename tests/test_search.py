@@ -13,7 +13,8 @@ import pytest
 
 from pixelmem.core.chunking import Chunk
 from pixelmem.core.memory import Memory
-from pixelmem.core.search import SearchFilters, SearchIndex, make_snippet
+from pixelmem.core.search import SearchFilters, SearchIndex
+from pixelmem.core.text_tokens import make_snippet
 
 DIM = 8
 E = np.eye(DIM, dtype=np.float32)
@@ -253,7 +254,12 @@ def test_rebuild_with_previous_reuses_unchanged_chunks(monkeypatch) -> None:
     memories = dict(MEMORIES, bike=Memory("bike", "Bicycle repair", topics=["bike"]))
     calls: list[str] = []
     real = search.tokenize
-    monkeypatch.setattr(search, "tokenize", lambda text: calls.append(text) or real(text))
+
+    def counting(text: str) -> list[str]:
+        calls.append(text)
+        return real(text)
+
+    monkeypatch.setattr(search, "tokenize", counting)
     rebuilt = SearchIndex.build(edited, VECTORS, memories, previous=first)
     # Only the edited chunk and the renamed memory's chunk are tokenised (with their titles).
     expected = [edited[0].text, "Zorblax-7 launch", CHUNKS[1].text, "Bicycle repair"]

@@ -187,12 +187,6 @@ def _two_engines(vault: Path) -> tuple[Engine, HashEmbedder, Engine, HashEmbedde
     return first, one, second, two
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="EmbeddingCache merges what another process saved only inside save(), after the "
-    "indexer has already embedded its misses: each process re-embeds every chunk the other "
-    "one wrote (twice the local CPU, twice the bill with a paid API)",
-)
 def test_a_vector_saved_by_one_process_is_not_embedded_again_by_the_other(vault: Path) -> None:
     first, _one, second, two = _two_engines(vault)
     first.create_memory("Written by the app", "A chunk the app embedded and saved.\n")
@@ -204,12 +198,6 @@ def test_a_vector_saved_by_one_process_is_not_embedded_again_by_the_other(vault:
     assert two.texts_embedded == before
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="EmbeddingCache.save(keep=…) merges the other process's new entries from disk and "
-    "then purges them, because they are not in this process's keep set yet: when that process "
-    "exits without saving again, the next start re-embeds them",
-)
 def test_a_save_never_drops_entries_another_process_just_added(vault: Path) -> None:
     first, _one, second, _two = _two_engines(vault)
     first.create_memory("Written by the app", "The app's chunk.\n")

@@ -61,7 +61,11 @@ class EmbeddingCache:
         self._rows: dict[bytes, int] = {}  # insertion order == row order
         self._matrix = np.empty((0, dim), dtype=np.float32)
         self._dirty = False
-        self._disk_state: tuple[int, int, int] | None = None  # file as last loaded or saved
+        # The file as we last read or wrote it; another state means another process saved.
+        self._seen_state: tuple[int, int, int] | None = None
+        # Entries merged from another process's saves. This process cannot tell whether they
+        # are stale (it may not have seen their memories yet), so its saves never purge them.
+        self._foreign: set[bytes] = set()
 
     # --- reading -------------------------------------------------------------------------
 
@@ -72,11 +76,13 @@ class EmbeddingCache:
             try:
                 state, hashes, vectors = self._read_file()
             except CacheError as exc:
+                self._seen_state = _file_state(self.path)
                 return [str(exc)]
             except Exception as exc:  # a damaged file must never stop the app
+                self._seen_state = _file_state(self.path)
                 reason = f"is damaged or unreadable ({exc})"
                 return [f"the embedding cache {self.path} {reason}; it will be rebuilt"]
-            self._disk_state = state
+            self._seen_state = state
             self._rows = dict(zip(_split_hashes(hashes), range(len(vectors)), strict=True))
             if len(self._rows) != len(vectors):  # duplicate digests: keep the last row of each
                 vectors = vectors[list(self._rows.values())]
@@ -90,13 +96,29 @@ class EmbeddingCache:
             return None if row is None else self._matrix[row].copy()
 
     def get_many(self, hashes: Sequence[bytes]) -> tuple[np.ndarray, list[int]]:
-        """(vectors of the hashes found, in order; positions in ``hashes`` of the misses)."""
+        """(vectors of the hashes found, in order; positions in ``hashes`` of the misses).
+
+        Entries another process saved meanwhile are merged in first (see :meth:`refresh`), so
+        a chunk it already embedded is not embedded again here.
+        """
         with self._lock:
+            self.refresh()
             rows = np.fromiter(
                 (self._rows.get(h, -1) for h in hashes), dtype=np.int64, count=len(hashes)
             )
             found = rows >= 0
             return self._matrix[rows[found]], np.flatnonzero(~found).tolist()
+
+    def refresh(self) -> bool:
+        """Merge entries another process saved since we last read or wrote the file.
+
+        One ``stat`` when nothing changed. Returns True if entries were added.
+        """
+        with self._lock:
+            state = _file_state(self.path)
+            if state is None or state == self._seen_state:
+                return False
+            return self._merge_from_disk(state)
 
     def __contains__(self, h: object) -> bool:
         with self._lock:
@@ -126,33 +148,30 @@ class EmbeddingCache:
             raise ValueError(f"content hashes must be {HASH_SIZE} bytes")
         with self._lock:
             self._put(hashes, vectors)
+            self._foreign.difference_update(hashes)
             if len(hashes):
                 self._dirty = True
 
     def save(self, keep: Iterable[bytes] | None = None) -> None:
-        """Write the cache atomically, merged with changes another process saved meanwhile.
+        """Write the cache atomically, merged with what another process saved meanwhile.
 
-        With ``keep``, entries whose hash is not in it are dropped first. Raises
-        :class:`CacheError` when the file cannot be written (the old file stays intact).
+        With ``keep``, this process's entries whose hash is not in it are dropped (entries only
+        another process has used are kept). Raises ``OSError`` when the file cannot be written;
+        the old file then stays intact.
         """
         keep_set = None if keep is None else set(keep)
         with self._lock:
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                with self._file_lock():
-                    state = _file_state(self.path)
-                    if state is not None and state != self._disk_state:
-                        self._merge_from_disk()
-                    purged = keep_set is not None and self._purge(keep_set)
-                    unchanged = state is not None and state == self._disk_state
-                    if unchanged and not (self._dirty or purged):
-                        return
-                    atomic_write_bytes(self.path, self._encode())
-                    self._disk_state = _file_state(self.path)
-            except OSError as exc:
-                raise CacheError(
-                    f"the embedding cache {self.path} could not be saved: {exc}"
-                ) from exc
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self._file_lock():
+                state = _file_state(self.path)
+                if state is not None and state != self._seen_state:
+                    self._merge_from_disk(state)
+                purged = keep_set is not None and self._purge(keep_set)
+                unchanged = state is not None and state == self._seen_state
+                if unchanged and not (self._dirty or purged):
+                    return  # the file already holds exactly this
+                atomic_write_bytes(self.path, self._encode())
+                self._seen_state = _file_state(self.path)
             self._dirty = False
 
     # --- internals -----------------------------------------------------------------------
@@ -161,7 +180,8 @@ class EmbeddingCache:
         self._rows = {}
         self._matrix = np.empty((0, self.dim), dtype=np.float32)
         self._dirty = False
-        self._disk_state = None
+        self._seen_state = None
+        self._foreign = set()
 
     def _put(self, hashes: Sequence[bytes], vectors: np.ndarray) -> None:
         latest = dict(zip(hashes, range(len(hashes)), strict=True))  # a repeat: last one wins
@@ -186,23 +206,27 @@ class EmbeddingCache:
         self._matrix = bigger
 
     def _purge(self, keep: set[bytes]) -> bool:
-        stale = [h for h in self._rows if h not in keep]
-        if not stale:
+        self._foreign.difference_update(keep)  # this process uses them now: they are its own
+        live = [(h, row) for h, row in self._rows.items() if h in keep or h in self._foreign]
+        if len(live) == len(self._rows):
             return False
-        live = [(h, row) for h, row in self._rows.items() if h in keep]
         self._matrix = self._matrix[[row for _, row in live]]
         self._rows = {h: i for i, (h, _) in enumerate(live)}
         return True
 
-    def _merge_from_disk(self) -> None:
-        """Add entries another process saved since we last read or wrote the file."""
+    def _merge_from_disk(self, state: tuple[int, int, int]) -> bool:
+        """Add the file's entries we lack (ours win); True if there were any."""
         try:
-            _, hashes, vectors = self._read_file()
-        except Exception:  # unusable or foreign file: ours replaces it
-            return
+            state, hashes, vectors = self._read_file()
+        except Exception:  # unusable or another model's: ours will replace it on save
+            self._seen_state = state
+            return False
+        self._seen_state = state
         missing = [(h, i) for i, h in enumerate(_split_hashes(hashes)) if h not in self._rows]
         if missing:
             self._put([h for h, _ in missing], vectors[[i for _, i in missing]])
+            self._foreign.update(h for h, _ in missing)
+        return bool(missing)
 
     def _read_file(self) -> tuple[tuple[int, int, int], bytes, np.ndarray]:
         """(file state, hash blob, vectors) of a usable file, else CacheError."""

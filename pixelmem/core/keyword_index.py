@@ -157,7 +157,7 @@ def _positions(sorted_values: np.ndarray, wanted: np.ndarray) -> np.ndarray:
     """Positions in ``sorted_values`` of the distinct ``wanted`` values present there."""
     pos = np.searchsorted(sorted_values, wanted)
     pos = pos[pos < len(sorted_values)]
-    return np.unique(pos[np.isin(sorted_values[pos], wanted)], return_counts=True)[0]
+    return np.unique(pos[np.isin(sorted_values[pos], wanted)])
 
 
 def _postings(
@@ -169,7 +169,8 @@ def _postings(
     becomes one int64, the term's hash shifted right in the high bits and the document in the
     low bits, so one ``np.sort`` groups them (``np.unique(return_inverse=True)`` argsorts, ten
     times slower on these heavily repeated keys). If two terms share a shortened hash (about
-    1 in 10,000 vaults of 30k chunks), dense term ids take the place of the hashes.
+    1 in 10,000 vaults of 30k chunks), dense term ids take the place of the hashes. (A query
+    word absent from the vocabulary meets a term's shortened hash with odds of about 1e-9.)
     """
     doc_bits = max(1, (n - 1).bit_length())
     shift = max(shift, doc_bits)  # ``shift`` > doc_bits only to test the fallback

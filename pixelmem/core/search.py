@@ -24,25 +24,23 @@ the reference, so any number of threads may search one snapshot.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
-from typing import Literal
 
 import numpy as np
 
 from pixelmem.core.chunking import Chunk
 from pixelmem.core.keyword_index import KeywordIndex, token_hashes
 from pixelmem.core.memory import Memory
-from pixelmem.core.text_tokens import highlight_terms, query_terms, tokenize
+from pixelmem.core.text_tokens import highlight_terms, make_snippet, query_terms, tokenize
 from pixelmem.core.vector_index import VectorIndex, top_k_of_scores
 
-SearchMode = Literal["hybrid", "semantic", "keyword"]
-MODES: tuple[str, ...] = ("hybrid", "semantic", "keyword")
+MODES = ("hybrid", "semantic", "keyword")
 RRF_K = 60
-SNIPPET_CHARS = 200
 _NONE = -np.inf
+# "score > 0" for BM25 with an inclusive floor; every real BM25 weight is larger.
+_POSITIVE = float(np.finfo(np.float32).tiny)
 
 
 @dataclass(frozen=True)
@@ -231,6 +229,7 @@ class SearchIndex:
             ranked = _ranked(kw, k)
             scores = kw[ranked] / kw[ranked[0]] if kw is not None and len(ranked) else []
         else:
+            assert sem is not None and kw is not None  # hybrid runs only with both sides
             ranked, scores = _fuse(sem, kw, k, max(50, 4 * k))
         return [
             self._hit(int(m), float(s), query, cosine, bm25)
@@ -311,10 +310,6 @@ class SearchIndex:
         )
 
 
-# "score > 0" for BM25 with an inclusive floor; every real BM25 weight is larger.
-_POSITIVE = float(np.finfo(np.float32).tiny)
-
-
 def _ranked(best: np.ndarray | None, k: int) -> np.ndarray:
     """Memory positions of the ``k`` best finite scores, best first."""
     if best is None:
@@ -322,11 +317,8 @@ def _ranked(best: np.ndarray | None, k: int) -> np.ndarray:
     return top_k_of_scores(best, k, min_score=float(np.finfo(np.float32).min))[0]
 
 
-def _fuse(
-    sem: np.ndarray | None, kw: np.ndarray | None, k: int, depth: int
-) -> tuple[np.ndarray, np.ndarray]:
+def _fuse(sem: np.ndarray, kw: np.ndarray, k: int, depth: int) -> tuple[np.ndarray, np.ndarray]:
     """Reciprocal-rank fusion of two per-memory score arrays; scores normalised to 0–1."""
-    assert sem is not None and kw is not None
     fused = np.zeros(len(sem), np.float64)
     for side in (sem, kw):
         ranked = _ranked(side, depth)
@@ -352,46 +344,6 @@ def _best_row(rows: np.ndarray, cosine: np.ndarray | None, bm25: np.ndarray | No
             if top > 0:
                 total += part / top
     return int(np.argmax(total))
-
-
-def make_snippet(text: str, terms: Iterable[str], width: int = SNIPPET_CHARS) -> str:
-    """About ``width`` characters of ``text`` around the densest cluster of ``terms``.
-
-    Whitespace is collapsed; ``…`` marks a cut. Without a term found, the text's beginning.
-    """
-    hits = _term_positions(text, terms)
-    start = 0
-    if hits and len(text) > width:
-        start = max(0, min(_densest(hits, width // 2) - width // 4, len(text) - width))
-        if start:
-            space = text.find(" ", start, start + 20)
-            start = space + 1 if space != -1 else start
-    end = min(len(text), start + width)
-    if end < len(text):
-        space = text.rfind(" ", end - 20, end)
-        end = space if space > start else end
-    body = " ".join(text[start:end].split())
-    return f"{'…' if start else ''}{body}{'…' if end < len(text) else ''}"
-
-
-def _densest(hits: list[tuple[int, str]], span: int) -> int:
-    """The hit position starting the ``span`` that holds the most distinct terms (earliest)."""
-
-    def distinct(at: int) -> int:
-        return len({term for pos, term in hits if at <= pos < at + span})
-
-    return min((pos for pos, _ in hits), key=lambda at: (-distinct(at), at))
-
-
-def _term_positions(text: str, terms: Iterable[str]) -> list[tuple[int, str]]:
-    low = text.lower()
-    hay = low if len(low) == len(text) else text  # offsets must stay those of ``text``
-    positions: list[tuple[int, str]] = []
-    for term in terms:
-        pattern = re.escape(term) if not term.isascii() else rf"(?<!\w){re.escape(term)}(?!\w)"
-        found = re.finditer(pattern, hay)
-        positions += [(m.start(), term) for _, m in zip(range(20), found, strict=False)]
-    return positions
 
 
 def _timestamp(memory: Memory | None) -> float:

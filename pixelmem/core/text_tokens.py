@@ -17,12 +17,15 @@ Rules (the same for documents and queries):
 
 Token order is not meaningful (BM25 is a bag of words). Everything is regex scanning in C; pure
 ASCII text takes a faster path. ``benchmarks/bench_search.py`` prints the throughput.
+:func:`highlight_terms` and :func:`make_snippet` turn a query and a hit's text into what a
+result list shows.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from itertools import filterfalse
 
 # Han (with extensions and compatibility ideographs), Hiragana, Katakana, Hangul syllables and
@@ -46,6 +49,7 @@ _ASCII_TOKEN = re.compile(rf"[a-z0-9]+(?:[-._/@][a-z0-9]+)*{_SUFFIX}")
 _TOKEN = re.compile(rf"{_LETTER}+(?:[-._/@]{_LETTER}+)*{_SUFFIX}")
 _WORD = re.compile(rf"{_LETTER}+")
 _CJK_RUN = re.compile(rf"[{_CJK}]+")
+SNIPPET_CHARS = 200
 _JOINER = re.compile(r"[-._/@+#]")
 
 # Words that carry no meaning for keyword search in English. The keyword index drops them (see
@@ -128,3 +132,43 @@ def _longest_parts(run: str, hay: str) -> list[str]:
         else:
             i += 1
     return parts
+
+
+def make_snippet(text: str, terms: Iterable[str], width: int = SNIPPET_CHARS) -> str:
+    """About ``width`` characters of ``text`` around the densest cluster of ``terms``.
+
+    Whitespace is collapsed; ``…`` marks a cut. Without a term found, the text's beginning.
+    """
+    hits = _term_positions(text, terms)
+    start = 0
+    if hits and len(text) > width:
+        start = max(0, min(_densest(hits, width // 2) - width // 4, len(text) - width))
+        if start:
+            space = text.find(" ", start, start + 20)
+            start = space + 1 if space != -1 else start
+    end = min(len(text), start + width)
+    if end < len(text):
+        space = text.rfind(" ", end - 20, end)
+        end = space if space > start else end
+    body = " ".join(text[start:end].split())
+    return f"{'…' if start else ''}{body}{'…' if end < len(text) else ''}"
+
+
+def _densest(hits: list[tuple[int, str]], span: int) -> int:
+    """The hit position starting the ``span`` that holds the most distinct terms (earliest)."""
+
+    def distinct(at: int) -> int:
+        return len({term for pos, term in hits if at <= pos < at + span})
+
+    return min((pos for pos, _ in hits), key=lambda at: (-distinct(at), at))
+
+
+def _term_positions(text: str, terms: Iterable[str]) -> list[tuple[int, str]]:
+    low = text.lower()
+    hay = low if len(low) == len(text) else text  # offsets must stay those of ``text``
+    positions: list[tuple[int, str]] = []
+    for term in terms:
+        pattern = re.escape(term) if not term.isascii() else rf"(?<!\w){re.escape(term)}(?!\w)"
+        found = re.finditer(pattern, hay)
+        positions += [(m.start(), term) for _, m in zip(range(20), found, strict=False)]
+    return positions

@@ -138,7 +138,7 @@ class VectorIndex:
     ) -> tuple[np.ndarray, np.ndarray]:
         """The ``k`` rows nearest to a group of rows (see :meth:`group_scores`), never the
         group itself: ``(indices int64, scores float32)``."""
-        group = np.unique(np.asarray(rows, dtype=np.int64), return_counts=True)[0]
+        group = np.unique(np.asarray(rows, dtype=np.int64))
         if group.size == 0 or k <= 0:
             return _EMPTY
         keep = np.ones(len(self), bool) if mask is None else np.array(mask, bool)
@@ -177,6 +177,7 @@ class VectorIndex:
         n = len(self)
         if k <= 0 or n == 0:
             return _EMPTY
+        selected = None
         if mask is not None:
             mask = np.asarray(mask, bool)
             if mask.shape != (n,):
@@ -186,7 +187,7 @@ class VectorIndex:
                 return _top_k(self._matrix[selected] @ q, selected, k)
         scores = self._buffer(n)
         np.matmul(self._matrix, q, out=scores)
-        return top_k_of_scores(scores, k, mask)
+        return _top_k(scores if selected is None else scores[selected], selected, k)
 
     def _buffer(self, n: int) -> np.ndarray:
         buf: np.ndarray | None = getattr(self._local, "scores", None)

@@ -38,6 +38,8 @@ class AppController(QObject):
         self.window: MainWindow | None = None
 
     def open(self, vault: Path, *, first_run: bool = False) -> bool:
+        if self.window is not None:  # settings saved in the old window are the current ones
+            self.settings = self.window.settings
         try:
             engine = Engine(vault, self.settings)
         except PixelmemError as exc:

@@ -36,4 +36,4 @@ def full_date(value: datetime | None) -> str:
     if value is None:
         return ""
     stamp = QDateTime.fromSecsSinceEpoch(int(value.timestamp()))
-    return QLocale().toString(stamp, QLocale.FormatType.ShortFormat)
+    return stamp.toString("yyyy-MM-dd HH:mm")  # unambiguous in every language

@@ -8,7 +8,7 @@ edits asks first (:func:`prompts.ask_unsaved`).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QTextCursor
@@ -80,15 +80,20 @@ class MemoryEditor(QStackedWidget):
 
     # -- opening ---------------------------------------------------------------------------
 
-    def open_memory(self, memory_id: str, span: tuple[int, int] | None = None) -> None:
-        """Show a memory (asking about unsaved edits first); ``span`` selects part of the body."""
+    def open_memory(
+        self, memory_id: str, span: tuple[int, int] | None = None, terms: Sequence[str] = ()
+    ) -> None:
+        """Show a memory (asking about unsaved edits first); ``span`` selects part of the body
+        and ``terms`` are marked in it."""
         if self.current_id == memory_id and not self._saving:
             if span is not None:
-                self.select_span(*span)
+                self.select_span(*span, terms)
             return
-        self.maybe_save(lambda: self._load_id(memory_id, span))
+        self.maybe_save(lambda: self._load_id(memory_id, span, terms))
 
-    def _load_id(self, memory_id: str, span: tuple[int, int] | None) -> None:
+    def _load_id(
+        self, memory_id: str, span: tuple[int, int] | None, terms: Sequence[str] = ()
+    ) -> None:
         try:
             memory = self.session.store.get(memory_id)
         except PixelmemError as exc:
@@ -96,7 +101,7 @@ class MemoryEditor(QStackedWidget):
             return
         self.load(memory)
         if span is not None:
-            self.select_span(*span)
+            self.select_span(*span, terms)
 
     def load(self, memory: Memory) -> None:
         """Show ``memory`` as saved on disk (no prompt; callers asked already)."""
@@ -124,17 +129,24 @@ class MemoryEditor(QStackedWidget):
         self._update_dirty()
         self.memory_opened.emit("")
 
-    def select_span(self, start: int, end: int) -> None:
-        """Select body[start:end] (a search hit's chunk) and scroll it into view."""
+    def select_span(self, start: int, end: int, terms: Sequence[str] = ()) -> None:
+        """Show body[start:end] (a search hit's chunk): scrolled into view and selected, with
+        the matched words marked. A chunk that is the whole body is not selected: a fully
+        blue page says nothing, the marked words do."""
         self.form.show_preview(False)
         body = self.form.body_edit
         text = self._memory.body if self._memory is not None else body.toPlainText()
+        last = body.document().characterCount() - 1
+        begin, finish = min(utf16_offset(text, start), last), min(utf16_offset(text, end), last)
         cursor = body.textCursor()
-        cursor.setPosition(min(utf16_offset(text, start), body.document().characterCount() - 1))
-        end_pos = min(utf16_offset(text, end), body.document().characterCount() - 1)
-        cursor.setPosition(end_pos, QTextCursor.MoveMode.KeepAnchor)
+        cursor.setPosition(finish)
+        body.setTextCursor(cursor)  # scroll so the end, then the start, is visible
+        cursor.setPosition(begin)
+        if finish - begin < 0.9 * last:
+            cursor.setPosition(finish, QTextCursor.MoveMode.KeepAnchor)
         body.setTextCursor(cursor)
         body.centerCursor()
+        self.form.mark_terms(terms, begin, finish)
         body.setFocus(Qt.FocusReason.OtherFocusReason)
 
     # -- saving ----------------------------------------------------------------------------
@@ -162,7 +174,7 @@ class MemoryEditor(QStackedWidget):
             self._after_save.append(then)
         if self._saving:
             return  # the running save will pick up the queued follow-up
-        if not self._dirty and self._memory is not None and not force:
+        if not self._dirty and not force:  # nothing to write (an empty draft is not saved)
             self._finish_save()
             return
         draft = self.draft()
@@ -238,9 +250,16 @@ class MemoryEditor(QStackedWidget):
 
     def _delete(self) -> None:
         if self.current_id:
-            self.session.delete(self.current_id)
+            self.delete_current()
         elif self._open:  # an unsaved draft: nothing on disk to trash
             self.close_memory()
+
+    def delete_current(self) -> None:
+        """Trash the open memory; its unsaved edits go with it (the user asked, and can undo)."""
+        memory_id = self.current_id
+        if memory_id:
+            self._dirty = False
+            self.session.delete(memory_id)
 
     def _memory_updated(self, action: str, memory_id: str) -> None:
         if memory_id != self.current_id or self._saving:

@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFont, QKeySequence, QShortcut, QTextOption
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import (
+    QFont,
+    QKeySequence,
+    QPalette,
+    QShortcut,
+    QTextCharFormat,
+    QTextOption,
+)
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -14,13 +22,16 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QStackedWidget,
+    QTextEdit,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from pixelmem.core.memory import IMPORTANCE_LEVELS, Memory
+from pixelmem.gui import colors
 from pixelmem.gui.dates import full_date
+from pixelmem.gui.markdown_highlighter import MarkdownHighlighter
 from pixelmem.gui.markdown_preview import MarkdownPreview
 
 _TOPIC_SPLIT = re.compile(r"[,，、;；]")
@@ -41,6 +52,9 @@ class EditorForm(QWidget):
         super().__init__(parent)
         self.vault = vault
         self._filling = False
+        # One "sheet of paper": title, fields and body on the palette's base colour.
+        self.setBackgroundRole(QPalette.ColorRole.Base)
+        self.setAutoFillBackground(True)
         self._build()
         self._layout()
         self._connect()
@@ -75,7 +89,8 @@ class EditorForm(QWidget):
         self.body_edit.setObjectName("bodyEdit")
         self.body_edit.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         self.body_edit.setFrameShape(QPlainTextEdit.Shape.NoFrame)
-        self.body_edit.document().setDocumentMargin(10)
+        self.body_edit.document().setDocumentMargin(12)
+        self.highlighter = MarkdownHighlighter(self.body_edit.document(), self.palette())
         self.preview = MarkdownPreview()
         self.preview.setFrameShape(QPlainTextEdit.Shape.NoFrame)
         self.body_stack = QStackedWidget()
@@ -176,6 +191,7 @@ class EditorForm(QWidget):
         self.topics_edit.setText(", ".join(memory.topics))
         index = self.importance_combo.findData(memory.importance)
         self.importance_combo.setCurrentIndex(max(0, index))
+        self.body_edit.setExtraSelections([])
         self.body_edit.setPlainText(memory.body)
         self.body_edit.document().setModified(False)
         self._filling = False
@@ -225,6 +241,20 @@ class EditorForm(QWidget):
             return memory.body
         return self.body_edit.toPlainText()
 
+    def mark_terms(self, terms: Sequence[str], start: int, end: int) -> None:
+        """Tint every match of ``terms`` between the Qt positions ``start`` and ``end``."""
+        body, selections = self.body_edit, []
+        fmt = QTextCharFormat()
+        fmt.setBackground(colors.match_background(self.palette()))
+        for term in sorted({t for t in terms if t.strip()}, key=len, reverse=True):
+            found = body.document().find(term, start)
+            while not found.isNull() and found.selectionEnd() <= end:
+                selection = QTextEdit.ExtraSelection()
+                selection.cursor, selection.format = found, fmt
+                selections.append(selection)
+                found = body.document().find(term, found.selectionEnd())
+        body.setExtraSelections(selections)
+
     def show_dirty(self, dirty: bool) -> None:
         self.dirty_label.setVisible(dirty)
         self.save_button.setEnabled(dirty)
@@ -266,6 +296,12 @@ class EditorForm(QWidget):
             parts.append(self.tr("created {date}").format(date=full_date(memory.created)))
         self.meta_label.setText("  ·  ".join(parts))
         self.meta_label.setProperty("folder", str(memory.path.parent))
+
+    def changeEvent(self, event: QEvent) -> None:
+        highlighter = getattr(self, "highlighter", None)  # Qt calls this during __init__ too
+        if event.type() == QEvent.Type.PaletteChange and highlighter is not None:
+            highlighter.set_palette(self.palette())  # light/dark switch while running
+        super().changeEvent(event)
 
     def _edited(self, *_: object) -> None:
         if not self._filling:

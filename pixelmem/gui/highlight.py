@@ -10,6 +10,9 @@ from pixelmem.core.text_tokens import highlight_terms
 
 SNIPPET_CHARS = 260
 _SPACES = re.compile(r"\s+")
+# Markdown marks that read as noise in a one-line snippet: headings (the core's snippets may
+# already be joined into one line) and, at line starts, list and quote marks.
+_MARKS = re.compile(r"(?m)(?:^|(?<=\s))#{1,6}(?:\s+|(?=…?$))|^\s*(?:[-*+>]|\d+\.)\s+")
 _WORD = re.compile(r"^\w+$", re.ASCII)
 
 
@@ -21,7 +24,7 @@ def hit_terms(query: str, text: str, matched: Iterable[str] = ()) -> list[str]:
 
 def compact(text: str, limit: int = SNIPPET_CHARS) -> str:
     """One line of text, cut at a word near ``limit`` with an ellipsis."""
-    text = _SPACES.sub(" ", text).strip()
+    text = _SPACES.sub(" ", _MARKS.sub("", text)).strip()
     if len(text) <= limit:
         return text
     cut = text.rfind(" ", int(limit * 0.8), limit)

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import importlib
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 
+import shiboken6
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QMainWindow, QMessageBox, QWidget
@@ -141,7 +143,7 @@ class MainWindow(QMainWindow):
 
     def _connect(self) -> None:
         session, bus, status = self.session, self.bus, self.status
-        workers.set_error_handler(lambda exc: bus.error_reported.emit(describe_error(exc)))
+        workers.set_error_handler(self._report_error)
         session.memories_loaded.connect(self._memories_loaded)
         bus.memory_updated.connect(self._memory_updated)
         bus.open_memory_requested.connect(self.open_memory)
@@ -158,12 +160,19 @@ class MainWindow(QMainWindow):
         status.cancel_requested.connect(session.cancel_indexing)
         status.skipped_requested.connect(self.show_skipped)
         self.list_panel.memory_selected.connect(self.open_memory)
-        self.list_panel.delete_requested.connect(session.delete)
+        self.list_panel.delete_requested.connect(self.delete_memory)
         self.editor.memory_opened.connect(self._memory_opened)
         self.editor.dirty_changed.connect(self.setWindowModified)
         self.search_panel.hit_activated.connect(self.open_hit)
         self.related_panel.hit_activated.connect(self.open_hit)
         self.watcher.paths_changed.connect(session.apply_paths)
+
+    def _report_error(self, exc: BaseException) -> None:
+        """Errors of background work nobody else handled (STYLE §4: one place to show them)."""
+        if shiboken6.isValid(self.bus):  # this window may be gone (vault switched)
+            self.bus.error_reported.emit(describe_error(exc))
+        else:
+            log.error("background task failed: %s", exc)
 
     def retranslate(self) -> None:
         self.setWindowTitle(f"pixelmem — {self.engine.vault.name}[*]")
@@ -198,6 +207,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         if self._closing_ok:
             self._save_layout()
+            self.hide()  # feels instant while a cancelled embedding batch winds down
             self.watcher.stop()
             self.session.shutdown()
             event.accept()
@@ -227,13 +237,15 @@ class MainWindow(QMainWindow):
 
     # -- opening memories ------------------------------------------------------------------
 
-    def open_memory(self, memory_id: str, span: tuple[int, int] | None = None) -> None:
-        self.editor.open_memory(memory_id, span)
+    def open_memory(
+        self, memory_id: str, span: tuple[int, int] | None = None, terms: Sequence[str] = ()
+    ) -> None:
+        self.editor.open_memory(memory_id, span, terms)
         if self.editor.current_id != memory_id:  # the user kept editing the other one
             self.list_panel.select(self.editor.current_id)
 
     def open_hit(self, hit: SearchHit) -> None:
-        self.open_memory(hit.memory_id, (hit.start, hit.end))
+        self.open_memory(hit.memory_id, (hit.start, hit.end), hit.matched_terms)
 
     def _memory_opened(self, memory_id: str) -> None:
         self.list_panel.select(memory_id or None)
@@ -251,15 +263,25 @@ class MainWindow(QMainWindow):
     def save_memory(self) -> None:
         self.editor.save()
 
-    def delete_memory(self) -> None:
-        memory_id = self.editor.current_id or self.list_panel.current_id()
-        if memory_id:
+    def delete_memory(self, memory_id: str | None = None) -> None:
+        memory_id = memory_id or self.editor.current_id or self.list_panel.current_id()
+        if memory_id and memory_id == self.editor.current_id:
+            self.editor.delete_current()
+        elif memory_id:
             self.session.delete(memory_id)
 
     def undo_delete(self) -> None:
-        record = self.status.last_trashed
-        if record is not None:
+        if self.status.last_trashed is not None:
             self.status.undo_button.click()
+
+    def focus_list(self) -> None:
+        self.list_dock.show()
+        self.list_dock.raise_()
+        self.list_panel.view.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def focus_editor(self) -> None:
+        if self.editor.is_open:
+            self.editor.form.body_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def focus_search(self) -> None:
         self.search_dock.show()

@@ -42,6 +42,10 @@ MENU_TABLE: list[tuple[str, str, str, object, str] | tuple[str, None]] = [
     ("edit", None),
     ("edit", "reindex", QT_TRANSLATE_NOOP("menus", "&Rebuild Index"), "", "reindex"),
     ("edit", "skipped", QT_TRANSLATE_NOOP("menus", "S&kipped Files…"), "", "show_skipped"),
+    ("view", "focus_list", QT_TRANSLATE_NOOP("menus", "Go to &List"), "Ctrl+1", "focus_list"),
+    ("view", "focus_editor", QT_TRANSLATE_NOOP("menus", "Go to &Editor"), "Ctrl+2", "focus_editor"),
+    ("view", "focus_search", QT_TRANSLATE_NOOP("menus", "Go to &Search"), "Ctrl+3", "focus_search"),
+    ("view", None),
     ("help", "about", QT_TRANSLATE_NOOP("menus", "&About pixelmem"), "", "show_about"),
 ]
 MENU_TITLES = {

@@ -35,6 +35,7 @@ class RelatedPanel(QWidget):
         self.view.setModel(self.model)
         self.view.setItemDelegate(ResultDelegate(self.view, snippet_lines=2))
         self.view.setResizeMode(QListView.ResizeMode.Adjust)
+        self.view.setUniformItemSizes(True)
         self.view.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.view.setFrameShape(QListView.Shape.NoFrame)
         self.empty_label = QLabel()

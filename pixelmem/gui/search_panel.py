@@ -80,6 +80,7 @@ class SearchPanel(QWidget):
         self.view.setModel(self.model)
         self.view.setItemDelegate(ResultDelegate(self.view))
         self.view.setResizeMode(QListView.ResizeMode.Adjust)
+        self.view.setUniformItemSizes(True)
         self.view.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.view.setFrameShape(QListView.Shape.NoFrame)
         self.empty_label = QLabel()

@@ -13,6 +13,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
+    QFont,
     QFontMetrics,
     QPainter,
     QPalette,
@@ -38,10 +39,8 @@ class ResultRow:
 
 
 def score_text(hit: SearchHit) -> str:
-    """The number worth showing: cosine similarity when there is one, else the fused score."""
-    semantic = getattr(hit, "semantic_score", None)
-    value = semantic if semantic is not None else hit.score
-    return f"{value:.2f}"
+    """The hit's 0–1 score: cosine (semantic), fused (hybrid) or relative BM25 (keyword)."""
+    return f"{hit.score:.2f}"
 
 
 def score_tooltip(hit: SearchHit) -> str:
@@ -115,13 +114,9 @@ class ResultDelegate(QStyledItemDelegate):
             model.modelReset.connect(self._docs.clear)
 
     def sizeHint(self, option: QStyleOptionViewItem, index: AnyIndex) -> QSize:
-        row = index.data(HitRole)
-        if not isinstance(row, ResultRow):
-            return QSize(0, 0)
-        doc = self._document(option, row, selected=False)
-        limit = self._max_height(option)
-        height = min(int(doc.size().height()), limit)
-        return QSize(200, height + 2 * PAD_Y)
+        # One height for every row: the view then lays out only what is visible, and no
+        # rich text is laid out just to be measured.
+        return QSize(200, self._max_height(option) + 2 * PAD_Y)
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
         row = index.data(HitRole)
@@ -207,7 +202,12 @@ class ResultDelegate(QStyledItemDelegate):
         muted = colors.muted_text(palette, selected).name()
         badge = QFontMetrics(small_font(option.font)).horizontalAdvance(score_text(row.hit))
         room = badge + 12 + SCORE_GAP  # keeps the title clear of the score badge
-        title = highlight_html(row.hit.title, row.terms, mark)
+        bold = QFont(option.font)
+        bold.setWeight(QFont.Weight.DemiBold)
+        shown_title = QFontMetrics(bold).elidedText(
+            row.hit.title, Qt.TextElideMode.ElideRight, self._text_width(option) - room
+        )
+        title = highlight_html(shown_title, row.terms, mark)
         snippet = highlight_html(row.snippet, row.terms, mark)
         size = small_font(option.font).pointSizeF()
         doc.setHtml(

@@ -66,7 +66,7 @@ def test_escape_clears_the_search(qtbot, window) -> None:
     assert panel.search_box.text() == ""
 
 
-def test_enter_opens_the_hit_with_its_chunk_selected(qtbot, window) -> None:
+def test_enter_opens_the_hit_with_its_words_marked(qtbot, window) -> None:
     from PySide6.QtCore import Qt
 
     panel = window.search_panel
@@ -77,8 +77,28 @@ def test_enter_opens_the_hit_with_its_chunk_selected(qtbot, window) -> None:
     with qtbot.waitSignal(window.editor.memory_opened, timeout=5000):
         qtbot.keyClick(panel.search_box, Qt.Key.Key_Return)
     assert window.editor.current_id == hit.memory_id
+    marks = window.editor.form.body_edit.extraSelections()
+    assert [m.cursor.selectedText() for m in marks] == ["mulch"]
+
+
+def test_a_hit_in_a_long_memory_selects_its_chunk(qtbot, window) -> None:
+    from pixelmem.core.memory import Memory
+
+    paragraphs = [f"Paragraph {i} talks about bicycles and the weather." * 6 for i in range(8)]
+    paragraphs[6] = "The zeppelin hangar in Friedrichshafen is enormous. " * 4
+    draft = Memory(id="", title="Long travel diary", body="\n\n".join(paragraphs))
+    with qtbot.waitSignal(window.bus.index_changed, timeout=5000):
+        window.session.create(draft)
+    panel = window.search_panel
+    panel.set_mode("keyword")
+    panel.search_box.setText("zeppelin")
+    with qtbot.waitSignal(panel.results_shown, timeout=5000):
+        panel.run_search()
+    hit = panel.model.hit_at(0)
+    assert hit.title == "Long travel diary" and hit.start > 0
+    window.open_hit(hit)
     selected = window.editor.form.body_edit.textCursor().selectedText()
-    assert "mulch" in selected
+    assert "zeppelin hangar" in selected and "Paragraph 0" not in selected  # a part, not all
 
 
 def test_results_html_is_escaped(qtbot) -> None:

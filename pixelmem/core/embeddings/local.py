@@ -144,8 +144,9 @@ class LocalEmbedder:
         if self._session is None:
             with self._load_lock:
                 if self._session is None:
-                    tokenizer = _load_tokenizer()
-                    self._session, self._tokenizer = self._load_session(), tokenizer
+                    # The tokenizer first: other threads go by ``_session`` alone.
+                    self._tokenizer = _load_tokenizer()
+                    self._session = self._load_session()
         return self._session, self._tokenizer
 
     def _load_session(self) -> Any:

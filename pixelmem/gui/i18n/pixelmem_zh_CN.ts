@@ -2,129 +2,132 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
     <context>
-        <name>ChatPane</name>
+        <name>ChatBody</name>
         <message>
-            <location filename="../chat_pane.py" line="239" />
-            <source>Chat</source>
-            <translation>聊天</translation>
-        </message>
-        <message>
-            <location filename="../chat_pane.py" line="241" />
+            <location filename="../chat_body.py" line="96" />
             <source>No chat model is configured — open Settings → Chat to choose one.</source>
             <translation>尚未配置聊天模型——请打开“设置 → 聊天”选择一个。</translation>
         </message>
         <message>
-            <location filename="../chat_pane.py" line="243" />
+            <location filename="../chat_body.py" line="98" />
             <source>Open Settings</source>
             <translation>打开设置</translation>
         </message>
         <message>
-            <location filename="../chat_pane.py" line="245" />
+            <location filename="../chat_body.py" line="100" />
             <source>Pinned:</source>
             <translation>已固定：</translation>
         </message>
         <message>
-            <location filename="../chat_pane.py" line="245" />
+            <location filename="../chat_body.py" line="100" />
             <source>drop memories here to send them with every message</source>
             <translation>把记忆拖到这里，每条消息都会附带它们</translation>
         </message>
         <message>
-            <location filename="../chat_pane.py" line="247" />
+            <location filename="../chat_body.py" line="102" />
             <source>Excluded:</source>
             <translation>已排除：</translation>
         </message>
         <message>
-            <location filename="../chat_pane.py" line="250" />
+            <location filename="../chat_body.py" line="105" />
             <source>Ask anything. Relevant memories are added to the prompt, and every answer shows which ones.</source>
             <translation>尽管提问。相关的记忆会加入提示词，每个回答都会注明用了哪些。</translation>
         </message>
         <message>
-            <location filename="../chat_pane.py" line="255" />
+            <location filename="../chat_body.py" line="110" />
             <source>Ask about your memories… (Enter to send, Shift+Enter for a new line)</source>
             <translation>就你的记忆提问…（Enter 发送，Shift+Enter 换行）</translation>
         </message>
         <message>
-            <location filename="../chat_pane.py" line="257" />
+            <location filename="../chat_body.py" line="112" />
             <source>Send</source>
             <translation>发送</translation>
         </message>
         <message>
-            <location filename="../chat_pane.py" line="258" />
+            <location filename="../chat_body.py" line="113" />
             <source>Stop</source>
             <translation>停止</translation>
         </message>
         <message>
-            <location filename="../chat_pane.py" line="259" />
+            <location filename="../chat_body.py" line="114" />
             <source>Preview prompt</source>
             <translation>预览提示词</translation>
         </message>
         <message>
-            <location filename="../chat_pane.py" line="260" />
+            <location filename="../chat_body.py" line="115" />
             <source>See what would be sent, without sending it</source>
             <translation>查看将要发送的内容，但不发送</translation>
         </message>
         <message>
-            <location filename="../chat_pane.py" line="261" />
+            <location filename="../chat_body.py" line="116" />
             <source>Clear</source>
             <translation>清空</translation>
         </message>
         <message>
-            <location filename="../chat_pane.py" line="262" />
+            <location filename="../chat_body.py" line="117" />
             <source>Start a new chat (pinned memories stay)</source>
             <translation>开始新的对话（固定的记忆会保留）</translation>
         </message>
+    </context>
+    <context>
+        <name>ChatPane</name>
         <message>
-            <location filename="../chat_pane.py" line="277" />
+            <location filename="../chat_pane.py" line="117" />
+            <source>Chat</source>
+            <translation>聊天</translation>
+        </message>
+        <message>
+            <location filename="../chat_pane.py" line="133" />
             <source>Assistant</source>
             <translation>助手</translation>
         </message>
         <message>
-            <location filename="../chat_pane.py" line="288" />
+            <location filename="../chat_pane.py" line="144" />
             <source>You</source>
             <translation>你</translation>
         </message>
         <message>
-            <location filename="../chat_pane.py" line="291" />
+            <location filename="../chat_pane.py" line="147" />
             <source>searching memories…</source>
             <translation>正在搜索记忆…</translation>
         </message>
         <message>
-            <location filename="../chat_pane.py" line="343" />
+            <location filename="../chat_pane.py" line="182" />
             <source>waiting for the model…</source>
             <translation>正在等待模型…</translation>
         </message>
         <message>
-            <location filename="../chat_pane.py" line="370" />
+            <location filename="../chat_pane.py" line="201" />
             <source>answering…</source>
             <translation>正在回答…</translation>
         </message>
         <message>
-            <location filename="../chat_pane.py" line="395" />
+            <location filename="../chat_pane.py" line="226" />
             <source>failed</source>
             <translation>失败</translation>
         </message>
         <message>
-            <location filename="../chat_pane.py" line="409" />
+            <location filename="../chat_pane.py" line="240" />
             <source>stopped</source>
             <translation>已停止</translation>
         </message>
         <message>
-            <location filename="../chat_pane.py" line="573" />
+            <location filename="../chat_pane.py" line="385" />
             <source>{count} memories, {chars} of {budget} context characters</source>
             <translation>{count} 条记忆，上下文 {chars}/{budget} 字符</translation>
         </message>
         <message>
-            <location filename="../chat_pane.py" line="577" />
+            <location filename="../chat_pane.py" line="389" />
             <source>Sent to the model: {context}.</source>
             <translation>已发送给模型：{context}。</translation>
         </message>
         <message>
-            <location filename="../chat_pane.py" line="579" />
+            <location filename="../chat_pane.py" line="391" />
             <source>Not sent yet. With the current pins and exclusions: {context}.</source>
             <translation>尚未发送。按当前的固定与排除设置：{context}。</translation>
         </message>
         <message>
-            <location filename="../chat_pane.py" line="623" />
+            <location filename="../chat_pane.py" line="435" />
             <source>Saved “{title}”</source>
             <translation>已保存“{title}”</translation>
         </message>
@@ -132,7 +135,7 @@
     <context>
         <name>ChipBar</name>
         <message>
-            <location filename="../chat_widgets.py" line="402" />
+            <location filename="../chat_chips.py" line="72" />
             <source>Remove</source>
             <translation>移除</translation>
         </message>
@@ -140,102 +143,102 @@
     <context>
         <name>EditorForm</name>
         <message>
-            <location filename="../editor_form.py" line="136" />
+            <location filename="../editor_form.py" line="151" />
             <source>Title</source>
             <translation>标题</translation>
         </message>
         <message>
-            <location filename="../editor_form.py" line="137" />
+            <location filename="../editor_form.py" line="152" />
             <source>&amp;Topics</source>
             <translation>主题(&amp;T)</translation>
         </message>
         <message>
-            <location filename="../editor_form.py" line="138" />
+            <location filename="../editor_form.py" line="153" />
             <source>comma, separated, topics</source>
             <translation>用逗号分隔的主题</translation>
         </message>
         <message>
-            <location filename="../editor_form.py" line="139" />
+            <location filename="../editor_form.py" line="154" />
             <source>&amp;Importance</source>
             <translation>重要性(&amp;I)</translation>
         </message>
         <message>
-            <location filename="../editor_form.py" line="143" />
+            <location filename="../editor_form.py" line="158" />
             <source>Low</source>
             <translation>低</translation>
         </message>
         <message>
-            <location filename="../editor_form.py" line="143" />
+            <location filename="../editor_form.py" line="158" />
             <source>Medium</source>
             <translation>中</translation>
         </message>
         <message>
-            <location filename="../editor_form.py" line="143" />
+            <location filename="../editor_form.py" line="158" />
             <source>High</source>
             <translation>高</translation>
         </message>
         <message>
-            <location filename="../editor_form.py" line="148" />
+            <location filename="../editor_form.py" line="163" />
             <source>● Unsaved</source>
             <translation>● 未保存</translation>
         </message>
         <message>
-            <location filename="../editor_form.py" line="149" />
+            <location filename="../editor_form.py" line="164" />
             <source>This memory has changes that are not saved yet</source>
             <translation>这条记忆有尚未保存的修改</translation>
         </message>
         <message>
-            <location filename="../editor_form.py" line="150" />
+            <location filename="../editor_form.py" line="165" />
             <source>Preview</source>
             <translation>预览</translation>
         </message>
         <message>
-            <location filename="../editor_form.py" line="151" />
+            <location filename="../editor_form.py" line="166" />
             <source>Show the rendered Markdown (Ctrl+E)</source>
             <translation>显示渲染后的 Markdown（Ctrl+E）</translation>
         </message>
         <message>
-            <location filename="../editor_form.py" line="152" />
+            <location filename="../editor_form.py" line="167" />
             <source>Save</source>
             <translation>保存</translation>
         </message>
         <message>
-            <location filename="../editor_form.py" line="153" />
+            <location filename="../editor_form.py" line="168" />
             <source>Save (Ctrl+S)</source>
             <translation>保存（Ctrl+S）</translation>
         </message>
         <message>
-            <location filename="../editor_form.py" line="154" />
+            <location filename="../editor_form.py" line="169" />
             <source>Delete</source>
             <translation>删除</translation>
         </message>
         <message>
-            <location filename="../editor_form.py" line="155" />
+            <location filename="../editor_form.py" line="170" />
             <source>Move this memory to the trash (undoable)</source>
             <translation>把这条记忆移到回收站（可撤销）</translation>
         </message>
         <message>
-            <location filename="../editor_form.py" line="156" />
+            <location filename="../editor_form.py" line="171" />
             <source>Write in Markdown…</source>
             <translation>用 Markdown 书写…</translation>
         </message>
         <message>
-            <location filename="../editor_form.py" line="159" />
+            <location filename="../editor_form.py" line="174" />
             <source>Select a memory on the left, or press Ctrl+N to write a new one.</source>
             <translation>在左侧选择一条记忆，或按 Ctrl+N 新建。</translation>
         </message>
         <message>
-            <location filename="../editor_form.py" line="255" />
+            <location filename="../editor_form.py" line="285" />
             <source>New memory — not saved yet</source>
             <translation>新记忆——尚未保存</translation>
         </message>
         <message>
-            <location filename="../editor_form.py" line="264" />
+            <location filename="../editor_form.py" line="294" />
             <source>updated {date}</source>
             <translation>更新于 {date}</translation>
         </message>
         <message>
-            <location filename="../editor_form.py" line="266" />
+            <location filename="../editor_form.py" line="296" />
             <source>created {date}</source>
             <translation>创建于 {date}</translation>
         </message>
@@ -308,42 +311,42 @@
     <context>
         <name>MainWindow</name>
         <message>
-            <location filename="../main_window.py" line="170" />
+            <location filename="../main_window.py" line="179" />
             <source>Memories</source>
             <translation>记忆</translation>
         </message>
         <message>
-            <location filename="../main_window.py" line="171" />
+            <location filename="../main_window.py" line="180" />
             <source>Search</source>
             <translation>搜索</translation>
         </message>
         <message>
-            <location filename="../main_window.py" line="172" />
+            <location filename="../main_window.py" line="181" />
             <source>Related</source>
             <translation>相关</translation>
         </message>
         <message>
-            <location filename="../main_window.py" line="174" />
+            <location filename="../main_window.py" line="183" />
             <source>Inbox</source>
             <translation>收件箱</translation>
         </message>
         <message>
-            <location filename="../main_window.py" line="270" />
+            <location filename="../main_window.py" line="290" />
             <source>Import files</source>
             <translation>导入文件</translation>
         </message>
         <message>
-            <location filename="../main_window.py" line="276" />
+            <location filename="../main_window.py" line="296" />
             <source>Open vault folder</source>
             <translation>打开知识库文件夹</translation>
         </message>
         <message>
-            <location filename="../main_window.py" line="314" />
+            <location filename="../main_window.py" line="334" />
             <source>About pixelmem</source>
             <translation>关于 pixelmem</translation>
         </message>
         <message>
-            <location filename="../main_window.py" line="316" />
+            <location filename="../main_window.py" line="336" />
             <source>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;Local-first knowledge memory: Markdown files in a folder you own, searched by meaning and by keyword, offline.&lt;/p&gt;&lt;p&gt;Vault: {vault}&lt;/p&gt;</source>
             <translation>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;本地优先的知识记忆：Markdown 文件存放在你自己的文件夹里，可离线按语义和关键词搜索。&lt;/p&gt;&lt;p&gt;知识库：{vault}&lt;/p&gt;</translation>
         </message>
@@ -351,12 +354,12 @@
     <context>
         <name>MarkdownView</name>
         <message>
-            <location filename="../chat_widgets.py" line="137" />
+            <location filename="../chat_widgets.py" line="135" />
             <source>Save Selection as Memory…</source>
             <translation>将所选内容存为记忆…</translation>
         </message>
         <message>
-            <location filename="../chat_widgets.py" line="138" />
+            <location filename="../chat_widgets.py" line="136" />
             <source>Save Message as Memory…</source>
             <translation>将消息存为记忆…</translation>
         </message>
@@ -364,84 +367,84 @@
     <context>
         <name>MemoriesPanel</name>
         <message numerus="yes">
-            <location filename="../chat_widgets.py" line="297" />
+            <location filename="../chat_widgets.py" line="295" />
             <source>Memories used (%n)</source>
             <translation>
                 <numerusform>用到的记忆（%n）</numerusform>
             </translation>
         </message>
         <message>
-            <location filename="../chat_widgets.py" line="299" />
+            <location filename="../chat_widgets.py" line="297" />
             <source>No memory was relevant to this message.</source>
             <translation>没有与这条消息相关的记忆。</translation>
         </message>
         <message>
-            <location filename="../chat_widgets.py" line="300" />
+            <location filename="../chat_widgets.py" line="298" />
             <source>Show prompt</source>
             <translation>显示提示词</translation>
         </message>
         <message>
-            <location filename="../chat_widgets.py" line="301" />
+            <location filename="../chat_widgets.py" line="299" />
             <source>Exactly what was sent to the model</source>
             <translation>实际发送给模型的内容</translation>
         </message>
         <message>
-            <location filename="../chat_widgets.py" line="306" />
+            <location filename="../chat_widgets.py" line="304" />
             <source>Not sent (over the {budget}-character budget): {names}</source>
             <translation>未发送（超出 {budget} 字符预算）：{names}</translation>
         </message>
         <message>
-            <location filename="../chat_widgets.py" line="312" />
+            <location filename="../chat_widgets.py" line="310" />
             <source>Pinned but deleted: {ids}</source>
             <translation>已固定但已删除：{ids}</translation>
         </message>
         <message>
-            <location filename="../chat_widgets.py" line="331" />
+            <location filename="../chat_widgets.py" line="329" />
             <source>pinned</source>
             <translation>固定</translation>
         </message>
         <message>
-            <location filename="../chat_widgets.py" line="331" />
+            <location filename="../chat_widgets.py" line="329" />
             <source>automatic</source>
             <translation>自动</translation>
         </message>
         <message>
-            <location filename="../chat_widgets.py" line="332" />
+            <location filename="../chat_widgets.py" line="330" />
             <source>passage</source>
             <translation>片段</translation>
         </message>
         <message>
-            <location filename="../chat_widgets.py" line="332" />
+            <location filename="../chat_widgets.py" line="330" />
             <source>truncated</source>
             <translation>已截断</translation>
         </message>
         <message>
-            <location filename="../chat_widgets.py" line="339" />
+            <location filename="../chat_widgets.py" line="337" />
             <source>Unpin</source>
             <translation>取消固定</translation>
         </message>
         <message>
-            <location filename="../chat_widgets.py" line="339" />
+            <location filename="../chat_widgets.py" line="337" />
             <source>Pin</source>
             <translation>固定</translation>
         </message>
         <message>
-            <location filename="../chat_widgets.py" line="340" />
+            <location filename="../chat_widgets.py" line="338" />
             <source>Send this memory with every message of this chat</source>
             <translation>在本次对话的每条消息中附带这条记忆</translation>
         </message>
         <message>
-            <location filename="../chat_widgets.py" line="341" />
+            <location filename="../chat_widgets.py" line="339" />
             <source>Include</source>
             <translation>包含</translation>
         </message>
         <message>
-            <location filename="../chat_widgets.py" line="341" />
+            <location filename="../chat_widgets.py" line="339" />
             <source>Exclude</source>
             <translation>排除</translation>
         </message>
         <message>
-            <location filename="../chat_widgets.py" line="342" />
+            <location filename="../chat_widgets.py" line="340" />
             <source>Exclude from this chat</source>
             <translation>在本次对话中排除</translation>
         </message>
@@ -449,22 +452,22 @@
     <context>
         <name>MemoryEditor</name>
         <message>
-            <location filename="../editor.py" line="146" />
+            <location filename="../editor.py" line="158" />
             <source>Untitled</source>
             <translation>无标题</translation>
         </message>
         <message>
-            <location filename="../editor.py" line="188" />
+            <location filename="../editor.py" line="200" />
             <source>Saved “{title}”</source>
             <translation>已保存“{title}”</translation>
         </message>
         <message>
-            <location filename="../editor.py" line="251" />
+            <location filename="../editor.py" line="263" />
             <source>This memory was deleted. Saving creates it again.</source>
             <translation>这条记忆已被删除。保存会重新创建它。</translation>
         </message>
         <message>
-            <location filename="../editor.py" line="263" />
+            <location filename="../editor.py" line="275" />
             <source>This memory changed on disk. Saving will ask what to do.</source>
             <translation>这条记忆在磁盘上已被修改。保存时会询问如何处理。</translation>
         </message>
@@ -572,17 +575,17 @@ Press Ctrl+N to write one.</source>
     <context>
         <name>MessageWidget</name>
         <message>
-            <location filename="../chat_widgets.py" line="206" />
+            <location filename="../chat_widgets.py" line="204" />
             <source>Save as memory</source>
             <translation>存为记忆</translation>
         </message>
         <message>
-            <location filename="../chat_widgets.py" line="207" />
+            <location filename="../chat_widgets.py" line="205" />
             <source>Save this message (or the selected text) as a memory</source>
             <translation>把这条消息（或所选文字）存为记忆</translation>
         </message>
         <message>
-            <location filename="../chat_widgets.py" line="208" />
+            <location filename="../chat_widgets.py" line="206" />
             <source>Open Settings</source>
             <translation>打开设置</translation>
         </message>
@@ -603,12 +606,12 @@ Press Ctrl+N to write one.</source>
     <context>
         <name>RelatedPanel</name>
         <message>
-            <location filename="../related_panel.py" line="89" />
+            <location filename="../related_panel.py" line="90" />
             <source>No related memories yet.</source>
             <translation>暂无相关记忆。</translation>
         </message>
         <message>
-            <location filename="../related_panel.py" line="91" />
+            <location filename="../related_panel.py" line="92" />
             <source>Open a memory to see the ones closest in meaning.</source>
             <translation>打开一条记忆，即可看到语义最接近的记忆。</translation>
         </message>
@@ -669,57 +672,57 @@ Press Ctrl+N to write one.</source>
     <context>
         <name>SearchPanel</name>
         <message>
-            <location filename="../search_panel.py" line="118" />
+            <location filename="../search_panel.py" line="119" />
             <source>Search memories…  (Ctrl+K)</source>
             <translation>搜索记忆…  (Ctrl+K)</translation>
         </message>
         <message>
-            <location filename="../search_panel.py" line="122" />
+            <location filename="../search_panel.py" line="123" />
             <source>Hybrid</source>
             <translation>混合</translation>
         </message>
         <message>
-            <location filename="../search_panel.py" line="123" />
+            <location filename="../search_panel.py" line="124" />
             <source>Semantic</source>
             <translation>语义</translation>
         </message>
         <message>
-            <location filename="../search_panel.py" line="124" />
+            <location filename="../search_panel.py" line="125" />
             <source>Keyword</source>
             <translation>关键词</translation>
         </message>
         <message>
-            <location filename="../search_panel.py" line="127" />
+            <location filename="../search_panel.py" line="128" />
             <source>Search by meaning, by keyword, or both</source>
             <translation>按语义、按关键词或两者结合搜索</translation>
         </message>
         <message>
-            <location filename="../search_panel.py" line="180" />
+            <location filename="../search_panel.py" line="181" />
             <source>{count} results · {ms} ms</source>
             <translation>{count} 个结果 · {ms} 毫秒</translation>
         </message>
         <message>
-            <location filename="../search_panel.py" line="194" />
+            <location filename="../search_panel.py" line="195" />
             <source>Still indexing… results will appear when the index is ready.</source>
             <translation>仍在建立索引…索引就绪后会显示结果。</translation>
         </message>
         <message>
-            <location filename="../search_panel.py" line="195" />
+            <location filename="../search_panel.py" line="196" />
             <source>No memory matched “{query}”.</source>
             <translation>没有与“{query}”匹配的记忆。</translation>
         </message>
         <message>
-            <location filename="../search_panel.py" line="201" />
+            <location filename="../search_panel.py" line="202" />
             <source>⚠ Semantic search is unavailable: {reason}. Showing keyword matches.</source>
             <translation>⚠ 语义搜索不可用：{reason}。当前显示关键词匹配结果。</translation>
         </message>
         <message>
-            <location filename="../search_panel.py" line="211" />
+            <location filename="../search_panel.py" line="212" />
             <source>Search failed: {error}</source>
             <translation>搜索失败：{error}</translation>
         </message>
         <message>
-            <location filename="../search_panel.py" line="219" />
+            <location filename="../search_panel.py" line="220" />
             <source>Type to search by meaning and keyword.
 Enter opens the selected result.</source>
             <translation>输入即可按语义和关键词搜索。
@@ -1127,26 +1130,41 @@ Enter opens the selected result.</source>
         </message>
         <message>
             <location filename="../menus.py" line="45" />
+            <source>Go to &amp;List</source>
+            <translation>转到列表(&amp;L)</translation>
+        </message>
+        <message>
+            <location filename="../menus.py" line="46" />
+            <source>Go to &amp;Editor</source>
+            <translation>转到编辑器(&amp;E)</translation>
+        </message>
+        <message>
+            <location filename="../menus.py" line="47" />
+            <source>Go to &amp;Search</source>
+            <translation>转到搜索(&amp;S)</translation>
+        </message>
+        <message>
+            <location filename="../menus.py" line="49" />
             <source>&amp;About pixelmem</source>
             <translation>关于 pixelmem(&amp;A)</translation>
         </message>
         <message>
-            <location filename="../menus.py" line="48" />
+            <location filename="../menus.py" line="52" />
             <source>&amp;File</source>
             <translation>文件(&amp;F)</translation>
         </message>
         <message>
-            <location filename="../menus.py" line="49" />
+            <location filename="../menus.py" line="53" />
             <source>&amp;Edit</source>
             <translation>编辑(&amp;E)</translation>
         </message>
         <message>
-            <location filename="../menus.py" line="50" />
+            <location filename="../menus.py" line="54" />
             <source>&amp;View</source>
             <translation>视图(&amp;V)</translation>
         </message>
         <message>
-            <location filename="../menus.py" line="51" />
+            <location filename="../menus.py" line="55" />
             <source>&amp;Help</source>
             <translation>帮助(&amp;H)</translation>
         </message>

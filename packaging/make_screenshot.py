@@ -1,0 +1,84 @@
+"""Render docs/screenshot-main.png: the real window on a realistic vault, a search in progress.
+
+    xvfb-run -s "-screen 0 1600x1000x24" .venv/bin/python packaging/make_screenshot.py
+
+Uses the built-in embedder when it loads (the fake one otherwise) and a throw-away vault and
+config folder, so the user's own data is never touched.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "packaging"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+QUERY = os.environ.get("SCREENSHOT_QUERY", "espresso tastes sour")
+LANGUAGE = os.environ.get("SCREENSHOT_LANGUAGE", "en")  # zh_CN for docs/screenshot-zh.png
+OUT = Path(os.environ.get("SCREENSHOT_OUT", ROOT / "docs" / "screenshot-main.png"))
+
+
+def main() -> int:
+    if os.environ.get("DISPLAY"):
+        os.environ["QT_QPA_PLATFORM"] = "xcb"  # the real window system, not offscreen
+    folder = Path(tempfile.mkdtemp(prefix="pixelmem-shot-"))
+    os.environ["PIXELMEM_CONFIG_DIR"] = str(folder / "config")
+    from bench_ui import pick_embedder, wait_until
+    from screenshot_vault import build_vault
+
+    from pixelmem.core.engine import Engine
+    from pixelmem.core.settings import Settings
+    from pixelmem.gui.app import create_application
+    from pixelmem.gui.main_window import MainWindow
+
+    app = create_application()
+    font = os.environ.get("SCREENSHOT_FONT", "Noto Sans CJK SC")  # Xvfb's default is DejaVu
+    if font:
+        from PySide6.QtGui import QFont
+
+        app.setFont(QFont(font, 10))
+    from pixelmem.gui import i18n
+
+    i18n.install_translator(LANGUAGE)
+    build_vault(folder / "Knowledge")
+    embedder, name = pick_embedder(os.environ.get("SCREENSHOT_EMBEDDER", "local"))
+    print(f"embedder: {name}")
+    settings = Settings()
+    window = MainWindow(Engine(folder / "Knowledge", settings, embedder=embedder), settings)
+    window._closing_ok = True
+    window.resize(1480, 900)
+    window.show()
+    window.start()
+    wait_until(lambda: window.session.index_ready, 300)
+    title = os.environ.get("SCREENSHOT_OPEN", "Espresso dial-in notes")
+    first = next(m for m in window.list_model.memories() if m.title == title)
+    window.open_memory(first.id)
+    panel = window.search_panel
+    panel.search_box.setText(QUERY)
+    panel.run_search()
+    wait_until(lambda: panel.model.rowCount() > 0, 30)
+    hits = [panel.model.hit_at(r) for r in range(panel.model.rowCount())]
+    hit = next((h for h in hits if h.title == title), hits[0])
+    panel.view.setCurrentIndex(panel.model.index(hits.index(hit)))
+    window.open_hit(hit)  # the matching passage is selected in the editor
+    wait_until(lambda: window.related_panel.model.rowCount() > 0, 30)
+    window.focus_search()
+    panel.search_box.deselect()
+    panel.search_box.setCursorPosition(len(QUERY))
+    wait_until(lambda: False, 0.5)  # let the last paint settle
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    window.grab().save(str(OUT))
+    print(f"wrote {OUT}")
+    window.session.shutdown()
+    window.close()
+    del app
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
