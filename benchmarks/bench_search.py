@@ -137,6 +137,13 @@ def bench_vault(memories: int) -> None:
     t_idx = time.perf_counter() - t
     print(f"{len(chunks):,} chunks, {chars / 1e6:.1f} M chars: tokenise {t_tok:.2f} s, "
           f"postings {t_idx:.2f} s, keyword build {t_tok + t_idx:.2f} s")  # fmt: skip
+    han = [chr(c) for c in RNG.integers(0x4E00, 0x4E00 + 3000, 2000)]
+    chinese = ["".join(RNG.choice(han, 267)) for _ in range(len(chunks))]
+    t = time.perf_counter()
+    for s in chinese:
+        tokenize(s)
+    print(f"  tokenise {len(chinese):,} all-Chinese chunks of 267 chars (chunk weight 800): "
+          f"{time.perf_counter() - t:.2f} s")  # fmt: skip
     try:
         import bm25s
 

@@ -23,6 +23,33 @@ LANGUAGE = os.environ.get("SCREENSHOT_LANGUAGE", "en")  # zh_CN for docs/screens
 OUT = Path(os.environ.get("SCREENSHOT_OUT", ROOT / "docs" / "screenshot-main.png"))
 
 
+def dark_palette():  # -> QPalette (Qt is imported after the platform is chosen)
+    from PySide6.QtGui import QColor, QPalette
+
+    palette = QPalette()
+    roles = {
+        QPalette.ColorRole.Window: "#2b2d31",
+        QPalette.ColorRole.WindowText: "#e6e6e6",
+        QPalette.ColorRole.Base: "#1e1f22",
+        QPalette.ColorRole.AlternateBase: "#26282c",
+        QPalette.ColorRole.Text: "#e6e6e6",
+        QPalette.ColorRole.Button: "#34363b",
+        QPalette.ColorRole.ButtonText: "#e6e6e6",
+        QPalette.ColorRole.Highlight: "#3d6fd8",
+        QPalette.ColorRole.HighlightedText: "#ffffff",
+        QPalette.ColorRole.PlaceholderText: "#8a8d93",
+        QPalette.ColorRole.Link: "#7aa7ff",
+        QPalette.ColorRole.ToolTipBase: "#34363b",
+        QPalette.ColorRole.ToolTipText: "#e6e6e6",
+    }
+    for role, color in roles.items():
+        palette.setColor(role, QColor(color))
+    palette.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text, QColor("#7c7f86"))
+    palette.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.WindowText, QColor("#7c7f86"))
+    palette.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.ButtonText, QColor("#7c7f86"))
+    return palette
+
+
 def main() -> int:
     if os.environ.get("DISPLAY"):
         os.environ["QT_QPA_PLATFORM"] = "xcb"  # the real window system, not offscreen
@@ -42,6 +69,9 @@ def main() -> int:
         from PySide6.QtGui import QFont
 
         app.setFont(QFont(font, 10))
+    if os.environ.get("SCREENSHOT_DARK"):
+        app.setStyle("Fusion")
+        app.setPalette(dark_palette())  # what a dark desktop theme hands the app
     from pixelmem.gui import i18n
 
     i18n.install_translator(LANGUAGE)
@@ -65,7 +95,7 @@ def main() -> int:
     hits = [panel.model.hit_at(r) for r in range(panel.model.rowCount())]
     hit = next((h for h in hits if h.title == title), hits[0])
     panel.view.setCurrentIndex(panel.model.index(hits.index(hit)))
-    window.open_hit(hit)  # the matching passage is selected in the editor
+    window.open_search_hit(hit)  # the passage is selected, the query's words marked
     wait_until(lambda: window.related_panel.model.rowCount() > 0, 30)
     window.focus_search()
     panel.search_box.deselect()

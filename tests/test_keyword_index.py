@@ -64,6 +64,9 @@ def test_highlight_terms_prefers_long_cjk_substrings() -> None:
     assert highlight_terms("数据库索引 GPT-4o the", text) == expected
     assert highlight_terms("长", "长城") == ("长",)  # a one-character query run still counts
     assert highlight_terms("长x", "城") == ()
+    assert highlight_terms("长", "城") == ()
+    long_query = "我们去了慕田峪长城" * 30  # a pasted paragraph: still one pass, same parts
+    assert highlight_terms(long_query, "慕田峪长城很美") == ("慕田峪长城",)
 
 
 # -- BM25 --------------------------------------------------------------------------------------

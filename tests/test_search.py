@@ -190,6 +190,9 @@ def test_snippet_centres_on_the_matched_terms() -> None:
     assert make_snippet("a" * 500, []).endswith("…")
     dense = "alpha " + "x " * 150 + "beta gamma beta " + "y " * 150
     assert "gamma" in make_snippet(dense, ["beta", "gamma", "alpha"])
+    crowded = "w1 " * 40 + "x " * 200 + "rare " + "w1 " * 500
+    snippet = make_snippet(crowded, ["rare", "w1"])  # the window holding both terms wins
+    assert snippet.startswith("…x x") and "x rare w1" in snippet
 
 
 def test_related_returns_other_memories_by_vector(index: SearchIndex) -> None:

@@ -625,3 +625,19 @@ def test_a_memory_too_large_to_read_back_is_refused(vault: Path, monkeypatch) ->
     with pytest.raises(InvalidMemoryError, match="larger than"):
         store.create("big", "x" * 300)
     assert list(vault.glob("*.md")) == []
+
+
+def test_text_with_nul_is_refused_and_nothing_is_written(vault: Path) -> None:
+    from pixelmem.core.errors import InvalidMemoryError
+
+    store = MemoryStore(vault)
+    with pytest.raises(InvalidMemoryError, match="NUL"):
+        store.create("Binary", "abc\x00def")
+    with pytest.raises(InvalidMemoryError, match="NUL"):
+        store.create("Bad\x00title", "text")
+    assert list(vault.glob("*.md")) == []
+    memory = store.create("Fine", "text")
+    memory.body = "now \x00 binary"
+    with pytest.raises(InvalidMemoryError, match="NUL"):
+        store.update(memory)
+    assert "binary" not in store.path_for(memory.id).read_text(encoding="utf-8")

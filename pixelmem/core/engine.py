@@ -110,8 +110,10 @@ class Engine:
         except ProviderError as exc:  # a remote provider is probed for its dimension
             self._embedder_error = str(exc)
             return None
+        first_run = not self.cache_path.exists()
         for warning in cache.load():
-            log.warning("%s", warning)
+            # A missing cache on first run is expected; anything else deserves a warning.
+            log.log(logging.INFO if first_run else logging.WARNING, "%s", warning)
         return cache
 
     # -- indexing --------------------------------------------------------------------------

@@ -448,6 +448,15 @@ def _title_of(data: Mapping[Any, Any], body: str, path: Path) -> str:
     return path.stem
 
 
+def checked_body(body: str) -> str:
+    """Refuse text the vault could not read back (it would be skipped as binary)."""
+    if "\x00" in body:
+        raise InvalidMemoryError(
+            "the text contains a NUL character (binary data); a Markdown memory cannot hold it"
+        )
+    return body
+
+
 def checked_fields(
     title: str,
     topics: Iterable[str],
@@ -456,6 +465,8 @@ def checked_fields(
     extra: Mapping[str, Any] | None,
 ) -> dict[str, Any]:
     clean_title = " ".join(str(title or "").split())
+    if "\x00" in clean_title:
+        raise InvalidMemoryError("the title contains a NUL character")
     if not clean_title:
         raise InvalidMemoryError("a memory needs a title")
     if importance not in IMPORTANCE_LEVELS:

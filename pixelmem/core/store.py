@@ -43,6 +43,7 @@ from pixelmem.core.errors import (
 from pixelmem.core.frontmatter_io import (
     Document,
     FrontmatterError,
+    checked_body,
     checked_fields,
     memory_from_document,
     new_file_text,
@@ -270,6 +271,7 @@ class MemoryStore:
         self._ensure_scanned()
         now = _now()
         fields = checked_fields(title, topics, importance, source, extra)
+        checked_body(body)
         created_at = normalise_datetime(created) or now
         with self._lock:
             if memory_id is not None and ids.validate_id(memory_id) in self._memories:
@@ -292,6 +294,7 @@ class MemoryStore:
         fields = checked_fields(
             memory.title, memory.topics, memory.importance, memory.source, memory.extra
         )
+        checked_body(memory.body)
         path = self._known_path(memory)
         with self._write_lock, self._process_lock():
             doc, current = self._read_for_update(path, memory, force)
@@ -310,6 +313,7 @@ class MemoryStore:
         fields = checked_fields(
             memory.title, memory.topics, memory.importance, memory.source, memory.extra
         )
+        checked_body(memory.body)
         original = self._known_path(memory)
         now = _now()
         path = original.parent / f"{original.stem} (conflict {now:%Y-%m-%d %H%M%S}).md"

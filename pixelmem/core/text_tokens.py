@@ -119,14 +119,20 @@ def highlight_terms(query: str, text: str) -> tuple[str, ...]:
 
 
 def _longest_parts(run: str, hay: str) -> list[str]:
-    """Greedy left-to-right longest substrings of ``run`` that occur in ``hay``."""
+    """Greedy left-to-right longest substrings of ``run`` that occur in ``hay``.
+
+    Each match grows one character at a time, so a long query costs about one substring test
+    per character (shrinking from the whole run would be quadratic).
+    """
+    if len(run) == 1:
+        return [run] if run in hay else []
     parts: list[str] = []
     i = 0
-    while i < len(run):
-        j = len(run)
-        while j > i and run[i:j] not in hay:
-            j -= 1
-        if j - i >= 2 or (j - i == 1 and len(run) == 1):
+    while i < len(run) - 1:
+        j = i + 1
+        while j < len(run) and run[i : j + 1] in hay:
+            j += 1
+        if j - i >= 2:
             parts.append(run[i:j])
             i = j
         else:
@@ -155,12 +161,20 @@ def make_snippet(text: str, terms: Iterable[str], width: int = SNIPPET_CHARS) ->
 
 
 def _densest(hits: list[tuple[int, str]], span: int) -> int:
-    """The hit position starting the ``span`` that holds the most distinct terms (earliest)."""
-
-    def distinct(at: int) -> int:
-        return len({term for pos, term in hits if at <= pos < at + span})
-
-    return min((pos for pos, _ in hits), key=lambda at: (-distinct(at), at))
+    """Start of the earliest ``span``-long window, beginning at a hit, with most distinct terms."""
+    hits = sorted(hits)
+    counts: dict[str, int] = {}
+    best_at, best, end = hits[0][0], 0, 0
+    for pos, term in hits:
+        while end < len(hits) and hits[end][0] < pos + span:
+            counts[hits[end][1]] = counts.get(hits[end][1], 0) + 1
+            end += 1
+        if len(counts) > best:
+            best_at, best = pos, len(counts)
+        counts[term] -= 1
+        if not counts[term]:
+            del counts[term]
+    return best_at
 
 
 def _term_positions(text: str, terms: Iterable[str]) -> list[tuple[int, str]]:
@@ -169,6 +183,5 @@ def _term_positions(text: str, terms: Iterable[str]) -> list[tuple[int, str]]:
     positions: list[tuple[int, str]] = []
     for term in terms:
         pattern = re.escape(term) if not term.isascii() else rf"(?<!\w){re.escape(term)}(?!\w)"
-        found = re.finditer(pattern, hay)
-        positions += [(m.start(), term) for _, m in zip(range(20), found, strict=False)]
+        positions += [(m.start(), term) for m in re.finditer(pattern, hay)]
     return positions

@@ -17,9 +17,9 @@ _WORD = re.compile(r"^\w+$", re.ASCII)
 
 
 def hit_terms(query: str, text: str, matched: Iterable[str] = ()) -> list[str]:
-    """What to highlight: the index's matched terms, else the query words found in ``text``."""
+    """What to highlight in ``text``: the index's matched terms, else the query's words in it."""
     terms = [t for t in matched if t and t.strip()]
-    return terms or list(highlight_terms(query, text))
+    return terms or (list(highlight_terms(query, text)) if query else [])
 
 
 def compact(text: str, limit: int = SNIPPET_CHARS) -> str:

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QDockWidget, QFileDialog, QMainWindow, QMessageBox
 
 from pixelmem import __version__
 from pixelmem.core.engine import Engine
+from pixelmem.core.errors import PixelmemError
 from pixelmem.core.paths import config_dir
 from pixelmem.core.search import SearchHit
 from pixelmem.core.settings import Settings
@@ -25,6 +26,7 @@ from pixelmem.gui import i18n, workers
 from pixelmem.gui.app_icon import app_icon
 from pixelmem.gui.bus import MemoryBus
 from pixelmem.gui.editor import MemoryEditor
+from pixelmem.gui.highlight import hit_terms
 from pixelmem.gui.memory_list import MemoryListPanel
 from pixelmem.gui.memory_list_model import MemoryListModel
 from pixelmem.gui.menus import build_menus
@@ -163,7 +165,7 @@ class MainWindow(QMainWindow):
         self.list_panel.delete_requested.connect(self.delete_memory)
         self.editor.memory_opened.connect(self._memory_opened)
         self.editor.dirty_changed.connect(self.setWindowModified)
-        self.search_panel.hit_activated.connect(self.open_hit)
+        self.search_panel.hit_activated.connect(self.open_search_hit)
         self.related_panel.hit_activated.connect(self.open_hit)
         self.watcher.paths_changed.connect(session.apply_paths)
 
@@ -245,7 +247,17 @@ class MainWindow(QMainWindow):
             self.list_panel.select(self.editor.current_id)
 
     def open_hit(self, hit: SearchHit) -> None:
-        self.open_memory(hit.memory_id, (hit.start, hit.end), hit.matched_terms)
+        """Open a related memory at its closest passage."""
+        self.open_memory(hit.memory_id, (hit.start, hit.end))
+
+    def open_search_hit(self, hit: SearchHit) -> None:
+        """Open a search hit with its passage selected and the query's words marked in it."""
+        try:
+            passage = self.session.store.get(hit.memory_id).body[hit.start : hit.end]
+        except PixelmemError:
+            passage = ""
+        terms = [*hit.matched_terms, *hit_terms(self.search_panel.model.query, passage)]
+        self.open_memory(hit.memory_id, (hit.start, hit.end), tuple(dict.fromkeys(terms)))
 
     def _memory_opened(self, memory_id: str) -> None:
         self.list_panel.select(memory_id or None)

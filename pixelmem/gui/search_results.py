@@ -95,9 +95,12 @@ class SearchResultsModel(QAbstractListModel):
 
 def _row(query: str, hit: SearchHit) -> ResultRow:
     snippet = compact(hit.snippet or "")
-    matched = getattr(hit, "matched_terms", ()) or ()
-    terms = hit_terms(query, f"{hit.title}\n{snippet}", matched) if query else []
-    return ResultRow(hit, tuple(terms), snippet)
+    if not query:
+        return ResultRow(hit, (), snippet)
+    # The index reports the longest matches in title + chunk ("数据库索引" from the title);
+    # the snippet may hold only parts of them ("索引"), so look in each text on its own too.
+    terms = [*hit.matched_terms, *hit_terms(query, hit.title), *hit_terms(query, snippet)]
+    return ResultRow(hit, tuple(dict.fromkeys(terms)), snippet)
 
 
 class ResultDelegate(QStyledItemDelegate):

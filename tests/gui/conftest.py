@@ -17,18 +17,38 @@ import pytest
 
 pytest.importorskip("pytestqt")
 
-from pixelmem.core.engine import Engine  # noqa: E402
-from pixelmem.core.settings import Settings  # noqa: E402
-from pixelmem.core.store import MemoryStore  # noqa: E402
-from pixelmem.gui import workers  # noqa: E402
+from pixelmem.core.engine import Engine
+from pixelmem.core.settings import Settings
+from pixelmem.core.store import MemoryStore
+from pixelmem.gui import workers
 
 TOKEN = re.compile(r"[a-z0-9]+|[\u4e00-\u9fff]", re.IGNORECASE)
 
 MEMORIES = [
-    ("Espresso ratio", "Use 18 g of coffee for 36 g of espresso in 28 seconds.", ["coffee"], "high"),
-    ("Sourdough starter", "Feed the starter with equal flour and water every day.", ["baking"], "medium"),
-    ("Rust lifetimes", "A borrow cannot outlive the value it points to.", ["rust", "programming"], "low"),
-    ("Tomato garden", "Water tomatoes deeply twice a week; mulch keeps the soil moist.", ["garden"], "medium"),
+    (
+        "Espresso ratio",
+        "Use 18 g of coffee for 36 g of espresso in 28 seconds.",
+        ["coffee"],
+        "high",
+    ),
+    (
+        "Sourdough starter",
+        "Feed the starter with equal flour and water every day.",
+        ["baking"],
+        "medium",
+    ),
+    (
+        "Rust lifetimes",
+        "A borrow cannot outlive the value it points to.",
+        ["rust", "programming"],
+        "low",
+    ),
+    (
+        "Tomato garden",
+        "Water tomatoes deeply twice a week; mulch keeps the soil moist.",
+        ["garden"],
+        "medium",
+    ),
     ("数据库索引", "索引可以减少随机读，查询更快。", ["数据库"], "high"),
 ]
 

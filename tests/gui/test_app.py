@@ -24,10 +24,14 @@ def test_vault_precedence(monkeypatch, tmp_path: Path) -> None:
     assert first_run and vault.name == "memories"
 
 
-def test_first_run_seeds_a_welcome_memory_and_remembers_the_vault(qtbot, tmp_path: Path, embedder, monkeypatch) -> None:
+def test_first_run_seeds_a_welcome_memory_and_remembers_the_vault(
+    qtbot, tmp_path: Path, embedder, monkeypatch
+) -> None:
     import pixelmem.gui.app as app_module
 
-    monkeypatch.setattr(app_module, "Engine", lambda vault, settings: Engine(vault, settings, embedder=embedder))
+    monkeypatch.setattr(
+        app_module, "Engine", lambda vault, settings: Engine(vault, settings, embedder=embedder)
+    )
     controller = AppController(Settings())
     assert controller.open(tmp_path / "fresh", first_run=True)
     window = controller.window
@@ -116,3 +120,39 @@ def test_the_ts_file_works_without_lrelease(qtbot) -> None:
         assert QCoreApplication.translate("SearchPanel", "Keyword") == "关键词"
     finally:
         app.removeTranslator(translator)
+
+
+def test_import_creates_memories_and_reports(qtbot, window, tmp_path: Path) -> None:
+    note = tmp_path / "trip.txt"
+    note.write_text("Lisbon trip\n\nTram 28 early in the morning.", encoding="utf-8")
+    bad = tmp_path / "image.bmp"
+    bad.write_bytes(b"BM")
+    errors: list[str] = []
+    window.bus.error_reported.connect(errors.append)
+    with qtbot.waitSignal(window.bus.memory_updated, timeout=5000) as created:
+        window.session.import_files([note, bad])
+    assert created.args[0] == "created"
+    qtbot.waitUntil(lambda: bool(errors))
+    assert "Imported 1 file(s)" in errors[0] and "image.bmp" in errors[0]
+    qtbot.waitUntil(lambda: window.list_model.row_of(created.args[1]) >= 0)
+
+
+def test_open_vault_replaces_the_window(qtbot, tmp_path: Path, embedder, monkeypatch) -> None:
+    import pixelmem.gui.app as app_module
+
+    monkeypatch.setattr(
+        app_module, "Engine", lambda vault, settings: Engine(vault, settings, embedder=embedder)
+    )
+    controller = AppController(Settings())
+    assert controller.open(tmp_path / "one")
+    first = controller.window
+    qtbot.addWidget(first)
+    qtbot.waitUntil(lambda: first.session.index_ready, timeout=5000)
+    first.open_vault_requested.emit(str(tmp_path / "two"))
+    second = controller.window
+    qtbot.addWidget(second)
+    assert second is not first and second.engine.vault == tmp_path / "two"
+    qtbot.waitUntil(lambda: not first.isVisible() and second.session.index_ready, timeout=5000)
+    assert Settings.load().vault == str(tmp_path / "two")
+    second._closing_ok = True
+    second.close()

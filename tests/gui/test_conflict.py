@@ -26,7 +26,9 @@ def answer(monkeypatch):
     asked: list[str] = []
 
     def set_answer(choice: str) -> list[str]:
-        monkeypatch.setattr(prompts, "ask_conflict", lambda _p, title: asked.append(title) or choice)
+        monkeypatch.setattr(
+            prompts, "ask_conflict", lambda _p, title: asked.append(title) or choice
+        )
         return asked
 
     return set_answer
@@ -65,9 +67,7 @@ def test_overwrite_replaces_the_file(qtbot, window, answer) -> None:
     answer(prompts.OVERWRITE)
     memory_id = _open_and_edit(window, "Espresso ratio", "mine")
     _change_on_disk(window, memory_id, "28 seconds", "30 seconds (theirs)")
-    with qtbot.waitSignal(
-        window.editor.saved, timeout=5000
-    ):
+    with qtbot.waitSignal(window.editor.saved, timeout=5000):
         window.save_memory()
     text = window.session.store.path_for(memory_id).read_text(encoding="utf-8")
     assert "mine" in text and "theirs" not in text

@@ -51,7 +51,9 @@ def test_edit_is_saved_and_the_row_updates(qtbot, window) -> None:
         window.save_memory()
     assert announced.args == ["updated", memory_id]
     model = window.list_model
-    qtbot.waitUntil(lambda: model.memory_at(model.row_of(memory_id)).title == "Tomato garden (2025)")
+    qtbot.waitUntil(
+        lambda: model.memory_at(model.row_of(memory_id)).title == "Tomato garden (2025)"
+    )
     text = window.session.store.path_for(memory_id).read_text(encoding="utf-8")
     assert "title: Tomato garden (2025)" in text
 
@@ -76,7 +78,9 @@ def test_delete_moves_to_trash_and_undo_restores(qtbot, window, small_vault: Pat
     assert window.editor.current_id == memory_id
 
 
-def test_delete_falls_back_to_the_vault_trash(qtbot, window, small_vault: Path, monkeypatch) -> None:
+def test_delete_falls_back_to_the_vault_trash(
+    qtbot, window, small_vault: Path, monkeypatch
+) -> None:
     from PySide6.QtCore import QFile
 
     monkeypatch.setattr(QFile, "moveToTrash", lambda _self: False)
@@ -93,7 +97,9 @@ def test_delete_falls_back_to_the_vault_trash(qtbot, window, small_vault: Path, 
 
 def test_switching_with_unsaved_edits_asks_first(qtbot, window, monkeypatch) -> None:
     asked: list[str] = []
-    monkeypatch.setattr(prompts, "ask_unsaved", lambda _parent, title: asked.append(title) or prompts.CANCEL)
+    monkeypatch.setattr(
+        prompts, "ask_unsaved", lambda _parent, title: asked.append(title) or prompts.CANCEL
+    )
     first = _open(qtbot, window, "Espresso ratio")
     _type_body(window, "changed")
     other = next(m.id for m in window.list_model.memories() if m.title == "Tomato garden")
@@ -102,7 +108,9 @@ def test_switching_with_unsaved_edits_asks_first(qtbot, window, monkeypatch) -> 
     assert window.editor.current_id == first and window.editor.is_dirty
     assert window.list_panel.current_id() == first
     monkeypatch.setattr(prompts, "ask_unsaved", lambda _parent, _title: prompts.SAVE)
-    with qtbot.waitSignal(window.editor.memory_opened, timeout=5000, check_params_cb=lambda m: m == other):
+    with qtbot.waitSignal(
+        window.editor.memory_opened, timeout=5000, check_params_cb=lambda m: m == other
+    ):
         window.open_memory(other)
     assert window.session.store.get(first).body == "changed"
 

@@ -14,7 +14,9 @@ NOW = datetime(2025, 5, 1, tzinfo=UTC)
 
 def _memory(mid: str, title: str, days_ago: int, topics=(), importance="medium") -> Memory:
     stamp = NOW - timedelta(days=days_ago)
-    return Memory(mid, title, topics=list(topics), importance=importance, created=stamp, updated=stamp)
+    return Memory(
+        mid, title, topics=list(topics), importance=importance, created=stamp, updated=stamp
+    )
 
 
 def _model(memories: list[Memory]) -> tuple[MemoryListModel, dict[str, Memory]]:
@@ -62,7 +64,9 @@ def test_changes_are_incremental(qtbot) -> None:
 
 
 def test_sort_keeps_the_selection_on_the_same_memory(qtmodeltester) -> None:
-    model, _ = _model([_memory("a", "banana", 1), _memory("b", "apple", 2), _memory("c", "cherry", 3)])
+    model, _ = _model(
+        [_memory("a", "banana", 1), _memory("b", "apple", 2), _memory("c", "cherry", 3)]
+    )
     from PySide6.QtCore import QPersistentModelIndex
 
     held = QPersistentModelIndex(model.index(model.row_of("c")))

@@ -96,7 +96,7 @@ def test_a_hit_in_a_long_memory_selects_its_chunk(qtbot, window) -> None:
         panel.run_search()
     hit = panel.model.hit_at(0)
     assert hit.title == "Long travel diary" and hit.start > 0
-    window.open_hit(hit)
+    window.open_search_hit(hit)
     selected = window.editor.form.body_edit.textCursor().selectedText()
     assert "zeppelin hangar" in selected and "Paragraph 0" not in selected  # a part, not all
 

@@ -47,7 +47,9 @@ def test_a_rename_save_updates_and_a_delete_removes(qtbot, watched) -> None:
     memory = next(m for m in watched.list_model.memories() if m.title == "Tomato garden")
     path = memory.path
     temp = path.with_name(".tmp-editor-save")
-    temp.write_text(path.read_text(encoding="utf-8").replace("Tomato garden", "Tomato bed"), encoding="utf-8")
+    temp.write_text(
+        path.read_text(encoding="utf-8").replace("Tomato garden", "Tomato bed"), encoding="utf-8"
+    )
     with qtbot.waitSignal(watched.bus.memory_updated, timeout=5000) as announced:
         os.replace(temp, path)  # how vim, VS Code and sync tools often save
     assert announced.args == ["updated", memory.id]

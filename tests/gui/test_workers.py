@@ -1,4 +1,4 @@
-"""run_in_pool, the serial lane and LatestOnly deliver on the GUI thread, in order, or not at all."""
+"""run_in_pool, the lanes and LatestOnly deliver on the GUI thread, in order, or not at all."""
 
 from __future__ import annotations
 
@@ -13,7 +13,10 @@ from pixelmem.gui.workers import LatestOnly, SerialLane, run_in_pool
 def test_result_arrives_on_the_gui_thread(qtbot) -> None:
     gui = threading.get_ident()
     got: list[tuple[bool, bool]] = []
-    run_in_pool(lambda: threading.get_ident(), lambda t: got.append((t != gui, threading.get_ident() == gui)))
+    run_in_pool(
+        lambda: threading.get_ident(),
+        lambda t: got.append((t != gui, threading.get_ident() == gui)),
+    )
     qtbot.waitUntil(lambda: got == [(True, True)])
 
 
