@@ -1,4 +1,4 @@
-"""pixelmem/core must never import Qt: the engine is shared by the CLI, the MCP server and the app."""
+"""pixelmem/core must never import Qt: the CLI, the MCP server and the app all share it."""
 
 from __future__ import annotations
 

@@ -6,13 +6,13 @@ import threading
 from pathlib import Path
 
 import pytest
+from fakes import HashEmbedder
 
 from pixelmem.core.engine import Engine
 from pixelmem.core.errors import ProviderUnavailable
 from pixelmem.core.indexer import IndexCancelled
 from pixelmem.core.settings import Settings
 from pixelmem.core.store import MemoryStore
-from fakes import HashEmbedder
 
 LONG_BODY = "\n\n".join(
     f"Paragraph {i} about topic{i} with enough words to fill the chunk. " * 6 for i in range(8)
@@ -108,9 +108,35 @@ def test_cancel_stops_and_keeps_previous_index(vault: Path) -> None:
     cancel.set()
     with pytest.raises(IndexCancelled):
         engine.open(cancel=cancel)
-    assert engine.index.chunk_count == 0
+    assert engine.index.chunk_count == 0  # a small vault: no interim index was worth building
     engine.reindex()
     assert engine.index.chunk_count > 0
+
+
+def test_long_first_run_offers_keyword_search_and_survives_cancel(vault: Path) -> None:
+    store = MemoryStore(vault)
+    for i in range(80):
+        store.create(f"Note {i}", f"Entry number {i} mentions the word marker{i}.")
+    embedder = HashEmbedder()
+    engine = Engine(vault, Settings(), embedder=embedder, store=store)
+    cancel = threading.Event()
+    seen_during_embedding: list[int] = []
+
+    def progress(done: int, total: int) -> None:
+        seen_during_embedding.append(len(engine.search("marker42", mode="hybrid")))
+        if done >= 64:
+            cancel.set()
+
+    with pytest.raises(IndexCancelled):
+        engine.open(progress=progress, cancel=cancel)
+    assert seen_during_embedding[0] == 1  # keyword search worked before any vector existed
+    hit = engine.search("marker42")[0]
+    assert hit.title == "Note 42"
+    assert not engine.index.has_vectors
+    embedder.texts_embedded = 0
+    report = engine.reindex()  # the vectors computed before the cancel were kept
+    assert report.reused == 64 and embedder.texts_embedded == 16
+    assert engine.index.has_vectors
 
 
 class _DownEmbedder(HashEmbedder):
@@ -186,3 +212,15 @@ def test_empty_query_returns_nothing(vault: Path) -> None:
     engine = _engine(vault)
     engine.open()
     assert engine.search("   ") == []
+
+
+def test_english_only_model_steps_back_for_chinese_queries(vault: Path) -> None:
+    english_only = HashEmbedder()
+    english_only.multilingual = False  # type: ignore[attr-defined]
+    engine = _engine(vault, english_only)
+    engine.open()
+    assert engine.semantic_weight("how do I brew espresso") == 1.0
+    assert engine.semantic_weight("长城的缆车") == 0.0
+    assert engine.semantic_weight("Python 装饰器怎么用") == 0.0  # half CJK: the model can't read it
+    assert 0.0 < engine.semantic_weight("Rust borrow checker 报错") < 1.0
+    assert _engine(vault, HashEmbedder()).semantic_weight("长城的缆车") == 1.0

@@ -46,7 +46,7 @@ def test_metrics() -> None:
 
 
 def test_load_beir_rejects_a_folder_without_the_layout(tmp_path: Path) -> None:
-    with pytest.raises(PixelmemError, match="corpus.jsonl"):
+    with pytest.raises(PixelmemError, match=r"corpus\.jsonl"):
         load_beir(tmp_path)
 
 

@@ -102,6 +102,17 @@ def test_hybrid_finds_a_paraphrase_the_keyword_side_misses(index: SearchIndex) -
     assert ids(hits) == ["bike"] and hits[0].keyword_score == 0.0
 
 
+def test_semantic_weight_scales_the_semantic_side_of_fusion(index: SearchIndex) -> None:
+    q = unit(0.5 * E[0] + 0.866 * E[7])
+    full = index.search("Okonkwo-Ferreira", q, mode="hybrid")
+    muted = index.search("Okonkwo-Ferreira", q, mode="hybrid", semantic_weight=0.0)
+    assert ids(full) == ["grant", "zorb"]
+    assert ids(muted) == ["grant"]  # a semantic-only hit cannot enter at weight 0
+    assert muted[0].score == pytest.approx(1.0)  # scores stay on the 0–1 scale
+    half = index.search("Okonkwo-Ferreira", q, mode="hybrid", semantic_weight=0.5)
+    assert ids(half) == ["grant", "zorb"] and half[1].score < half[0].score
+
+
 def test_hybrid_first_on_both_sides_scores_one(index: SearchIndex) -> None:
     hits = index.search("XK-4471 budget", E[5], mode="hybrid")
     assert hits[0].memory_id == "grant" and hits[0].score == pytest.approx(1.0)

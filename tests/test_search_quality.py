@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from pixelmem.core.engine import Engine
@@ -11,18 +9,34 @@ from pixelmem.core.settings import Settings
 from pixelmem.core.store import MemoryStore
 
 MEMORIES = [
-    ("Bicycle maintenance", "To fix a flat: remove the wheel, find the puncture with water, "
-     "patch the inner tube and pump it back up.", ["bike"]),
-    ("Grant meeting notes", "Met Dr. Okonkwo-Ferreira to review the XK-4471 budget lines.",
-     ["work"]),
-    ("Sourdough starter", "Feed the starter with equal weights of flour and water daily.",
-     ["cooking"]),
+    (
+        "Bicycle maintenance",
+        "To fix a flat: remove the wheel, find the puncture with water, "
+        "patch the inner tube and pump it back up.",
+        ["bike"],
+    ),
+    (
+        "Grant meeting notes",
+        "Met Dr. Okonkwo-Ferreira to review the XK-4471 budget lines.",
+        ["work"],
+    ),
+    (
+        "Sourdough starter",
+        "Feed the starter with equal weights of flour and water daily.",
+        ["cooking"],
+    ),
     ("Team offsite", "We planned the quarterly offsite agenda and booked the venue.", ["work"]),
     ("长城旅行", "去年秋天我们去了慕田峪长城，风景很美，缆车很方便。", ["旅行"]),
-    ("Python packaging", "Use pyproject.toml with a build backend; publish wheels to PyPI.",
-     ["code"]),
-    ("Houseplants", "Water the fiddle-leaf fig when the top soil is dry; bright indirect light.",
-     ["home"]),
+    (
+        "Python packaging",
+        "Use pyproject.toml with a build backend; publish wheels to PyPI.",
+        ["code"],
+    ),
+    (
+        "Houseplants",
+        "Water the fiddle-leaf fig when the top soil is dry; bright indirect light.",
+        ["home"],
+    ),
 ]
 
 

@@ -31,7 +31,7 @@ def open_engine(args: argparse.Namespace):  # -> Engine (imported lazily: numpy/
 
 
 class ProgressBar:
-    """``label  42% [#####     ] 420/1000`` redrawn in place on a terminal, sparse lines elsewhere."""
+    """``label  42% [####    ] 420/1000``, redrawn in place on a terminal; sparse lines else."""
 
     WIDTH = 30
 

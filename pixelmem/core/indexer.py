@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]
 EMBED_BATCH = 64  # texts handed to the embedder per call: progress and cancel granularity
+PUBLISH_KEYWORD_FIRST = 64  # this many chunks to embed: offer keyword search meanwhile
 
 
 class IndexCancelled(PixelmemError):
@@ -65,11 +66,11 @@ class Indexer:
         self,
         embedder: Embedder | None,
         cache: EmbeddingCache | None,
-        chunker: ChunkerSettings = ChunkerSettings(),
+        chunker: ChunkerSettings | None = None,
     ) -> None:
         self.embedder = embedder
         self.cache = cache
-        self.chunker = chunker
+        self.chunker = chunker or ChunkerSettings()
         self._prepared: dict[str, _Prepared] = {}
 
     def build(
@@ -78,21 +79,36 @@ class Indexer:
         *,
         progress: Progress | None = None,
         cancel: threading.Event | None = None,
+        previous: SearchIndex | None = None,
+        publish: Callable[[SearchIndex], None] | None = None,
     ) -> tuple[SearchIndex, IndexReport]:
+        """Index ``memories``. ``previous`` (the snapshot being replaced) saves re-tokenising
+        unchanged chunks. When many chunks must be embedded first, a keyword-only snapshot is
+        handed to ``publish`` before embedding starts, so search works during a long first run
+        (and stays working if that run is cancelled)."""
         table = {m.id: m for m in memories}
         chunks, hashes = self._chunk_all(table)
         report = IndexReport(memories=len(table), chunks=len(chunks))
         vectors: np.ndarray | None = None
+
+        def keyword_first(missing: int) -> None:
+            nonlocal previous
+            if publish is not None and missing >= PUBLISH_KEYWORD_FIRST:
+                previous = SearchIndex.build(chunks, None, table, previous=previous)
+                publish(previous)
+
         if self.embedder is not None:
             try:
-                vectors = self._vectors_for(chunks, table, hashes, report, progress, cancel)
+                vectors = self._vectors_for(
+                    chunks, table, hashes, report, progress, cancel, keyword_first
+                )
             except ProviderError as exc:
                 report.semantic_error = str(exc)
                 log.warning("semantic search unavailable: %s", exc)
         else:
             report.semantic_error = "no embedding model is configured"
         self._save_cache(hashes, report)
-        index = SearchIndex.build(chunks, vectors, table)
+        index = SearchIndex.build(chunks, vectors, table, previous=previous)
         return index, report
 
     # -- chunking --------------------------------------------------------------------------
@@ -130,6 +146,7 @@ class Indexer:
         report: IndexReport,
         progress: Progress | None,
         cancel: threading.Event | None,
+        before_embedding: Callable[[int], None],
     ) -> np.ndarray:
         assert self.embedder is not None
         dim = self.embedder.dim
@@ -142,6 +159,7 @@ class Indexer:
         report.reused = len(chunks) - len(missing)
         todo = _unique_by_hash(missing, hashes)
         total = len(todo)
+        before_embedding(total)
         if progress:
             progress(0, total)
         for start in range(0, total, EMBED_BATCH):

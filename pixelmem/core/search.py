@@ -205,8 +205,13 @@ class SearchIndex:
         k: int = 5,
         min_score: float = 0.3,
         filters: SearchFilters | None = None,
+        semantic_weight: float = 1.0,
     ) -> list[SearchHit]:
-        """Up to ``k`` memories for ``query``, best first (see the module docstring)."""
+        """Up to ``k`` memories for ``query``, best first (see the module docstring).
+
+        ``semantic_weight`` (0–1) scales the semantic side of hybrid fusion: the engine lowers it
+        when the model cannot read the query's language (an English-only model, a Chinese query).
+        """
         if mode not in MODES:
             raise ValueError(f"unknown search mode {mode!r}; use one of {', '.join(MODES)}")
         keep = self._memory_mask(filters)
@@ -230,7 +235,7 @@ class SearchIndex:
             scores = kw[ranked] / kw[ranked[0]] if kw is not None and len(ranked) else []
         else:
             assert sem is not None and kw is not None  # hybrid runs only with both sides
-            ranked, scores = _fuse(sem, kw, k, max(50, 4 * k))
+            ranked, scores = _fuse(sem, kw, k, max(50, 4 * k), semantic_weight)
         return [
             self._hit(int(m), float(s), query, cosine, bm25)
             for m, s in zip(ranked, scores, strict=True)
@@ -317,12 +322,17 @@ def _ranked(best: np.ndarray | None, k: int) -> np.ndarray:
     return top_k_of_scores(best, k, min_score=float(np.finfo(np.float32).min))[0]
 
 
-def _fuse(sem: np.ndarray, kw: np.ndarray, k: int, depth: int) -> tuple[np.ndarray, np.ndarray]:
-    """Reciprocal-rank fusion of two per-memory score arrays; scores normalised to 0–1."""
+def _fuse(
+    sem: np.ndarray, kw: np.ndarray, k: int, depth: int, sem_weight: float = 1.0
+) -> tuple[np.ndarray, np.ndarray]:
+    """Weighted reciprocal-rank fusion of two per-memory score arrays; scores scaled to 0–1."""
+    sem_weight = min(1.0, max(0.0, sem_weight))
     fused = np.zeros(len(sem), np.float64)
-    for side in (sem, kw):
+    for side, weight in ((sem, sem_weight), (kw, 1.0)):
+        if weight == 0.0:
+            continue
         ranked = _ranked(side, depth)
-        fused[ranked] += 1.0 / (RRF_K + 1 + np.arange(len(ranked)))
+        fused[ranked] += weight / (RRF_K + 1 + np.arange(len(ranked)))
     # Ties (first on one side each) go to the stronger raw evidence: cosine + relative BM25.
     evidence = np.where(np.isfinite(sem), sem, 0.0)
     top_kw = kw.max(initial=_NONE)
@@ -331,7 +341,7 @@ def _fuse(sem: np.ndarray, kw: np.ndarray, k: int, depth: int) -> tuple[np.ndarr
     candidates = np.flatnonzero(fused)
     order = np.lexsort((candidates, -evidence[candidates], -fused[candidates]))[:k]
     ranked = candidates[order]
-    return ranked, fused[ranked] * (RRF_K + 1) / 2
+    return ranked, fused[ranked] * (RRF_K + 1) / (1.0 + sem_weight)
 
 
 def _best_row(rows: np.ndarray, cosine: np.ndarray | None, bm25: np.ndarray | None) -> int:

@@ -62,6 +62,16 @@ STOPWORDS = frozenset(
 )
 
 
+_WORDISH = re.compile(r"[^\W_]", re.UNICODE)
+
+
+def cjk_share(text: str) -> float:
+    """Share of the letters/digits in ``text`` that are CJK (0.0 for none, 1.0 for all)."""
+    cjk = sum(len(run) for run in _CJK_RUN.findall(text))
+    total = len(_WORDISH.findall(text))
+    return min(1.0, cjk / total) if total else 0.0
+
+
 def normalise(text: str) -> str:
     """Lower case + NFKC: the form tokens are taken from."""
     low = text.lower()

@@ -3,7 +3,3 @@
 Start at :mod:`app` (``run_app``) and :mod:`main_window`. Background work goes through
 :mod:`workers` and :mod:`session`; views listen to the one :class:`bus.MemoryBus`.
 """
-
-from pixelmem.gui import _pyside_fix
-
-_pyside_fix.apply()  # before any widget exists: see the module for the PySide6 6.12.0 bug

@@ -143,14 +143,8 @@ def window(qtbot, engine: Engine, settings: Settings):
     win.session.shutdown()
 
 
-# The offscreen platform plugin warns about every QMainWindow with docks; that is a limit of
-# the test platform, not of the app (the lead may prefer qt_log_ignore in pyproject instead).
-OFFSCREEN_NOISE = "This plugin does not support propagateSizeHints"
-
-
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     here = Path(__file__).parent
     for item in items:
         if here in Path(str(item.fspath)).parents:
             item.add_marker(pytest.mark.gui)
-            item.add_marker(pytest.mark.qt_log_ignore(OFFSCREEN_NOISE))

@@ -15,7 +15,8 @@ class Embedder(Protocol):
     """Turns text into L2-normalised float32 vectors.
 
     ``model_id`` identifies the vector space (provider + model); vectors of two model ids are
-    never mixed in one index or cache.
+    never mixed in one index or cache. An embedder may set ``multilingual = False`` (read with
+    :func:`is_multilingual`) when it only understands English.
     """
 
     @property
@@ -50,8 +51,12 @@ def validate_vectors(matrix: np.ndarray, expected_rows: int, expected_dim: int |
         )
     if expected_dim is not None and matrix.shape[1] != expected_dim:
         raise ProviderResponseError(
-            f"the provider returned vectors of dimension {matrix.shape[1]}, "
-            f"expected {expected_dim}"
+            f"the provider returned vectors of dimension {matrix.shape[1]}, expected {expected_dim}"
         )
     if not np.all(np.isfinite(matrix)):
         raise ProviderResponseError("the provider returned vectors containing NaN or infinity")
+
+
+def is_multilingual(embedder: object) -> bool:
+    """Whether the model reads non-English text; remote models are assumed to."""
+    return bool(getattr(embedder, "multilingual", True))

@@ -69,6 +69,9 @@ def verify_model_file(path: Path, expected_sha256: str = MODEL_SHA256) -> None:
 class LocalEmbedder:
     """all-MiniLM-L6-v2, 384 dimensions, English; loads lazily on first use, thread-safe."""
 
+    # English-only: hybrid search leans on keywords for CJK queries (see Engine.search).
+    multilingual = False
+
     def __init__(
         self,
         model_path: Path | None = None,
