@@ -224,3 +224,29 @@ def test_english_only_model_steps_back_for_chinese_queries(vault: Path) -> None:
     assert engine.semantic_weight("Python 装饰器怎么用") == 0.0  # half CJK: the model can't read it
     assert 0.0 < engine.semantic_weight("Rust borrow checker 报错") < 1.0
     assert _engine(vault, HashEmbedder()).semantic_weight("长城的缆车") == 1.0
+
+
+def test_reranker_reorders_and_failure_falls_back(vault: Path) -> None:
+    from fake_servers import FakeServer, free_port
+
+    store = MemoryStore(vault)
+    store.create("Apple pie", "An apple pie recipe with cinnamon.")
+    store.create("Bananas", "Bananas are yellow; apple mentioned once.")
+    store.create("Cars", "Car repair notes.")
+    with FakeServer() as server:
+        settings = Settings()
+        settings.set_key("rerank.url", server.rerank_url)
+        engine = Engine(vault, settings, embedder=HashEmbedder(), store=store)
+        engine.open()
+        hits = engine.search("apple pie recipe", mode="keyword", k=2)
+        assert hits[0].title == "Apple pie"
+        body = server.bodies("/rerank")[-1]
+        assert body["query"] == "apple pie recipe" and len(body["documents"]) >= 2
+        assert engine.rerank_warning is None
+
+    down = Settings()
+    down.set_key("rerank.url", f"http://127.0.0.1:{free_port()}")
+    engine.reconfigure(down)
+    hits = engine.search("apple pie recipe", mode="keyword", k=2)
+    assert hits and hits[0].title == "Apple pie"  # un-reranked results, not an error
+    assert engine.rerank_warning and "reranking failed" in engine.rerank_warning

@@ -7,6 +7,7 @@ number can run while one (re)index runs; index builds are serialised by a lock.
 
 from __future__ import annotations
 
+import copy
 import logging
 import threading
 from collections import OrderedDict
@@ -23,8 +24,9 @@ from pixelmem.core.errors import PixelmemError, ProviderError
 from pixelmem.core.indexer import Indexer, IndexReport, Progress, embedding_text
 from pixelmem.core.memory import Memory
 from pixelmem.core.paths import appdata_dir
+from pixelmem.core.rerank import Reranker, rerank_or_fallback, reranker_from_settings
 from pixelmem.core.search import SearchFilters, SearchHit, SearchIndex
-from pixelmem.core.settings import Settings
+from pixelmem.core.settings import RerankSettings, Settings
 from pixelmem.core.store import MemoryStore, SkippedFile
 from pixelmem.core.text_tokens import cjk_share
 
@@ -70,6 +72,9 @@ class Engine:
         self._build_lock = threading.RLock()
         self._query_cache: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
         self._query_lock = threading.Lock()
+        self._reranker: Reranker | None = None
+        self._reranker_settings: RerankSettings | None = None
+        self.rerank_warning: str | None = None  # why the last search was not reranked
 
     # -- set-up ----------------------------------------------------------------------------
 
@@ -208,15 +213,34 @@ class Engine:
         vector = self.query_vector(query) if mode != "keyword" and index.has_vectors else None
         if vector is None and mode == "semantic":
             return []
-        return index.search(
+        reranker = self._current_reranker()
+        depth = max(k, self.settings.rerank.candidates) if reranker is not None else k
+        hits = index.search(
             query,
             vector,
             mode=mode,
-            k=k,
+            k=depth,
             min_score=min_score,
             filters=filters,
             semantic_weight=self.semantic_weight(query),
         )
+        if reranker is None:
+            return hits
+        reranked, self.rerank_warning = rerank_or_fallback(
+            reranker, query, hits, self._hit_text, top_n=min(k, self.settings.rerank.top_n)
+        )
+        return reranked
+
+    def _current_reranker(self) -> Reranker | None:
+        """The reranker for the current settings (None when no URL is set)."""
+        wanted = self.settings.rerank
+        if self._reranker_settings != wanted:
+            self._reranker = reranker_from_settings(wanted)
+            self._reranker_settings = copy.copy(wanted)
+        return self._reranker
+
+    def _hit_text(self, hit: SearchHit) -> str:
+        return self.chunk_texts([hit])[0]
 
     def semantic_weight(self, query: str) -> float:
         """How much hybrid search trusts the model for this query.

@@ -16,8 +16,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
-
-import httpx
+from urllib.parse import urlsplit
 
 from pixelmem.core.atomic import atomic_write_bytes
 from pixelmem.core.errors import SettingsError
@@ -318,10 +317,12 @@ def _validated(f: dataclasses.Field[Any], value: Any) -> Any:
 def _checked_url(f: dataclasses.Field[Any], value: str) -> str:
     if not value:
         return value
+    # urllib, not httpx: settings are read at start-up and httpx costs ~0.2 s to import.
     try:
-        url = httpx.URL(value)
-        valid = url.scheme in ("http", "https") and bool(url.host)
-    except (httpx.InvalidURL, TypeError):
+        url = urlsplit(value)
+        url.port  # noqa: B018 - raises ValueError for a port that is not a number in range
+        valid = url.scheme in ("http", "https") and bool(url.hostname)
+    except ValueError:
         valid = False
     if not valid:
         raise SettingsError(_bad_value(f, value, "expected an http:// or https:// URL"))
@@ -350,7 +351,7 @@ def _env_key_source(provider: str, base_url: str) -> str:
         return ""
     if os.environ.get("PIXELMEM_API_KEY"):
         return "PIXELMEM_API_KEY"
-    host = httpx.URL(base_url).host if base_url else _OPENAI_HOST
+    host = urlsplit(base_url).hostname if base_url else _OPENAI_HOST
     if host == _OPENAI_HOST and os.environ.get("OPENAI_API_KEY"):
         return "OPENAI_API_KEY"
     return ""
