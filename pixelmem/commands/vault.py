@@ -13,6 +13,7 @@ from typing import Any
 from pixelmem.core.errors import ImportFailed, MemoryNotFound, PixelmemError
 from pixelmem.core.importers import import_doc, iter_importable, read_importable
 from pixelmem.core.memory import IMPORTANCE_LEVELS, Memory
+from pixelmem.core.memory_json import memory_json
 from pixelmem.core.paths import VAULT_ENV, resolve_vault
 from pixelmem.core.store import MemoryStore
 
@@ -87,7 +88,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     store = open_store(args)
     memories = sorted(store.list(), key=_recency, reverse=True)
     if args.json:
-        print(json.dumps([_as_json(m, with_body=False) for m in memories], ensure_ascii=False))
+        print(json.dumps([memory_json(m, with_body=False) for m in memories], ensure_ascii=False))
         return 0
     if not memories:
         print(f"no memories in {store.root}")
@@ -112,9 +113,9 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_show(args: argparse.Namespace) -> int:
     memory = _find(open_store(args), args.id)
     if args.json:
-        print(json.dumps(_as_json(memory, with_body=True), ensure_ascii=False, indent=2))
+        print(json.dumps(memory_json(memory, with_body=True), ensure_ascii=False, indent=2))
         return 0
-    fields = _as_json(memory, with_body=False) | _as_json(memory, with_body=True)["extra"]
+    fields = memory_json(memory, with_body=False) | memory_json(memory, with_body=True)["extra"]
     for key, value in fields.items():
         if value not in (None, [], {}, ""):
             print(f"{key}: {', '.join(map(str, value)) if isinstance(value, list) else value}")
@@ -165,27 +166,6 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 def _recency(memory: Memory) -> str:
     return memory.updated.isoformat() if memory.updated else ""
-
-
-def _as_json(memory: Memory, *, with_body: bool) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "id": memory.id,
-        "title": memory.title,
-        "topics": memory.topics,
-        "importance": memory.importance,
-        "created": _iso(memory.created),
-        "updated": _iso(memory.updated),
-        "source": memory.source,
-        "path": str(memory.path) if memory.path else None,
-    }
-    if with_body:
-        data["extra"] = json.loads(json.dumps(memory.extra, default=str))
-        data["body"] = memory.body
-    return data
-
-
-def _iso(value: Any) -> str | None:
-    return value.strftime("%Y-%m-%dT%H:%M:%SZ") if value else None
 
 
 def _relative(path: Path, root: Path) -> str:

@@ -23,12 +23,13 @@ import httpx
 
 from pixelmem.core.errors import ProviderError, ProviderResponseError, ProviderUnavailable
 from pixelmem.core.http import JsonClient, ProviderTimeout, RetryPolicy, Service, redact
+from pixelmem.core.providers import OLLAMA_BASE_URL as OLLAMA_BASE_URL  # re-exported
+from pixelmem.core.providers import OPENAI_BASE_URL as OPENAI_BASE_URL
+from pixelmem.core.providers import ollama_service, openai_service
 from pixelmem.core.settings import ChatSettings
 
 CHAT_TIMEOUT = httpx.Timeout(120.0, connect=5.0)  # read: the longest silence between tokens
-OLLAMA_BASE_URL = "http://localhost:11434"
 OLLAMA_DEFAULT_MODEL = "llama3.2"
-OPENAI_BASE_URL = "https://api.openai.com/v1"
 OPENAI_DEFAULT_MODEL = "gpt-4o-mini"
 NOT_CONFIGURED = "No chat model is configured — open Settings → Chat"
 
@@ -90,15 +91,8 @@ class ChatClient(Protocol):
     def close(self) -> None: ...
 
 
-class _StreamingHttp(httpx.Client):
-    """An httpx client whose ``request`` leaves the body unread, for streaming answers."""
-
-    def request(self, method: str, url: httpx.URL | str, **kwargs: Any) -> httpx.Response:
-        return self.send(self.build_request(method, url, **kwargs), stream=True)
-
-
 class StreamingJsonClient(JsonClient):
-    """:class:`JsonClient` whose POST returns the open response of a streamed answer."""
+    """:class:`JsonClient` that reads a streamed answer (``open_stream``) line by line."""
 
     def __init__(
         self,
@@ -109,24 +103,7 @@ class StreamingJsonClient(JsonClient):
         retry: RetryPolicy | None = None,
     ) -> None:
         super().__init__(service, api_key=api_key, timeout=timeout, retry=retry)
-        headers = self._http.headers.copy()
-        headers["Accept"] = "application/x-ndjson, text/event-stream, application/json"
-        self._http.close()
-        self._http = _StreamingHttp(timeout=timeout, headers=headers)
-        self._key = api_key
-
-    def open_stream(self, path: str, payload: dict[str, Any]) -> httpx.Response:
-        """POST with retries; the 2xx response with its body unread, else a ProviderError."""
-        response = self._send("POST", path, payload)
-        if response.status_code >= 400:
-            try:
-                response.read()
-            except httpx.HTTPError:  # no error text then: the status alone still explains
-                response = httpx.Response(response.status_code, request=response.request)
-            finally:
-                response.close()
-        self._raise_for_status(response, path, payload)
-        return response
+        self._http.headers["Accept"] = "application/x-ndjson, text/event-stream, application/json"
 
     def lines(
         self, response: httpx.Response, cancel: threading.Event | None
@@ -151,7 +128,7 @@ class StreamingJsonClient(JsonClient):
             if isinstance(exc, httpx.RemoteProtocolError):
                 reason = "the server closed the connection"
             else:
-                reason = redact(str(exc), [self._key]) or type(exc).__name__
+                reason = redact(str(exc), [self._api_key]) or type(exc).__name__
             raise ProviderUnavailable(
                 f"the connection to {where} broke in the middle of the answer ({reason})"
             ) from None
@@ -190,17 +167,19 @@ def _abort_on_cancel(
 class _BaseChatClient:
     provider_name = ""
     path = ""
+    default_model = ""
 
     def __init__(
         self,
-        service: Service,
-        model: str,
+        base_url: str = "",
+        model: str = "",
         *,
         api_key: str = "",
         timeout: httpx.Timeout = CHAT_TIMEOUT,
         retry: RetryPolicy | None = None,
     ) -> None:
-        self.model = model
+        service = self._service(base_url)
+        self.model = model or self.default_model
         self.base_url = service.base_url
         self._client = StreamingJsonClient(service, api_key=api_key, timeout=timeout, retry=retry)
 
@@ -238,6 +217,10 @@ class _BaseChatClient:
             lines.close()
             response.close()
 
+    def _service(self, base_url: str) -> Service:
+        """The server at ``base_url`` (the provider's default address if empty)."""
+        raise NotImplementedError
+
     def _parse(self, lines: Iterator[str]) -> Iterator[str]:
         raise NotImplementedError
 
@@ -271,26 +254,10 @@ class OllamaChat(_BaseChatClient):
 
     provider_name = "Ollama"
     path = "/api/chat"
+    default_model = OLLAMA_DEFAULT_MODEL
 
-    def __init__(
-        self,
-        base_url: str = "",
-        model: str = "",
-        *,
-        api_key: str = "",
-        timeout: httpx.Timeout = CHAT_TIMEOUT,
-        retry: RetryPolicy | None = None,
-    ) -> None:
-        service = Service(
-            "Ollama",
-            (base_url or OLLAMA_BASE_URL).rstrip("/"),
-            not_running_hint="start it with `ollama serve`",
-            pull_hint=" — pull it with `ollama pull {model}`",
-            base_url_hint="check the Ollama address (chat.base_url)",
-            key_setting="chat.api_key",
-        )
-        model = model or OLLAMA_DEFAULT_MODEL
-        super().__init__(service, model, api_key=api_key, timeout=timeout, retry=retry)
+    def _service(self, base_url: str) -> Service:
+        return ollama_service(base_url, "chat")
 
     def _parse(self, lines: Iterator[str]) -> Iterator[str]:
         for line in lines:
@@ -313,24 +280,10 @@ class OpenAIChat(_BaseChatClient):
 
     provider_name = "OpenAI-compatible"
     path = "/chat/completions"
+    default_model = OPENAI_DEFAULT_MODEL
 
-    def __init__(
-        self,
-        base_url: str = "",
-        model: str = "",
-        *,
-        api_key: str = "",
-        timeout: httpx.Timeout = CHAT_TIMEOUT,
-        retry: RetryPolicy | None = None,
-    ) -> None:
-        service = Service(
-            "the OpenAI-compatible server",
-            (base_url or OPENAI_BASE_URL).rstrip("/"),
-            base_url_hint="check chat.base_url (it usually ends in /v1)",
-            key_setting="chat.api_key",
-        )
-        model = model or OPENAI_DEFAULT_MODEL
-        super().__init__(service, model, api_key=api_key, timeout=timeout, retry=retry)
+    def _service(self, base_url: str) -> Service:
+        return openai_service(base_url, "chat")
 
     def _parse(self, lines: Iterator[str]) -> Iterator[str]:
         finished = False

@@ -33,11 +33,7 @@ from pixelmem.core.frontmatter_io import (
 from pixelmem.core.memory import DEFAULT_IMPORTANCE, Memory
 from pixelmem.core.paths import appdata_dir
 from pixelmem.core.store import MAX_FILE_BYTES, MemoryStore, UnreadableFile, read_checked
-
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
+from pixelmem.core.vault_files import process_lock, unique_path
 
 log = logging.getLogger(__name__)
 
@@ -146,7 +142,7 @@ class Inbox:
         text = new_file_text(draft_id, fields, now, now, content)
         self._make_folder()
         with self._locked():
-            path = _unique_path(self.folder, ids.memory_filename(now, slug_source, draft_id))
+            path = unique_path(self.folder, ids.memory_filename(now, slug_source, draft_id))
             self._write(path, text.encode("utf-8"))
         return self._read(path)
 
@@ -240,7 +236,7 @@ class Inbox:
         trash = appdata_dir(self.vault) / TRASH_DIRNAME
         try:
             trash.mkdir(parents=True, exist_ok=True)
-            target = _unique_path(trash, path.name)
+            target = unique_path(trash, path.name)
             os.replace(path, target)
         except FileNotFoundError:
             raise DraftNotFound(path.stem) from None
@@ -265,22 +261,8 @@ class Inbox:
     @contextlib.contextmanager
     def _locked(self) -> Iterator[None]:
         """One inbox change at a time, across threads and processes (GUI + MCP server)."""
-        with _thread_lock:
-            handle = None
-            if fcntl is not None:
-                try:
-                    appdata_dir(self.vault).mkdir(exist_ok=True)
-                    handle = open(appdata_dir(self.vault) / "inbox.lock", "a+b")  # noqa: SIM115
-                    fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
-                except OSError:  # read-only vault: the write itself will report it
-                    if handle is not None:
-                        handle.close()
-                    handle = None
-            try:
-                yield
-            finally:
-                if handle is not None:
-                    handle.close()
+        with _thread_lock, process_lock(appdata_dir(self.vault), "inbox.lock"):
+            yield
 
 
 def draft_as_memory_fields(draft: Draft) -> dict[str, object]:
@@ -295,16 +277,6 @@ def draft_as_memory_fields(draft: Draft) -> dict[str, object]:
 
 def _now() -> datetime:
     return datetime.now(UTC).replace(microsecond=0)
-
-
-def _unique_path(folder: Path, name: str) -> Path:
-    candidate = folder / name
-    stem, suffix = os.path.splitext(name)
-    number = 2
-    while candidate.exists() or candidate.is_symlink():
-        candidate = folder / f"{stem} ({number}){suffix}"
-        number += 1
-    return candidate
 
 
 __all__ = ["Draft", "DraftNotFound", "Inbox", "checked_text"]

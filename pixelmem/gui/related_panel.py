@@ -2,20 +2,13 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QLabel,
-    QListView,
-    QStackedWidget,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import QModelIndex, Signal
+from PySide6.QtWidgets import QStackedWidget, QVBoxLayout, QWidget
 
 from pixelmem.core.engine import Engine
 from pixelmem.core.search import SearchHit
 from pixelmem.gui.bus import DELETED, MemoryBus
-from pixelmem.gui.search_results import ResultDelegate, SearchResultsModel
+from pixelmem.gui.search_results import SearchResultsModel, placeholder_label, results_view
 from pixelmem.gui.workers import LatestOnly
 
 RELATED_COUNT = 8
@@ -31,18 +24,8 @@ class RelatedPanel(QWidget):
         self.memory_id = ""
         self._latest = LatestOnly()
         self.model = SearchResultsModel(self)
-        self.view = QListView()
-        self.view.setModel(self.model)
-        self.view.setItemDelegate(ResultDelegate(self.view, snippet_lines=2))
-        self.view.setResizeMode(QListView.ResizeMode.Adjust)
-        self.view.setUniformItemSizes(True)
-        self.view.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
-        self.view.setFrameShape(QListView.Shape.NoFrame)
-        self.empty_label = QLabel()
-        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
-        self.empty_label.setWordWrap(True)
-        self.empty_label.setEnabled(False)
-        self.empty_label.setContentsMargins(16, 16, 16, 16)
+        self.view = results_view(self.model, snippet_lines=2)
+        self.empty_label = placeholder_label(top_margin=16)
         self.stack = QStackedWidget()
         self.stack.addWidget(self.empty_label)
         self.stack.addWidget(self.view)

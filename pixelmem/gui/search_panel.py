@@ -9,12 +9,10 @@ from dataclasses import dataclass
 from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QListView,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -23,7 +21,7 @@ from PySide6.QtWidgets import (
 from pixelmem.core.engine import Engine
 from pixelmem.core.search import SearchHit
 from pixelmem.gui.bus import DELETED, MemoryBus
-from pixelmem.gui.search_results import ResultDelegate, SearchResultsModel
+from pixelmem.gui.search_results import SearchResultsModel, placeholder_label, results_view
 from pixelmem.gui.session import describe_error
 from pixelmem.gui.workers import LatestOnly
 
@@ -76,18 +74,8 @@ class SearchPanel(QWidget):
         self.warning_label.setObjectName("semanticWarning")
         self.warning_label.hide()
         self.model = SearchResultsModel(self)
-        self.view = QListView()
-        self.view.setModel(self.model)
-        self.view.setItemDelegate(ResultDelegate(self.view))
-        self.view.setResizeMode(QListView.ResizeMode.Adjust)
-        self.view.setUniformItemSizes(True)
-        self.view.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
-        self.view.setFrameShape(QListView.Shape.NoFrame)
-        self.empty_label = QLabel()
-        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
-        self.empty_label.setWordWrap(True)
-        self.empty_label.setEnabled(False)
-        self.empty_label.setContentsMargins(16, 24, 16, 16)
+        self.view = results_view(self.model)
+        self.empty_label = placeholder_label(top_margin=24)
         self.stack = QStackedWidget()
         self.stack.addWidget(self.empty_label)
         self.stack.addWidget(self.view)

@@ -19,7 +19,14 @@ from PySide6.QtGui import (
     QPalette,
     QTextDocument,
 )
-from PySide6.QtWidgets import QListView, QStyle, QStyledItemDelegate, QStyleOptionViewItem
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QLabel,
+    QListView,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+)
 
 from pixelmem.core.search import SearchHit
 from pixelmem.gui import colors
@@ -218,3 +225,25 @@ class ResultDelegate(QStyledItemDelegate):
             f'<div style="color:{muted}; font-size:{size:.1f}pt;">{snippet}</div>'
         )
         return doc
+
+
+def results_view(model: SearchResultsModel, *, snippet_lines: int = 3) -> QListView:
+    """A frameless list of ``model``'s hits drawn by :class:`ResultDelegate`."""
+    view = QListView()
+    view.setModel(model)
+    view.setItemDelegate(ResultDelegate(view, snippet_lines=snippet_lines))
+    view.setResizeMode(QListView.ResizeMode.Adjust)
+    view.setUniformItemSizes(True)
+    view.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+    view.setFrameShape(QListView.Shape.NoFrame)
+    return view
+
+
+def placeholder_label(top_margin: int) -> QLabel:
+    """The greyed, wrapped text shown in place of the list when there is nothing to list."""
+    label = QLabel()
+    label.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
+    label.setWordWrap(True)
+    label.setEnabled(False)
+    label.setContentsMargins(16, top_margin, 16, 16)
+    return label

@@ -4,56 +4,24 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Sequence
 from typing import Any
 
 import httpx
 import numpy as np
 
+from pixelmem.core.embeddings.remote import RemoteEmbedder
 from pixelmem.core.errors import ProviderResponseError
-from pixelmem.core.http import (
-    DEFAULT_TIMEOUT,
-    JsonClient,
-    RetryPolicy,
-    Service,
-    embed_in_batches,
-    float_matrix,
-    json_field,
-)
+from pixelmem.core.http import Service, float_matrix, json_field
+from pixelmem.core.providers import OPENAI_BASE_URL, openai_service
 
-DEFAULT_BASE_URL = "https://api.openai.com/v1"
+DEFAULT_BASE_URL = OPENAI_BASE_URL
 DEFAULT_MODEL = "text-embedding-3-small"
-_PROBE_TEXT = "dimension probe"
 
 
-class OpenAIEmbedder:
+class OpenAIEmbedder(RemoteEmbedder):
     """``POST {base}/embeddings`` with a list ``input``, in batches; rows ordered by ``index``."""
 
-    def __init__(
-        self,
-        base_url: str = "",
-        model: str = "",
-        *,
-        api_key: str = "",
-        batch_size: int = 256,
-        timeout: httpx.Timeout | float = DEFAULT_TIMEOUT,
-        retry: RetryPolicy | None = None,
-    ) -> None:
-        self.base_url = (base_url or DEFAULT_BASE_URL).rstrip("/")
-        self.model = model or DEFAULT_MODEL
-        self.batch_size = batch_size
-        service = Service(
-            "the OpenAI-compatible server",
-            self.base_url,
-            base_url_hint="check embedding.base_url (it usually ends in /v1)",
-            key_setting="embedding.api_key",
-        )
-        # No key means no Authorization header at all: local servers need none.
-        self._client = JsonClient(service, api_key=api_key, timeout=timeout, retry=retry)
-        self._dim: int | None = None
-
-    def __repr__(self) -> str:
-        return f"OpenAIEmbedder(base_url={self.base_url!r}, model={self.model!r})"
+    default_model = DEFAULT_MODEL
 
     @property
     def model_id(self) -> str:
@@ -61,27 +29,9 @@ class OpenAIEmbedder:
         # model name (a quantised "e5" in LM Studio, the full one in vLLM).
         return f"openai:{httpx.URL(self.base_url).netloc.decode('ascii')}:{self.model}"
 
-    @property
-    def dim(self) -> int:
-        if self._dim is None:
-            self.embed_documents([_PROBE_TEXT])
-        assert self._dim is not None
-        return self._dim
-
-    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
-        if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        vectors = embed_in_batches(
-            texts, self.batch_size, self._embed_batch, self._dim, self._client.service.where
-        )
-        self._dim = int(vectors.shape[1])
-        return vectors
-
-    def embed_query(self, text: str) -> np.ndarray:
-        return self.embed_documents([text])[0]
-
-    def close(self) -> None:
-        self._client.close()
+    def _service(self, base_url: str) -> Service:
+        # No key means no Authorization header at all: local servers need none.
+        return openai_service(base_url, "embedding")
 
     def _embed_batch(self, texts: list[str]) -> np.ndarray:
         where = self._client.service.where

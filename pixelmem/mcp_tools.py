@@ -1,0 +1,342 @@
+"""The MCP tools' logic as plain synchronous Python; :mod:`pixelmem.mcp_server` publishes it.
+
+:class:`PixelmemService` answers each tool call (the SDK runs each one on a worker thread).
+Before every call it asks :class:`VaultWatcher` what other processes (the app, another server)
+changed and re-reads just that, and it re-reads the settings file when the app saved it. The
+engine is created on the first call, and the embedding model is loaded only when a search
+needs it.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pixelmem.core import ids
+from pixelmem.core.engine import Engine
+from pixelmem.core.errors import MemoryNotFound, PixelmemError
+from pixelmem.core.inbox import DraftNotFound, Inbox, checked_text
+from pixelmem.core.memory import Memory
+from pixelmem.core.memory_json import memory_json
+from pixelmem.core.settings import Settings, settings_path
+from pixelmem.core.vault_watch import Signature, VaultWatcher, file_signature
+
+log = logging.getLogger(__name__)
+
+MAX_SEARCH_LIMIT = 20
+MAX_LIST_LIMIT = 500
+MAX_QUERY_CHARS = 4000
+RESCAN_THRESHOLD = 200  # more changed files than this: one full scan instead of file by file
+SEARCH_MODES = ("hybrid", "semantic", "keyword")
+RAG_FIELDS = {  # set_rag_config argument -> settings key
+    "provider": "embedding.provider",
+    "baseUrl": "embedding.base_url",
+    "model": "embedding.model",
+    "apiKey": "embedding.api_key",
+}
+
+
+class InvalidArgument(PixelmemError):
+    """A tool argument the server refuses, with the reason."""
+
+
+T = TypeVar("T")
+
+
+class PixelmemService:
+    """The tools' logic over one vault; thread-safe (one call at a time touches the engine)."""
+
+    def __init__(self, vault: Path) -> None:
+        self.vault = Path(vault)
+        self.inbox = Inbox(self.vault)
+        self._lock = threading.RLock()
+        self._engine: Engine | None = None
+        self._watcher = VaultWatcher(self.vault)
+        self._settings_seen: Signature | None = None
+        self._index_stale = True
+
+    # -- keeping up with other processes -----------------------------------------------------
+
+    def _store_engine(self) -> Engine:
+        """The engine with its store current (no model loaded, no index built)."""
+        if self._engine is None:
+            self._settings_seen = file_signature(settings_path())
+            self._watcher.poll()  # baseline first: anything written after it is seen next time
+            engine = Engine(self.vault, Settings.load())
+            engine.store.scan()
+            self._engine = engine
+            return engine
+        self._catch_up(self._engine)
+        return self._engine
+
+    def _indexed_engine(self) -> Engine:
+        """The engine with an index that includes every memory on disk."""
+        engine = self._store_engine()
+        if self._index_stale:
+            self._reindex(engine)
+        return engine
+
+    def _catch_up(self, engine: Engine) -> None:
+        seen = file_signature(settings_path())
+        if seen != self._settings_seen:
+            self._settings_seen = seen
+            engine.reconfigure(Settings.load())
+            self._index_stale = True
+        changed = self._watcher.poll()
+        if len(changed) > RESCAN_THRESHOLD:
+            engine.store.scan()
+            self._index_stale = True
+        elif changed:
+            updates = [engine.store.reload_path(path) for path in changed]
+            self._index_stale = self._index_stale or any(updates)
+            log.debug("picked up %d change(s) from other processes", sum(map(bool, updates)))
+
+    def _reindex(self, engine: Engine) -> Any:
+        report = engine.reindex()
+        self._index_stale = False
+        return report
+
+    def _call(self, fn: Callable[[], T]) -> T:
+        with self._lock:
+            return fn()
+
+    # -- tools -----------------------------------------------------------------------------
+
+    def semantic_search(self, query: str, limit: int = 5, mode: str = "hybrid") -> dict[str, Any]:
+        query = _checked_query(query)
+        _check_range("limit", limit, 1, MAX_SEARCH_LIMIT)
+        if mode not in SEARCH_MODES:
+            raise InvalidArgument(f"mode must be one of {', '.join(SEARCH_MODES)}, not {mode!r}")
+
+        def run() -> dict[str, Any]:
+            engine = self._indexed_engine()
+            hits = engine.search(query, mode=mode, k=limit)
+            results = []
+            for hit in hits:
+                try:
+                    memory = engine.store.get(hit.memory_id)
+                except MemoryNotFound:
+                    continue
+                results.append(_hit_json(hit, memory))
+            return _search_answer(engine, query, mode, results)
+
+        return self._call(run)
+
+    def get_memory(self, memory_id: str) -> dict[str, Any]:
+        memory_id = ids.validate_id(memory_id)
+
+        def run() -> dict[str, Any]:
+            engine = self._store_engine()
+            try:
+                return memory_json(engine.store.get(memory_id), with_body=True)
+            except MemoryNotFound:
+                try:
+                    self.inbox.get(memory_id)
+                except DraftNotFound:
+                    raise MemoryNotFound(memory_id) from None
+                raise InvalidArgument(
+                    f"{memory_id!r} is a draft waiting in the review inbox; it becomes a memory "
+                    "when the user accepts it in the pixelmem app"
+                ) from None
+
+        return self._call(run)
+
+    def list_memories(self, topic: str | None = None, limit: int = 50) -> dict[str, Any]:
+        _check_range("limit", limit, 1, MAX_LIST_LIMIT)
+        wanted = (topic or "").strip().casefold()
+
+        def run() -> dict[str, Any]:
+            memories = self._store_engine().store.list()
+            if wanted:
+                memories = [m for m in memories if wanted in (t.casefold() for t in m.topics)]
+            memories.sort(key=lambda m: (m.updated or _EPOCH, m.title), reverse=True)
+            return {
+                "total": len(memories),
+                "memories": [memory_json(m, with_body=False) for m in memories[:limit]],
+                "pending_drafts": self.inbox.count(),
+            }
+
+        return self._call(run)
+
+    def add_memory(
+        self,
+        title: str,
+        content: str,
+        topics: list[str] | None = None,
+        importance: str = "medium",
+        client: str = "",
+    ) -> dict[str, Any]:
+        topics = [t for t in (topics or []) if t.strip()]
+        checked_text(title, content, topics)
+        source = f"mcp:{client}" if client else "mcp"
+
+        def run() -> dict[str, Any]:
+            engine = self._store_engine()
+            mode = engine.settings.mcp_writes
+            if mode == "off":
+                raise InvalidArgument(_WRITES_OFF)
+            if mode == "direct":
+                memory = engine.store.create(
+                    title, content, topics=topics, importance=importance, source=source
+                )
+                self._reindex(engine)
+                return {
+                    "status": "created",
+                    "id": memory.id,
+                    "title": memory.title,
+                    "path": str(memory.path),
+                    "message": "The memory was saved in the vault and indexed.",
+                }
+            draft = self.inbox.add(title, content, topics, importance, source)
+            return {
+                "status": "pending_review",
+                "id": draft.id,
+                "title": draft.title,
+                "message": (
+                    "Saved as a draft in the review inbox. It becomes a memory (with this id) "
+                    "when the user accepts it in the pixelmem app."
+                ),
+            }
+
+        return self._call(run)
+
+    def reindex_documents(self) -> dict[str, Any]:
+        def run() -> dict[str, Any]:
+            engine = self._store_engine()
+            engine.store.scan()
+            self._watcher.poll()
+            report = self._reindex(engine)
+            skipped = engine.store.skipped
+            return {
+                "memories": report.memories,
+                "chunks": report.chunks,
+                "embedded": report.embedded,
+                "from_cache": report.reused,
+                "skipped": [{"path": str(s.path), "reason": s.reason} for s in skipped],
+                "semantic_search": _semantic_state(engine),
+                "warnings": list(report.warnings),
+            }
+
+        return self._call(run)
+
+    def get_rag_config(self) -> dict[str, Any]:
+        return self._call(lambda: _rag_config(self._store_engine()))
+
+    def set_rag_config(
+        self,
+        provider: str | None = None,
+        baseUrl: str | None = None,  # camelCase: the tool's argument names
+        model: str | None = None,
+        apiKey: str | None = None,
+    ) -> dict[str, Any]:
+        given = {"provider": provider, "baseUrl": baseUrl, "model": model, "apiKey": apiKey}
+        changes = {name: value for name, value in given.items() if value and value.strip()}
+        if not changes:
+            raise InvalidArgument("give at least one of provider, baseUrl, model, apiKey")
+
+        def run() -> dict[str, Any]:
+            engine = self._store_engine()
+            settings = Settings.load()
+            if settings.mcp_writes == "off":
+                raise InvalidArgument(_WRITES_OFF)
+            for name, value in changes.items():
+                settings.set_key(RAG_FIELDS[name], value)
+            settings.save()
+            self._settings_seen = file_signature(settings_path())
+            engine.reconfigure(settings)
+            shown = {k: ("***" if k == "apiKey" else v) for k, v in changes.items()}
+            log.warning("an MCP client changed the embedding settings: %s", shown)
+            report = self._reindex(engine)
+            answer = _rag_config(engine)
+            answer["changed"] = sorted(changes)
+            answer["reindex"] = {"embedded": report.embedded, "chunks": report.chunks}
+            return answer
+
+        return self._call(run)
+
+
+# ---------------------------------------------------------------- answers
+
+
+_EPOCH = datetime.min.replace(tzinfo=UTC)
+_WRITES_OFF = (
+    "Writing over MCP is turned off for this vault. The user can allow it in the pixelmem app "
+    "(Settings → MCP writes: review or direct) or with `pixelmem config set mcp_writes review`."
+)
+
+
+def _checked_query(query: str) -> str:
+    if not isinstance(query, str) or not query.strip():
+        raise InvalidArgument("query must be a non-empty text")
+    if "\0" in query:
+        raise InvalidArgument("query contains a NUL character")
+    if len(query) > MAX_QUERY_CHARS:
+        raise InvalidArgument(f"query is longer than {MAX_QUERY_CHARS} characters")
+    return query.strip()
+
+
+def _check_range(name: str, value: int, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidArgument(f"{name} must be a whole number from {low} to {high}, not {value!r}")
+
+
+def _hit_json(hit: Any, memory: Memory) -> dict[str, Any]:
+    return {
+        "id": memory.id,
+        "title": memory.title,
+        "score": round(float(hit.score), 4),
+        "snippet": hit.snippet,
+        "text": memory.body,
+        "topics": list(memory.topics),
+        "path": str(memory.path) if memory.path else None,
+    }
+
+
+def _semantic_state(engine: Engine) -> str:
+    error = engine.semantic_error
+    return f"unavailable ({error}); keyword search only" if error else "available"
+
+
+def _search_answer(
+    engine: Engine, query: str, mode: str, results: list[dict[str, Any]]
+) -> dict[str, Any]:
+    answer: dict[str, Any] = {"query": query, "mode": mode, "results": results}
+    error = engine.semantic_error
+    if error and mode != "keyword":
+        answer["note"] = f"Semantic search is unavailable ({error}); these are keyword matches."
+    if not results:
+        threshold = engine.settings.search.min_score
+        answer["message"] = (
+            f"No memory passed the similarity threshold for {query!r} "
+            f"(mode {mode}, minimum similarity {threshold:g})."
+        )
+    return answer
+
+
+def _rag_config(engine: Engine) -> dict[str, Any]:
+    settings = engine.settings
+    return {
+        "vault": str(engine.vault),
+        "embedding": {
+            "provider": settings.embedding.provider,
+            "baseUrl": settings.embedding.base_url,
+            "model": settings.embedding.model,
+            "apiKey": settings.display_value("embedding.api_key"),
+        },
+        "search": {
+            "mode": settings.search.mode,
+            "topK": settings.search.top_k,
+            "minScore": settings.search.min_score,
+        },
+        "rerank": {
+            "url": settings.rerank.url,
+            "model": settings.rerank.model,
+            "apiKey": settings.display_value("rerank.api_key"),
+        },
+        "mcpWrites": settings.mcp_writes,
+        "semanticSearch": _semantic_state(engine),
+    }
