@@ -14,6 +14,7 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -24,11 +25,13 @@ from pixelmem.core.errors import PixelmemError, ProviderError
 from pixelmem.core.indexer import Indexer, IndexReport, Progress, embedding_text
 from pixelmem.core.memory import Memory
 from pixelmem.core.paths import appdata_dir
-from pixelmem.core.rerank import Reranker, rerank_or_fallback, reranker_from_settings
 from pixelmem.core.search import SearchFilters, SearchHit, SearchIndex
 from pixelmem.core.settings import RerankSettings, Settings
 from pixelmem.core.store import MemoryStore, SkippedFile
 from pixelmem.core.text_tokens import cjk_share
+
+if TYPE_CHECKING:  # httpx (via rerank) costs ~90 ms at start-up; only load it when used
+    from pixelmem.core.rerank import Reranker
 
 log = logging.getLogger(__name__)
 
@@ -226,6 +229,8 @@ class Engine:
         )
         if reranker is None:
             return hits
+        from pixelmem.core.rerank import rerank_or_fallback
+
         reranked, self.rerank_warning = rerank_or_fallback(
             reranker, query, hits, self._hit_text, top_n=min(k, self.settings.rerank.top_n)
         )
@@ -235,6 +240,8 @@ class Engine:
         """The reranker for the current settings (None when no URL is set)."""
         wanted = self.settings.rerank
         if self._reranker_settings != wanted:
+            from pixelmem.core.rerank import reranker_from_settings
+
             self._reranker = reranker_from_settings(wanted)
             self._reranker_settings = copy.copy(wanted)
         return self._reranker

@@ -84,15 +84,16 @@ class VaultSession(QObject):
 
     def _scan(self) -> list[Memory]:
         store = self.engine.store
-        store.scan()
-        if self.first_run and not store.list():
+        memories = store.scan().memories  # already copies: no second list() on a 10k vault
+        if self.first_run and not memories:
             store.create(
                 welcome.WELCOME_TITLE,
                 welcome.WELCOME_BODY,
                 topics=welcome.WELCOME_TOPICS,
                 importance="high",
             )
-        return store.list()
+            memories = store.list()
+        return memories
 
     def _scanned(self, memories: list[Memory]) -> None:
         self.loaded = True
