@@ -211,3 +211,21 @@ def test_doctor_lists_skipped_files(vault: Path, capsys) -> None:
     assert code == 0
     assert "1 memories, 1 skipped file(s)" in out
     assert "sub/bad.md: binary file" in out
+
+
+def test_cli_uses_the_vault_the_app_opened_last(tmp_path, capsys) -> None:
+    from pixelmem.cli import main
+    from pixelmem.core.settings import Settings
+    from pixelmem.core.store import MemoryStore
+
+    last = tmp_path / "last-vault"
+    MemoryStore(last).create("Remembered vault", "body")
+    settings = Settings()
+    settings.vault = str(last)
+    settings.save()
+    assert main(["list", "--json"]) == 0
+    assert "Remembered vault" in capsys.readouterr().out
+    settings.vault = str(tmp_path / "gone")
+    settings.save()
+    assert main(["list"]) == 1  # a vault that vanished is an error, not a new empty one
+    assert not (tmp_path / "gone").exists()

@@ -3,23 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
 from typing import TextIO
 
-from pixelmem.core.paths import resolve_vault
+from pixelmem.core.paths import VAULT_ENV, resolve_vault
 from pixelmem.core.settings import Settings
 
 
 def vault_from_args(args: argparse.Namespace, settings: Settings | None = None) -> Path:
     """``--vault``, else ``$PIXELMEM_VAULT``, else the app's last vault, else the default."""
     explicit = getattr(args, "vault", None)
-    if not explicit and settings is not None and settings.vault:
-        import os
-
-        if not os.environ.get("PIXELMEM_VAULT"):
-            explicit = settings.vault
+    if not explicit and settings is not None and not os.environ.get(VAULT_ENV):
+        explicit = settings.vault or None
     return resolve_vault(explicit)
 
 

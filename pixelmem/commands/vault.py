@@ -10,11 +10,13 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
+from pixelmem.commands.common import vault_from_args
 from pixelmem.core.errors import ImportFailed, MemoryNotFound, PixelmemError
 from pixelmem.core.importers import import_doc, iter_importable, read_importable
 from pixelmem.core.memory import IMPORTANCE_LEVELS, Memory
 from pixelmem.core.memory_json import memory_json
-from pixelmem.core.paths import VAULT_ENV, resolve_vault
+from pixelmem.core.paths import VAULT_ENV
+from pixelmem.core.settings import Settings
 from pixelmem.core.store import MemoryStore
 
 
@@ -50,14 +52,15 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 
 
 def open_store(args: argparse.Namespace, *, writing: bool = False) -> MemoryStore:
-    """The vault from ``--vault`` / ``$PIXELMEM_VAULT``; the default one is created on first use.
+    """The vault from ``--vault`` / ``$PIXELMEM_VAULT`` / the app's last vault; the default one
+    is created on first use.
 
     A folder named explicitly is only created by commands that write, so a mistyped path
     gives an error instead of an empty new vault.
     """
-    explicit = args.vault or None
-    named = bool(explicit or os.environ.get(VAULT_ENV))
-    return MemoryStore(resolve_vault(explicit), create=writing or not named)
+    settings = Settings.load()
+    named = bool(args.vault or os.environ.get(VAULT_ENV) or settings.vault)
+    return MemoryStore(vault_from_args(args, settings), create=writing or not named)
 
 
 def _find(store: MemoryStore, memory_id: str) -> Memory:
