@@ -54,11 +54,7 @@ from pixelmem.core.frontmatter_io import (
 )
 from pixelmem.core.memory import DEFAULT_IMPORTANCE, Memory
 from pixelmem.core.paths import appdata_dir, resolve_vault
-
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
+from pixelmem.core.vault_files import process_lock, unique_path
 
 log = logging.getLogger(__name__)
 
@@ -353,7 +349,7 @@ class MemoryStore:
         with self._write_lock, self._process_lock():
             try:
                 trash.mkdir(parents=True, exist_ok=True)
-                target = _unique_path(trash, path.name)
+                target = unique_path(trash, path.name)
                 os.replace(path, target)
             except FileNotFoundError:
                 with self._lock:
@@ -372,7 +368,7 @@ class MemoryStore:
             raise VaultError(f"{trashed} is not in the vault's trash")
         original = self._inside_vault(Path(original))
         with self._write_lock, self._process_lock():
-            target = _unique_path(original.parent, original.name)
+            target = unique_path(original.parent, original.name)
             try:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 os.replace(trashed, target)
@@ -522,7 +518,7 @@ class MemoryStore:
         """Write a new file at ``path``, or beside it as ``<stem> (2).md`` if that is taken."""
         text = new_file_text(memory_id, fields, created, updated, body)
         with self._write_lock, self._process_lock():
-            path = _unique_path(path.parent, path.name)
+            path = unique_path(path.parent, path.name)
             self._write(path, text.encode("utf-8"))
             memory = self._load_written(path)
             with self._lock:
@@ -556,25 +552,9 @@ class MemoryStore:
             return VaultError(f"the vault folder {self.root} no longer exists")
         return VaultNotWritable(self.root, exc.strerror or str(exc))
 
-    @contextlib.contextmanager
-    def _process_lock(self) -> Iterator[None]:
+    def _process_lock(self) -> contextlib.AbstractContextManager[None]:
         """Serialise check-and-write across processes sharing the vault (GUI + MCP server)."""
-        handle = None
-        if fcntl is not None:
-            try:
-                folder = appdata_dir(self.root)
-                folder.mkdir(exist_ok=True)
-                handle = open(folder / "write.lock", "a+b")  # noqa: SIM115
-                fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
-            except OSError:  # read-only vault: the write itself will report it
-                if handle is not None:
-                    handle.close()
-                handle = None
-        try:
-            yield
-        finally:
-            if handle is not None:
-                handle.close()
+        return process_lock(appdata_dir(self.root), "write.lock")
 
 
 # ---------------------------------------------------------------- helpers
@@ -615,13 +595,3 @@ def _copy(memory: Memory) -> Memory:
     clone.topics = list(memory.topics)
     clone.extra = dict(memory.extra)
     return clone
-
-
-def _unique_path(folder: Path, name: str) -> Path:
-    candidate = folder / name
-    stem, suffix = os.path.splitext(name)
-    number = 2
-    while candidate.exists() or candidate.is_symlink():
-        candidate = folder / f"{stem} ({number}){suffix}"
-        number += 1
-    return candidate
