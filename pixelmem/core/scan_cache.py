@@ -1,6 +1,6 @@
 """The scan cache: what the last scan read from each file, so a start skips re-parsing them.
 
-``<vault>/.pixelmem/scan-cache.msgpack.zst`` is a zstd-compressed msgpack map::
+``<vault>/.pixelmem/scan-cache-<host>.msgpack.zst`` is a zstd-compressed msgpack map::
 
     {"header": {"format": 1, "code": str, "stamp_ns": int, "count": n},
      "entries": {vault-relative path: [mtime_ns, size, inode, ctime_ns, *result]}}
@@ -45,6 +45,7 @@ import hashlib
 import importlib
 import logging
 import os
+import socket
 import time
 from datetime import date, datetime, timezone
 from pathlib import Path
@@ -61,7 +62,10 @@ from pixelmem.core.memory import Memory
 
 log = logging.getLogger(__name__)
 
-CACHE_FILENAME = "scan-cache.msgpack.zst"
+# Per machine: a synced vault (Dropbox, Syncthing) carries .pixelmem/ to machines where inodes
+# and ctimes never match, which would make each of them re-parse and rewrite one shared file.
+_HOST_TAG = hashlib.blake2b(socket.gethostname().encode(), digest_size=4).hexdigest()
+CACHE_FILENAME = f"scan-cache-{_HOST_TAG}.msgpack.zst"
 FORMAT_VERSION = 1
 # Entries whose mtime or ctime is this close to (or after) the start of the scan that wrote
 # them are re-parsed. Timestamps in whole seconds: 2 s of FAT's granularity plus 1 s to spare;
