@@ -76,8 +76,8 @@ def build_server(service: PixelmemService) -> Any:
 
     @server.tool(
         description="Search the user's memories by meaning and keywords. Returns the best "
-        "matches with id, title, score, snippet, full text and file path, or a message "
-        "saying that nothing passed the similarity threshold."
+        "matches with id, title, relevance score (0-1, calibrated), snippet, full text and "
+        "file path, or a message saying that nothing relevant was found."
     )
     @_as_tool_errors
     def semantic_search(

@@ -288,11 +288,12 @@ def _hit_json(hit: Any, memory: Memory) -> dict[str, Any]:
     return {
         "id": memory.id,
         "title": memory.title,
-        "score": round(float(hit.score), 4),
+        "score": round(float(hit.score), 4),  # calibrated relevance, 0-1
         "snippet": hit.snippet,
         "text": memory.body,
         "topics": list(memory.topics),
         "path": str(memory.path) if memory.path else None,
+        "copies": list(hit.copies),
     }
 
 
@@ -309,10 +310,10 @@ def _search_answer(
     if error and mode != "keyword":
         answer["note"] = f"Semantic search is unavailable ({error}); these are keyword matches."
     if not results:
-        threshold = engine.settings.search.min_score
+        floor = engine.settings.search.min_relevance
         answer["message"] = (
-            f"No memory passed the similarity threshold for {query!r} "
-            f"(mode {mode}, minimum similarity {threshold:g})."
+            f"Nothing relevant to {query!r} in the memories "
+            f"(mode {mode}: no memory reached relevance {floor:g})."
         )
     return answer
 
@@ -330,7 +331,7 @@ def _rag_config(engine: Engine) -> dict[str, Any]:
         "search": {
             "mode": settings.search.mode,
             "topK": settings.search.top_k,
-            "minScore": settings.search.min_score,
+            "minRelevance": settings.search.min_relevance,
         },
         "rerank": {
             "url": settings.rerank.url,

@@ -107,7 +107,7 @@ def test_nothing_relevant_says_so(
     configure(server)
     assert ask(vault, "quantum", "chromodynamics", "--mode", "keyword") == 0
     out = capsys.readouterr().out
-    assert out.endswith("memories used: none (no memory passed the similarity threshold)\n")
+    assert out.endswith("memories used: none (nothing relevant in your memories)\n")
     assert "<memories>" not in sent_system(server)
 
 

@@ -238,7 +238,7 @@ def test_reranker_reorders_and_failure_falls_back(vault: Path) -> None:
         settings.set_key("rerank.url", server.rerank_url)
         engine = Engine(vault, settings, embedder=HashEmbedder(), store=store)
         engine.open()
-        hits = engine.search("apple pie recipe", mode="keyword", k=2)
+        hits = engine.search("apple pie recipe", mode="keyword", k=2, min_relevance=0.0)
         assert hits[0].title == "Apple pie"
         body = server.bodies("/rerank")[-1]
         assert body["query"] == "apple pie recipe" and len(body["documents"]) >= 2
@@ -247,6 +247,6 @@ def test_reranker_reorders_and_failure_falls_back(vault: Path) -> None:
     down = Settings()
     down.set_key("rerank.url", f"http://127.0.0.1:{free_port()}")
     engine.reconfigure(down)
-    hits = engine.search("apple pie recipe", mode="keyword", k=2)
+    hits = engine.search("apple pie recipe", mode="keyword", k=2, min_relevance=0.0)
     assert hits and hits[0].title == "Apple pie"  # un-reranked results, not an error
     assert engine.rerank_warning and "reranking failed" in engine.rerank_warning

@@ -52,8 +52,8 @@ def test_load_beir_rejects_a_folder_without_the_layout(tmp_path: Path) -> None:
 
 def test_keyword_eval_end_to_end(tmp_path: Path) -> None:
     folder = _write_beir(tmp_path / "beir")
-    result = evaluate(folder, mode="keyword")
-    assert result.queries == 3
+    (result,) = evaluate(folder, modes=["keyword"])
+    assert result.queries == 3 and result.mode == "keyword"
     assert result.ndcg_at_10 == pytest.approx(1.0)
     assert result.recall_at_100 == pytest.approx(1.0)
 
@@ -63,3 +63,12 @@ def test_eval_cli_prints_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert main(["eval", str(folder), "--mode", "hybrid"]) == 0
     out = capsys.readouterr().out.strip().splitlines()[-1]
     assert "nDCG@10=1.0000" in out and "Recall@100=1.0000" in out
+
+
+def test_eval_cli_prints_every_mode_by_default(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = _write_beir(tmp_path / "beir")
+    assert main(["eval", str(folder)]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("mode=")]
+    assert [line.split()[0] for line in lines] == ["mode=hybrid", "mode=semantic", "mode=keyword"]

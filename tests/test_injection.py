@@ -281,7 +281,9 @@ def test_build_prompt_for_searches_hybrid_top5_with_the_engines_threshold() -> N
     settings = SimpleNamespace(chat=SimpleNamespace(context_budget=1234))
     engine = SimpleNamespace(search=search, store=store, settings=settings)
     prompt = build_prompt_for(engine, "question")
-    assert calls == [("question", {"mode": "hybrid", "k": AUTO_K})]  # min_score: the default
+    assert calls == [
+        ("question", {"mode": "hybrid", "k": AUTO_K})
+    ]  # the relevance floor: the default
     assert prompt.budget == 1234
     assert ids(prompt) == ["a"]
 

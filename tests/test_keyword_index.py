@@ -16,7 +16,7 @@ from pixelmem.core.text_tokens import highlight_terms, normalise, query_terms, t
 
 def test_mixed_chinese_and_english() -> None:
     tokens = tokenize("用Python写数据库")
-    expected = ["python", "用", "写", "数", "据", "库", "写数", "数据", "据库"]
+    expected = ["python", "~python", "用", "写", "数", "据", "库", "写数", "数据", "据库"]
     assert sorted(tokens) == sorted(expected)
     assert "用python" not in tokens  # a Latin word never swallows the CJK next to it
 
@@ -28,24 +28,24 @@ def test_cjk_runs_give_unigrams_and_bigrams_per_run() -> None:
 
 
 def test_full_width_and_compatibility_forms_are_normalised() -> None:
-    assert tokenize("ＧＰＴ４ Ｈｅｌｌｏ") == ["gpt4", "hello"]
+    assert tokenize("ＧＰＴ４ Ｈｅｌｌｏ") == ["gpt4", "hello", "~hello"]
     assert set(tokenize("ｶﾀｶﾅ")) == {"カ", "タ", "ナ", "カタ", "タカ", "カナ"}
-    assert tokenize("ﬁle") == ["file"]
+    assert tokenize("ﬁle") == ["file", "~file"]
     assert normalise("ＡＢＣ") == "abc"
 
 
 def test_compounds_are_kept_whole_and_split() -> None:
     assert sorted(tokenize("GPT-4o")) == ["4o", "gpt", "gpt-4o"]
-    assert sorted(tokenize("C++ and C#")) == ["and", "c", "c", "c#", "c++"]
-    assert sorted(tokenize("user_id v1.2")) == ["2", "id", "user", "user_id", "v1", "v1.2"]
+    assert sorted(tokenize("C++ and C#")) == ["and", "c", "c", "c#", "c++"]  # stopword: no stem
+    assert sorted(tokenize("user_ids v1.2")) == ["2", "ids", "user", "user_ids", "v1", "v1.2"]
     assert "bob@example.com" in tokenize("mail bob@example.com.")
-    assert tokenize("issue#42") == ["issue", "42"]
+    assert tokenize("issue#42") == ["issue", "42", "~issu"]
 
 
 def test_case_punctuation_emoji_and_camel_case() -> None:
-    assert tokenize("Hello, WORLD!!! 😀 — ok?") == ["hello", "world", "ok"]
-    assert tokenize("JavaScript") == ["javascript"]  # camelCase is not split
-    assert tokenize("don’t stop") == ["don", "t", "stop"]
+    assert tokenize("Hello, WORLD!!! 😀 — ok?") == ["hello", "world", "ok", "~hello", "~world"]
+    assert tokenize("JavaScript") == ["javascript", "~javascript"]  # camelCase is not split
+    assert tokenize("don’t stop") == ["don", "t", "stop", "~don", "~stop"]
     assert tokenize("") == [] and tokenize("  ,.;  ") == []
 
 
@@ -55,6 +55,7 @@ def test_letters_with_combining_marks_stay_one_word() -> None:
 
 def test_query_terms_drop_stopwords_and_duplicates() -> None:
     assert query_terms("What is the Zorblax-7, the Zorblax-7?") == ["zorblax-7", "zorblax", "7"]
+    assert query_terms("running books") == ["running", "books", "~run", "~book"]
     assert query_terms("the of and") == []
 
 
@@ -107,9 +108,9 @@ def test_scores_match_the_bm25_formula() -> None:
 
 def test_only_positive_scores_and_masks(index: KeywordIndex) -> None:
     idx, scores = index.score("cat", k=10)
-    assert set(idx.tolist()) == {0, 3} and np.all(scores > 0)
-    assert idx[0] == 3  # two occurrences beat one
-    mask = np.array([True, True, True, False, True])
+    assert set(idx.tolist()) == {0, 1, 3} and np.all(scores > 0)  # "cats" by its stem
+    assert idx.tolist() == [3, 0, 1]  # two occurrences beat one; the exact word beats "cats"
+    mask = np.array([True, False, True, False, True])
     assert index.score("cat", k=10, mask=mask)[0].tolist() == [0]
     assert index.score("zqxj vwpt")[0].size == 0
     assert index.score("cat", k=1)[0].tolist() == [3]
@@ -142,3 +143,20 @@ def test_shortened_hash_collisions_fall_back_to_exact_term_ids(monkeypatch) -> N
     for query in ("cat", "XK-4471 budget", "长城的缆车", "dogs living"):
         terms = query_terms(query)
         np.testing.assert_allclose(collided.scores(terms), expected.scores(terms), rtol=1e-6)
+
+
+def test_evidence_needs_a_strong_term(index: KeywordIndex) -> None:
+    # 长城 matches; a query sharing only the character 城 with the text does not.
+    assert index.evidence(["长城"], ["长", "城"])[4] > 0
+    assert index.evidence(["城市"], ["城", "市"])[4] == 0
+    assert index.evidence([], ["城"])[4] > 0  # a one-character query matches by itself
+    both = index.evidence(["长城"], ["长", "城"])[4]
+    assert both > index.evidence(["长城"], [])[4]  # weak terms add to a strong match
+
+
+def test_idf_sum_counts_missing_terms_as_rarest(index: KeywordIndex) -> None:
+    n = len(index)
+    rare = math.log1p((n + 0.5) / 0.5)
+    assert index.idf_sum(["zqxj"]) == pytest.approx(rare)
+    cat = math.log1p((n - 2 + 0.5) / 2.5)
+    assert index.idf_sum(["cat", "zqxj", "cat"]) == pytest.approx(cat + rare)

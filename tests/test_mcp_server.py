@@ -224,7 +224,7 @@ def test_keyword_mode_and_limit(served: Served) -> None:
 def test_nothing_found_says_so(served: Served) -> None:
     answer = served.client.ok("semantic_search", {"query": "qzxv wplkj", "mode": "semantic"})
     assert answer["results"] == []
-    assert answer["message"].startswith("No memory passed the similarity threshold for")
+    assert answer["message"].startswith("Nothing relevant to")
 
 
 def test_get_and_list_memories(served: Served) -> None:

@@ -13,6 +13,7 @@ import pytest
 
 from pixelmem.core.chunking import Chunk
 from pixelmem.core.memory import Memory
+from pixelmem.core.relevance import DEFAULT_MIN_RELEVANCE, relevance
 from pixelmem.core.search import SearchFilters, SearchIndex
 from pixelmem.core.text_tokens import make_snippet
 
@@ -68,55 +69,67 @@ def test_snapshot_contents(index: SearchIndex) -> None:
     assert index.chunks_of("nope") == []
 
 
-def test_semantic_scores_are_cosines_and_threshold_drops_hits(index: SearchIndex) -> None:
+def test_semantic_scores_are_calibrated_cosines_and_the_floor_drops_hits(
+    index: SearchIndex,
+) -> None:
     q = unit(0.6 * E[1] + 0.8 * E[7])
-    hits = index.search("anything", q, mode="semantic", min_score=0.3)
-    assert ids(hits) == ["bike"]
-    assert hits[0].score == pytest.approx(0.6) == hits[0].semantic_score
+    hits = index.search("anything", q, mode="semantic", min_relevance=0.0, k=10)
+    assert ids(hits)[0] == "bike"
+    expected = relevance("semantic", np.array([0.6]), None)[0]
+    assert hits[0].score == pytest.approx(expected) and hits[0].semantic_score == pytest.approx(0.6)
     assert hits[0].keyword_score is None
-    assert index.search("anything", q, mode="semantic", min_score=0.7) == []
+    assert all(0 <= h.score <= 1 for h in hits)
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+    assert index.search("anything", q, mode="semantic", min_relevance=expected + 0.01) == []
+    # the background moves what "unrelated" means: the same cosine counts for less
+    shifted = index.search("anything", q, mode="semantic", min_relevance=0.0, background=0.5)
+    assert shifted[0].score < hits[0].score
 
 
 def test_keyword_mode_ranks_the_exact_rare_term_first(index: SearchIndex) -> None:
     hits = index.search("XK-4471", None, mode="keyword")
     assert ids(hits) == ["grant"]
-    assert hits[0].score == 1.0 and (hits[0].keyword_score or 0) > 0
+    assert hits[0].score > 0.9 and (hits[0].keyword_score or 0) > 0
     assert hits[0].semantic_score is None
     assert hits[0].matched_terms == ("xk-4471", "xk", "4471")
 
 
 def test_hybrid_finds_a_rare_name_the_semantic_side_misses(index: SearchIndex) -> None:
-    q = unit(0.5 * E[0] + 0.866 * E[7])  # points at "zorb"; "grant" is orthogonal to it
-    assert "grant" not in ids(index.search("Okonkwo-Ferreira", q, mode="semantic"))
-    hits = index.search("Okonkwo-Ferreira", q, mode="hybrid")
+    q = unit(0.35 * E[0] + 0.25 * E[5] + 0.903 * E[7])  # closer to "zorb" than to "grant"
+    assert ids(index.search("Okonkwo-Ferreira", q, mode="semantic", min_relevance=0.0))[0] == "zorb"
+    hits = index.search("Okonkwo-Ferreira", q, mode="hybrid", min_relevance=0.0, k=2)
     assert ids(hits) == ["grant", "zorb"]
-    assert hits[0].score == pytest.approx(0.5)  # first on one side only
-    assert hits[0].semantic_score == pytest.approx(0.0, abs=1e-6)
+    assert hits[0].semantic_score == pytest.approx(0.25, abs=1e-3)
+    assert hits[0].score > DEFAULT_MIN_RELEVANCE > hits[1].score  # the exact name decides
 
 
 def test_hybrid_finds_a_paraphrase_the_keyword_side_misses(index: SearchIndex) -> None:
     q = unit(0.9 * E[1] + 0.1 * E[7])
-    query = "mending a punctured tyre"
+    query = "mending a holed wheel"
     assert index.search(query, None, mode="keyword") == []
     hits = index.search(query, q, mode="hybrid")
     assert ids(hits) == ["bike"] and hits[0].keyword_score == 0.0
+    assert hits[0].score > DEFAULT_MIN_RELEVANCE
 
 
 def test_semantic_weight_scales_the_semantic_side_of_fusion(index: SearchIndex) -> None:
-    q = unit(0.5 * E[0] + 0.866 * E[7])
-    full = index.search("Okonkwo-Ferreira", q, mode="hybrid")
+    q = unit(0.8 * E[0] + 0.6 * E[7])
+    full = index.search("Okonkwo-Ferreira", q, mode="hybrid", min_relevance=0.0, k=2)
     muted = index.search("Okonkwo-Ferreira", q, mode="hybrid", semantic_weight=0.0)
-    assert ids(full) == ["grant", "zorb"]
+    assert set(ids(full)) == {"grant", "zorb"}
     assert ids(muted) == ["grant"]  # a semantic-only hit cannot enter at weight 0
-    assert muted[0].score == pytest.approx(1.0)  # scores stay on the 0–1 scale
-    half = index.search("Okonkwo-Ferreira", q, mode="hybrid", semantic_weight=0.5)
-    assert ids(half) == ["grant", "zorb"] and half[1].score < half[0].score
+    keyword_only = index.search("Okonkwo-Ferreira", None, mode="keyword")
+    assert muted[0].score == pytest.approx(keyword_only[0].score)
+    half = index.search(
+        "Okonkwo-Ferreira", q, mode="hybrid", semantic_weight=0.5, min_relevance=0.0
+    )
+    assert half[ids(half).index("zorb")].score < full[ids(full).index("zorb")].score
 
 
-def test_hybrid_first_on_both_sides_scores_one(index: SearchIndex) -> None:
-    hits = index.search("XK-4471 budget", E[5], mode="hybrid")
-    assert hits[0].memory_id == "grant" and hits[0].score == pytest.approx(1.0)
-    assert all(0 < h.score <= 1 for h in hits)
+def test_hybrid_match_on_both_sides_scores_highest(index: SearchIndex) -> None:
+    hits = index.search("XK-4471 budget", E[5], mode="hybrid", min_relevance=0.0, k=10)
+    assert hits[0].memory_id == "grant" and hits[0].score > 0.9
+    assert all(0 <= h.score <= 1 for h in hits) and hits[1].score < 0.2
 
 
 def test_nothing_above_threshold_and_no_word_match_is_empty(index: SearchIndex) -> None:
@@ -176,19 +189,19 @@ def test_title_words_find_every_chunk_of_their_memory() -> None:
 )
 def test_filters_apply_before_ranking(index: SearchIndex, filters, expected) -> None:
     q = unit(np.ones(DIM, np.float32))
-    hits = index.search("x", q, mode="semantic", k=10, min_score=0.0, filters=filters)
+    hits = index.search("x", q, mode="semantic", k=10, min_relevance=0.0, filters=filters)
     assert sorted(ids(hits)) == sorted(expected)
 
 
 def test_filters_do_not_cut_a_narrow_result_short(index: SearchIndex) -> None:
     # Even with k=1 the one matching memory is returned although others rank higher overall.
-    hits = index.search("x", E[0], mode="semantic", k=1, min_score=0.0,
+    hits = index.search("x", E[0], mode="semantic", k=1, min_relevance=0.0,
                         filters=SearchFilters(topic="work"))  # fmt: skip
     assert ids(hits) == ["grant"]
 
 
 def test_chinese_query_highlights_whole_words(index: SearchIndex) -> None:
-    hit = index.search("龙井的味道", None)[0]
+    hit = index.search("龙井的味道", None, min_relevance=0.0)[0]
     assert hit.memory_id == "tea" and hit.matched_terms == ("龙井",)
 
 
@@ -207,12 +220,14 @@ def test_snippet_centres_on_the_matched_terms() -> None:
 
 
 def test_related_returns_other_memories_by_vector(index: SearchIndex) -> None:
-    hits = index.related("long", k=5)
+    hits = index.related("long", k=5, min_relevance=0.0)
     assert "long" not in ids(hits)
     solo = SearchIndex.build(CHUNKS[:3], np.stack([E[0], unit(E[0] + E[1]), E[1]]), MEMORIES)
-    hits = solo.related("zorb", k=5)
+    hits = solo.related("zorb", k=5, min_relevance=0.0)
     assert ids(hits) == ["bike", "long"]
-    assert hits[0].score == pytest.approx(1 / np.sqrt(2), abs=1e-6)
+    expected = relevance("semantic", np.array([1 / np.sqrt(2)]), None)[0]
+    assert hits[0].score == pytest.approx(expected, abs=1e-6)
+    assert solo.related("zorb", k=5, min_relevance=0.5) == [hits[0]]  # the floor holds
     assert hits[0].chunk_index == 0 and hits[0].matched_terms == ()
     assert index.related("nope") == []
     assert SearchIndex.build(CHUNKS, None, MEMORIES).related("long") == []
@@ -251,7 +266,7 @@ def test_concurrent_searches_on_one_snapshot(index: SearchIndex) -> None:
     ] * 4
 
     def run(q):
-        return index.search(q[0], q[1], mode=q[2], min_score=0.0)
+        return index.search(q[0], q[1], mode=q[2], min_relevance=0.0)
 
     expected = [run(q) for q in queries]
     with ThreadPoolExecutor(8) as pool:
@@ -283,3 +298,51 @@ def test_rebuild_with_previous_reuses_unchanged_chunks(monkeypatch) -> None:
         assert rebuilt.search(query, None) == fresh.search(query, None)
     untitled = SearchIndex.build(edited, VECTORS, memories, titles_in_keyword=False, previous=first)
     assert untitled.search("repair", None) == []
+
+
+def test_one_shared_common_chinese_character_is_not_a_hit() -> None:
+    memories = {
+        "tea": Memory("tea", "绿茶的冲泡方法"),
+        "db": Memory("db", "数据库迁移方案"),
+        "pork": Memory("pork", "红烧肉做法"),
+        "park": Memory("park", "小区停车规定"),
+    }
+    chunks = [
+        Chunk("tea", 0, 0, 12, "用八十度的水冲泡绿茶。"),
+        Chunk("db", 0, 0, 15, "迁移前先做全量备份，可以暂停写入。"),
+        Chunk("pork", 0, 0, 12, "五花肉焯水，小火慢炖。"),
+        Chunk("park", 0, 0, 12, "访客车辆临时停车需要登记。"),
+    ]
+    index = SearchIndex.build(chunks, None, memories)
+    assert ids(index.search("数据库迁移的风险", None)) == ["db"]  # not tea, via 的
+    assert ids(index.search("停车", None)) == ["park"]  # not db, via 暂停
+    assert index.search("火锅", None) == []  # not pork, via 火
+    assert ids(index.search("火", None, mode="keyword", min_relevance=0.0)) == ["pork"]
+    assert index.search("的", None, min_relevance=0.0) == []  # a function character alone
+
+
+def test_english_stems_match_inflections_and_codes_stay_exact() -> None:
+    memories = {m: Memory(m, t) for m, t in [("b", "Reading"), ("c", "Parts"), ("d", "Other")]}
+    chunks = [
+        Chunk("b", 0, 0, 30, "A book I liked, and one more."),
+        Chunk("c", 0, 0, 30, "Part HX-99812 ships in May."),
+        Chunk("d", 0, 0, 30, "Part HX-99813 ships in June."),
+    ]
+    index = SearchIndex.build(chunks, None, memories)
+    hit = index.search("books", None, mode="keyword", min_relevance=0.0)[0]
+    assert hit.memory_id == "b" and hit.matched_terms == ("book",)
+    assert ids(index.search("HX-99812", None, mode="keyword", min_relevance=0.0)) == ["c", "d"]
+    assert ids(index.search("HX-99812", None, mode="keyword")) == ["c"]
+
+
+def test_identical_content_is_one_hit_with_copies_and_never_related() -> None:
+    body = "Grind finer when the espresso shot runs fast."
+    memories = {m: Memory(m, "Espresso", body=body) for m in ("a", "b")}
+    memories["c"] = Memory("c", "Espresso ratio", body="Use 18 g in, 36 g out.")
+    chunks = [Chunk(m, 0, 0, len(memories[m].body), memories[m].body) for m in "abc"]
+    vectors = np.stack([E[0], E[0], unit(E[0] + 0.3 * E[1])])
+    index = SearchIndex.build(chunks, vectors, memories)
+    hits = index.search("espresso", E[0], k=5)
+    assert [(h.memory_id, h.copies) for h in hits] == [("a", ("b",)), ("c", ())]
+    assert ids(index.related("a", min_relevance=0.0)) == ["c"]
+    assert ids(index.related("c", min_relevance=0.0)) == ["a"]

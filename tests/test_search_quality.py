@@ -73,8 +73,8 @@ def test_chinese_query_finds_its_chinese_memory(engine: Engine) -> None:
 
 
 def test_no_hit_above_threshold_is_an_honest_empty_result(engine: Engine) -> None:
-    assert engine.search("zqxj vwpt", mode="hybrid", min_score=0.3) == []
-    assert engine.search("zqxj vwpt", mode="semantic", min_score=0.3) == []
+    assert engine.search("zqxj vwpt", mode="hybrid", min_relevance=0.5) == []
+    assert engine.search("zqxj vwpt", mode="semantic", min_relevance=0.5) == []
 
 
 def test_hits_are_grouped_per_memory_with_spans(engine: Engine) -> None:
@@ -88,5 +88,5 @@ def test_hits_are_grouped_per_memory_with_spans(engine: Engine) -> None:
 
 def test_related_memories_exclude_the_memory_itself(engine: Engine) -> None:
     grant = next(m for m in engine.store.list() if m.title == "Grant meeting notes")
-    related = engine.related(grant.id, k=3)
+    related = engine.related(grant.id, k=3, min_relevance=0.0)
     assert related and all(h.memory_id != grant.id for h in related)

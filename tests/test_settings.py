@@ -27,7 +27,7 @@ ISSUE_KEYS = [
     "embedding.provider", "embedding.base_url", "embedding.model", "embedding.api_key",
     "embedding.batch_size", "rerank.url", "rerank.model", "rerank.api_key", "chat.provider",
     "chat.base_url", "chat.model", "chat.api_key", "chat.context_budget", "search.mode",
-    "search.top_k", "search.min_score", "chunk.size", "chunk.overlap", "mcp_writes", "language",
+    "search.top_k", "search.min_relevance", "chunk.size", "chunk.overlap", "mcp_writes", "language",
     "vault",
 ]  # fmt: skip
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="POSIX file modes")
@@ -38,7 +38,7 @@ def test_defaults() -> None:
     assert settings.embedding == EmbeddingSettings("local", "", "", "", 256)
     assert settings.rerank == RerankSettings("", "", "", 5, 20, 10.0)
     assert settings.chat == ChatSettings("", "", "", "", 6000)
-    assert settings.search == SearchSettings("hybrid", 5, 0.3)
+    assert settings.search == SearchSettings("hybrid", 5, 0.5)
     assert settings.chunk == ChunkSettings(800, 100)
     assert (settings.vault, settings.language, settings.mcp_writes) == ("", "", "review")
 
@@ -63,7 +63,7 @@ def test_round_trip() -> None:
         "chat.provider": "ollama",
         "chat.model": "qwen2.5:7b",
         "search.mode": "keyword",
-        "search.min_score": "0.45",
+        "search.min_relevance": "0.45",
         "chunk.size": "1200",
         "chunk.overlap": "0",
         "mcp_writes": "direct",
@@ -77,7 +77,7 @@ def test_round_trip() -> None:
     assert loaded == settings
     assert loaded.embedding.base_url == "http://127.0.0.1:1234/v1"  # trailing slash dropped
     assert loaded.get_key("embedding.batch_size") == 64
-    assert loaded.get_key("search.min_score") == 0.45
+    assert loaded.get_key("search.min_relevance") == 0.45
     assert loaded.get_key("vault") == "/home/me/笔记"
     assert loaded.embedding.api_key == SECRET
 
@@ -134,7 +134,7 @@ def test_unknown_keys_are_ignored_and_invalid_values_reset(
 ) -> None:
     data = {
         "embedding": {"provider": "ollama", "model": "bge-m3", "flavour": "spicy", "batch_size": 0},
-        "search": {"top_k": "ten", "mode": "semantic", "min_score": 1},
+        "search": {"top_k": "ten", "mode": "semantic", "min_relevance": 1},
         "chat": "not a section",
         "theme": "dark",
         "mcp_writes": "always",
@@ -195,8 +195,8 @@ def test_unknown_key_lists_the_valid_ones() -> None:
         ("mcp_writes", "yes", "valid values: review, direct, off"),
         ("search.top_k", "many", "not a whole number"),
         ("search.top_k", 0, "must be between 1 and 100"),
-        ("search.min_score", float("nan"), "not a finite number"),
-        ("search.min_score", 1.5, "must be between 0 and 1"),
+        ("search.min_relevance", float("nan"), "not a finite number"),
+        ("search.min_relevance", 1.5, "must be between 0 and 1"),
         ("embedding.base_url", "localhost:11434", "expected an http:// or https:// URL"),
         ("rerank.url", "ftp://example.com", "expected an http:// or https:// URL"),
     ],

@@ -97,7 +97,7 @@ def print_used(prompt: InjectedPrompt, out: TextIO) -> None:
     """The memories the answer was given: title, id, score, pinned or automatic."""
     out.write("\n")
     if not prompt.used:
-        out.write("memories used: none (no memory passed the similarity threshold)\n")
+        out.write("memories used: none (nothing relevant in your memories)\n")
     else:
         out.write("memories used:\n")
         for rank, used in enumerate(prompt.used, 1):

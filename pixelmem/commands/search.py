@@ -21,7 +21,12 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
     p.add_argument("query", nargs="+", help="what to look for")
     p.add_argument("--k", type=int, default=None, help="number of memories (default 5)")
     p.add_argument("--mode", choices=MODES, default=None, help="default: hybrid")
-    p.add_argument("--min-score", type=float, default=None, help="semantic threshold (0.3)")
+    p.add_argument(
+        "--min-relevance",
+        type=float,
+        default=None,
+        help="hide results below this relevance, 0-1 (default: search.min_relevance, 0.5)",
+    )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_search)
 
@@ -31,8 +36,10 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
 
     p = subparsers.add_parser("eval", parents=[common], help="nDCG@10 / Recall@100 on a BEIR dir")
     p.add_argument("folder", type=Path, help="folder with corpus.jsonl, queries.jsonl, qrels/")
-    p.add_argument("--mode", choices=MODES, default="hybrid")
-    p.add_argument("--min-score", type=float, default=0.0, help="semantic threshold (default 0)")
+    p.add_argument("--mode", choices=MODES, default=None, help="default: every mode")
+    p.add_argument(
+        "--min-relevance", type=float, default=0.0, help="relevance floor (default 0: rank all)"
+    )
     p.add_argument("--work", type=Path, default=None, help="keep the scratch vault here (reuse)")
     p.set_defaults(handler=cmd_eval)
 
@@ -57,17 +64,21 @@ def cmd_search(args: argparse.Namespace) -> int:
     engine = open_engine(args)
     engine.open(progress=ProgressBar("embedding"))
     query = " ".join(args.query)
-    hits = engine.search(query, mode=args.mode, k=args.k, min_score=args.min_score)
+    hits = engine.search(query, mode=args.mode, k=args.k, min_relevance=args.min_relevance)
     if args.json:
         print(json.dumps([_hit_json(engine, h) for h in hits], ensure_ascii=False, indent=2))
         return 0
     if engine.semantic_error and args.mode != "keyword":
         print(f"note: semantic search unavailable ({engine.semantic_error}); keyword results only")
     if not hits:
-        print("no memory matched (nothing passed the similarity threshold)")
+        floor = args.min_relevance
+        if floor is None:
+            floor = engine.settings.search.min_relevance
+        print(f"nothing relevant found (no memory reached relevance {floor:g})")
         return 0
     for rank, hit in enumerate(hits, 1):
-        print(f"{rank}. {hit.title}  [{hit.score:.3f}]  {hit.memory_id}")
+        copies = f"  ({len(hit.copies) + 1} copies)" if hit.copies else ""
+        print(f"{rank}. {hit.title}  [{hit.score:.2f}]  {hit.memory_id}{copies}")
         print(f"   {_one_line(hit.snippet)}")
     return 0
 
@@ -77,13 +88,14 @@ def _hit_json(engine, hit) -> dict:
     return {
         "id": hit.memory_id,
         "title": hit.title,
-        "score": round(hit.score, 4),
+        "score": round(hit.score, 4),  # calibrated relevance, 0-1
         "semantic_score": hit.semantic_score,
         "keyword_score": hit.keyword_score,
         "snippet": hit.snippet,
         "chunk": hit.chunk_index,
         "span": [hit.start, hit.end],
         "path": str(path),
+        "copies": list(hit.copies),
     }
 
 
@@ -122,13 +134,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
     if not args.folder.is_dir():
         raise PixelmemError(f"{args.folder} is not a folder")
-    result = evaluate(
+    results = evaluate(
         args.folder,
-        mode=args.mode,
+        modes=[args.mode] if args.mode else MODES,
         settings=Settings.load(),
         work=args.work,
-        min_score=args.min_score,
+        min_relevance=args.min_relevance,
         progress=ProgressBar("embedding"),
     )
-    print(result.line())
+    for result in results:
+        print(result.line())
     return 0

@@ -25,6 +25,13 @@ from pixelmem.core.errors import PixelmemError, ProviderError
 from pixelmem.core.indexer import Indexer, IndexReport, Progress, embedding_text
 from pixelmem.core.memory import Memory
 from pixelmem.core.paths import appdata_dir
+from pixelmem.core.relevance import (
+    ANCHOR_TEXTS,
+    Calibration,
+    background,
+    calibration_for,
+    same_language_anchors,
+)
 from pixelmem.core.search import SearchFilters, SearchHit, SearchIndex
 from pixelmem.core.settings import RerankSettings, Settings
 from pixelmem.core.store import MemoryStore, SkippedFile
@@ -75,6 +82,7 @@ class Engine:
         self._build_lock = threading.RLock()
         self._query_cache: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
         self._query_lock = threading.Lock()
+        self._anchors: dict[str, np.ndarray] = {}  # model id → embedded anchor texts
         self._reranker: Reranker | None = None
         self._reranker_settings: RerankSettings | None = None
         self.rerank_warning: str | None = None  # why the last search was not reranked
@@ -201,17 +209,20 @@ class Engine:
         *,
         mode: str | None = None,
         k: int | None = None,
-        min_score: float | None = None,
+        min_relevance: float | None = None,
         filters: SearchFilters | None = None,
     ) -> list[SearchHit]:
-        """Search the current snapshot; semantic parts fall back to keyword if the model fails."""
+        """Search the current snapshot; semantic parts fall back to keyword if the model fails.
+
+        ``min_relevance`` defaults to the ``search.min_relevance`` setting.
+        """
         query = query.strip()
         if not query:
             return []
         mode = mode or self.settings.search.mode
         k = max(1, min(k or self.settings.search.top_k, MAX_K))
-        if min_score is None:
-            min_score = self.settings.search.min_score
+        if min_relevance is None:
+            min_relevance = self.settings.search.min_relevance
         index = self._index
         vector = self.query_vector(query) if mode != "keyword" and index.has_vectors else None
         if vector is None and mode == "semantic":
@@ -223,9 +234,11 @@ class Engine:
             vector,
             mode=mode,
             k=depth,
-            min_score=min_score,
+            min_relevance=min_relevance,
             filters=filters,
             semantic_weight=self.semantic_weight(query),
+            background=self.background(vector),
+            calibration=self.calibration,
         )
         if reranker is None:
             return hits
@@ -235,6 +248,34 @@ class Engine:
             reranker, query, hits, self._hit_text, top_n=min(k, self.settings.rerank.top_n)
         )
         return reranked
+
+    def anchor_vectors(self) -> np.ndarray | None:
+        """The embedded :data:`~pixelmem.core.relevance.ANCHOR_TEXTS` (once per model)."""
+        embedder = self.embedder
+        if embedder is None:
+            return None
+        with self._query_lock:
+            cached = self._anchors.get(embedder.model_id)
+        if cached is None:
+            try:
+                cached = embedder.embed_documents(list(ANCHOR_TEXTS))
+            except ProviderError as exc:
+                log.warning("relevance background unavailable: %s", exc)
+                return None
+            with self._query_lock:
+                self._anchors[embedder.model_id] = cached
+        return cached
+
+    @property
+    def calibration(self) -> Calibration:
+        """How evidence becomes relevance for the current embedding model."""
+        embedder = self._embedder
+        return calibration_for(embedder.model_id if embedder is not None else "")
+
+    def background(self, vector: np.ndarray | None) -> float:
+        """The query's cosine with unrelated text (0.0 without a vector or anchors)."""
+        anchors = self.anchor_vectors() if vector is not None else None
+        return background(anchors @ vector) if anchors is not None and vector is not None else 0.0
 
     def _current_reranker(self) -> Reranker | None:
         """The reranker for the current settings (None when no URL is set)."""
@@ -289,8 +330,28 @@ class Engine:
         with self._query_lock:
             self._query_cache.clear()
 
-    def related(self, memory_id: str, k: int = 5) -> list[SearchHit]:
-        return self._index.related(memory_id, k=k)
+    def related(
+        self, memory_id: str, k: int = 5, *, min_relevance: float | None = None
+    ) -> list[SearchHit]:
+        """The memories nearest to this one, above the relevance floor, copies left out."""
+        if min_relevance is None:
+            min_relevance = self.settings.search.min_relevance
+        index = self._index
+        if not index.has_vectors or memory_id not in index:
+            return []
+        text = " ".join(c.text for c in index.chunks_of(memory_id))[:4000]
+        if self.semantic_weight(text) < 0.5:
+            return []  # the model cannot read this memory's language: no honest neighbours
+        anchors = self.anchor_vectors()
+        if anchors is not None:
+            anchors = anchors[same_language_anchors(text)]
+        return index.related(
+            memory_id,
+            k=k,
+            min_relevance=min_relevance,
+            anchors=anchors,
+            calibration=self.calibration,
+        )
 
     def chunk_texts(self, hits: Iterable[SearchHit]) -> list[str]:
         """The embedded text of each hit's best chunk (for a reranker)."""

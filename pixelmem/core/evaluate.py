@@ -10,12 +10,13 @@ import csv
 import json
 import math
 import tempfile
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from pixelmem.core.engine import Engine
 from pixelmem.core.errors import PixelmemError
+from pixelmem.core.search import MODES
 from pixelmem.core.settings import Settings
 from pixelmem.core.store import MemoryStore
 
@@ -105,22 +106,32 @@ def build_eval_engine(
 def evaluate(
     folder: Path,
     *,
-    mode: str = "hybrid",
+    modes: Sequence[str] = MODES,
     settings: Settings | None = None,
     work: Path | None = None,
-    min_score: float = 0.0,
+    min_relevance: float = 0.0,
     progress: Callable[[int, int], None] | None = None,
-) -> EvalResult:
+) -> list[EvalResult]:
+    """nDCG@10 and Recall@100 of each mode in ``modes``, from one scratch vault and index.
+
+    ``min_relevance`` 0 (the default) ranks every memory, as retrieval metrics expect; pass the
+    app's floor to see what a person would be shown.
+    """
     settings = settings or Settings()
     _, queries, qrels = load_beir(folder)
+    results = []
     with tempfile.TemporaryDirectory(prefix="pixelmem-eval-") as scratch:
         engine, doc_of = build_eval_engine(folder, work or Path(scratch), settings, progress)
-        ndcg = recall = 0.0
         judged = [q for q in queries if qrels.get(q)]
-        for query_id in judged:
-            hits = engine.search(queries[query_id], mode=mode, k=100, min_score=min_score)
-            ranked = [doc_of[h.memory_id] for h in hits if h.memory_id in doc_of]
-            ndcg += ndcg_at(ranked, qrels[query_id])
-            recall += recall_at(ranked, qrels[query_id])
-    n = max(1, len(judged))
-    return EvalResult(mode, len(judged), ndcg / n, recall / n)
+        for mode in modes:
+            ndcg = recall = 0.0
+            for query_id in judged:
+                hits = engine.search(
+                    queries[query_id], mode=mode, k=100, min_relevance=min_relevance
+                )
+                ranked = [doc_of[h.memory_id] for h in hits if h.memory_id in doc_of]
+                ndcg += ndcg_at(ranked, qrels[query_id])
+                recall += recall_at(ranked, qrels[query_id])
+            n = max(1, len(judged))
+            results.append(EvalResult(mode, len(judged), ndcg / n, recall / n))
+    return results

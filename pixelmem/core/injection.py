@@ -3,7 +3,8 @@
 The rules, each tested in ``tests/test_injection.py``:
 
 1. Candidates: pinned memories first (in pin order), then the automatic ones from a search with
-   the user's message (hybrid, top 5, the engine's similarity threshold), best first.
+   the user's message (hybrid, top 5, above the relevance floor ``search.min_relevance``: a
+   question that no memory answers injects nothing), best first.
 2. De-duplicated by id: a pinned memory that the search also found stays pinned, with its score.
 3. Excluded ids are never sent. An exclusion beats a pin as well: "not this one" is the safer
    reading when both are set (the chat pane keeps the two lists disjoint anyway).
@@ -158,7 +159,7 @@ def build_prompt_for(
     """:func:`build_prompt` over an :class:`~pixelmem.core.engine.Engine` and its settings."""
 
     def search(query: str) -> Sequence[Hit]:
-        return engine.search(query, mode=mode, k=AUTO_K)  # min_score: the engine's default
+        return engine.search(query, mode=mode, k=AUTO_K)  # the engine's relevance floor
 
     return build_prompt(
         user_message,

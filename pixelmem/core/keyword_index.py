@@ -136,6 +136,33 @@ class KeywordIndex:
         weights = np.concatenate([self._weights[s] for s in spans])
         return np.bincount(docs, weights=weights, minlength=n).astype(np.float32)
 
+    def evidence(self, strong: Sequence[str], weak: Sequence[str] = ()) -> np.ndarray:
+        """BM25 of ``strong`` + ``weak`` terms, but 0 for a document with no ``strong`` match.
+
+        With no strong term at all, the weak terms alone decide (a one-character CJK query).
+        That is the rule that keeps one shared common character from making a hit.
+        """
+        if not strong:
+            return self.scores(weak)
+        total = self.scores(strong)
+        if weak:
+            total = np.where(total > 0, total + self.scores(weak), 0.0).astype(np.float32)
+        return total
+
+    def idf_sum(self, terms: Iterable[str]) -> float:
+        """Σ idf of ``terms``: a term absent from the index counts as the rarest possible.
+
+        A document at average length holding each term once scores about this much, so BM25
+        divided by it reads as "how much of the query's evidence this document holds".
+        """
+        n = len(self)
+        distinct = set(terms)
+        ids = self._term_ids(distinct)
+        df = (self._indptr[np.asarray(ids, np.int64) + 1] - self._indptr[ids]).astype(np.float64)
+        present = float(np.log1p((n - df + 0.5) / (df + 0.5)).sum())
+        absent = (len(distinct) - len(ids)) * float(np.log1p((n + 0.5) / 0.5))
+        return present + absent
+
     def _term_ids(self, terms: Iterable[str]) -> list[int]:
         """Positions in the vocabulary of the distinct ``terms`` that are indexed."""
         hashes = np.fromiter(map(hash, set(terms)), np.int64)

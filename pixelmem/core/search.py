@@ -2,20 +2,20 @@
 
 How a query is answered:
 
-* ``semantic``: cosine of the query vector with every chunk; a memory scores its best chunk;
-  memories below ``min_score`` are dropped. ``score`` is that cosine.
-* ``keyword``: BM25 over chunk text with the memory title prepended (so a title word finds every
-  chunk of its memory, and the chunk that also holds the rest of the query wins); only memories
-  with a score > 0. ``score`` is BM25 relative to the best hit (1.0 = best); the raw BM25 is in
-  ``keyword_score``.
-* ``hybrid`` (default): both lists are first grouped per memory (a memory's rank is its best
-  chunk's rank, so a long memory cannot fill a list with its chunks and push others down), cut to
-  ``max(50, 4k)`` memories each, and fused by reciprocal rank, ``Σ 1 / (60 + rank)``. ``score``
-  is that sum divided by its maximum, ``2 / 61``: 1.0 = ranked first by both sides, 0.5 = first
-  by one side only. ``semantic_score`` and ``keyword_score`` always carry the best chunk's raw
-  cosine and BM25. The semantic side keeps only cosines ``>= min_score``; so a query that
-  neither matches a word nor passes the threshold gets ``[]``. When a side cannot run (no query
-  vector, or no searchable word in the query) hybrid is exactly the other mode.
+* Evidence per memory, from its best chunk: the cosine with the query vector (``semantic``),
+  and BM25 over chunk text with the memory title prepended (``keyword``; a title word finds
+  every chunk of its memory, the chunk that also holds the rest of the query wins). A chunk is
+  a keyword hit only with a *strong* term match (a word, stem, compound or CJK bigram): one
+  shared Chinese character is never enough (:class:`~pixelmem.core.text_tokens.QueryTerms`).
+* ``score`` is the calibrated relevance of :mod:`pixelmem.core.relevance`: 0–1, the same scale
+  in every mode, from the evidence the mode uses (``semantic``: the cosine; ``keyword``: BM25;
+  ``hybrid``, the default: both). Memories are ranked by it and those below ``min_relevance``
+  are dropped, so a query with nothing relevant gets ``[]``. ``semantic_score`` and
+  ``keyword_score`` carry the best chunk's raw cosine and BM25.
+* When a side cannot run (no query vector, or no searchable word in the query) hybrid is
+  exactly the other mode.
+* Memories with the same content (an import made twice) are one hit; the others are listed in
+  ``copies``.
 
 Filters (topic, importance, date range) are per memory and are applied before ranking.
 A snapshot never changes after :meth:`SearchIndex.build`; the indexer builds a new one and swaps
@@ -24,6 +24,7 @@ the reference, so any number of threads may search one snapshot.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
@@ -33,14 +34,25 @@ import numpy as np
 from pixelmem.core.chunking import Chunk
 from pixelmem.core.keyword_index import KeywordIndex, token_hashes
 from pixelmem.core.memory import Memory
-from pixelmem.core.text_tokens import highlight_terms, make_snippet, query_terms, tokenize
+from pixelmem.core.relevance import (
+    DEFAULT_MIN_RELEVANCE,
+    Calibration,
+    keyword_evidence,
+    relevance,
+    semantic_evidence,
+)
+from pixelmem.core.text_tokens import (
+    QueryTerms,
+    highlight_terms,
+    make_snippet,
+    split_query,
+    tokenize,
+)
 from pixelmem.core.vector_index import VectorIndex, top_k_of_scores
 
 MODES = ("hybrid", "semantic", "keyword")
-RRF_K = 60
+RELATED_VAULT_BACKGROUND = 20  # memories: from here on, the vault's median note is the background
 _NONE = -np.inf
-# "score > 0" for BM25 with an inclusive floor; every real BM25 weight is larger.
-_POSITIVE = float(np.finfo(np.float32).tiny)
 
 
 @dataclass(frozen=True)
@@ -83,6 +95,7 @@ class SearchHit:
     semantic_score: float | None
     keyword_score: float | None
     matched_terms: tuple[str, ...]
+    copies: tuple[str, ...] = ()  # other memories with the same content, not listed apart
 
 
 class SearchIndex:
@@ -112,6 +125,8 @@ class SearchIndex:
         self._titles = tuple(m.title if m else "" for m in found)
         self._importance = np.array([m.importance if m else "" for m in found], dtype=object)
         self._dates = np.array([_timestamp(m) for m in found], np.float64)
+        # Same content → same key: an import made twice is one hit, never its own neighbour.
+        self._content = np.array([_content_key(m) for m in found], np.int64)
         self._topics: dict[str, list[int]] = {}
         for i, m in enumerate(found):
             for topic in dict.fromkeys(t.casefold() for t in (m.topics if m else ())):
@@ -203,59 +218,103 @@ class SearchIndex:
         *,
         mode: str = "hybrid",
         k: int = 5,
-        min_score: float = 0.3,
+        min_relevance: float = DEFAULT_MIN_RELEVANCE,
         filters: SearchFilters | None = None,
         semantic_weight: float = 1.0,
+        background: float = 0.0,
+        calibration: Calibration | None = None,
     ) -> list[SearchHit]:
-        """Up to ``k`` memories for ``query``, best first (see the module docstring).
+        """Up to ``k`` memories for ``query``, most relevant first (see the module docstring).
 
-        ``semantic_weight`` (0–1) scales the semantic side of hybrid fusion: the engine lowers it
-        when the model cannot read the query's language (an English-only model, a Chinese query).
+        ``background`` is the query's cosine with unrelated text
+        (:func:`~pixelmem.core.relevance.background`). ``semantic_weight`` (0–1) is how far the
+        model can read the query's language (an English-only model, a Chinese query: 0).
+        ``calibration``: the embedding model's (:func:`~pixelmem.core.relevance.calibration_for`).
         """
         if mode not in MODES:
             raise ValueError(f"unknown search mode {mode!r}; use one of {', '.join(MODES)}")
         keep = self._memory_mask(filters)
         if k <= 0 or not keep.any():
             return []
-        terms = query_terms(query) if mode != "semantic" else []
+        terms = split_query(query) if mode != "semantic" else None
         vector_ok = mode != "keyword" and query_vector is not None and self.has_vectors
         if mode == "hybrid" and not (vector_ok and terms):
             mode = "semantic" if vector_ok else "keyword"
-        cosine = None
-        if vector_ok and self._vectors is not None and query_vector is not None:
-            cosine = self._vectors.scores(query_vector)
-        bm25 = self._keywords.scores(terms) if terms else None
-        sem = self._memory_best(cosine, keep, min_score) if cosine is not None else None
-        kw = self._memory_best(bm25, keep, _POSITIVE) if bm25 is not None else None
-        if mode == "semantic":
-            ranked = _ranked(sem, k)
-            scores = sem[ranked] if sem is not None else []
-        elif mode == "keyword":
-            ranked = _ranked(kw, k)
-            scores = kw[ranked] / kw[ranked[0]] if kw is not None and len(ranked) else []
-        else:
-            assert sem is not None and kw is not None  # hybrid runs only with both sides
-            ranked, scores = _fuse(sem, kw, k, max(50, 4 * k), semantic_weight)
-        return [
-            self._hit(int(m), float(s), query, cosine, bm25)
-            for m, s in zip(ranked, scores, strict=True)
-        ]
+        evidence = self.evidence(
+            terms if mode != "semantic" else None,
+            query_vector if mode != "keyword" else None,
+            keep=keep,
+            background=background,
+        )
+        sem, kw, cosine, bm25 = evidence
+        if sem is None and kw is None:
+            return []
+        score = relevance(mode, sem, kw, semantic_weight, calibration)
+        if mode == "keyword":
+            assert kw is not None
+            score[kw <= 0] = _NONE  # a keyword search lists only memories that match
+        score[~keep] = _NONE
+        return self._hits(score, k, min_relevance, query, cosine, bm25)
 
-    def related(self, memory_id: str, k: int = 5, *, min_score: float = 0.0) -> list[SearchHit]:
+    def evidence(
+        self,
+        terms: QueryTerms | None,
+        query_vector: np.ndarray | None,
+        *,
+        keep: np.ndarray | None = None,
+        background: float = 0.0,
+    ) -> tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None, np.ndarray | None]:
+        """Per-memory semantic and keyword evidence, then per-chunk cosine and BM25.
+
+        Each is None when its side does not run (no vector, no terms). Evidence is as
+        :mod:`pixelmem.core.relevance` defines it; ``-inf`` where ``keep`` is False.
+        """
+        cosine = bm25 = sem = kw = None
+        if query_vector is not None and self._vectors is not None:
+            cosine = self._vectors.scores(query_vector)
+            sem = semantic_evidence(self._memory_best(cosine, keep), background)
+        if terms:
+            bm25 = self._keywords.evidence(terms.strong, terms.weak)
+            best = self._memory_best(bm25, keep)
+            kw = keyword_evidence(best, self._keywords.idf_sum(terms.all))
+            kw[~(best > 0)] = 0.0
+            if keep is not None:
+                kw[~keep] = _NONE
+        return sem, kw, cosine, bm25
+
+    def related(
+        self,
+        memory_id: str,
+        k: int = 5,
+        *,
+        min_relevance: float = DEFAULT_MIN_RELEVANCE,
+        anchors: np.ndarray | None = None,
+        calibration: Calibration | None = None,
+    ) -> list[SearchHit]:
         """The ``k`` other memories nearest to this one's chunk vectors (no re-embedding).
 
         A memory is scored by its best chunk's cosine with the normalised mean of this
-        memory's chunk vectors. Empty when the memory is unknown or there are no vectors.
+        memory's chunk vectors, calibrated like a semantic search (``anchors``: the anchor
+        texts' vectors, for the background). Copies of this memory are never listed. Empty when
+        the memory is unknown or there are no vectors.
         """
         rows = self._rows_of(memory_id)
         if self._vectors is None or not len(rows) or k <= 0:
             return []
         cosine = self._vectors.group_scores(rows)
-        keep = np.ones(len(self), bool)
-        keep[self._position[memory_id]] = False
-        best = self._memory_best(cosine, keep, min_score)
-        ranked = _ranked(best, k)
-        return [self._hit(int(m), float(best[m]), "", cosine, None) for m in ranked]
+        centre = self._vectors.mean_vector(rows)
+        best = self._memory_best(cosine)
+        background = float(np.median(anchors @ centre)) if anchors is not None else 0.0
+        if len(best) >= RELATED_VAULT_BACKGROUND:
+            # A neighbour must stand out from the typical note of this vault, not only from
+            # unrelated sentences: notes in one vault share style, language and subject.
+            background = max(background, float(np.median(best)))
+        me = self._position[memory_id]
+        nearness = semantic_evidence(best, background)
+        nearness[self._content == self._content[me]] = _NONE  # itself and its copies
+        score = relevance("semantic", nearness, None, calibration=calibration)
+        score[~np.isfinite(nearness)] = _NONE
+        return self._hits(score, k, min_relevance, "", cosine, None)
 
     # -- internals -------------------------------------------------------------------------
 
@@ -281,13 +340,45 @@ class SearchIndex:
             keep &= self._dates <= _as_utc(filters.date_to, time.max).timestamp()
         return keep
 
-    def _memory_best(self, row_scores: np.ndarray, keep: np.ndarray, floor: float) -> np.ndarray:
-        """Each memory's best chunk score; ``-inf`` where filtered out or below ``floor``."""
+    def _memory_best(self, row_scores: np.ndarray, keep: np.ndarray | None = None) -> np.ndarray:
+        """Each memory's best chunk score (float64); ``-inf`` where ``keep`` is False."""
         if not len(self):
-            return np.zeros(0, np.float32)
-        best = np.maximum.reduceat(row_scores[self._order], self._starts[:-1])
-        best[~keep | (best < floor)] = _NONE
+            return np.zeros(0, np.float64)
+        best = np.maximum.reduceat(row_scores[self._order], self._starts[:-1]).astype(np.float64)
+        if keep is not None:
+            best[~keep] = _NONE
         return best
+
+    def _hits(
+        self,
+        score: np.ndarray,
+        k: int,
+        min_relevance: float,
+        query: str,
+        cosine: np.ndarray | None,
+        bm25: np.ndarray | None,
+    ) -> list[SearchHit]:
+        """The ``k`` best memories at or above the floor, copies folded into the first one."""
+        score = np.where(score >= min_relevance, score, _NONE)
+        chosen: dict[int, list[int]] = {}  # content key → memory positions, best first
+        depth = 2 * k + 8
+        while True:
+            ranked = _ranked(score, depth)
+            for m in ranked.tolist():
+                group = chosen.setdefault(int(self._content[m]), [])
+                if m not in group:
+                    group.append(m)
+            if len(chosen) >= k or len(ranked) < depth:
+                break
+            chosen.clear()
+            depth *= 4  # many copies near the top: look further
+        hits = []
+        for group in list(chosen.values())[:k]:
+            first, *others = group
+            hit = self._hit(first, float(score[first]), query, cosine, bm25)
+            copies = tuple(self._ids[m] for m in others)
+            hits.append(dataclasses.replace(hit, copies=copies) if copies else hit)
+        return hits
 
     def _hit(
         self,
@@ -322,28 +413,6 @@ def _ranked(best: np.ndarray | None, k: int) -> np.ndarray:
     return top_k_of_scores(best, k, min_score=float(np.finfo(np.float32).min))[0]
 
 
-def _fuse(
-    sem: np.ndarray, kw: np.ndarray, k: int, depth: int, sem_weight: float = 1.0
-) -> tuple[np.ndarray, np.ndarray]:
-    """Weighted reciprocal-rank fusion of two per-memory score arrays; scores scaled to 0–1."""
-    sem_weight = min(1.0, max(0.0, sem_weight))
-    fused = np.zeros(len(sem), np.float64)
-    for side, weight in ((sem, sem_weight), (kw, 1.0)):
-        if weight == 0.0:
-            continue
-        ranked = _ranked(side, depth)
-        fused[ranked] += weight / (RRF_K + 1 + np.arange(len(ranked)))
-    # Ties (first on one side each) go to the stronger raw evidence: cosine + relative BM25.
-    evidence = np.where(np.isfinite(sem), sem, 0.0)
-    top_kw = kw.max(initial=_NONE)
-    if np.isfinite(top_kw):
-        evidence += np.where(np.isfinite(kw), kw / top_kw, 0.0)
-    candidates = np.flatnonzero(fused)
-    order = np.lexsort((candidates, -evidence[candidates], -fused[candidates]))[:k]
-    ranked = candidates[order]
-    return ranked, fused[ranked] * (RRF_K + 1) / (1.0 + sem_weight)
-
-
 def _best_row(rows: np.ndarray, cosine: np.ndarray | None, bm25: np.ndarray | None) -> int:
     """Position in ``rows`` of the chunk that is best on both sides, each scaled to its max."""
     total = np.zeros(len(rows), np.float64)
@@ -354,6 +423,14 @@ def _best_row(rows: np.ndarray, cosine: np.ndarray | None, bm25: np.ndarray | No
             if top > 0:
                 total += part / top
     return int(np.argmax(total))
+
+
+def _content_key(memory: Memory | None) -> int:
+    """Equal for memories whose body (or, without one, title) is the same text."""
+    if memory is None:
+        return 0
+    text = " ".join(memory.body.split()) or f"title:{memory.title}"
+    return hash(text)
 
 
 def _timestamp(memory: Memory | None) -> float:

@@ -100,7 +100,9 @@ class ChatSettings(_Section):
 class SearchSettings(_Section):
     mode: str = _setting("hybrid", choices=SEARCH_MODES)
     top_k: int = _setting(5, low=1, high=100)
-    min_score: float = _setting(0.3, low=0.0, high=1.0)
+    # The calibrated relevance (pixelmem.core.relevance) below which nothing is shown or
+    # injected; chosen on development data by benchmarks/fit_relevance.py.
+    min_relevance: float = _setting(0.5, low=0.0, high=1.0)
 
 
 @dataclass(repr=False)

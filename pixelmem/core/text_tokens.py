@@ -10,6 +10,10 @@ Rules (the same for documents and queries):
   by ``- . _ / @`` and words ending in ``++`` or ``#`` are kept whole *and* as their parts:
   ``gpt-4o`` → ``gpt-4o gpt 4o``, ``C++`` → ``c++ c``, ``user_id`` → ``user_id user id``. An
   exact query for the compound ranks it first; a query for a part still finds it.
+* Plain Latin words also give their English Snowball stem, marked with a leading ``~`` so it
+  never equals a word: ``books`` → ``books ~book``. A query's stem finds every inflection
+  (``books`` finds ``book``) while its exact word still ranks the exact form first; codes and
+  compounds (``hx-99812``, ``gpt-4o``) are matched exactly, never stemmed.
 * camelCase is *not* split: in notes it is mostly product names (JavaScript, PowerPoint,
   OpenAI), where ``script``/``power``/``open`` matches would be noise.
 * Punctuation, symbols and emoji are dropped. Accents are kept (``café`` ≠ ``cafe``). Scripts
@@ -26,7 +30,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
 from itertools import filterfalse
+
+import Stemmer
 
 # Han (with extensions and compatibility ideographs), Hiragana, Katakana, Hangul syllables and
 # jamo, and the ideographic iteration/closing marks 々〆〇.
@@ -61,6 +69,14 @@ STOPWORDS = frozenset(
     with would you your""".split()  # noqa: SIM905
 )
 
+
+# Chinese function characters that, as single characters, say nothing about a text's subject
+# (的 in 数据库迁移的风险 must not find 绿茶的冲泡方法). They still count inside bigrams.
+CJK_STOP_CHARS = frozenset("的了是在和与及或之其也都就而着过吗呢吧啊么这那个为以于把被从对")
+
+STEM_MARK = "~"
+_STEMMER = Stemmer.Stemmer("english")
+_STEMMABLE = re.compile(r"[a-z]{3,}")
 
 _WORDISH = re.compile(r"[^\W_]", re.UNICODE)
 
@@ -98,18 +114,67 @@ def tokenize(text: str) -> list[str]:
         cjk = "\n".join(runs)
         if not unicodedata.is_normalized("NFKC", cjk):
             runs = unicodedata.normalize("NFKC", cjk).split("\n")
+    stems = _stems(tokens)  # of whole words only: a compound's parts stay exact
     compounds = " ".join(t for t in filterfalse(str.isalnum, tokens) if _JOINER.search(t))
     if compounds:
         tokens += _WORD.findall(compounds)
+    tokens += stems
     for run in runs:
         tokens += run
         tokens += [run[i : i + 2] for i in range(len(run) - 1)]
     return tokens
 
 
+def _stems(tokens: list[str]) -> list[str]:
+    """``~stem`` for each plain Latin word of three letters or more that is not a stopword."""
+    words = [t for t in tokens if _STEMMABLE.fullmatch(t) and t not in STOPWORDS]
+    return [_stem(word) for word in words]
+
+
+@lru_cache(maxsize=65536)
+def _stem(word: str) -> str:
+    # Snowball is fast, but a vault repeats its vocabulary: the cache halves tokenising time.
+    return STEM_MARK + _STEMMER.stemWord(word)
+
+
+@dataclass(frozen=True)
+class QueryTerms:
+    """A query's keyword terms, split by how much a single match says.
+
+    ``strong``: words, stems, compounds and CJK bigrams. ``weak``: single CJK characters and
+    bigrams with a function character (the 的风 of 数据库迁移的风险). A
+    chunk is a keyword hit only if it matches a strong term; weak terms add to its score. A
+    query with no strong term (one CJK character) matches by its characters, except those in
+    :data:`CJK_STOP_CHARS`.
+    """
+
+    strong: tuple[str, ...]
+    weak: tuple[str, ...]
+
+    def __bool__(self) -> bool:
+        return bool(self.strong or self.weak)
+
+    @property
+    def all(self) -> tuple[str, ...]:
+        return self.strong + self.weak
+
+
 def query_terms(query: str) -> list[str]:
     """The distinct non-stopword tokens of ``query``, in first-seen order."""
     return [t for t in dict.fromkeys(tokenize(query)) if t not in STOPWORDS]
+
+
+def split_query(query: str) -> QueryTerms:
+    """:func:`query_terms` of ``query`` sorted into strong and weak evidence."""
+    strong: list[str] = []
+    weak: list[str] = []
+    for term in query_terms(query):
+        cjk = _CJK_RUN.fullmatch(term) is not None
+        if not cjk or (len(term) > 1 and not CJK_STOP_CHARS.intersection(term)):
+            strong.append(term)
+        elif term not in CJK_STOP_CHARS:
+            weak.append(term)  # a character, or a pair with a function character (移的)
+    return QueryTerms(tuple(strong), tuple(weak))
 
 
 def highlight_terms(query: str, text: str) -> tuple[str, ...]:
@@ -122,7 +187,11 @@ def highlight_terms(query: str, text: str) -> tuple[str, ...]:
     hay = normalise(text)
     q = normalise(query)
     words = set(tokenize(hay))
-    found = [w for w in dict.fromkeys(tokenize(_CJK_RUN.sub(" ", q))) if w in words]
+    wanted = list(dict.fromkeys(tokenize(_CJK_RUN.sub(" ", q))))
+    found = [w for w in wanted if w in words and not w.startswith(STEM_MARK)]
+    stems = {w for w in wanted if w.startswith(STEM_MARK) and w in words}
+    if stems:  # show the text's own inflections of a stemmed query word ("books" → "book")
+        found += [w for w in words if _STEMMABLE.fullmatch(w) and _stem(w) in stems]
     for run in _CJK_RUN.findall(q):
         found += _longest_parts(run, hay)
     return tuple(t for t in dict.fromkeys(found) if t not in STOPWORDS)

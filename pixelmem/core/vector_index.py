@@ -156,7 +156,7 @@ class VectorIndex:
         """
         members = self._matrix[np.asarray(rows, dtype=np.int64)]
         if reduce == "mean":
-            return self._matrix @ _unit(members.mean(axis=0))
+            return self._matrix @ self.mean_vector(rows)
         if reduce != "max":
             raise ValueError(f"reduce must be 'mean' or 'max', not {reduce!r}")
         scores = np.empty(len(self), np.float32)
@@ -164,6 +164,10 @@ class VectorIndex:
             block = self._matrix[start : start + _MAX_SIM_BLOCK]
             np.max(block @ members.T, axis=1, out=scores[start : start + len(block)])
         return scores
+
+    def mean_vector(self, rows: Sequence[int] | np.ndarray) -> np.ndarray:
+        """The normalised mean of some rows: a group's (a memory's) one vector."""
+        return _unit(self._matrix[np.asarray(rows, dtype=np.int64)].mean(axis=0))
 
     def _query(self, query: np.ndarray) -> np.ndarray:
         q = np.asarray(query, dtype=np.float32).reshape(-1)

@@ -142,11 +142,10 @@ class SearchPanel(QWidget):
             self.model.set_hits("", [])
             self._show_idle()
             return
-        min_score = engine.settings.search.min_score
 
         def work() -> SearchOutcome:
             start = time.perf_counter()
-            hits = engine.search(query, mode=mode, k=RESULTS_LIMIT, min_score=min_score)
+            hits = engine.search(query, mode=mode, k=RESULTS_LIMIT)
             elapsed = time.perf_counter() - start
             return SearchOutcome(query, mode, hits, elapsed, engine.semantic_error)
 
@@ -181,7 +180,7 @@ class SearchPanel(QWidget):
     def _empty_text(self, query: str) -> str:
         if not self._index_ready():
             return self.tr("Still indexing… results will appear when the index is ready.")
-        return self.tr("No memory matched “{query}”.").format(query=query)
+        return self.tr("Nothing relevant to “{query}” in your memories.").format(query=query)
 
     def _show_warning(self, outcome: SearchOutcome) -> None:
         if outcome.semantic_error and outcome.mode != "keyword":

@@ -6,6 +6,7 @@ out by a ``QTextDocument`` per paint; there are at most a few dozen rows.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -46,18 +47,18 @@ class ResultRow:
 
 
 def score_text(hit: SearchHit) -> str:
-    """The hit's 0–1 score: cosine (semantic), fused (hybrid) or relative BM25 (keyword)."""
+    """The hit's calibrated relevance, 0–1 (the same scale in every mode)."""
     return f"{hit.score:.2f}"
 
 
 def score_tooltip(hit: SearchHit) -> str:
-    parts = [f"score {hit.score:.3f}"]
+    parts = [f"relevance {hit.score:.3f}"]
     semantic = getattr(hit, "semantic_score", None)
     keyword = getattr(hit, "keyword_score", None)
     if semantic is not None:
-        parts.append(f"semantic {semantic:.3f}")
+        parts.append(f"cosine {semantic:.3f}")
     if keyword is not None:
-        parts.append(f"keyword {keyword:.2f}")
+        parts.append(f"BM25 {keyword:.2f}")
     return " · ".join(parts)
 
 
@@ -218,6 +219,11 @@ class ResultDelegate(QStyledItemDelegate):
             row.hit.title, Qt.TextElideMode.ElideRight, self._text_width(option) - room
         )
         title = highlight_html(shown_title, row.terms, mark)
+        copies = len(getattr(row.hit, "copies", ()))
+        if copies:  # an import made twice is one row
+            count = self.tr("{count} copies").format(count=copies + 1)
+            title += f' <span style="color:{muted}; font-weight:400;">· {html.escape(count)}</span>'
+
         snippet = highlight_html(row.snippet, row.terms, mark)
         size = small_font(option.font).pointSizeF()
         doc.setHtml(

@@ -113,7 +113,7 @@ class SettingsDialog(QDialog):
         self.mode_combo = _combo(modes, s.search.mode)
         self.top_k_spin = QSpinBox(minimum=1, maximum=100, value=s.search.top_k)
         self.threshold_spin = QDoubleSpinBox(minimum=0.0, maximum=1.0, singleStep=0.05, decimals=2)
-        self.threshold_spin.setValue(s.search.min_score)
+        self.threshold_spin.setValue(s.search.min_relevance)
         self.chunk_size_spin = QSpinBox(
             minimum=100, maximum=20_000, singleStep=50, value=s.chunk.size
         )
@@ -123,7 +123,7 @@ class SettingsDialog(QDialog):
         form = QFormLayout()
         form.addRow(self.tr("Default mode"), self.mode_combo)
         form.addRow(self.tr("Results (top-k)"), self.top_k_spin)
-        form.addRow(self.tr("Minimum similarity"), self.threshold_spin)
+        form.addRow(self.tr("Minimum relevance"), self.threshold_spin)
         form.addRow(self.tr("Chunk size (characters)"), self.chunk_size_spin)
         form.addRow(self.tr("Chunk overlap"), self.chunk_overlap_spin)
         form.addRow("", _note(self.tr("Changing the chunking re-indexes the vault.")))
@@ -256,7 +256,7 @@ class SettingsDialog(QDialog):
             "language": self.language_combo.currentData(),
             "search.mode": self.mode_combo.currentData(),
             "search.top_k": str(self.top_k_spin.value()),
-            "search.min_score": str(self.threshold_spin.value()),
+            "search.min_relevance": str(self.threshold_spin.value()),
             "chat.provider": self.chat_provider.currentData(),
             "chat.base_url": self.chat_url.text(),
             "chat.model": self.chat_model.text(),

@@ -119,7 +119,7 @@ def embedder() -> FakeEmbedder:
 @pytest.fixture
 def settings() -> Settings:
     settings = Settings()
-    settings.search.min_score = 0.0  # hashed vectors score low; show every match
+    settings.search.min_relevance = 0.0  # hashed vectors score low; show every match
     return settings
 
 

@@ -54,7 +54,7 @@ def test_no_match_says_so(qtbot, window) -> None:
     with qtbot.waitSignal(panel.results_shown, timeout=5000):
         panel.run_search()
     assert panel.stack.currentWidget() is panel.empty_label
-    assert "No memory matched" in panel.empty_label.text()
+    assert "Nothing relevant" in panel.empty_label.text()
 
 
 def test_escape_clears_the_search(qtbot, window) -> None:

@@ -670,6 +670,14 @@ Press Ctrl+N to write one.</source>
         </message>
     </context>
     <context>
+        <name>ResultDelegate</name>
+        <message>
+            <location filename="../search_results.py" line="230" />
+            <source>{count} copies</source>
+            <translation>{count} 份相同内容</translation>
+        </message>
+    </context>
+    <context>
         <name>SearchPanel</name>
         <message>
             <location filename="../search_panel.py" line="119" />
@@ -708,8 +716,8 @@ Press Ctrl+N to write one.</source>
         </message>
         <message>
             <location filename="../search_panel.py" line="196" />
-            <source>No memory matched “{query}”.</source>
-            <translation>没有与“{query}”匹配的记忆。</translation>
+            <source>Nothing relevant to “{query}” in your memories.</source>
+            <translation>记忆中没有与“{query}”相关的内容。</translation>
         </message>
         <message>
             <location filename="../search_panel.py" line="202" />
@@ -813,8 +821,8 @@ Enter opens the selected result.</source>
         </message>
         <message>
             <location filename="../settings_dialog.py" line="126" />
-            <source>Minimum similarity</source>
-            <translation>最低相似度</translation>
+            <source>Minimum relevance</source>
+            <translation>最低相关度</translation>
         </message>
         <message>
             <location filename="../settings_dialog.py" line="127" />
