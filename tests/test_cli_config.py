@@ -29,7 +29,7 @@ def test_show_lists_every_key_with_the_key_masked(capsys: pytest.CaptureFixture[
     assert out.splitlines()[0] == f"# {settings_path()}"
     lines = {line.split(" = ")[0].strip(): line.split(" = ")[1] for line in out.splitlines()[1:]}
     assert list(lines) == Settings.valid_keys()
-    assert lines["embedding.provider"] == "local"
+    assert lines["embedding.provider"] == "auto"
     assert lines["embedding.api_key"] == "***"
     assert lines["chat.api_key"] == '""'
     assert SECRET not in out

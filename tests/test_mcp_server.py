@@ -369,7 +369,7 @@ def test_rag_config_masks_and_merges(tmp_path: Path) -> None:
         client = McpClient(vault, config_dir, tmp_path / "server.log")
         try:
             shown = client.ok("get_rag_config")
-            assert shown["embedding"]["provider"] == "local"
+            assert shown["embedding"]["provider"] == "auto"
             assert shown["rerank"]["apiKey"] == "***"
 
             first = client.ok("set_rag_config", {"provider": "ollama", "baseUrl": fake.url})

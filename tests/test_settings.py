@@ -35,7 +35,7 @@ posix_only = pytest.mark.skipif(sys.platform == "win32", reason="POSIX file mode
 
 def test_defaults() -> None:
     settings = Settings()
-    assert settings.embedding == EmbeddingSettings("local", "", "", "", 256)
+    assert settings.embedding == EmbeddingSettings("auto", "", "", "", 256)
     assert settings.rerank == RerankSettings("", "", "", 5, 20, 10.0)
     assert settings.chat == ChatSettings("", "", "", "", 6000)
     assert settings.search == SearchSettings("hybrid", 5, 0.5)
@@ -165,7 +165,7 @@ def test_inconsistent_chunk_settings_are_reset(caplog: pytest.LogCaptureFixture)
 
 def test_get_and_set_keys() -> None:
     settings = Settings()
-    assert settings.get_key("embedding.provider") == "local"
+    assert settings.get_key("embedding.provider") == "auto"
     settings.set_key("embedding.provider", " ollama ")
     settings.set_key("search.top_k", "12")
     settings.set_key("rerank.timeout", "3")
@@ -189,7 +189,7 @@ def test_unknown_key_lists_the_valid_ones() -> None:
 @pytest.mark.parametrize(
     ("key", "value", "explanation"),
     [
-        ("embedding.provider", "cohere", "valid values: local, local-multilingual, ollama, openai"),
+        ("embedding.provider", "cohere", "valid values: auto, local, local-multilingual, ollama, openai"),
         ("chat.provider", "claude", "valid values: '', ollama, openai"),
         ("search.mode", "fuzzy", "valid values: hybrid, semantic, keyword"),
         ("mcp_writes", "yes", "valid values: review, direct, off"),
@@ -249,7 +249,7 @@ def test_repr_masks_every_key() -> None:
         assert SECRET not in text
     assert "api_key='***'" in repr(settings.rerank)
     assert "api_key=''" in repr(Settings().embedding)
-    assert "provider='local'" in repr(settings)
+    assert "provider='auto'" in repr(settings)
 
 
 def test_display_dict_masks_every_key() -> None:

@@ -118,6 +118,12 @@ def cmd_status(args: argparse.Namespace) -> int:
         "skipped": len(status.skipped),
         "semantic_search": status.semantic_error or "ok",
     }
+    if status.model_reason:
+        data["model_chosen_because"] = status.model_reason
+    if status.model_suggestion:
+        data["suggestion"] = (
+            f"{status.model_suggestion}: pixelmem config set embedding.provider local-multilingual"
+        )
     if args.json:
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0

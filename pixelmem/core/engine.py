@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from pixelmem.core import model_choice
 from pixelmem.core.cache import EmbeddingCache
 from pixelmem.core.chunking import ChunkerSettings
 from pixelmem.core.embeddings.base import Embedder, is_multilingual
@@ -33,7 +34,7 @@ from pixelmem.core.relevance import (
     same_language_anchors,
 )
 from pixelmem.core.search import SearchFilters, SearchHit, SearchIndex
-from pixelmem.core.settings import RerankSettings, Settings
+from pixelmem.core.settings import EmbeddingSettings, RerankSettings, Settings
 from pixelmem.core.store import MemoryStore, SkippedFile
 from pixelmem.core.text_tokens import cjk_share
 
@@ -57,6 +58,8 @@ class EngineStatus:
     stale_cache_entries: int
     skipped: tuple[SkippedFile, ...]
     semantic_error: str
+    model_reason: str = ""  # why "auto" chose this model for the vault
+    model_suggestion: str = ""  # a better model for this vault, in a sentence
 
 
 class Engine:
@@ -86,6 +89,8 @@ class Engine:
         self._reranker: Reranker | None = None
         self._reranker_settings: RerankSettings | None = None
         self.rerank_warning: str | None = None  # why the last search was not reranked
+        # The built-in model picked for this vault when embedding.provider is "auto".
+        self.model_choice: model_choice.ModelChoice | None = None
 
     # -- set-up ----------------------------------------------------------------------------
 
@@ -102,11 +107,28 @@ class Engine:
             try:
                 from pixelmem.core.embeddings.factory import create_embedder
 
-                self._embedder = create_embedder(self.settings.embedding)
+                self._embedder = create_embedder(self._embedding_settings())
             except PixelmemError as exc:
                 self._embedder_error = str(exc)
                 log.warning("semantic search unavailable: %s", exc)
         return self._embedder
+
+    def _embedding_settings(self) -> EmbeddingSettings:
+        """The embedding settings with ``auto`` resolved to a built-in model for this vault."""
+        wanted = self.settings.embedding
+        if wanted.provider != "auto":
+            self.model_choice = None
+            return wanted
+        self.model_choice = model_choice.resolve(self.vault, self.store.list())
+        resolved = copy.copy(wanted)
+        resolved.provider = self.model_choice.provider
+        return resolved
+
+    def model_suggestion(self) -> str:
+        """Why this vault would be better served by the multilingual model ("" if it is not)."""
+        if self.model_choice is None:
+            return ""
+        return model_choice.suggestion(self.model_choice, self.store.list())
 
     @property
     def cache_path(self) -> Path:
@@ -375,6 +397,8 @@ class Engine:
             stale_cache_entries=stale,
             skipped=tuple(self.store.skipped),
             semantic_error=self.semantic_error,
+            model_reason=self.model_choice.reason if self.model_choice else "",
+            model_suggestion=self.model_suggestion(),
         )
 
     # -- writes (each returns what changed, then the index is brought up to date) ----------

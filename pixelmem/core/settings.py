@@ -26,7 +26,8 @@ log = logging.getLogger(__name__)
 
 SETTINGS_FILENAME = "settings.json"
 MASK = "***"
-EMBEDDING_PROVIDERS = ("local", "local-multilingual", "ollama", "openai")
+# "auto": a built-in model chosen per vault from its languages (pixelmem.core.model_choice).
+EMBEDDING_PROVIDERS = ("auto", "local", "local-multilingual", "ollama", "openai")
 CHAT_PROVIDERS = ("", "ollama", "openai")
 SEARCH_MODES = ("hybrid", "semantic", "keyword")
 MCP_WRITE_MODES = ("review", "direct", "off")
@@ -64,7 +65,7 @@ class _Section:
 
 @dataclass(repr=False)
 class EmbeddingSettings(_Section):
-    provider: str = _setting("local", choices=EMBEDDING_PROVIDERS)
+    provider: str = _setting("auto", choices=EMBEDDING_PROVIDERS)
     base_url: str = _setting("", kind="url")
     model: str = _setting("")
     api_key: str = _setting("", kind="secret")

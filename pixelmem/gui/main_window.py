@@ -6,6 +6,7 @@ engine call is in :mod:`session`, every view refreshes itself from the bus.
 
 from __future__ import annotations
 
+import copy
 import importlib
 import logging
 from collections.abc import Sequence
@@ -161,6 +162,7 @@ class MainWindow(QMainWindow):
         status.undo_requested.connect(lambda record: session.undo_delete(record, self.open_memory))
         status.cancel_requested.connect(session.cancel_indexing)
         status.skipped_requested.connect(self.show_skipped)
+        status.multilingual_requested.connect(self.use_multilingual_model)
         self.list_panel.memory_selected.connect(self.open_memory)
         self.list_panel.delete_requested.connect(self.delete_memory)
         self.editor.memory_opened.connect(self._memory_opened)
@@ -325,6 +327,13 @@ class MainWindow(QMainWindow):
         new = dialog.result_settings()
         if new is not None:
             self.apply_settings(new)
+
+    def use_multilingual_model(self) -> None:
+        """The status bar's one-click switch: this vault's notes need the multilingual model."""
+        new = copy.deepcopy(self.settings)
+        new.embedding.provider = "local-multilingual"
+        self.status.model_button.hide()
+        self.apply_settings(new)
 
     def apply_settings(self, new: Settings) -> None:
         """Save, re-index when the model or chunking changed, switch language or vault."""

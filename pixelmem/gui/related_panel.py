@@ -70,7 +70,7 @@ class RelatedPanel(QWidget):
 
     def _show_empty(self) -> None:
         if self.memory_id:
-            self.empty_label.setText(self.tr("No related memories yet."))
+            self.empty_label.setText(self.tr("No other memory is close enough in meaning."))
         else:
             self.empty_label.setText(self.tr("Open a memory to see the ones closest in meaning."))
         self.stack.setCurrentWidget(self.empty_label)

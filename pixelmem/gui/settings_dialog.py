@@ -132,8 +132,9 @@ class SettingsDialog(QDialog):
     def _embedding_tab(self) -> QWidget:
         e = self.settings.embedding
         providers = [
+            (self.tr("Built-in, chosen by the vault's languages"), "auto"),
             (self.tr("Built-in (offline, English)"), "local"),
-            (self.tr("Built-in multilingual (optional extra)"), "local-multilingual"),
+            (self.tr("Built-in multilingual (Chinese and 100 languages)"), "local-multilingual"),
             ("Ollama", "ollama"),
             (self.tr("OpenAI-compatible API"), "openai"),
         ]

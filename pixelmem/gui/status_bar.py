@@ -18,6 +18,7 @@ class StatusBar(QStatusBar):
     cancel_requested = Signal()
     skipped_requested = Signal()
     undo_requested = Signal(object)  # TrashRecord
+    multilingual_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -29,6 +30,11 @@ class StatusBar(QStatusBar):
         self.semantic_label = QLabel()
         self.semantic_label.setObjectName("semanticStatus")
         self.semantic_label.hide()
+        # Shown when the vault holds notes the English model cannot read: one click switches.
+        self.model_button = QToolButton()
+        self.model_button.setObjectName("useMultilingual")
+        self.model_button.setAutoRaise(True)
+        self.model_button.hide()
         self.progress = QProgressBar()
         self.progress.setMaximumWidth(160)
         self.progress.setTextVisible(False)
@@ -41,6 +47,7 @@ class StatusBar(QStatusBar):
         self.counts_button.setAutoRaise(True)
         for widget in (
             self.undo_button,
+            self.model_button,
             self.semantic_label,
             self.progress,
             self.cancel_button,
@@ -52,6 +59,7 @@ class StatusBar(QStatusBar):
         self.undo_button.clicked.connect(self._undo)
         self.cancel_button.clicked.connect(self.cancel_requested)
         self.counts_button.clicked.connect(self.skipped_requested)
+        self.model_button.clicked.connect(self.multilingual_requested)
         self.retranslate()
         self.counts_button.setText(self.tr("Opening vault…"))
 
@@ -61,6 +69,7 @@ class StatusBar(QStatusBar):
         self.cancel_button.setText(self.tr("Cancel"))
         self.cancel_button.setToolTip(self.tr("Stop indexing; vectors computed so far are kept"))
         self.counts_button.setToolTip(self.tr("Show the files that could not be read"))
+        self.model_button.setText(self.tr("Read Chinese notes too"))
         if self._status is not None:
             self.show_status(self._status)
 
@@ -98,6 +107,13 @@ class StatusBar(QStatusBar):
             self.tr("{indexed} indexed · {skipped} skipped").format(
                 indexed=locale.toString(status.memories),
                 skipped=locale.toString(len(status.skipped)),
+            )
+        )
+        self.model_button.setVisible(bool(status.model_suggestion))
+        self.model_button.setToolTip(
+            self.tr(
+                "Some notes are in Chinese, Japanese or Korean, which the English model cannot "
+                "read. Click to switch this vault to the multilingual model (re-embeds it)."
             )
         )
         if status.semantic_error:

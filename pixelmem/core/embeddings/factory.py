@@ -14,6 +14,10 @@ TEST_SENTENCE = "pixelmem checks that the embedding provider answers."
 def create_embedder(settings: EmbeddingSettings) -> Embedder:
     """The embedder for ``settings.provider``; remote providers connect only when first used."""
     provider = settings.provider
+    if provider == "auto":
+        # The engine resolves "auto" per vault (pixelmem.core.model_choice); anything that
+        # builds an embedder without a vault (a connection test) gets the English model.
+        provider = "local"
     if provider == "local":
         from pixelmem.core.embeddings.local import LocalEmbedder
 

@@ -607,8 +607,8 @@ Press Ctrl+N to write one.</source>
         <name>RelatedPanel</name>
         <message>
             <location filename="../related_panel.py" line="90" />
-            <source>No related memories yet.</source>
-            <translation>暂无相关记忆。</translation>
+            <source>No other memory is close enough in meaning.</source>
+            <translation>没有含义足够接近的其他记忆。</translation>
         </message>
         <message>
             <location filename="../related_panel.py" line="92" />
@@ -841,13 +841,18 @@ Enter opens the selected result.</source>
         </message>
         <message>
             <location filename="../settings_dialog.py" line="135" />
+            <source>Built-in, chosen by the vault's languages</source>
+            <translation>内置，按记忆库的语言自动选择</translation>
+        </message>
+        <message>
+            <location filename="../settings_dialog.py" line="135" />
             <source>Built-in (offline, English)</source>
             <translation>内置（离线，英文）</translation>
         </message>
         <message>
             <location filename="../settings_dialog.py" line="136" />
-            <source>Built-in multilingual (optional extra)</source>
-            <translation>内置多语言（可选组件）</translation>
+            <source>Built-in multilingual (Chinese and 100 languages)</source>
+            <translation>内置多语言（中文及约一百种语言）</translation>
         </message>
         <message>
             <location filename="../settings_dialog.py" line="138" />
@@ -967,6 +972,16 @@ Enter opens the selected result.</source>
     </context>
     <context>
         <name>StatusBar</name>
+        <message>
+            <location filename="../status_bar.py" line="70" />
+            <source>Read Chinese notes too</source>
+            <translation>也读懂中文笔记</translation>
+        </message>
+        <message>
+            <location filename="../status_bar.py" line="120" />
+            <source>Some notes are in Chinese, Japanese or Korean, which the English model cannot read. Click to switch this vault to the multilingual model (re-embeds it).</source>
+            <translation>部分笔记是中文、日文或韩文，英文模型无法理解。点击为此记忆库切换到多语言模型（将重新生成向量）。</translation>
+        </message>
         <message>
             <location filename="../status_bar.py" line="56" />
             <source>Opening vault…</source>

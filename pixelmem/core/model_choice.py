@@ -1,0 +1,135 @@
+"""Which built-in embedding model a vault gets when the provider is ``auto`` (the default).
+
+Two models ship: all-MiniLM-L6-v2 (English only, the fastest) and multilingual-e5-small (reads
+Chinese and about a hundred other languages, and matches a question in one language to a note in
+another, at a few times the embedding cost; ``benchmarks/bench_models.py`` prints both). A
+person should not need to know either name:
+
+* The first index of a vault picks the model from what the vault holds: the multilingual one as
+  soon as :data:`CJK_SHARE` of its memories are mostly Chinese, Japanese or Korean (or there are
+  at least :data:`CJK_MEMORIES` such memories), or when the person's locale is one of those
+  languages (they will ask in it); the English one otherwise. An empty vault goes by the locale.
+* The choice is written to ``<vault>/.pixelmem/model.json`` and kept, so a vault never
+  re-embeds itself because a few notes changed. When an English-model vault later gains
+  enough Chinese notes, :func:`suggestion` says so; the app shows it with a one-click switch
+  and ``pixelmem status`` prints it.
+* An explicit ``embedding.provider`` (``local``, ``local-multilingual``, ``ollama``, ``openai``)
+  always wins.
+"""
+
+from __future__ import annotations
+
+import json
+import locale
+import logging
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from pixelmem.core.atomic import atomic_write_text
+from pixelmem.core.memory import Memory
+from pixelmem.core.paths import appdata_dir
+from pixelmem.core.text_tokens import cjk_share
+
+log = logging.getLogger(__name__)
+
+ENGLISH = "local"
+MULTILINGUAL = "local-multilingual"
+CHOICE_FILENAME = "model.json"
+CJK_SHARE = 0.05  # of the memories
+CJK_MEMORIES = 3
+_SAMPLE_CHARS = 2000  # of each memory: enough to tell its language
+_CJK_LANGUAGES = ("zh", "ja", "ko")
+
+
+@dataclass(frozen=True)
+class ModelChoice:
+    provider: str  # ENGLISH or MULTILINGUAL
+    reason: str
+
+
+def cjk_memories(memories: Iterable[Memory]) -> tuple[int, int]:
+    """(memories written mostly in CJK, all memories)."""
+    cjk = total = 0
+    for memory in memories:
+        total += 1
+        sample = f"{memory.title}\n{memory.body[:_SAMPLE_CHARS]}"
+        cjk += cjk_share(sample) >= 0.3
+    return cjk, total
+
+
+def reads_cjk(cjk: int, total: int) -> bool:
+    return cjk >= CJK_MEMORIES or (total > 0 and cjk / total >= CJK_SHARE)
+
+
+def user_language() -> str:
+    """The person's language from the usual environment variables or the system locale."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
+        value = os.environ.get(name, "")
+        if value and value not in ("C", "POSIX") and not value.startswith("C."):
+            return value.split(":")[0].lower()
+    try:
+        found = locale.getlocale()[0] or ""
+    except ValueError:
+        found = ""
+    return found.lower()
+
+
+def decide(memories: Iterable[Memory], language: str | None = None) -> ModelChoice:
+    """The model a vault with ``memories`` gets on its first index."""
+    cjk, total = cjk_memories(memories)
+    if reads_cjk(cjk, total):
+        return ModelChoice(
+            MULTILINGUAL, f"{cjk} of {total} memories are in Chinese/Japanese/Korean"
+        )
+    language = user_language() if language is None else language
+    if language.startswith(_CJK_LANGUAGES):
+        return ModelChoice(MULTILINGUAL, f"the system language is {language}")
+    return ModelChoice(ENGLISH, f"{total} memories, none mostly in Chinese/Japanese/Korean")
+
+
+def recorded(vault: Path) -> ModelChoice | None:
+    """The choice made for this vault earlier, if any (a damaged record counts as none)."""
+    path = appdata_dir(vault) / CHOICE_FILENAME
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    provider = data.get("provider") if isinstance(data, dict) else None
+    if provider not in (ENGLISH, MULTILINGUAL):
+        return None
+    return ModelChoice(provider, str(data.get("reason", "")))
+
+
+def record(vault: Path, choice: ModelChoice) -> None:
+    path = appdata_dir(vault) / CHOICE_FILENAME
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        text = json.dumps({"provider": choice.provider, "reason": choice.reason}, indent=2)
+        atomic_write_text(path, text + "\n")
+    except OSError as exc:  # a read-only vault still works; it decides again next time
+        log.warning("could not record the embedding model chosen for %s: %s", vault, exc)
+
+
+def resolve(vault: Path, memories: Iterable[Memory]) -> ModelChoice:
+    """The recorded choice, or a new one (recorded) for a vault indexed for the first time."""
+    choice = recorded(vault)
+    if choice is None:
+        choice = decide(memories)
+        record(vault, choice)
+        log.info("embedding model for %s: %s (%s)", vault, choice.provider, choice.reason)
+    return choice
+
+
+def suggestion(choice: ModelChoice, memories: Iterable[Memory]) -> str:
+    """A sentence proposing the multilingual model when an English-model vault needs it."""
+    if choice.provider != ENGLISH:
+        return ""
+    cjk, total = cjk_memories(memories)
+    if not reads_cjk(cjk, total):
+        return ""
+    return (
+        f"{cjk} of {total} memories are in Chinese/Japanese/Korean, which the English model "
+        "cannot read: switch to the multilingual model"
+    )
