@@ -482,7 +482,8 @@ def test_factory_local_is_imported_lazily(monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_factory_refuses_an_unknown_provider() -> None:
-    with pytest.raises(SettingsError, match="valid: auto, local, local-multilingual, ollama, openai"):
+    valid = "valid: auto, local, local-multilingual, ollama, openai"
+    with pytest.raises(SettingsError, match=valid):
         factory.create_embedder(EmbeddingSettings(provider="cohere"))
 
 

@@ -189,7 +189,11 @@ def test_unknown_key_lists_the_valid_ones() -> None:
 @pytest.mark.parametrize(
     ("key", "value", "explanation"),
     [
-        ("embedding.provider", "cohere", "valid values: auto, local, local-multilingual, ollama, openai"),
+        (
+            "embedding.provider",
+            "cohere",
+            "valid values: auto, local, local-multilingual, ollama, openai",
+        ),
         ("chat.provider", "claude", "valid values: '', ollama, openai"),
         ("search.mode", "fuzzy", "valid values: hybrid, semantic, keyword"),
         ("mcp_writes", "yes", "valid values: review, direct, off"),
