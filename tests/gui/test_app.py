@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 
 from pixelmem.core.engine import Engine
 from pixelmem.core.settings import Settings
@@ -156,3 +157,25 @@ def test_open_vault_replaces_the_window(qtbot, tmp_path: Path, embedder, monkeyp
     assert Settings.load().vault == str(tmp_path / "two")
     second._closing_ok = True
     second.close()
+
+
+def test_status_bar_offers_the_multilingual_model_in_one_click(qtbot, engine, settings) -> None:
+    from pixelmem.core.model_choice import ENGLISH, ModelChoice
+    from pixelmem.gui.main_window import MainWindow
+
+    engine.model_choice = ModelChoice(ENGLISH, "chosen before the Chinese notes came")
+    win = MainWindow(engine, settings)
+    qtbot.addWidget(win)
+    win._closing_ok = True
+    applied: list[Settings] = []
+    win.session.reconfigure = applied.append  # the real one would load the multilingual model
+    with qtbot.waitSignal(win.session.indexing_finished, timeout=10_000):
+        win.start()
+    button = win.status.model_button
+    assert not button.isHidden() and "Chinese" in button.text()
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert [s.embedding.provider for s in applied] == ["local-multilingual"]
+    assert Settings.load().embedding.provider == "local-multilingual"  # saved
+    assert button.isHidden()
+    win.watcher.stop()
+    win.session.shutdown()
