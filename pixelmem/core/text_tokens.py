@@ -138,6 +138,11 @@ def _stems(tokens: list[str]) -> list[str]:
     return list(filter(None, found))
 
 
+def _cached_stem(word: str) -> str:
+    stem = _STEM_CACHE.get(word)
+    return stem if stem is not None else _stem(word)
+
+
 def _stem(word: str) -> str:
     """The marked stem of ``word``, or "" when it is not a stemmable word."""
     if len(word) < 3 or not (word.isascii() and word.isalpha()) or word in STOPWORDS:
@@ -199,7 +204,7 @@ def highlight_terms(query: str, text: str) -> tuple[str, ...]:
     found = [w for w in wanted if w in words and not w.startswith(STEM_MARK)]
     stems = {w for w in wanted if w.startswith(STEM_MARK) and w in words}
     if stems:  # show the text's own inflections of a stemmed query word ("books" → "book")
-        found += [w for w in words if _stem(w) in stems]
+        found += [w for w in words if _cached_stem(w) in stems]
     for run in _CJK_RUN.findall(q):
         found += _longest_parts(run, hay)
     return tuple(t for t in dict.fromkeys(found) if t not in STOPWORDS)
