@@ -21,6 +21,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 QUERY = os.environ.get("SCREENSHOT_QUERY", "espresso tastes sour")
 LANGUAGE = os.environ.get("SCREENSHOT_LANGUAGE", "en")  # zh_CN for docs/screenshot-zh.png
 OUT = Path(os.environ.get("SCREENSHOT_OUT", ROOT / "docs" / "screenshot-main.png"))
+SIZE = os.environ.get("SCREENSHOT_SIZE", "1480x900")  # 800x600: the smallest supported window
 
 
 def dark_palette():  # -> QPalette (Qt is imported after the platform is chosen)
@@ -81,7 +82,8 @@ def main() -> int:
     settings = Settings()
     window = MainWindow(Engine(folder / "Knowledge", settings, embedder=embedder), settings)
     window._closing_ok = True
-    window.resize(1480, 900)
+    width, height = (int(n) for n in SIZE.split("x"))
+    window.resize(width, height)
     window.show()
     window.start()
     wait_until(lambda: window.session.index_ready, 300)
@@ -89,8 +91,13 @@ def main() -> int:
     first = next(m for m in window.list_model.memories() if m.title == title)
     window.open_memory(first.id)
     panel = window.search_panel
+    shown: list[int] = []
+    panel.results_shown.connect(lambda _query, count: shown.append(count))
     panel.search_box.setText(QUERY)
     panel.run_search()
+    if os.environ.get("SCREENSHOT_EXPECT_NOTHING"):  # a query with nothing relevant
+        wait_until(lambda: bool(shown), 30)
+        return _save(window, app)
     wait_until(lambda: panel.model.rowCount() > 0, 30)
     hits = [panel.model.hit_at(r) for r in range(panel.model.rowCount())]
     hit = next((h for h in hits if h.title == title), hits[0])
@@ -100,6 +107,12 @@ def main() -> int:
     window.focus_search()
     panel.search_box.deselect()
     panel.search_box.setCursorPosition(len(QUERY))
+    return _save(window, app)
+
+
+def _save(window, app) -> int:
+    from bench_ui import wait_until
+
     wait_until(lambda: False, 0.5)  # let the last paint settle
     OUT.parent.mkdir(parents=True, exist_ok=True)
     window.grab().save(str(OUT))
