@@ -25,8 +25,18 @@ setup() {
             "$VENV/bin/python" -m pip install --quiet -e ".[$extras]"
         fi
         echo "$want" > "$stamp"
+        path_hint
     fi
     "$VENV/bin/python" -m pixelmem.gui.i18n_build >/dev/null 2>&1 || true
+}
+
+path_hint() {
+    # The README's commands say `pixelmem …`: say once how to get it on PATH.
+    if ! command -v pixelmem >/dev/null 2>&1; then
+        echo "pixelmem is set up in $PWD/$VENV. To run \`pixelmem\` from any folder:" >&2
+        echo "  pipx install $PWD    (or: uv tool install $PWD)" >&2
+        echo "  or: mkdir -p ~/.local/bin && ln -sf $PWD/$VENV/bin/pixelmem ~/.local/bin/pixelmem" >&2
+    fi
 }
 
 cmd=${1:-app}

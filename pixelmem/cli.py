@@ -57,6 +57,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _run_app(args: argparse.Namespace) -> int:
+    from pixelmem.gui.system_check import display_problem
+
+    problem = display_problem()
+    if problem:  # before Qt aborts the process with a message few people can act on
+        raise PixelmemError(problem)
     from pixelmem.gui.app import run_app
 
     return run_app(vault=args.vault)
