@@ -16,7 +16,9 @@ from pixelmem.core.paths import VAULT_ENV, default_vault_dir
 from pixelmem.core.settings import Settings
 from pixelmem.gui import i18n, workers
 from pixelmem.gui.app_icon import app_icon
+from pixelmem.gui.first_run import FirstRunDialog
 from pixelmem.gui.main_window import MainWindow
+from pixelmem.gui.recent_vaults import remember_vault
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +48,7 @@ class AppController(QObject):
             QMessageBox.critical(self.window, "pixelmem", str(exc))
             return False
         self._remember(engine.vault)
+        remember_vault(engine.vault)
         old, self.window = self.window, MainWindow(engine, self.settings, first_run=first_run)
         self.window.open_vault_requested.connect(lambda folder: self.open(Path(folder)))
         self.window.show()
@@ -83,6 +86,11 @@ def run_app(vault: str | None = None) -> int:
     i18n.install_translator(settings.language)
     controller = AppController(settings)
     path, first_run = choose_vault(vault, settings)
+    if first_run:  # nothing chosen ever: ask where, and show where
+        dialog = FirstRunDialog(path)
+        if dialog.exec() != FirstRunDialog.DialogCode.Accepted or dialog.choice is None:
+            return 0
+        path, first_run = dialog.choice.path, dialog.choice.new
     if not controller.open(path, first_run=first_run):
         folder = QFileDialog.getExistingDirectory(None, "pixelmem", str(Path.home()))
         if not folder or not controller.open(Path(folder)):

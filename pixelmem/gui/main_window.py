@@ -15,7 +15,14 @@ from pathlib import Path
 import shiboken6
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent
-from PySide6.QtWidgets import QDockWidget, QFileDialog, QMainWindow, QMessageBox, QWidget
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFileDialog,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QWidget,
+)
 
 from pixelmem import __version__
 from pixelmem.core.engine import Engine
@@ -31,6 +38,7 @@ from pixelmem.gui.highlight import hit_terms
 from pixelmem.gui.memory_list import MemoryListPanel
 from pixelmem.gui.memory_list_model import MemoryListModel
 from pixelmem.gui.menus import build_menus
+from pixelmem.gui.recent_vaults import recent_vaults
 from pixelmem.gui.related_panel import RelatedPanel
 from pixelmem.gui.search_panel import SearchPanel
 from pixelmem.gui.session import VaultSession, describe_error
@@ -71,6 +79,7 @@ class MainWindow(QMainWindow):
         self._build_views()
         self._build_docks()
         self.actions_by_name: dict[str, QAction] = build_menus(self)
+        self._build_recent_menu()
         self._connect()
         self.retranslate()
         self._restore_layout()
@@ -178,8 +187,33 @@ class MainWindow(QMainWindow):
         else:
             log.error("background task failed: %s", exc)
 
+    def _build_recent_menu(self) -> None:
+        """File → Recent Vaults, filled each time it opens (another window may have added one)."""
+        self.recent_menu = QMenu(self)
+        self.recent_menu.setObjectName("recentVaults")
+        file_menu = self.menus["file"]  # type: ignore[attr-defined]
+        file_menu.insertMenu(self.actions_by_name["settings"], self.recent_menu)
+        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+
+    def _fill_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        others = [v for v in recent_vaults() if v != self.engine.vault]
+        for vault in others:
+            action = self.recent_menu.addAction(f"{vault.name}  —  {vault}")
+            action.triggered.connect(lambda _=False, v=vault: self.open_vault(v))
+        if not others:
+            self.recent_menu.addAction(self.tr("No other vaults yet")).setEnabled(False)
+
+    def open_vault(self, folder: Path) -> None:
+        """Switch the window to ``folder`` (after the open memory is saved or discarded)."""
+        if Path(folder) != self.engine.vault:
+            self.editor.maybe_save(lambda: self.open_vault_requested.emit(str(folder)))
+
     def retranslate(self) -> None:
-        self.setWindowTitle(f"pixelmem — {self.engine.vault.name}[*]")
+        # Qt appends the application display name ("— pixelmem") itself.
+        self.setWindowTitle(f"{self.engine.vault.name}[*]")
+        self.recent_menu.setTitle(self.tr("Recent &Vaults"))
+        self.status.set_vault(self.engine.vault)
         self.list_dock.setWindowTitle(self.tr("Memories"))
         self.search_dock.setWindowTitle(self.tr("Search"))
         self.related_dock.setWindowTitle(self.tr("Related"))
@@ -311,8 +345,8 @@ class MainWindow(QMainWindow):
         folder = QFileDialog.getExistingDirectory(
             self, self.tr("Open vault folder"), str(self.engine.vault)
         )
-        if folder and Path(folder) != self.engine.vault:
-            self.editor.maybe_save(lambda: self.open_vault_requested.emit(folder))
+        if folder:
+            self.open_vault(Path(folder))
 
     def reindex(self) -> None:
         self.session.request_reindex()

@@ -3,6 +3,8 @@ the Undo of the last deletion, and the one place messages and errors appear."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import QLocale, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar, QToolButton, QWidget
 
@@ -24,6 +26,7 @@ class StatusBar(QStatusBar):
         super().__init__(parent)
         self._record: TrashRecord | None = None
         self._status: EngineStatus | None = None
+        self._vault: Path | None = None
         self.undo_button = QToolButton()
         self.undo_button.setAutoRaise(True)
         self.undo_button.hide()
@@ -63,12 +66,23 @@ class StatusBar(QStatusBar):
         self.retranslate()
         self.counts_button.setText(self.tr("Opening vault…"))
 
+    def set_vault(self, vault: Path) -> None:
+        """The vault's folder in the counts' tooltip: where the files are is never a guess."""
+        self._vault = vault
+        self.counts_button.setToolTip(
+            self.tr("Vault: {path}\nClick to see the files that could not be read").format(
+                path=vault
+            )
+        )
+
     def retranslate(self) -> None:
         self.undo_button.setText(self.tr("Undo"))
         self.undo_button.setToolTip(self.tr("Restore the memory from the trash"))
         self.cancel_button.setText(self.tr("Cancel"))
         self.cancel_button.setToolTip(self.tr("Stop indexing; vectors computed so far are kept"))
         self.counts_button.setToolTip(self.tr("Show the files that could not be read"))
+        if self._vault is not None:
+            self.set_vault(self._vault)
         self.model_button.setText(self.tr("Read Chinese notes too"))
         if self._status is not None:
             self.show_status(self._status)

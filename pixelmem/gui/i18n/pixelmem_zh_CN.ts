@@ -1,1243 +1,1303 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
-    <context>
-        <name>ChatBody</name>
-        <message>
-            <location filename="../chat_body.py" line="96" />
-            <source>No chat model is configured — open Settings → Chat to choose one.</source>
-            <translation>尚未配置聊天模型——请打开“设置 → 聊天”选择一个。</translation>
-        </message>
-        <message>
-            <location filename="../chat_body.py" line="98" />
-            <source>Open Settings</source>
-            <translation>打开设置</translation>
-        </message>
-        <message>
-            <location filename="../chat_body.py" line="100" />
-            <source>Pinned:</source>
-            <translation>已固定：</translation>
-        </message>
-        <message>
-            <location filename="../chat_body.py" line="100" />
-            <source>drop memories here to send them with every message</source>
-            <translation>把记忆拖到这里，每条消息都会附带它们</translation>
-        </message>
-        <message>
-            <location filename="../chat_body.py" line="102" />
-            <source>Excluded:</source>
-            <translation>已排除：</translation>
-        </message>
-        <message>
-            <location filename="../chat_body.py" line="105" />
-            <source>Ask anything. Relevant memories are added to the prompt, and every answer shows which ones.</source>
-            <translation>尽管提问。相关的记忆会加入提示词，每个回答都会注明用了哪些。</translation>
-        </message>
-        <message>
-            <location filename="../chat_body.py" line="110" />
-            <source>Ask about your memories… (Enter to send, Shift+Enter for a new line)</source>
-            <translation>就你的记忆提问…（Enter 发送，Shift+Enter 换行）</translation>
-        </message>
-        <message>
-            <location filename="../chat_body.py" line="112" />
-            <source>Send</source>
-            <translation>发送</translation>
-        </message>
-        <message>
-            <location filename="../chat_body.py" line="113" />
-            <source>Stop</source>
-            <translation>停止</translation>
-        </message>
-        <message>
-            <location filename="../chat_body.py" line="114" />
-            <source>Preview prompt</source>
-            <translation>预览提示词</translation>
-        </message>
-        <message>
-            <location filename="../chat_body.py" line="115" />
-            <source>See what would be sent, without sending it</source>
-            <translation>查看将要发送的内容，但不发送</translation>
-        </message>
-        <message>
-            <location filename="../chat_body.py" line="116" />
-            <source>Clear</source>
-            <translation>清空</translation>
-        </message>
-        <message>
-            <location filename="../chat_body.py" line="117" />
-            <source>Start a new chat (pinned memories stay)</source>
-            <translation>开始新的对话（固定的记忆会保留）</translation>
-        </message>
-    </context>
-    <context>
-        <name>ChatPane</name>
-        <message>
-            <location filename="../chat_pane.py" line="117" />
-            <source>Chat</source>
-            <translation>聊天</translation>
-        </message>
-        <message>
-            <location filename="../chat_pane.py" line="133" />
-            <source>Assistant</source>
-            <translation>助手</translation>
-        </message>
-        <message>
-            <location filename="../chat_pane.py" line="144" />
-            <source>You</source>
-            <translation>你</translation>
-        </message>
-        <message>
-            <location filename="../chat_pane.py" line="147" />
-            <source>searching memories…</source>
-            <translation>正在搜索记忆…</translation>
-        </message>
-        <message>
-            <location filename="../chat_pane.py" line="182" />
-            <source>waiting for the model…</source>
-            <translation>正在等待模型…</translation>
-        </message>
-        <message>
-            <location filename="../chat_pane.py" line="201" />
-            <source>answering…</source>
-            <translation>正在回答…</translation>
-        </message>
-        <message>
-            <location filename="../chat_pane.py" line="226" />
-            <source>failed</source>
-            <translation>失败</translation>
-        </message>
-        <message>
-            <location filename="../chat_pane.py" line="240" />
-            <source>stopped</source>
-            <translation>已停止</translation>
-        </message>
-        <message>
-            <location filename="../chat_pane.py" line="385" />
-            <source>{count} memories, {chars} of {budget} context characters</source>
-            <translation>{count} 条记忆，上下文 {chars}/{budget} 字符</translation>
-        </message>
-        <message>
-            <location filename="../chat_pane.py" line="389" />
-            <source>Sent to the model: {context}.</source>
-            <translation>已发送给模型：{context}。</translation>
-        </message>
-        <message>
-            <location filename="../chat_pane.py" line="391" />
-            <source>Not sent yet. With the current pins and exclusions: {context}.</source>
-            <translation>尚未发送。按当前的固定与排除设置：{context}。</translation>
-        </message>
-        <message>
-            <location filename="../chat_pane.py" line="435" />
-            <source>Saved “{title}”</source>
-            <translation>已保存“{title}”</translation>
-        </message>
-    </context>
-    <context>
-        <name>ChipBar</name>
-        <message>
-            <location filename="../chat_chips.py" line="72" />
-            <source>Remove</source>
-            <translation>移除</translation>
-        </message>
-    </context>
-    <context>
-        <name>EditorForm</name>
-        <message>
-            <location filename="../editor_form.py" line="151" />
-            <source>Title</source>
-            <translation>标题</translation>
-        </message>
-        <message>
-            <location filename="../editor_form.py" line="152" />
-            <source>&amp;Topics</source>
-            <translation>主题(&amp;T)</translation>
-        </message>
-        <message>
-            <location filename="../editor_form.py" line="153" />
-            <source>comma, separated, topics</source>
-            <translation>用逗号分隔的主题</translation>
-        </message>
-        <message>
-            <location filename="../editor_form.py" line="154" />
-            <source>&amp;Importance</source>
-            <translation>重要性(&amp;I)</translation>
-        </message>
-        <message>
-            <location filename="../editor_form.py" line="158" />
-            <source>Low</source>
-            <translation>低</translation>
-        </message>
-        <message>
-            <location filename="../editor_form.py" line="158" />
-            <source>Medium</source>
-            <translation>中</translation>
-        </message>
-        <message>
-            <location filename="../editor_form.py" line="158" />
-            <source>High</source>
-            <translation>高</translation>
-        </message>
-        <message>
-            <location filename="../editor_form.py" line="163" />
-            <source>● Unsaved</source>
-            <translation>● 未保存</translation>
-        </message>
-        <message>
-            <location filename="../editor_form.py" line="164" />
-            <source>This memory has changes that are not saved yet</source>
-            <translation>这条记忆有尚未保存的修改</translation>
-        </message>
-        <message>
-            <location filename="../editor_form.py" line="165" />
-            <source>Preview</source>
-            <translation>预览</translation>
-        </message>
-        <message>
-            <location filename="../editor_form.py" line="166" />
-            <source>Show the rendered Markdown (Ctrl+E)</source>
-            <translation>显示渲染后的 Markdown（Ctrl+E）</translation>
-        </message>
-        <message>
-            <location filename="../editor_form.py" line="167" />
-            <source>Save</source>
-            <translation>保存</translation>
-        </message>
-        <message>
-            <location filename="../editor_form.py" line="168" />
-            <source>Save (Ctrl+S)</source>
-            <translation>保存（Ctrl+S）</translation>
-        </message>
-        <message>
-            <location filename="../editor_form.py" line="169" />
-            <source>Delete</source>
-            <translation>删除</translation>
-        </message>
-        <message>
-            <location filename="../editor_form.py" line="170" />
-            <source>Move this memory to the trash (undoable)</source>
-            <translation>把这条记忆移到回收站（可撤销）</translation>
-        </message>
-        <message>
-            <location filename="../editor_form.py" line="171" />
-            <source>Write in Markdown…</source>
-            <translation>用 Markdown 书写…</translation>
-        </message>
-        <message>
-            <location filename="../editor_form.py" line="174" />
-            <source>Select a memory on the left, or press Ctrl+N to write a new one.</source>
-            <translation>在左侧选择一条记忆，或按 Ctrl+N 新建。</translation>
-        </message>
-        <message>
-            <location filename="../editor_form.py" line="285" />
-            <source>New memory — not saved yet</source>
-            <translation>新记忆——尚未保存</translation>
-        </message>
-        <message>
-            <location filename="../editor_form.py" line="294" />
-            <source>updated {date}</source>
-            <translation>更新于 {date}</translation>
-        </message>
-        <message>
-            <location filename="../editor_form.py" line="296" />
-            <source>created {date}</source>
-            <translation>创建于 {date}</translation>
-        </message>
-    </context>
-    <context>
-        <name>InboxView</name>
-        <message>
-            <location filename="../inbox_view.py" line="78" />
-            <source>Save draft</source>
-            <translation>保存草稿</translation>
-        </message>
-        <message>
-            <location filename="../inbox_view.py" line="79" />
-            <source>Accept</source>
-            <translation>接受</translation>
-        </message>
-        <message>
-            <location filename="../inbox_view.py" line="80" />
-            <source>Reject</source>
-            <translation>拒绝</translation>
-        </message>
-        <message>
-            <location filename="../inbox_view.py" line="96" />
-            <source>Title</source>
-            <translation>标题</translation>
-        </message>
-        <message>
-            <location filename="../inbox_view.py" line="97" />
-            <source>Topics</source>
-            <translation>主题</translation>
-        </message>
-        <message>
-            <location filename="../inbox_view.py" line="98" />
-            <source>Importance</source>
-            <translation>重要性</translation>
-        </message>
-        <message numerus="yes">
-            <location filename="../inbox_view.py" line="158" />
-            <source>%n draft(s) from AI tools waiting for review</source>
-            <translation>
-                <numerusform>%n 份来自 AI 工具的草稿等待审阅</numerusform>
-            </translation>
-        </message>
-        <message>
-            <location filename="../inbox_view.py" line="161" />
-            <source>No drafts waiting. Memories that AI tools propose over MCP appear here.</source>
-            <translation>没有待审草稿。AI 工具通过 MCP 提议的记忆会显示在这里。</translation>
-        </message>
-        <message>
-            <location filename="../inbox_view.py" line="187" />
-            <source>From: {source}</source>
-            <translation>来源：{source}</translation>
-        </message>
-        <message>
-            <location filename="../inbox_view.py" line="251" />
-            <source>Draft saved</source>
-            <translation>草稿已保存</translation>
-        </message>
-        <message>
-            <location filename="../inbox_view.py" line="257" />
-            <source>Accepted “{title}” into the vault</source>
-            <translation>已将“{title}”收入知识库</translation>
-        </message>
-        <message>
-            <location filename="../inbox_view.py" line="263" />
-            <source>Rejected “{title}” (moved to the vault's trash)</source>
-            <translation>已拒绝“{title}”（已移到知识库的回收站）</translation>
-        </message>
-    </context>
-    <context>
-        <name>MainWindow</name>
-        <message>
-            <location filename="../main_window.py" line="179" />
-            <source>Memories</source>
-            <translation>记忆</translation>
-        </message>
-        <message>
-            <location filename="../main_window.py" line="180" />
-            <source>Search</source>
-            <translation>搜索</translation>
-        </message>
-        <message>
-            <location filename="../main_window.py" line="181" />
-            <source>Related</source>
-            <translation>相关</translation>
-        </message>
-        <message>
-            <location filename="../main_window.py" line="183" />
-            <source>Inbox</source>
-            <translation>收件箱</translation>
-        </message>
-        <message>
-            <location filename="../main_window.py" line="290" />
-            <source>Import files</source>
-            <translation>导入文件</translation>
-        </message>
-        <message>
-            <location filename="../main_window.py" line="296" />
-            <source>Open vault folder</source>
-            <translation>打开知识库文件夹</translation>
-        </message>
-        <message>
-            <location filename="../main_window.py" line="334" />
-            <source>About pixelmem</source>
-            <translation>关于 pixelmem</translation>
-        </message>
-        <message>
-            <location filename="../main_window.py" line="336" />
-            <source>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;Local-first knowledge memory: Markdown files in a folder you own, searched by meaning and by keyword, offline.&lt;/p&gt;&lt;p&gt;Vault: {vault}&lt;/p&gt;</source>
-            <translation>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;本地优先的知识记忆：Markdown 文件存放在你自己的文件夹里，可离线按语义和关键词搜索。&lt;/p&gt;&lt;p&gt;知识库：{vault}&lt;/p&gt;</translation>
-        </message>
-    </context>
-    <context>
-        <name>MarkdownView</name>
-        <message>
-            <location filename="../chat_widgets.py" line="135" />
-            <source>Save Selection as Memory…</source>
-            <translation>将所选内容存为记忆…</translation>
-        </message>
-        <message>
-            <location filename="../chat_widgets.py" line="136" />
-            <source>Save Message as Memory…</source>
-            <translation>将消息存为记忆…</translation>
-        </message>
-    </context>
-    <context>
-        <name>MemoriesPanel</name>
-        <message numerus="yes">
-            <location filename="../chat_widgets.py" line="295" />
-            <source>Memories used (%n)</source>
-            <translation>
-                <numerusform>用到的记忆（%n）</numerusform>
-            </translation>
-        </message>
-        <message>
-            <location filename="../chat_widgets.py" line="297" />
-            <source>No memory was relevant to this message.</source>
-            <translation>没有与这条消息相关的记忆。</translation>
-        </message>
-        <message>
-            <location filename="../chat_widgets.py" line="298" />
-            <source>Show prompt</source>
-            <translation>显示提示词</translation>
-        </message>
-        <message>
-            <location filename="../chat_widgets.py" line="299" />
-            <source>Exactly what was sent to the model</source>
-            <translation>实际发送给模型的内容</translation>
-        </message>
-        <message>
-            <location filename="../chat_widgets.py" line="304" />
-            <source>Not sent (over the {budget}-character budget): {names}</source>
-            <translation>未发送（超出 {budget} 字符预算）：{names}</translation>
-        </message>
-        <message>
-            <location filename="../chat_widgets.py" line="310" />
-            <source>Pinned but deleted: {ids}</source>
-            <translation>已固定但已删除：{ids}</translation>
-        </message>
-        <message>
-            <location filename="../chat_widgets.py" line="329" />
-            <source>pinned</source>
-            <translation>固定</translation>
-        </message>
-        <message>
-            <location filename="../chat_widgets.py" line="329" />
-            <source>automatic</source>
-            <translation>自动</translation>
-        </message>
-        <message>
-            <location filename="../chat_widgets.py" line="330" />
-            <source>passage</source>
-            <translation>片段</translation>
-        </message>
-        <message>
-            <location filename="../chat_widgets.py" line="330" />
-            <source>truncated</source>
-            <translation>已截断</translation>
-        </message>
-        <message>
-            <location filename="../chat_widgets.py" line="337" />
-            <source>Unpin</source>
-            <translation>取消固定</translation>
-        </message>
-        <message>
-            <location filename="../chat_widgets.py" line="337" />
-            <source>Pin</source>
-            <translation>固定</translation>
-        </message>
-        <message>
-            <location filename="../chat_widgets.py" line="338" />
-            <source>Send this memory with every message of this chat</source>
-            <translation>在本次对话的每条消息中附带这条记忆</translation>
-        </message>
-        <message>
-            <location filename="../chat_widgets.py" line="339" />
-            <source>Include</source>
-            <translation>包含</translation>
-        </message>
-        <message>
-            <location filename="../chat_widgets.py" line="339" />
-            <source>Exclude</source>
-            <translation>排除</translation>
-        </message>
-        <message>
-            <location filename="../chat_widgets.py" line="340" />
-            <source>Exclude from this chat</source>
-            <translation>在本次对话中排除</translation>
-        </message>
-    </context>
-    <context>
-        <name>MemoryEditor</name>
-        <message>
-            <location filename="../editor.py" line="158" />
-            <source>Untitled</source>
-            <translation>无标题</translation>
-        </message>
-        <message>
-            <location filename="../editor.py" line="200" />
-            <source>Saved “{title}”</source>
-            <translation>已保存“{title}”</translation>
-        </message>
-        <message>
-            <location filename="../editor.py" line="263" />
-            <source>This memory was deleted. Saving creates it again.</source>
-            <translation>这条记忆已被删除。保存会重新创建它。</translation>
-        </message>
-        <message>
-            <location filename="../editor.py" line="275" />
-            <source>This memory changed on disk. Saving will ask what to do.</source>
-            <translation>这条记忆在磁盘上已被修改。保存时会询问如何处理。</translation>
-        </message>
-    </context>
-    <context>
-        <name>MemoryListPanel</name>
-        <message>
-            <location filename="../memory_list.py" line="115" />
-            <source>Move to Trash</source>
-            <translation>移到回收站</translation>
-        </message>
-        <message>
-            <location filename="../memory_list.py" line="119" />
-            <source>Recently updated</source>
-            <translation>最近更新</translation>
-        </message>
-        <message>
-            <location filename="../memory_list.py" line="120" />
-            <source>Recently created</source>
-            <translation>最近创建</translation>
-        </message>
-        <message>
-            <location filename="../memory_list.py" line="121" />
-            <source>Title</source>
-            <translation>标题</translation>
-        </message>
-        <message>
-            <location filename="../memory_list.py" line="122" />
-            <source>Importance</source>
-            <translation>重要性</translation>
-        </message>
-        <message>
-            <location filename="../memory_list.py" line="127" />
-            <source>Any importance</source>
-            <translation>任意重要性</translation>
-        </message>
-        <message>
-            <location filename="../memory_list.py" line="136" />
-            <source>Any time</source>
-            <translation>任意时间</translation>
-        </message>
-        <message>
-            <location filename="../memory_list.py" line="137" />
-            <source>Today</source>
-            <translation>今天</translation>
-        </message>
-        <message>
-            <location filename="../memory_list.py" line="138" />
-            <source>Past 7 days</source>
-            <translation>最近 7 天</translation>
-        </message>
-        <message>
-            <location filename="../memory_list.py" line="139" />
-            <source>Past 30 days</source>
-            <translation>最近 30 天</translation>
-        </message>
-        <message>
-            <location filename="../memory_list.py" line="140" />
-            <source>Past year</source>
-            <translation>最近一年</translation>
-        </message>
-        <message>
-            <location filename="../memory_list.py" line="147" />
-            <source>Low</source>
-            <translation>低</translation>
-        </message>
-        <message>
-            <location filename="../memory_list.py" line="147" />
-            <source>Medium</source>
-            <translation>中</translation>
-        </message>
-        <message>
-            <location filename="../memory_list.py" line="147" />
-            <source>High</source>
-            <translation>高</translation>
-        </message>
-        <message>
-            <location filename="../memory_list.py" line="155" />
-            <source>All topics</source>
-            <translation>全部主题</translation>
-        </message>
-        <message>
-            <location filename="../memory_list.py" line="180" />
-            <source>{count} memories</source>
-            <translation>{count} 条记忆</translation>
-        </message>
-        <message>
-            <location filename="../memory_list.py" line="183" />
-            <source>{shown} of {total} memories</source>
-            <translation>{shown} / {total} 条记忆</translation>
-        </message>
-        <message>
-            <location filename="../memory_list.py" line="191" />
-            <source>No memory matches these filters.</source>
-            <translation>没有符合筛选条件的记忆。</translation>
-        </message>
-        <message>
-            <location filename="../memory_list.py" line="193" />
-            <source>No memories yet.
+<context>
+    <name>ChatBody</name>
+    <message>
+        <location filename="../chat_body.py" line="96"/>
+        <source>No chat model is configured — open Settings → Chat to choose one.</source>
+        <translation>尚未配置聊天模型——请打开“设置 → 聊天”选择一个。</translation>
+    </message>
+    <message>
+        <location filename="../chat_body.py" line="98"/>
+        <source>Open Settings</source>
+        <translation>打开设置</translation>
+    </message>
+    <message>
+        <location filename="../chat_body.py" line="100"/>
+        <source>Pinned:</source>
+        <translation>已固定：</translation>
+    </message>
+    <message>
+        <location filename="../chat_body.py" line="100"/>
+        <source>drop memories here to send them with every message</source>
+        <translation>把记忆拖到这里，每条消息都会附带它们</translation>
+    </message>
+    <message>
+        <location filename="../chat_body.py" line="102"/>
+        <source>Excluded:</source>
+        <translation>已排除：</translation>
+    </message>
+    <message>
+        <location filename="../chat_body.py" line="105"/>
+        <source>Ask anything. Relevant memories are added to the prompt, and every answer shows which ones.</source>
+        <translation>尽管提问。相关的记忆会加入提示词，每个回答都会注明用了哪些。</translation>
+    </message>
+    <message>
+        <location filename="../chat_body.py" line="110"/>
+        <source>Ask about your memories… (Enter to send, Shift+Enter for a new line)</source>
+        <translation>就你的记忆提问…（Enter 发送，Shift+Enter 换行）</translation>
+    </message>
+    <message>
+        <location filename="../chat_body.py" line="112"/>
+        <source>Send</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <location filename="../chat_body.py" line="113"/>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location filename="../chat_body.py" line="114"/>
+        <source>Preview prompt</source>
+        <translation>预览提示词</translation>
+    </message>
+    <message>
+        <location filename="../chat_body.py" line="115"/>
+        <source>See what would be sent, without sending it</source>
+        <translation>查看将要发送的内容，但不发送</translation>
+    </message>
+    <message>
+        <location filename="../chat_body.py" line="116"/>
+        <source>Clear</source>
+        <translation>清空</translation>
+    </message>
+    <message>
+        <location filename="../chat_body.py" line="117"/>
+        <source>Start a new chat (pinned memories stay)</source>
+        <translation>开始新的对话（固定的记忆会保留）</translation>
+    </message>
+</context>
+<context>
+    <name>ChatPane</name>
+    <message>
+        <location filename="../chat_pane.py" line="117"/>
+        <source>Chat</source>
+        <translation>聊天</translation>
+    </message>
+    <message>
+        <location filename="../chat_pane.py" line="133"/>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location filename="../chat_pane.py" line="144"/>
+        <source>You</source>
+        <translation>你</translation>
+    </message>
+    <message>
+        <location filename="../chat_pane.py" line="147"/>
+        <source>searching memories…</source>
+        <translation>正在搜索记忆…</translation>
+    </message>
+    <message>
+        <location filename="../chat_pane.py" line="182"/>
+        <source>waiting for the model…</source>
+        <translation>正在等待模型…</translation>
+    </message>
+    <message>
+        <location filename="../chat_pane.py" line="201"/>
+        <source>answering…</source>
+        <translation>正在回答…</translation>
+    </message>
+    <message>
+        <location filename="../chat_pane.py" line="226"/>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location filename="../chat_pane.py" line="240"/>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <location filename="../chat_pane.py" line="385"/>
+        <source>{count} memories, {chars} of {budget} context characters</source>
+        <translation>{count} 条记忆，上下文 {chars}/{budget} 字符</translation>
+    </message>
+    <message>
+        <location filename="../chat_pane.py" line="389"/>
+        <source>Sent to the model: {context}.</source>
+        <translation>已发送给模型：{context}。</translation>
+    </message>
+    <message>
+        <location filename="../chat_pane.py" line="391"/>
+        <source>Not sent yet. With the current pins and exclusions: {context}.</source>
+        <translation>尚未发送。按当前的固定与排除设置：{context}。</translation>
+    </message>
+    <message>
+        <location filename="../chat_pane.py" line="435"/>
+        <source>Saved “{title}”</source>
+        <translation>已保存“{title}”</translation>
+    </message>
+</context>
+<context>
+    <name>ChipBar</name>
+    <message>
+        <location filename="../chat_chips.py" line="72"/>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+</context>
+<context>
+    <name>EditorForm</name>
+    <message>
+        <location filename="../editor_form.py" line="151"/>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../editor_form.py" line="152"/>
+        <source>&amp;Topics</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
+    <message>
+        <location filename="../editor_form.py" line="153"/>
+        <source>comma, separated, topics</source>
+        <translation>用逗号分隔的主题</translation>
+    </message>
+    <message>
+        <location filename="../editor_form.py" line="154"/>
+        <source>&amp;Importance</source>
+        <translation>重要性(&amp;I)</translation>
+    </message>
+    <message>
+        <location filename="../editor_form.py" line="158"/>
+        <source>Low</source>
+        <translation>低</translation>
+    </message>
+    <message>
+        <location filename="../editor_form.py" line="158"/>
+        <source>Medium</source>
+        <translation>中</translation>
+    </message>
+    <message>
+        <location filename="../editor_form.py" line="158"/>
+        <source>High</source>
+        <translation>高</translation>
+    </message>
+    <message>
+        <location filename="../editor_form.py" line="163"/>
+        <source>● Unsaved</source>
+        <translation>● 未保存</translation>
+    </message>
+    <message>
+        <location filename="../editor_form.py" line="164"/>
+        <source>This memory has changes that are not saved yet</source>
+        <translation>这条记忆有尚未保存的修改</translation>
+    </message>
+    <message>
+        <location filename="../editor_form.py" line="165"/>
+        <source>Preview</source>
+        <translation>预览</translation>
+    </message>
+    <message>
+        <location filename="../editor_form.py" line="166"/>
+        <source>Show the rendered Markdown (Ctrl+E)</source>
+        <translation>显示渲染后的 Markdown（Ctrl+E）</translation>
+    </message>
+    <message>
+        <location filename="../editor_form.py" line="167"/>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <location filename="../editor_form.py" line="168"/>
+        <source>Save (Ctrl+S)</source>
+        <translation>保存（Ctrl+S）</translation>
+    </message>
+    <message>
+        <location filename="../editor_form.py" line="169"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../editor_form.py" line="170"/>
+        <source>Move this memory to the trash (undoable)</source>
+        <translation>把这条记忆移到回收站（可撤销）</translation>
+    </message>
+    <message>
+        <location filename="../editor_form.py" line="171"/>
+        <source>Write in Markdown…</source>
+        <translation>用 Markdown 书写…</translation>
+    </message>
+    <message>
+        <location filename="../editor_form.py" line="174"/>
+        <source>Select a memory on the left, or press Ctrl+N to write a new one.</source>
+        <translation>在左侧选择一条记忆，或按 Ctrl+N 新建。</translation>
+    </message>
+    <message>
+        <location filename="../editor_form.py" line="285"/>
+        <source>New memory — not saved yet</source>
+        <translation>新记忆——尚未保存</translation>
+    </message>
+    <message>
+        <location filename="../editor_form.py" line="294"/>
+        <source>updated {date}</source>
+        <translation>更新于 {date}</translation>
+    </message>
+    <message>
+        <location filename="../editor_form.py" line="296"/>
+        <source>created {date}</source>
+        <translation>创建于 {date}</translation>
+    </message>
+</context>
+<context>
+    <name>FirstRunDialog</name>
+    <message>
+        <location filename="../first_run.py" line="37"/>
+        <source>Welcome to pixelmem</source>
+        <translation>欢迎使用 pixelmem</translation>
+    </message>
+    <message>
+        <location filename="../first_run.py" line="42"/>
+        <source>pixelmem keeps your memories as Markdown files in a folder you own. Where should they live?</source>
+        <translation>pixelmem 把你的记忆保存为你自己文件夹里的 Markdown 文件。要放在哪里？</translation>
+    </message>
+    <message>
+        <location filename="../first_run.py" line="47"/>
+        <source>Start a new vault here</source>
+        <translation>在这里新建知识库</translation>
+    </message>
+    <message>
+        <location filename="../first_run.py" line="50"/>
+        <source>Change…</source>
+        <translation>更改…</translation>
+    </message>
+    <message>
+        <location filename="../first_run.py" line="54"/>
+        <source>Open an existing folder…</source>
+        <translation>打开已有文件夹…</translation>
+    </message>
+    <message>
+        <location filename="../first_run.py" line="56"/>
+        <source>Obsidian vaults and any folder of Markdown notes are welcome.</source>
+        <translation>Obsidian 知识库或任何 Markdown 笔记文件夹都可以。</translation>
+    </message>
+    <message>
+        <location filename="../first_run.py" line="86"/>
+        <source>New vault folder</source>
+        <translation>新知识库文件夹</translation>
+    </message>
+    <message>
+        <location filename="../first_run.py" line="92"/>
+        <source>Open a folder</source>
+        <translation>打开文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>InboxView</name>
+    <message>
+        <location filename="../inbox_view.py" line="78"/>
+        <source>Save draft</source>
+        <translation>保存草稿</translation>
+    </message>
+    <message>
+        <location filename="../inbox_view.py" line="79"/>
+        <source>Accept</source>
+        <translation>接受</translation>
+    </message>
+    <message>
+        <location filename="../inbox_view.py" line="80"/>
+        <source>Reject</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <location filename="../inbox_view.py" line="96"/>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../inbox_view.py" line="97"/>
+        <source>Topics</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <location filename="../inbox_view.py" line="98"/>
+        <source>Importance</source>
+        <translation>重要性</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../inbox_view.py" line="158"/>
+        <source>%n draft(s) from AI tools waiting for review</source>
+        <translation>
+            <numerusform>%n 份来自 AI 工具的草稿等待审阅</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../inbox_view.py" line="161"/>
+        <source>No drafts waiting. Memories that AI tools propose over MCP appear here.</source>
+        <translation>没有待审草稿。AI 工具通过 MCP 提议的记忆会显示在这里。</translation>
+    </message>
+    <message>
+        <location filename="../inbox_view.py" line="187"/>
+        <source>From: {source}</source>
+        <translation>来源：{source}</translation>
+    </message>
+    <message>
+        <location filename="../inbox_view.py" line="251"/>
+        <source>Draft saved</source>
+        <translation>草稿已保存</translation>
+    </message>
+    <message>
+        <location filename="../inbox_view.py" line="257"/>
+        <source>Accepted “{title}” into the vault</source>
+        <translation>已将“{title}”收入知识库</translation>
+    </message>
+    <message>
+        <location filename="../inbox_view.py" line="263"/>
+        <source>Rejected “{title}” (moved to the vault&apos;s trash)</source>
+        <translation>已拒绝“{title}”（已移到知识库的回收站）</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <location filename="../main_window.py" line="205"/>
+        <source>No other vaults yet</source>
+        <translation>还没有其他知识库</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="215"/>
+        <source>Recent &amp;Vaults</source>
+        <translation>最近的知识库(&amp;V)</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="217"/>
+        <source>Memories</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="218"/>
+        <source>Search</source>
+        <translation>搜索</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="219"/>
+        <source>Related</source>
+        <translation>相关</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="221"/>
+        <source>Inbox</source>
+        <translation>收件箱</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="340"/>
+        <source>Import files</source>
+        <translation>导入文件</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="346"/>
+        <source>Open vault folder</source>
+        <translation>打开知识库文件夹</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="391"/>
+        <source>About pixelmem</source>
+        <translation>关于 pixelmem</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="393"/>
+        <source>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;Local-first knowledge memory: Markdown files in a folder you own, searched by meaning and by keyword, offline.&lt;/p&gt;&lt;p&gt;Vault: {vault}&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;本地优先的知识记忆：Markdown 文件存放在你自己的文件夹里，可离线按语义和关键词搜索。&lt;/p&gt;&lt;p&gt;知识库：{vault}&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>MarkdownView</name>
+    <message>
+        <location filename="../chat_widgets.py" line="135"/>
+        <source>Save Selection as Memory…</source>
+        <translation>将所选内容存为记忆…</translation>
+    </message>
+    <message>
+        <location filename="../chat_widgets.py" line="136"/>
+        <source>Save Message as Memory…</source>
+        <translation>将消息存为记忆…</translation>
+    </message>
+</context>
+<context>
+    <name>MemoriesPanel</name>
+    <message numerus="yes">
+        <location filename="../chat_widgets.py" line="295"/>
+        <source>Memories used (%n)</source>
+        <translation>
+            <numerusform>用到的记忆（%n）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../chat_widgets.py" line="297"/>
+        <source>No memory was relevant to this message.</source>
+        <translation>没有与这条消息相关的记忆。</translation>
+    </message>
+    <message>
+        <location filename="../chat_widgets.py" line="298"/>
+        <source>Show prompt</source>
+        <translation>显示提示词</translation>
+    </message>
+    <message>
+        <location filename="../chat_widgets.py" line="299"/>
+        <source>Exactly what was sent to the model</source>
+        <translation>实际发送给模型的内容</translation>
+    </message>
+    <message>
+        <location filename="../chat_widgets.py" line="304"/>
+        <source>Not sent (over the {budget}-character budget): {names}</source>
+        <translation>未发送（超出 {budget} 字符预算）：{names}</translation>
+    </message>
+    <message>
+        <location filename="../chat_widgets.py" line="310"/>
+        <source>Pinned but deleted: {ids}</source>
+        <translation>已固定但已删除：{ids}</translation>
+    </message>
+    <message>
+        <location filename="../chat_widgets.py" line="329"/>
+        <source>pinned</source>
+        <translation>固定</translation>
+    </message>
+    <message>
+        <location filename="../chat_widgets.py" line="329"/>
+        <source>automatic</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <location filename="../chat_widgets.py" line="330"/>
+        <source>passage</source>
+        <translation>片段</translation>
+    </message>
+    <message>
+        <location filename="../chat_widgets.py" line="330"/>
+        <source>truncated</source>
+        <translation>已截断</translation>
+    </message>
+    <message>
+        <location filename="../chat_widgets.py" line="337"/>
+        <source>Unpin</source>
+        <translation>取消固定</translation>
+    </message>
+    <message>
+        <location filename="../chat_widgets.py" line="337"/>
+        <source>Pin</source>
+        <translation>固定</translation>
+    </message>
+    <message>
+        <location filename="../chat_widgets.py" line="338"/>
+        <source>Send this memory with every message of this chat</source>
+        <translation>在本次对话的每条消息中附带这条记忆</translation>
+    </message>
+    <message>
+        <location filename="../chat_widgets.py" line="339"/>
+        <source>Include</source>
+        <translation>包含</translation>
+    </message>
+    <message>
+        <location filename="../chat_widgets.py" line="339"/>
+        <source>Exclude</source>
+        <translation>排除</translation>
+    </message>
+    <message>
+        <location filename="../chat_widgets.py" line="340"/>
+        <source>Exclude from this chat</source>
+        <translation>在本次对话中排除</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryEditor</name>
+    <message>
+        <location filename="../editor.py" line="158"/>
+        <source>Untitled</source>
+        <translation>无标题</translation>
+    </message>
+    <message>
+        <location filename="../editor.py" line="200"/>
+        <source>Saved “{title}”</source>
+        <translation>已保存“{title}”</translation>
+    </message>
+    <message>
+        <location filename="../editor.py" line="270"/>
+        <source>This memory was deleted. Saving creates it again.</source>
+        <translation>这条记忆已被删除。保存会重新创建它。</translation>
+    </message>
+    <message>
+        <location filename="../editor.py" line="282"/>
+        <source>This memory changed on disk. Saving will ask what to do.</source>
+        <translation>这条记忆在磁盘上已被修改。保存时会询问如何处理。</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryListPanel</name>
+    <message>
+        <location filename="../memory_list.py" line="115"/>
+        <source>Move to Trash</source>
+        <translation>移到回收站</translation>
+    </message>
+    <message>
+        <location filename="../memory_list.py" line="119"/>
+        <source>Recently updated</source>
+        <translation>最近更新</translation>
+    </message>
+    <message>
+        <location filename="../memory_list.py" line="120"/>
+        <source>Recently created</source>
+        <translation>最近创建</translation>
+    </message>
+    <message>
+        <location filename="../memory_list.py" line="121"/>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../memory_list.py" line="122"/>
+        <source>Importance</source>
+        <translation>重要性</translation>
+    </message>
+    <message>
+        <location filename="../memory_list.py" line="127"/>
+        <source>Any importance</source>
+        <translation>任意重要性</translation>
+    </message>
+    <message>
+        <location filename="../memory_list.py" line="136"/>
+        <source>Any time</source>
+        <translation>任意时间</translation>
+    </message>
+    <message>
+        <location filename="../memory_list.py" line="137"/>
+        <source>Today</source>
+        <translation>今天</translation>
+    </message>
+    <message>
+        <location filename="../memory_list.py" line="138"/>
+        <source>Past 7 days</source>
+        <translation>最近 7 天</translation>
+    </message>
+    <message>
+        <location filename="../memory_list.py" line="139"/>
+        <source>Past 30 days</source>
+        <translation>最近 30 天</translation>
+    </message>
+    <message>
+        <location filename="../memory_list.py" line="140"/>
+        <source>Past year</source>
+        <translation>最近一年</translation>
+    </message>
+    <message>
+        <location filename="../memory_list.py" line="147"/>
+        <source>Low</source>
+        <translation>低</translation>
+    </message>
+    <message>
+        <location filename="../memory_list.py" line="147"/>
+        <source>Medium</source>
+        <translation>中</translation>
+    </message>
+    <message>
+        <location filename="../memory_list.py" line="147"/>
+        <source>High</source>
+        <translation>高</translation>
+    </message>
+    <message>
+        <location filename="../memory_list.py" line="155"/>
+        <source>All topics</source>
+        <translation>全部主题</translation>
+    </message>
+    <message>
+        <location filename="../memory_list.py" line="180"/>
+        <source>{count} memories</source>
+        <translation>{count} 条记忆</translation>
+    </message>
+    <message>
+        <location filename="../memory_list.py" line="183"/>
+        <source>{shown} of {total} memories</source>
+        <translation>{shown} / {total} 条记忆</translation>
+    </message>
+    <message>
+        <location filename="../memory_list.py" line="191"/>
+        <source>No memory matches these filters.</source>
+        <translation>没有符合筛选条件的记忆。</translation>
+    </message>
+    <message>
+        <location filename="../memory_list.py" line="193"/>
+        <source>No memories yet.
 Press Ctrl+N to write one.</source>
-            <translation>还没有记忆。
+        <translation>还没有记忆。
 按 Ctrl+N 新建一条。</translation>
-        </message>
-    </context>
-    <context>
-        <name>MessageWidget</name>
-        <message>
-            <location filename="../chat_widgets.py" line="204" />
-            <source>Save as memory</source>
-            <translation>存为记忆</translation>
-        </message>
-        <message>
-            <location filename="../chat_widgets.py" line="205" />
-            <source>Save this message (or the selected text) as a memory</source>
-            <translation>把这条消息（或所选文字）存为记忆</translation>
-        </message>
-        <message>
-            <location filename="../chat_widgets.py" line="206" />
-            <source>Open Settings</source>
-            <translation>打开设置</translation>
-        </message>
-    </context>
-    <context>
-        <name>PromptDialog</name>
-        <message>
-            <location filename="../chat_dialogs.py" line="123" />
-            <source>Prompt</source>
-            <translation>提示词</translation>
-        </message>
-        <message>
-            <location filename="../chat_dialogs.py" line="130" />
-            <source>Copy</source>
-            <translation>复制</translation>
-        </message>
-    </context>
-    <context>
-        <name>RelatedPanel</name>
-        <message>
-            <location filename="../related_panel.py" line="90" />
-            <source>No other memory is close enough in meaning.</source>
-            <translation>没有含义足够接近的其他记忆。</translation>
-        </message>
-        <message>
-            <location filename="../related_panel.py" line="92" />
-            <source>Open a memory to see the ones closest in meaning.</source>
-            <translation>打开一条记忆，即可看到语义最接近的记忆。</translation>
-        </message>
-    </context>
-    <context>
-        <name>SaveMemoryDialog</name>
-        <message>
-            <location filename="../chat_dialogs.py" line="82" />
-            <source>Title</source>
-            <translation>标题</translation>
-        </message>
-        <message>
-            <location filename="../chat_dialogs.py" line="83" />
-            <source>Topics</source>
-            <translation>主题</translation>
-        </message>
-        <message>
-            <location filename="../chat_dialogs.py" line="84" />
-            <source>Importance</source>
-            <translation>重要性</translation>
-        </message>
-        <message>
-            <location filename="../chat_dialogs.py" line="85" />
-            <source>Source</source>
-            <translation>来源</translation>
-        </message>
-        <message>
-            <location filename="../chat_dialogs.py" line="91" />
-            <source>Save as Memory</source>
-            <translation>存为记忆</translation>
-        </message>
-        <message>
-            <location filename="../chat_dialogs.py" line="92" />
-            <source>comma-separated, e.g. coffee, recipes</source>
-            <translation>用逗号分隔，例如：咖啡, 食谱</translation>
-        </message>
-        <message>
-            <location filename="../chat_dialogs.py" line="96" />
-            <source>Low</source>
-            <translation>低</translation>
-        </message>
-        <message>
-            <location filename="../chat_dialogs.py" line="96" />
-            <source>Medium</source>
-            <translation>中</translation>
-        </message>
-        <message>
-            <location filename="../chat_dialogs.py" line="96" />
-            <source>High</source>
-            <translation>高</translation>
-        </message>
-        <message>
-            <location filename="../chat_dialogs.py" line="110" />
-            <source>A memory needs a title.</source>
-            <translation>记忆需要一个标题。</translation>
-        </message>
-    </context>
-    <context>
-        <name>ResultDelegate</name>
-        <message>
-            <location filename="../search_results.py" line="230" />
-            <source>{count} copies</source>
-            <translation>{count} 份相同内容</translation>
-        </message>
-    </context>
-    <context>
-        <name>SearchPanel</name>
-        <message>
-            <location filename="../search_panel.py" line="119" />
-            <source>Search memories…  (Ctrl+K)</source>
-            <translation>搜索记忆…  (Ctrl+K)</translation>
-        </message>
-        <message>
-            <location filename="../search_panel.py" line="123" />
-            <source>Hybrid</source>
-            <translation>混合</translation>
-        </message>
-        <message>
-            <location filename="../search_panel.py" line="124" />
-            <source>Semantic</source>
-            <translation>语义</translation>
-        </message>
-        <message>
-            <location filename="../search_panel.py" line="125" />
-            <source>Keyword</source>
-            <translation>关键词</translation>
-        </message>
-        <message>
-            <location filename="../search_panel.py" line="128" />
-            <source>Search by meaning, by keyword, or both</source>
-            <translation>按语义、按关键词或两者结合搜索</translation>
-        </message>
-        <message>
-            <location filename="../search_panel.py" line="181" />
-            <source>{count} results · {ms} ms</source>
-            <translation>{count} 个结果 · {ms} 毫秒</translation>
-        </message>
-        <message>
-            <location filename="../search_panel.py" line="195" />
-            <source>Still indexing… results will appear when the index is ready.</source>
-            <translation>仍在建立索引…索引就绪后会显示结果。</translation>
-        </message>
-        <message>
-            <location filename="../search_panel.py" line="196" />
-            <source>Nothing relevant to “{query}” in your memories.</source>
-            <translation>记忆中没有与“{query}”相关的内容。</translation>
-        </message>
-        <message>
-            <location filename="../search_panel.py" line="202" />
-            <source>⚠ Semantic search is unavailable: {reason}. Showing keyword matches.</source>
-            <translation>⚠ 语义搜索不可用：{reason}。当前显示关键词匹配结果。</translation>
-        </message>
-        <message>
-            <location filename="../search_panel.py" line="212" />
-            <source>Search failed: {error}</source>
-            <translation>搜索失败：{error}</translation>
-        </message>
-        <message>
-            <location filename="../search_panel.py" line="220" />
-            <source>Type to search by meaning and keyword.
+    </message>
+</context>
+<context>
+    <name>MessageWidget</name>
+    <message>
+        <location filename="../chat_widgets.py" line="204"/>
+        <source>Save as memory</source>
+        <translation>存为记忆</translation>
+    </message>
+    <message>
+        <location filename="../chat_widgets.py" line="205"/>
+        <source>Save this message (or the selected text) as a memory</source>
+        <translation>把这条消息（或所选文字）存为记忆</translation>
+    </message>
+    <message>
+        <location filename="../chat_widgets.py" line="206"/>
+        <source>Open Settings</source>
+        <translation>打开设置</translation>
+    </message>
+</context>
+<context>
+    <name>PromptDialog</name>
+    <message>
+        <location filename="../chat_dialogs.py" line="123"/>
+        <source>Prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <location filename="../chat_dialogs.py" line="130"/>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+</context>
+<context>
+    <name>RelatedPanel</name>
+    <message>
+        <location filename="../related_panel.py" line="73"/>
+        <source>No other memory is close enough in meaning.</source>
+        <translation>没有含义足够接近的其他记忆。</translation>
+    </message>
+    <message>
+        <location filename="../related_panel.py" line="75"/>
+        <source>Open a memory to see the ones closest in meaning.</source>
+        <translation>打开一条记忆，即可看到语义最接近的记忆。</translation>
+    </message>
+</context>
+<context>
+    <name>ResultDelegate</name>
+    <message>
+        <location filename="../search_results.py" line="224"/>
+        <source>{count} copies</source>
+        <translation>{count} 份相同内容</translation>
+    </message>
+</context>
+<context>
+    <name>SaveMemoryDialog</name>
+    <message>
+        <location filename="../chat_dialogs.py" line="82"/>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../chat_dialogs.py" line="83"/>
+        <source>Topics</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <location filename="../chat_dialogs.py" line="84"/>
+        <source>Importance</source>
+        <translation>重要性</translation>
+    </message>
+    <message>
+        <location filename="../chat_dialogs.py" line="85"/>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location filename="../chat_dialogs.py" line="91"/>
+        <source>Save as Memory</source>
+        <translation>存为记忆</translation>
+    </message>
+    <message>
+        <location filename="../chat_dialogs.py" line="92"/>
+        <source>comma-separated, e.g. coffee, recipes</source>
+        <translation>用逗号分隔，例如：咖啡, 食谱</translation>
+    </message>
+    <message>
+        <location filename="../chat_dialogs.py" line="96"/>
+        <source>Low</source>
+        <translation>低</translation>
+    </message>
+    <message>
+        <location filename="../chat_dialogs.py" line="96"/>
+        <source>Medium</source>
+        <translation>中</translation>
+    </message>
+    <message>
+        <location filename="../chat_dialogs.py" line="96"/>
+        <source>High</source>
+        <translation>高</translation>
+    </message>
+    <message>
+        <location filename="../chat_dialogs.py" line="110"/>
+        <source>A memory needs a title.</source>
+        <translation>记忆需要一个标题。</translation>
+    </message>
+</context>
+<context>
+    <name>SearchPanel</name>
+    <message>
+        <location filename="../search_panel.py" line="107"/>
+        <source>Search memories…  (Ctrl+K)</source>
+        <translation>搜索记忆…  (Ctrl+K)</translation>
+    </message>
+    <message>
+        <location filename="../search_panel.py" line="111"/>
+        <source>Hybrid</source>
+        <translation>混合</translation>
+    </message>
+    <message>
+        <location filename="../search_panel.py" line="112"/>
+        <source>Semantic</source>
+        <translation>语义</translation>
+    </message>
+    <message>
+        <location filename="../search_panel.py" line="113"/>
+        <source>Keyword</source>
+        <translation>关键词</translation>
+    </message>
+    <message>
+        <location filename="../search_panel.py" line="116"/>
+        <source>Search by meaning, by keyword, or both</source>
+        <translation>按语义、按关键词或两者结合搜索</translation>
+    </message>
+    <message>
+        <location filename="../search_panel.py" line="168"/>
+        <source>{count} results · {ms} ms</source>
+        <translation>{count} 个结果 · {ms} 毫秒</translation>
+    </message>
+    <message>
+        <location filename="../search_panel.py" line="182"/>
+        <source>Still indexing… results will appear when the index is ready.</source>
+        <translation>仍在建立索引…索引就绪后会显示结果。</translation>
+    </message>
+    <message>
+        <location filename="../search_panel.py" line="183"/>
+        <source>Nothing relevant to “{query}” in your memories.</source>
+        <translation>记忆中没有与“{query}”相关的内容。</translation>
+    </message>
+    <message>
+        <location filename="../search_panel.py" line="189"/>
+        <source>⚠ Semantic search is unavailable: {reason}. Showing keyword matches.</source>
+        <translation>⚠ 语义搜索不可用：{reason}。当前显示关键词匹配结果。</translation>
+    </message>
+    <message>
+        <location filename="../search_panel.py" line="199"/>
+        <source>Search failed: {error}</source>
+        <translation>搜索失败：{error}</translation>
+    </message>
+    <message>
+        <location filename="../search_panel.py" line="207"/>
+        <source>Type to search by meaning and keyword.
 Enter opens the selected result.</source>
-            <translation>输入即可按语义和关键词搜索。
+        <translation>输入即可按语义和关键词搜索。
 按 Enter 打开选中的结果。</translation>
-        </message>
-    </context>
-    <context>
-        <name>SettingsDialog</name>
-        <message>
-            <location filename="../settings_dialog.py" line="66" />
-            <source>Settings</source>
-            <translation>设置</translation>
-        </message>
-        <message>
-            <location filename="../settings_dialog.py" line="69" />
-            <source>General</source>
-            <translation>常规</translation>
-        </message>
-        <message>
-            <location filename="../settings_dialog.py" line="70" />
-            <source>Search</source>
-            <translation>搜索</translation>
-        </message>
-        <message>
-            <location filename="../settings_dialog.py" line="71" />
-            <source>Embeddings</source>
-            <translation>向量模型</translation>
-        </message>
-        <message>
-            <location filename="../settings_dialog.py" line="72" />
-            <source>Chat</source>
-            <translation>聊天</translation>
-        </message>
-        <message>
-            <location filename="../settings_dialog.py" line="73" />
-            <source>Reranker</source>
-            <translation>重排序</translation>
-        </message>
-        <message>
-            <location filename="../settings_dialog.py" line="93" />
-            <source>Browse…</source>
-            <translation>浏览…</translation>
-        </message>
-        <message>
-            <location filename="../settings_dialog.py" line="98" />
-            <source>System default</source>
-            <translation>跟随系统</translation>
-        </message>
-        <message>
-            <location filename="../settings_dialog.py" line="101" />
-            <source>Vault folder</source>
-            <translation>知识库文件夹</translation>
-        </message>
-        <message>
-            <location filename="../settings_dialog.py" line="102" />
-            <source>Language</source>
-            <translation>语言</translation>
-        </message>
-        <message>
-            <location filename="../settings_dialog.py" line="103" />
-            <source>A new language applies to the whole window at once.</source>
-            <translation>新语言会立即应用到整个窗口。</translation>
-        </message>
-        <message>
-            <location filename="../settings_dialog.py" line="109" />
-            <source>Hybrid</source>
-            <translation>混合</translation>
-        </message>
-        <message>
-            <location filename="../settings_dialog.py" line="110" />
-            <source>Semantic</source>
-            <translation>语义</translation>
-        </message>
-        <message>
-            <location filename="../settings_dialog.py" line="111" />
-            <source>Keyword</source>
-            <translation>关键词</translation>
-        </message>
-        <message>
-            <location filename="../settings_dialog.py" line="124" />
-            <source>Default mode</source>
-            <translation>默认模式</translation>
-        </message>
-        <message>
-            <location filename="../settings_dialog.py" line="125" />
-            <source>Results (top-k)</source>
-            <translation>结果数量（top-k）</translation>
-        </message>
-        <message>
-            <location filename="../settings_dialog.py" line="126" />
-            <source>Minimum relevance</source>
-            <translation>最低相关度</translation>
-        </message>
-        <message>
-            <location filename="../settings_dialog.py" line="127" />
-            <source>Chunk size (characters)</source>
-            <translation>分块大小（字符）</translation>
-        </message>
-        <message>
-            <location filename="../settings_dialog.py" line="128" />
-            <source>Chunk overlap</source>
-            <translation>分块重叠</translation>
-        </message>
-        <message>
-            <location filename="../settings_dialog.py" line="129" />
-            <source>Changing the chunking re-indexes the vault.</source>
-            <translation>修改分块设置会重新索引整个知识库。</translation>
-        </message>
-        <message>
-            <location filename="../settings_dialog.py" line="135" />
-            <source>Built-in, chosen by the vault's languages</source>
-            <translation>内置，按记忆库的语言自动选择</translation>
-        </message>
-        <message>
-            <location filename="../settings_dialog.py" line="135" />
-            <source>Built-in (offline, English)</source>
-            <translation>内置（离线，英文）</translation>
-        </message>
-        <message>
-            <location filename="../settings_dialog.py" line="136" />
-            <source>Built-in multilingual (Chinese and 100 languages)</source>
-            <translation>内置多语言（中文及约一百种语言）</translation>
-        </message>
-        <message>
-            <location filename="../settings_dialog.py" line="138" />
-            <location filename="../settings_dialog.py" line="166" />
-            <source>OpenAI-compatible API</source>
-            <translation>OpenAI 兼容接口</translation>
-        </message>
-        <message>
-            <location filename="../settings_dialog.py" line="143" />
-            <source>not needed for local servers</source>
-            <translation>本地服务无需填写</translation>
-        </message>
-        <message>
-            <location filename="../settings_dialog.py" line="144" />
-            <source>Test connection</source>
-            <translation>测试连接</translation>
-        </message>
-        <message>
-            <location filename="../settings_dialog.py" line="151" />
-            <location filename="../settings_dialog.py" line="173" />
-            <source>Provider</source>
-            <translation>提供方</translation>
-        </message>
-        <message>
-            <location filename="../settings_dialog.py" line="152" />
-            <location filename="../settings_dialog.py" line="174" />
-            <source>Base URL</source>
-            <translation>服务地址</translation>
-        </message>
-        <message>
-            <location filename="../settings_dialog.py" line="153" />
-            <location filename="../settings_dialog.py" line="175" />
-            <location filename="../settings_dialog.py" line="186" />
-            <source>Model</source>
-            <translation>模型</translation>
-        </message>
-        <message>
-            <location filename="../settings_dialog.py" line="154" />
-            <location filename="../settings_dialog.py" line="176" />
-            <location filename="../settings_dialog.py" line="187" />
-            <source>API key</source>
-            <translation>API 密钥</translation>
-        </message>
-        <message>
-            <location filename="../settings_dialog.py" line="157" />
-            <source>Switching the model re-embeds every memory.</source>
-            <translation>切换模型会为所有记忆重新计算向量。</translation>
-        </message>
-        <message>
-            <location filename="../settings_dialog.py" line="164" />
-            <source>None</source>
-            <translation>无</translation>
-        </message>
-        <message>
-            <location filename="../settings_dialog.py" line="185" />
-            <source>Endpoint URL</source>
-            <translation>接口地址</translation>
-        </message>
-        <message>
-            <location filename="../settings_dialog.py" line="188" />
-            <source>Leave the URL empty to search without a reranker.</source>
-            <translation>地址留空则不使用重排序。</translation>
-        </message>
-        <message>
-            <location filename="../settings_dialog.py" line="195" />
-            <source>Choose the vault folder</source>
-            <translation>选择知识库文件夹</translation>
-        </message>
-        <message>
-            <location filename="../settings_dialog.py" line="221" />
-            <source>Testing…</source>
-            <translation>正在测试…</translation>
-        </message>
-        <message>
-            <location filename="../settings_dialog.py" line="233" />
-            <source>✓ Connected: vectors of dimension {dim}, {ms} ms</source>
-            <translation>✓ 连接成功：向量维度 {dim}，耗时 {ms} 毫秒</translation>
-        </message>
-        <message>
-            <location filename="../settings_dialog.py" line="274" />
-            <source>the chunk overlap ({overlap}) must be smaller than the chunk size ({size})</source>
-            <translation>分块重叠（{overlap}）必须小于分块大小（{size}）</translation>
-        </message>
-    </context>
-    <context>
-        <name>SkippedDialog</name>
-        <message>
-            <location filename="../skipped_dialog.py" line="31" />
-            <source>Skipped files</source>
-            <translation>已跳过的文件</translation>
-        </message>
-        <message>
-            <location filename="../skipped_dialog.py" line="35" />
-            <source>{count} file(s) in the vault could not be read as memories. They are left untouched; fix them in another editor and pixelmem picks them up.</source>
-            <translation>知识库中有 {count} 个文件无法作为记忆读取。pixelmem 不会改动它们；在其他编辑器中修好后，pixelmem 会自动读取。</translation>
-        </message>
-        <message>
-            <location filename="../skipped_dialog.py" line="39" />
-            <source>Every Markdown file in the vault was read. Nothing was skipped.</source>
-            <translation>知识库中的所有 Markdown 文件都已读取，没有跳过任何文件。</translation>
-        </message>
-        <message>
-            <location filename="../skipped_dialog.py" line="43" />
-            <source>File</source>
-            <translation>文件</translation>
-        </message>
-        <message>
-            <location filename="../skipped_dialog.py" line="43" />
-            <source>Reason</source>
-            <translation>原因</translation>
-        </message>
-        <message>
-            <location filename="../skipped_dialog.py" line="55" />
-            <source>Show in Folder</source>
-            <translation>在文件夹中显示</translation>
-        </message>
-    </context>
-    <context>
-        <name>StatusBar</name>
-        <message>
-            <location filename="../status_bar.py" line="70" />
-            <source>Read Chinese notes too</source>
-            <translation>也读懂中文笔记</translation>
-        </message>
-        <message>
-            <location filename="../status_bar.py" line="120" />
-            <source>Some notes are in Chinese, Japanese or Korean, which the English model cannot read. Click to switch this vault to the multilingual model (re-embeds it).</source>
-            <translation>部分笔记是中文、日文或韩文，英文模型无法理解。点击为此记忆库切换到多语言模型（将重新生成向量）。</translation>
-        </message>
-        <message>
-            <location filename="../status_bar.py" line="56" />
-            <source>Opening vault…</source>
-            <translation>正在打开知识库…</translation>
-        </message>
-        <message>
-            <location filename="../status_bar.py" line="59" />
-            <source>Undo</source>
-            <translation>撤销</translation>
-        </message>
-        <message>
-            <location filename="../status_bar.py" line="60" />
-            <source>Restore the memory from the trash</source>
-            <translation>从回收站恢复这条记忆</translation>
-        </message>
-        <message>
-            <location filename="../status_bar.py" line="61" />
-            <source>Cancel</source>
-            <translation>取消</translation>
-        </message>
-        <message>
-            <location filename="../status_bar.py" line="62" />
-            <source>Stop indexing; vectors computed so far are kept</source>
-            <translation>停止索引；已计算的向量会保留</translation>
-        </message>
-        <message>
-            <location filename="../status_bar.py" line="63" />
-            <source>Show the files that could not be read</source>
-            <translation>显示无法读取的文件</translation>
-        </message>
-        <message>
-            <location filename="../status_bar.py" line="70" />
-            <source>Indexing…</source>
-            <translation>正在索引…</translation>
-        </message>
-        <message>
-            <location filename="../status_bar.py" line="81" />
-            <source>Embedding {done} of {total}…</source>
-            <translation>正在计算向量 {done}/{total}…</translation>
-        </message>
-        <message>
-            <location filename="../status_bar.py" line="92" />
-            <source>Indexing cancelled</source>
-            <translation>索引已取消</translation>
-        </message>
-        <message>
-            <location filename="../status_bar.py" line="98" />
-            <source>{indexed} indexed · {skipped} skipped</source>
-            <translation>已索引 {indexed} · 跳过 {skipped}</translation>
-        </message>
-        <message>
-            <location filename="../status_bar.py" line="104" />
-            <source>⚠ Keyword search only</source>
-            <translation>⚠ 仅关键词搜索</translation>
-        </message>
-        <message>
-            <location filename="../status_bar.py" line="106" />
-            <source>Semantic search is unavailable: {reason}</source>
-            <translation>语义搜索不可用：{reason}</translation>
-        </message>
-        <message>
-            <location filename="../status_bar.py" line="125" />
-            <source>Moved “{title}” to the trash</source>
-            <translation>已将“{title}”移到回收站</translation>
-        </message>
-    </context>
-    <context>
-        <name>VaultSession</name>
-        <message>
-            <location filename="../session.py" line="220" />
-            <source>Restored “{title}”</source>
-            <translation>已恢复“{title}”</translation>
-        </message>
-        <message>
-            <location filename="../session.py" line="276" />
-            <source>Imported {count} file(s)</source>
-            <translation>已导入 {count} 个文件</translation>
-        </message>
-        <message>
-            <location filename="../session.py" line="280" />
-            <source>{message}; {failed} could not be imported: {detail}</source>
-            <translation>{message}；{failed} 个无法导入：{detail}</translation>
-        </message>
-    </context>
-    <context>
-        <name>dates</name>
-        <message>
-            <location filename="../dates.py" line="17" />
-            <source>just now</source>
-            <translation>刚刚</translation>
-        </message>
-        <message>
-            <location filename="../dates.py" line="19" />
-            <source>{n} min ago</source>
-            <translation>{n} 分钟前</translation>
-        </message>
-        <message>
-            <location filename="../dates.py" line="23" />
-            <source>{n} h ago</source>
-            <translation>{n} 小时前</translation>
-        </message>
-        <message>
-            <location filename="../dates.py" line="25" />
-            <source>yesterday</source>
-            <translation>昨天</translation>
-        </message>
-        <message>
-            <location filename="../dates.py" line="27" />
-            <source>{n} days ago</source>
-            <translation>{n} 天前</translation>
-        </message>
-    </context>
-    <context>
-        <name>menus</name>
-        <message>
-            <location filename="../menus.py" line="24" />
-            <source>&amp;New Memory</source>
-            <translation>新建记忆(&amp;N)</translation>
-        </message>
-        <message>
-            <location filename="../menus.py" line="25" />
-            <source>&amp;Import Files…</source>
-            <translation>导入文件(&amp;I)…</translation>
-        </message>
-        <message>
-            <location filename="../menus.py" line="27" />
-            <source>&amp;Open Vault…</source>
-            <translation>打开知识库(&amp;O)…</translation>
-        </message>
-        <message>
-            <location filename="../menus.py" line="28" />
-            <source>&amp;Settings…</source>
-            <translation>设置(&amp;S)…</translation>
-        </message>
-        <message>
-            <location filename="../menus.py" line="30" />
-            <source>&amp;Quit</source>
-            <translation>退出(&amp;Q)</translation>
-        </message>
-        <message>
-            <location filename="../menus.py" line="31" />
-            <source>&amp;Save</source>
-            <translation>保存(&amp;S)</translation>
-        </message>
-        <message>
-            <location filename="../menus.py" line="32" />
-            <source>Move to &amp;Trash</source>
-            <translation>移到回收站(&amp;T)</translation>
-        </message>
-        <message>
-            <location filename="../menus.py" line="36" />
-            <source>&amp;Undo Delete</source>
-            <translation>撤销删除(&amp;U)</translation>
-        </message>
-        <message>
-            <location filename="../menus.py" line="41" />
-            <source>&amp;Find in Memories</source>
-            <translation>搜索记忆(&amp;F)</translation>
-        </message>
-        <message>
-            <location filename="../menus.py" line="43" />
-            <source>&amp;Rebuild Index</source>
-            <translation>重建索引(&amp;R)</translation>
-        </message>
-        <message>
-            <location filename="../menus.py" line="44" />
-            <source>S&amp;kipped Files…</source>
-            <translation>已跳过的文件(&amp;K)…</translation>
-        </message>
-        <message>
-            <location filename="../menus.py" line="45" />
-            <source>Go to &amp;List</source>
-            <translation>转到列表(&amp;L)</translation>
-        </message>
-        <message>
-            <location filename="../menus.py" line="46" />
-            <source>Go to &amp;Editor</source>
-            <translation>转到编辑器(&amp;E)</translation>
-        </message>
-        <message>
-            <location filename="../menus.py" line="47" />
-            <source>Go to &amp;Search</source>
-            <translation>转到搜索(&amp;S)</translation>
-        </message>
-        <message>
-            <location filename="../menus.py" line="49" />
-            <source>&amp;About pixelmem</source>
-            <translation>关于 pixelmem(&amp;A)</translation>
-        </message>
-        <message>
-            <location filename="../menus.py" line="52" />
-            <source>&amp;File</source>
-            <translation>文件(&amp;F)</translation>
-        </message>
-        <message>
-            <location filename="../menus.py" line="53" />
-            <source>&amp;Edit</source>
-            <translation>编辑(&amp;E)</translation>
-        </message>
-        <message>
-            <location filename="../menus.py" line="54" />
-            <source>&amp;View</source>
-            <translation>视图(&amp;V)</translation>
-        </message>
-        <message>
-            <location filename="../menus.py" line="55" />
-            <source>&amp;Help</source>
-            <translation>帮助(&amp;H)</translation>
-        </message>
-    </context>
-    <context>
-        <name>prompts</name>
-        <message>
-            <location filename="../prompts.py" line="16" />
-            <source>Changed on disk</source>
-            <translation>文件已在磁盘上更改</translation>
-        </message>
-        <message>
-            <location filename="../prompts.py" line="18" />
-            <source>“{title}” was changed by another program since you opened it.</source>
-            <translation>自你打开以来，“{title}”已被其他程序修改。</translation>
-        </message>
-        <message>
-            <location filename="../prompts.py" line="23" />
-            <source>Overwrite replaces the file with your version. Keep both saves your version as a conflict copy next to it. Reload discards your edits and shows the file as it is now.</source>
-            <translation>“覆盖”会用你的版本替换该文件。“保留两者”会把你的版本另存为旁边的冲突副本。“重新载入”会放弃你的修改，显示文件当前的内容。</translation>
-        </message>
-        <message>
-            <location filename="../prompts.py" line="30" />
-            <source>Overwrite</source>
-            <translation>覆盖</translation>
-        </message>
-        <message>
-            <location filename="../prompts.py" line="33" />
-            <source>Keep Both</source>
-            <translation>保留两者</translation>
-        </message>
-        <message>
-            <location filename="../prompts.py" line="36" />
-            <source>Reload</source>
-            <translation>重新载入</translation>
-        </message>
-        <message>
-            <location filename="../prompts.py" line="51" />
-            <source>Unsaved changes</source>
-            <translation>未保存的修改</translation>
-        </message>
-        <message>
-            <location filename="../prompts.py" line="52" />
-            <source>Save your changes to “{title}”?</source>
-            <translation>要保存对“{title}”的修改吗？</translation>
-        </message>
-        <message>
-            <location filename="../prompts.py" line="53" />
-            <source>Untitled</source>
-            <translation>无标题</translation>
-        </message>
-    </context>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <location filename="../settings_dialog.py" line="66"/>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <location filename="../settings_dialog.py" line="69"/>
+        <source>General</source>
+        <translation>常规</translation>
+    </message>
+    <message>
+        <location filename="../settings_dialog.py" line="70"/>
+        <source>Search</source>
+        <translation>搜索</translation>
+    </message>
+    <message>
+        <location filename="../settings_dialog.py" line="71"/>
+        <source>Embeddings</source>
+        <translation>向量模型</translation>
+    </message>
+    <message>
+        <location filename="../settings_dialog.py" line="72"/>
+        <source>Chat</source>
+        <translation>聊天</translation>
+    </message>
+    <message>
+        <location filename="../settings_dialog.py" line="73"/>
+        <source>Reranker</source>
+        <translation>重排序</translation>
+    </message>
+    <message>
+        <location filename="../settings_dialog.py" line="93"/>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <location filename="../settings_dialog.py" line="98"/>
+        <source>System default</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <location filename="../settings_dialog.py" line="101"/>
+        <source>Vault folder</source>
+        <translation>知识库文件夹</translation>
+    </message>
+    <message>
+        <location filename="../settings_dialog.py" line="102"/>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location filename="../settings_dialog.py" line="103"/>
+        <source>A new language applies to the whole window at once.</source>
+        <translation>新语言会立即应用到整个窗口。</translation>
+    </message>
+    <message>
+        <location filename="../settings_dialog.py" line="109"/>
+        <source>Hybrid</source>
+        <translation>混合</translation>
+    </message>
+    <message>
+        <location filename="../settings_dialog.py" line="110"/>
+        <source>Semantic</source>
+        <translation>语义</translation>
+    </message>
+    <message>
+        <location filename="../settings_dialog.py" line="111"/>
+        <source>Keyword</source>
+        <translation>关键词</translation>
+    </message>
+    <message>
+        <location filename="../settings_dialog.py" line="124"/>
+        <source>Default mode</source>
+        <translation>默认模式</translation>
+    </message>
+    <message>
+        <location filename="../settings_dialog.py" line="125"/>
+        <source>Results (top-k)</source>
+        <translation>结果数量（top-k）</translation>
+    </message>
+    <message>
+        <location filename="../settings_dialog.py" line="126"/>
+        <source>Minimum relevance</source>
+        <translation>最低相关度</translation>
+    </message>
+    <message>
+        <location filename="../settings_dialog.py" line="127"/>
+        <source>Chunk size (characters)</source>
+        <translation>分块大小（字符）</translation>
+    </message>
+    <message>
+        <location filename="../settings_dialog.py" line="128"/>
+        <source>Chunk overlap</source>
+        <translation>分块重叠</translation>
+    </message>
+    <message>
+        <location filename="../settings_dialog.py" line="129"/>
+        <source>Changing the chunking re-indexes the vault.</source>
+        <translation>修改分块设置会重新索引整个知识库。</translation>
+    </message>
+    <message>
+        <location filename="../settings_dialog.py" line="135"/>
+        <source>Built-in, chosen by the vault&apos;s languages</source>
+        <translation>内置，按记忆库的语言自动选择</translation>
+    </message>
+    <message>
+        <location filename="../settings_dialog.py" line="136"/>
+        <source>Built-in (offline, English)</source>
+        <translation>内置（离线，英文）</translation>
+    </message>
+    <message>
+        <location filename="../settings_dialog.py" line="137"/>
+        <source>Built-in multilingual (Chinese and 100 languages)</source>
+        <translation>内置多语言（中文及约一百种语言）</translation>
+    </message>
+    <message>
+        <location filename="../settings_dialog.py" line="139"/>
+        <location filename="../settings_dialog.py" line="167"/>
+        <source>OpenAI-compatible API</source>
+        <translation>OpenAI 兼容接口</translation>
+    </message>
+    <message>
+        <location filename="../settings_dialog.py" line="144"/>
+        <source>not needed for local servers</source>
+        <translation>本地服务无需填写</translation>
+    </message>
+    <message>
+        <location filename="../settings_dialog.py" line="145"/>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <location filename="../settings_dialog.py" line="152"/>
+        <location filename="../settings_dialog.py" line="174"/>
+        <source>Provider</source>
+        <translation>提供方</translation>
+    </message>
+    <message>
+        <location filename="../settings_dialog.py" line="153"/>
+        <location filename="../settings_dialog.py" line="175"/>
+        <source>Base URL</source>
+        <translation>服务地址</translation>
+    </message>
+    <message>
+        <location filename="../settings_dialog.py" line="154"/>
+        <location filename="../settings_dialog.py" line="176"/>
+        <location filename="../settings_dialog.py" line="187"/>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../settings_dialog.py" line="155"/>
+        <location filename="../settings_dialog.py" line="177"/>
+        <location filename="../settings_dialog.py" line="188"/>
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <location filename="../settings_dialog.py" line="158"/>
+        <source>Switching the model re-embeds every memory.</source>
+        <translation>切换模型会为所有记忆重新计算向量。</translation>
+    </message>
+    <message>
+        <location filename="../settings_dialog.py" line="165"/>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../settings_dialog.py" line="186"/>
+        <source>Endpoint URL</source>
+        <translation>接口地址</translation>
+    </message>
+    <message>
+        <location filename="../settings_dialog.py" line="189"/>
+        <source>Leave the URL empty to search without a reranker.</source>
+        <translation>地址留空则不使用重排序。</translation>
+    </message>
+    <message>
+        <location filename="../settings_dialog.py" line="196"/>
+        <source>Choose the vault folder</source>
+        <translation>选择知识库文件夹</translation>
+    </message>
+    <message>
+        <location filename="../settings_dialog.py" line="222"/>
+        <source>Testing…</source>
+        <translation>正在测试…</translation>
+    </message>
+    <message>
+        <location filename="../settings_dialog.py" line="234"/>
+        <source>✓ Connected: vectors of dimension {dim}, {ms} ms</source>
+        <translation>✓ 连接成功：向量维度 {dim}，耗时 {ms} 毫秒</translation>
+    </message>
+    <message>
+        <location filename="../settings_dialog.py" line="275"/>
+        <source>the chunk overlap ({overlap}) must be smaller than the chunk size ({size})</source>
+        <translation>分块重叠（{overlap}）必须小于分块大小（{size}）</translation>
+    </message>
+</context>
+<context>
+    <name>SkippedDialog</name>
+    <message>
+        <location filename="../skipped_dialog.py" line="31"/>
+        <source>Skipped files</source>
+        <translation>已跳过的文件</translation>
+    </message>
+    <message>
+        <location filename="../skipped_dialog.py" line="35"/>
+        <source>{count} file(s) in the vault could not be read as memories. They are left untouched; fix them in another editor and pixelmem picks them up.</source>
+        <translation>知识库中有 {count} 个文件无法作为记忆读取。pixelmem 不会改动它们；在其他编辑器中修好后，pixelmem 会自动读取。</translation>
+    </message>
+    <message>
+        <location filename="../skipped_dialog.py" line="39"/>
+        <source>Every Markdown file in the vault was read. Nothing was skipped.</source>
+        <translation>知识库中的所有 Markdown 文件都已读取，没有跳过任何文件。</translation>
+    </message>
+    <message>
+        <location filename="../skipped_dialog.py" line="43"/>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location filename="../skipped_dialog.py" line="43"/>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location filename="../skipped_dialog.py" line="55"/>
+        <source>Show in Folder</source>
+        <translation>在文件夹中显示</translation>
+    </message>
+</context>
+<context>
+    <name>StatusBar</name>
+    <message>
+        <location filename="../status_bar.py" line="86"/>
+        <source>Read Chinese notes too</source>
+        <translation>也读懂中文笔记</translation>
+    </message>
+    <message>
+        <location filename="../status_bar.py" line="129"/>
+        <source>Some notes are in Chinese, Japanese or Korean, which the English model cannot read. Click to switch this vault to the multilingual model (re-embeds it).</source>
+        <translation>部分笔记是中文、日文或韩文，英文模型无法理解。点击为此记忆库切换到多语言模型（将重新生成向量）。</translation>
+    </message>
+    <message>
+        <location filename="../status_bar.py" line="67"/>
+        <source>Opening vault…</source>
+        <translation>正在打开知识库…</translation>
+    </message>
+    <message>
+        <location filename="../status_bar.py" line="73"/>
+        <source>Vault: {path}
+Click to see the files that could not be read</source>
+        <translation>知识库：{path}
+点击查看无法读取的文件</translation>
+    </message>
+    <message>
+        <location filename="../status_bar.py" line="79"/>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <location filename="../status_bar.py" line="80"/>
+        <source>Restore the memory from the trash</source>
+        <translation>从回收站恢复这条记忆</translation>
+    </message>
+    <message>
+        <location filename="../status_bar.py" line="81"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../status_bar.py" line="82"/>
+        <source>Stop indexing; vectors computed so far are kept</source>
+        <translation>停止索引；已计算的向量会保留</translation>
+    </message>
+    <message>
+        <location filename="../status_bar.py" line="83"/>
+        <source>Show the files that could not be read</source>
+        <translation>显示无法读取的文件</translation>
+    </message>
+    <message>
+        <location filename="../status_bar.py" line="93"/>
+        <source>Indexing…</source>
+        <translation>正在索引…</translation>
+    </message>
+    <message>
+        <location filename="../status_bar.py" line="104"/>
+        <source>Embedding {done} of {total}…</source>
+        <translation>正在计算向量 {done}/{total}…</translation>
+    </message>
+    <message>
+        <location filename="../status_bar.py" line="115"/>
+        <source>Indexing cancelled</source>
+        <translation>索引已取消</translation>
+    </message>
+    <message>
+        <location filename="../status_bar.py" line="121"/>
+        <source>{indexed} indexed · {skipped} skipped</source>
+        <translation>已索引 {indexed} · 跳过 {skipped}</translation>
+    </message>
+    <message>
+        <location filename="../status_bar.py" line="134"/>
+        <source>⚠ Keyword search only</source>
+        <translation>⚠ 仅关键词搜索</translation>
+    </message>
+    <message>
+        <location filename="../status_bar.py" line="136"/>
+        <source>Semantic search is unavailable: {reason}</source>
+        <translation>语义搜索不可用：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../status_bar.py" line="155"/>
+        <source>Moved “{title}” to the trash</source>
+        <translation>已将“{title}”移到回收站</translation>
+    </message>
+</context>
+<context>
+    <name>VaultSession</name>
+    <message>
+        <location filename="../session.py" line="236"/>
+        <source>Restored “{title}”</source>
+        <translation>已恢复“{title}”</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="292"/>
+        <source>Imported {count} file(s)</source>
+        <translation>已导入 {count} 个文件</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="296"/>
+        <source>{message}; {failed} could not be imported: {detail}</source>
+        <translation>{message}；{failed} 个无法导入：{detail}</translation>
+    </message>
+</context>
+<context>
+    <name>dates</name>
+    <message>
+        <location filename="../dates.py" line="17"/>
+        <source>just now</source>
+        <translation>刚刚</translation>
+    </message>
+    <message>
+        <location filename="../dates.py" line="19"/>
+        <source>{n} min ago</source>
+        <translation>{n} 分钟前</translation>
+    </message>
+    <message>
+        <location filename="../dates.py" line="23"/>
+        <source>{n} h ago</source>
+        <translation>{n} 小时前</translation>
+    </message>
+    <message>
+        <location filename="../dates.py" line="25"/>
+        <source>yesterday</source>
+        <translation>昨天</translation>
+    </message>
+    <message>
+        <location filename="../dates.py" line="27"/>
+        <source>{n} days ago</source>
+        <translation>{n} 天前</translation>
+    </message>
+</context>
+<context>
+    <name>menus</name>
+    <message>
+        <location filename="../menus.py" line="24"/>
+        <source>&amp;New Memory</source>
+        <translation>新建记忆(&amp;N)</translation>
+    </message>
+    <message>
+        <location filename="../menus.py" line="25"/>
+        <source>&amp;Import Files…</source>
+        <translation>导入文件(&amp;I)…</translation>
+    </message>
+    <message>
+        <location filename="../menus.py" line="27"/>
+        <source>&amp;Open Vault…</source>
+        <translation>打开知识库(&amp;O)…</translation>
+    </message>
+    <message>
+        <location filename="../menus.py" line="28"/>
+        <source>&amp;Settings…</source>
+        <translation>设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <location filename="../menus.py" line="30"/>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <location filename="../menus.py" line="31"/>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../menus.py" line="32"/>
+        <source>Move to &amp;Trash</source>
+        <translation>移到回收站(&amp;T)</translation>
+    </message>
+    <message>
+        <location filename="../menus.py" line="36"/>
+        <source>&amp;Undo Delete</source>
+        <translation>撤销删除(&amp;U)</translation>
+    </message>
+    <message>
+        <location filename="../menus.py" line="41"/>
+        <source>&amp;Find in Memories</source>
+        <translation>搜索记忆(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../menus.py" line="43"/>
+        <source>&amp;Rebuild Index</source>
+        <translation>重建索引(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../menus.py" line="44"/>
+        <source>S&amp;kipped Files…</source>
+        <translation>已跳过的文件(&amp;K)…</translation>
+    </message>
+    <message>
+        <location filename="../menus.py" line="45"/>
+        <source>Go to &amp;List</source>
+        <translation>转到列表(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../menus.py" line="46"/>
+        <source>Go to &amp;Editor</source>
+        <translation>转到编辑器(&amp;E)</translation>
+    </message>
+    <message>
+        <location filename="../menus.py" line="47"/>
+        <source>Go to &amp;Search</source>
+        <translation>转到搜索(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../menus.py" line="49"/>
+        <source>&amp;About pixelmem</source>
+        <translation>关于 pixelmem(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../menus.py" line="52"/>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../menus.py" line="53"/>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <location filename="../menus.py" line="54"/>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <location filename="../menus.py" line="55"/>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+</context>
+<context>
+    <name>prompts</name>
+    <message>
+        <location filename="../prompts.py" line="16"/>
+        <source>Changed on disk</source>
+        <translation>文件已在磁盘上更改</translation>
+    </message>
+    <message>
+        <location filename="../prompts.py" line="18"/>
+        <source>“{title}” was changed by another program since you opened it.</source>
+        <translation>自你打开以来，“{title}”已被其他程序修改。</translation>
+    </message>
+    <message>
+        <location filename="../prompts.py" line="23"/>
+        <source>Overwrite replaces the file with your version. Keep both saves your version as a conflict copy next to it. Reload discards your edits and shows the file as it is now.</source>
+        <translation>“覆盖”会用你的版本替换该文件。“保留两者”会把你的版本另存为旁边的冲突副本。“重新载入”会放弃你的修改，显示文件当前的内容。</translation>
+    </message>
+    <message>
+        <location filename="../prompts.py" line="30"/>
+        <source>Overwrite</source>
+        <translation>覆盖</translation>
+    </message>
+    <message>
+        <location filename="../prompts.py" line="33"/>
+        <source>Keep Both</source>
+        <translation>保留两者</translation>
+    </message>
+    <message>
+        <location filename="../prompts.py" line="36"/>
+        <source>Reload</source>
+        <translation>重新载入</translation>
+    </message>
+    <message>
+        <location filename="../prompts.py" line="51"/>
+        <source>Unsaved changes</source>
+        <translation>未保存的修改</translation>
+    </message>
+    <message>
+        <location filename="../prompts.py" line="52"/>
+        <source>Save your changes to “{title}”?</source>
+        <translation>要保存对“{title}”的修改吗？</translation>
+    </message>
+    <message>
+        <location filename="../prompts.py" line="53"/>
+        <source>Untitled</source>
+        <translation>无标题</translation>
+    </message>
+</context>
 </TS>
