@@ -1,7 +1,8 @@
 """Checked replace: a save never overwrites a change another program made after our check.
 
-The racing writer is simulated deterministically: it saves (by rename, like an editor) from
-the seam between our temp file and the swap, i.e. after the store's read-and-hash check.
+The racing writer is simulated deterministically: it saves (by rename, like an editor) from a
+seam after the store's read-and-hash check: ``_after_write`` (before the last re-check) or
+``_before_swap`` (after it: only the verification after the exchange can see that save).
 """
 
 from __future__ import annotations
@@ -35,12 +36,12 @@ def mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str
     if request.param == "exchange" and not rename_ops.available():
         pytest.skip("no renameat2")
     if request.param == "fallback":
-
-        def unsupported(a: object, b: object) -> None:
-            raise rename_ops.Unsupported(95, "not supported")
-
-        monkeypatch.setattr(rename_ops, "exchange", unsupported)
+        monkeypatch.setattr(rename_ops, "exchange", _unsupported)
     return str(request.param)
+
+
+def _unsupported(a: object, b: object) -> None:
+    raise rename_ops.Unsupported(95, "not supported")
 
 
 @needs_exchange
@@ -71,7 +72,7 @@ def test_outside_save_after_the_check_is_kept_and_reported(
 ) -> None:
     path = tmp_path / "m.md"
     path.write_bytes(b"old")
-    monkeypatch.setattr(cr, "_before_swap", lambda p: _editor_save(p, "theirs"))
+    monkeypatch.setattr(cr, "_after_write", lambda p: _editor_save(p, "theirs"))
     with pytest.raises(cr.ContentChanged):
         cr.checked_replace(path, b"ours", cr.content_hash(b"old"))
     assert path.read_text() == "theirs"
@@ -83,7 +84,7 @@ def test_deleted_after_the_check_is_a_conflict(
 ) -> None:
     path = tmp_path / "m.md"
     path.write_bytes(b"old")
-    monkeypatch.setattr(cr, "_before_swap", lambda p: p.unlink())
+    monkeypatch.setattr(cr, "_after_write", lambda p: p.unlink())
     with pytest.raises(cr.ContentChanged):
         cr.checked_replace(path, b"ours", cr.content_hash(b"old"))
     assert list(tmp_path.iterdir()) == []
@@ -118,7 +119,7 @@ def test_write_new_never_replaces(
     tmp_path: Path, mode: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "n.md"
-    monkeypatch.setattr(cr, "_before_swap", lambda p: p.write_text("theirs"))
+    monkeypatch.setattr(cr, "_after_write", lambda p: p.write_text("theirs"))
     with pytest.raises(FileExistsError):
         cr.write_new(path, b"ours")
     assert path.read_text() == "theirs"
@@ -133,12 +134,12 @@ def test_store_reports_a_conflict_for_a_save_after_its_check(
     assert memory.path is not None
     path = Path(memory.path)
     outside = path.read_text().replace("v1", "edited elsewhere")
-    monkeypatch.setattr(cr, "_before_swap", lambda p: _editor_save(p, outside))
+    monkeypatch.setattr(cr, "_after_write", lambda p: _editor_save(p, outside))
     memory.body = "edited here"
     with pytest.raises(ConflictError):
         store.update(memory)
     assert path.read_text() == outside
-    monkeypatch.setattr(cr, "_before_swap", lambda p: None)
+    monkeypatch.setattr(cr, "_after_write", lambda p: None)
     copy = store.save_conflict_copy(memory)  # the existing "keep both" answer still works
     assert copy.body == "edited here" and "(conflict " in str(copy.path)
     assert path.read_text() == outside
@@ -155,8 +156,37 @@ def test_store_create_takes_the_next_name_if_one_appears(
             taken.append(p)
             p.write_text("someone else's file")
 
-    monkeypatch.setattr(cr, "_before_swap", squat)
+    monkeypatch.setattr(cr, "_after_write", squat)
     memory = store.create("Plan", "mine")
     assert taken[0].read_text() == "someone else's file"
     assert memory.path is not None and Path(memory.path) != taken[0]
     assert Path(memory.path).name.endswith(" (2).md")
+
+
+@needs_exchange
+def test_a_save_right_before_the_exchange_is_caught_after_it(
+    vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = MemoryStore(vault)
+    memory = store.create("Plan", "v1")
+    assert memory.path is not None
+    path = Path(memory.path)
+    outside = path.read_text().replace("v1", "edited elsewhere")
+    monkeypatch.setattr(cr, "_before_swap", lambda p: _editor_save(p, outside))
+    memory.body = "edited here"
+    with pytest.raises(ConflictError):
+        store.update(memory)
+    assert path.read_text() == outside
+    assert sorted(p.name for p in vault.iterdir() if not p.name.startswith(".")) == [path.name]
+
+
+def test_without_exchange_the_residual_window_is_before_the_rename(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Documents the fallback's limit: a save after its last re-check is overwritten."""
+    monkeypatch.setattr(rename_ops, "exchange", _unsupported)
+    path = tmp_path / "m.md"
+    path.write_bytes(b"old")
+    monkeypatch.setattr(cr, "_before_swap", lambda p: _editor_save(p, "theirs"))
+    cr.checked_replace(path, b"ours", cr.content_hash(b"old"))
+    assert path.read_bytes() == b"ours"

@@ -2,9 +2,10 @@
 that do not take our lock (an editor saving by rename, a sync client).
 
 A plain "read + hash, then write a temp file, then rename it over" loses any change saved
-between the check and the rename. Here the check happens *after* the switch:
+between the check and the rename. Here the last check happens *after* the switch:
 
-1. the new bytes go to a fsynced temp file beside the target;
+1. the new bytes go to a fsynced temp file beside the target, and the target is hashed once
+   more (most outside saves are caught here, before anything is swapped);
 2. ``renameat2(RENAME_EXCHANGE)`` swaps temp and target in one step, so the old target is
    now at the temp path — whatever it was at that instant, nobody else can replace it there;
 3. if those old bytes still hash to what the caller checked, the swap stands and the temp
@@ -14,8 +15,10 @@ between the check and the rename. Here the check happens *after* the switch:
 
 Residual windows, documented rather than hidden:
 - where ``renameat2`` is missing or the filesystem refuses it (not Linux, some network/FUSE
-  filesystems) the target is hashed again just before ``os.replace``: a save landing in the
+  filesystems) step 1's hash is followed by a plain ``os.replace``: a save landing in the
   microseconds between that hash and the rename is still lost;
+- when step 3 fails, our version is visible at the target for the microseconds until the
+  swap back; a program that reads it exactly then and saves on top of it builds on it;
 - a program writing *in place* through a file descriptor it opened before the swap writes
   into the old inode; if it writes after step 3's check, that write goes with the old version;
 - if a second outside save lands between the swap and the swap back, the newer outside
@@ -39,8 +42,13 @@ class ContentChanged(Exception):
     """The file no longer holds what the caller checked; nothing of it was overwritten."""
 
 
+def _after_write(path: Path) -> None:
+    """Test seam: runs once the temp file is written, before any check (a racing save here
+    is what the store's own read-and-hash check cannot see)."""
+
+
 def _before_swap(path: Path) -> None:
-    """Test seam: runs between writing the temp file and the swap (a racing writer goes here)."""
+    """Test seam: runs after the last check, right before the exchange or rename."""
 
 
 def content_hash(data: bytes) -> str:
@@ -53,7 +61,7 @@ def checked_replace(path: Path, data: bytes, expected_hash: str | None) -> None:
     path = Path(path)
     tmp = write_temp(path, data)
     try:
-        _before_swap(path)
+        _after_write(path)
         if expected_hash is None:
             os.replace(tmp, path)
         else:
@@ -68,6 +76,7 @@ def write_new(path: Path, data: bytes) -> None:
     path = Path(path)
     tmp = write_temp(path, data)
     try:
+        _after_write(path)
         _before_swap(path)
         try:
             rename_ops.rename_noreplace(tmp, path)
@@ -81,10 +90,14 @@ def write_new(path: Path, data: bytes) -> None:
 
 
 def _swap_checked(path: Path, tmp: str, data: bytes, expected_hash: str) -> None:
+    # Hash once more first: most outside saves are caught here, before the swap would show
+    # our version for the microseconds until the swap back (a reader could catch it then).
+    _check_unchanged(path, expected_hash)
+    _before_swap(path)
     try:
         rename_ops.exchange(tmp, path)
-    except rename_ops.Unsupported:
-        _replace_rechecked(path, tmp, expected_hash)
+    except rename_ops.Unsupported:  # the residual window: from the check above to here
+        os.replace(tmp, path)
         return
     except FileNotFoundError:  # deleted since the check
         raise ContentChanged(f"{path.name} was deleted") from None
@@ -99,25 +112,25 @@ def _swap_checked(path: Path, tmp: str, data: bytes, expected_hash: str) -> None
 
 def _swap_back(path: Path, tmp: str, data: bytes) -> None:
     """Put the other program's version back; keep anything newer that arrived meanwhile."""
-    rename_ops.exchange(tmp, path)
     try:
+        rename_ops.exchange(tmp, path)
         ours = _read(tmp) == data
-    except OSError:
+    except OSError:  # e.g. the file was deleted meanwhile: keep the other version beside it
         ours = False
     if not ours and os.path.lexists(tmp):
         stamp = datetime.now().strftime("%Y-%m-%d %H%M%S")
         os.replace(tmp, unique_path(path.parent, f"{path.stem} (conflict {stamp}){path.suffix}"))
 
 
-def _replace_rechecked(path: Path, tmp: str, expected_hash: str) -> None:
-    """The fallback: hash once more right before the rename (a window of microseconds)."""
+def _check_unchanged(path: Path, expected_hash: str) -> None:
     try:
         current = _read(path)
     except FileNotFoundError:
         raise ContentChanged(f"{path.name} was deleted") from None
+    except OSError:
+        current = None
     if current is None or content_hash(current) != expected_hash:
         raise ContentChanged(f"{path.name} was changed by another program")
-    os.replace(tmp, path)
 
 
 def _read(name: str | Path) -> bytes | None:
