@@ -92,7 +92,7 @@ def write_new(path: Path, data: bytes) -> None:
 def _swap_checked(path: Path, tmp: str, data: bytes, expected_hash: str) -> None:
     # Hash once more first: most outside saves are caught here, before the swap would show
     # our version for the microseconds until the swap back (a reader could catch it then).
-    _check_unchanged(path, expected_hash)
+    checked = _check_unchanged(path, expected_hash)
     _before_swap(path)
     try:
         rename_ops.exchange(tmp, path)
@@ -101,8 +101,12 @@ def _swap_checked(path: Path, tmp: str, data: bytes, expected_hash: str) -> None
         return
     except FileNotFoundError:  # deleted since the check
         raise ContentChanged(f"{path.name} was deleted") from None
+    # The same inode first (one stat: a rename-saving editor is caught at once), then its
+    # bytes (an in-place write keeps the inode).
     try:
-        old = _read(tmp)
+        swapped_out = os.lstat(tmp)
+        same = (swapped_out.st_ino, swapped_out.st_dev) == (checked.st_ino, checked.st_dev)
+        old = _read(tmp)[0] if same else None
     except OSError:  # e.g. a symlink put there by another program: not what we checked
         old = None
     if old is None or content_hash(old) != expected_hash:
@@ -114,7 +118,7 @@ def _swap_back(path: Path, tmp: str, data: bytes) -> None:
     """Put the other program's version back; keep anything newer that arrived meanwhile."""
     try:
         rename_ops.exchange(tmp, path)
-        ours = _read(tmp) == data
+        ours = _read(tmp)[0] == data
     except OSError:  # e.g. the file was deleted meanwhile: keep the other version beside it
         ours = False
     if not ours and os.path.lexists(tmp):
@@ -122,21 +126,22 @@ def _swap_back(path: Path, tmp: str, data: bytes) -> None:
         os.replace(tmp, unique_path(path.parent, f"{path.stem} (conflict {stamp}){path.suffix}"))
 
 
-def _check_unchanged(path: Path, expected_hash: str) -> None:
+def _check_unchanged(path: Path, expected_hash: str) -> os.stat_result:
+    """The identity of the file at ``path`` if it hashes to ``expected_hash``."""
     try:
-        current = _read(path)
+        current, info = _read(path)
     except FileNotFoundError:
         raise ContentChanged(f"{path.name} was deleted") from None
     except OSError:
         current = None
     if current is None or content_hash(current) != expected_hash:
         raise ContentChanged(f"{path.name} was changed by another program")
+    return info
 
 
-def _read(name: str | Path) -> bytes | None:
-    """The bytes of a regular file; ``None`` for anything else (never blocks on a FIFO)."""
+def _read(name: str | Path) -> tuple[bytes | None, os.stat_result]:
+    """The bytes of a regular file (``None`` for anything else: never blocks on a FIFO)."""
     fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
     with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        return handle.read()
+        info = os.fstat(fd)
+        return (handle.read() if stat.S_ISREG(info.st_mode) else None), info
