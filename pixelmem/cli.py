@@ -26,22 +26,26 @@ COMMAND_MODULES = (
 )
 
 
+VAULT_HELP = "vault folder (default: $PIXELMEM_VAULT, else the vault the app last opened)"
+
+
 def build_parser() -> argparse.ArgumentParser:
+    """``--vault`` is accepted before and after the subcommand.
+
+    The main parser and the subcommands each have their *own* ``--vault`` action: argparse
+    shares a parent's action objects, so one ``set_defaults(vault=None)`` on the main parser
+    used to give every subcommand a default of None that overwrote ``pixelmem --vault A add``.
+    The subcommands' default is SUPPRESS: an absent ``--vault`` after the subcommand leaves the
+    one given before it alone.
+    """
     common = argparse.ArgumentParser(add_help=False)
-    # SUPPRESS: a subcommand's own (absent) --vault must not reset one given before it.
-    common.add_argument(
-        "--vault",
-        metavar="DIR",
-        default=argparse.SUPPRESS,
-        help="vault folder (default: $PIXELMEM_VAULT or the per-user data folder)",
-    )
+    common.add_argument("--vault", metavar="DIR", default=argparse.SUPPRESS, help=VAULT_HELP)
     parser = argparse.ArgumentParser(
         prog="pixelmem",
         description="Local-first knowledge memory. Run without a command to open the app.",
-        parents=[common],
     )
+    parser.add_argument("--vault", metavar="DIR", default=None, help=VAULT_HELP)
     parser.add_argument("--version", action="version", version=f"pixelmem {__version__}")
-    parser.set_defaults(vault=None)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     app = subparsers.add_parser("app", parents=[common], help="open the desktop app (default)")
     app.set_defaults(handler=_run_app)

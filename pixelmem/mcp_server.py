@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import Field
 
+from pixelmem import __version__
 from pixelmem.core.errors import PixelmemError
 from pixelmem.mcp_tools import (
     MAX_LIST_LIMIT,
@@ -72,7 +73,7 @@ OptionalText = Annotated[str | None, Field(description="leave empty to keep the 
 
 def build_server(service: PixelmemService) -> Any:
     """An MCP server whose tools call ``service``."""
-    server = MCPServer("pixelmem", instructions=INSTRUCTIONS)
+    server = MCPServer("pixelmem", instructions=INSTRUCTIONS, version=__version__)
 
     @server.tool(
         description="Search the user's memories by meaning and keywords. Returns the best "

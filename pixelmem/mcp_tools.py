@@ -240,12 +240,13 @@ class PixelmemService:
 
         def run() -> dict[str, Any]:
             engine = self._store_engine()
-            settings = Settings.load()
-            if settings.mcp_writes == "off":
+            before = Settings.load()
+            if before.mcp_writes == "off":
                 raise InvalidArgument(_WRITES_OFF)
+            settings = before.copy()
             for name, value in changes.items():
                 settings.set_key(RAG_FIELDS[name], value)
-            settings.save()
+            settings = settings.save_changes(before)
             self._settings_seen = file_signature(settings_path())
             engine.reconfigure(settings)
             shown = {k: ("***" if k == "apiKey" else v) for k, v in changes.items()}

@@ -24,6 +24,7 @@ from fake_servers import FakeServer
 from mcp import ClientSession, StdioServerParameters, stdio_client
 from test_importers import make_docx, make_pdf
 
+from pixelmem import __version__
 from pixelmem.cli import main
 from pixelmem.core.inbox import Inbox
 from pixelmem.core.settings import Settings
@@ -71,7 +72,7 @@ class McpClient:
                     stdio_client(self._params, errlog=err) as (read, write),
                     ClientSession(read, write) as session,
                 ):
-                    await session.initialize()
+                    self.initialized = await session.initialize()
                     self._session = session
                     ready.set_result(None)
                     await self._stop.wait()
@@ -172,6 +173,11 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         yield Served(vault, config_dir, client, ids)
     finally:
         client.close()
+
+
+def test_the_server_reports_pixelmems_version(served: Served) -> None:
+    info = served.client.initialized.server_info
+    assert (info.name, info.version) == ("pixelmem", __version__)
 
 
 def test_tools_are_listed_with_schemas(served: Served) -> None:

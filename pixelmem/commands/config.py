@@ -54,9 +54,10 @@ def _show(args: argparse.Namespace) -> int:
 
 def _set(args: argparse.Namespace) -> int:
     value = sys.stdin.read().strip() if args.value == "-" else args.value
-    settings = Settings.load()
+    before = Settings.load()
+    settings = before.copy()
     settings.set_key(args.key, value)
-    settings.save()
+    settings = settings.save_changes(before)  # the app's own changes meanwhile are kept
     print(f"{args.key} = {_shown(settings.display_value(args.key))}")
     return 0
 

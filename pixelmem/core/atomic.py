@@ -15,6 +15,18 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     failure (disk full, permission) the temp file is removed and the original stays intact.
     """
     path = Path(path)
+    tmp_name = write_temp(path, data)
+    try:
+        os.replace(tmp_name, path)
+    except BaseException:
+        remove_quietly(tmp_name)
+        raise
+    fsync_dir(path.parent)
+
+
+def write_temp(path: Path, data: bytes) -> str:
+    """``data`` in a new fsynced temp file beside ``path`` (``.<name>.<random>.tmp``), with
+    ``path``'s mode; the temp file is removed again if writing fails."""
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -22,12 +34,15 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
             handle.flush()
             os.fsync(handle.fileno())
         _keep_mode(path, tmp_name)
-        os.replace(tmp_name, path)
     except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp_name)
+        remove_quietly(tmp_name)
         raise
-    _fsync_dir(path.parent)
+    return tmp_name
+
+
+def remove_quietly(name: str | Path) -> None:
+    with contextlib.suppress(OSError):
+        os.unlink(name)
 
 
 def atomic_write_text(path: Path, text: str) -> None:
@@ -45,7 +60,7 @@ def _keep_mode(path: Path, tmp_name: str) -> None:
     os.chmod(tmp_name, mode)
 
 
-def _fsync_dir(folder: Path) -> None:
+def fsync_dir(folder: Path) -> None:
     # Makes the rename itself durable; not supported on every platform/filesystem.
     try:
         fd = os.open(folder, os.O_RDONLY)

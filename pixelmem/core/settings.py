@@ -13,10 +13,13 @@ import json
 import logging
 import math
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import urlsplit
+
+from filelock import FileLock
 
 from pixelmem.core.atomic import atomic_write_bytes
 from pixelmem.core.errors import SettingsError
@@ -25,6 +28,7 @@ from pixelmem.core.paths import config_dir
 log = logging.getLogger(__name__)
 
 SETTINGS_FILENAME = "settings.json"
+LOCK_TIMEOUT = 10.0  # seconds; a save waits this long for another process's save
 MASK = "***"
 # "auto": a built-in model chosen per vault from its languages (pixelmem.core.model_choice).
 EMBEDDING_PROVIDERS = ("auto", "local", "local-multilingual", "ollama", "openai")
@@ -157,8 +161,18 @@ class Settings(_Section):
         return cls.from_dict(data)
 
     def save(self, path: Path | None = None) -> None:
-        """Write atomically, readable by the user only (the file may hold API keys)."""
+        """Write every field, atomically, readable by the user only (the file may hold API
+        keys). Overwrites changes other processes made; :meth:`save_changes` does not."""
         path = path or settings_path()
+        with _file_lock(path):
+            self._write(path)
+
+    def save_changes(self, since: Settings, path: Path | None = None) -> Settings:
+        """Save only the fields that differ from ``since`` (the snapshot this object was
+        edited from), merged into the file as it is now; the merged settings."""
+        return update_settings(changed_keys(since, self), path)
+
+    def _write(self, path: Path) -> None:
         text = json.dumps(dataclasses.asdict(self), indent=2, ensure_ascii=False) + "\n"
         _write_private(path, text.encode("utf-8"))
 
@@ -232,6 +246,45 @@ class Settings(_Section):
                     f"chunk.overlap ({overlap}) must be smaller than chunk.size ({size})"
                 )
         setattr(getattr(self, section) if section else self, name, value)
+
+
+def changed_keys(old: Settings, new: Settings) -> dict[str, Any]:
+    """``{dotted key: new value}`` for every field that differs."""
+    return {k: new.get_key(k) for k in Settings.valid_keys() if old.get_key(k) != new.get_key(k)}
+
+
+def update_settings(changes: Mapping[str, Any], path: Path | None = None) -> Settings:
+    """Merged save: under a lock, re-read the file, set only ``changes`` (dotted key → typed
+    value), write it atomically; the settings now on disk.
+
+    Two processes (the app's Settings dialog, ``pixelmem config set``, an MCP client) each
+    change their own keys without reverting the other's.
+    """
+    path = path or settings_path()
+    with _file_lock(path):
+        merged = Settings.load(path)
+        size, overlap = merged.chunk.size, merged.chunk.overlap
+        for key, value in changes.items():
+            section, name = _split(_check_key(key))
+            checked = _from_json(_field_of(key), value)
+            if section == "chunk":  # the pair is checked once both are set, below
+                size, overlap = (checked, overlap) if name == "size" else (size, checked)
+            else:
+                merged._assign(key, checked)
+        if overlap >= size:
+            raise SettingsError(
+                f"chunk.overlap ({overlap}) must be smaller than chunk.size ({size})"
+            )
+        merged.chunk = ChunkSettings(size=size, overlap=overlap)
+        if changes:
+            merged._write(path)
+    return merged
+
+
+def _file_lock(path: Path) -> FileLock:
+    """A lock beside the settings file, held across processes for one read-merge-write."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return FileLock(path.with_name(path.name + ".lock"), timeout=LOCK_TIMEOUT)
 
 
 _SECTIONS: dict[str, type[Any]] = {

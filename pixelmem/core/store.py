@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from pixelmem.core import ids, scan_cache
-from pixelmem.core.atomic import atomic_write_bytes
+from pixelmem.core.checked_replace import ContentChanged, checked_replace, write_new
 from pixelmem.core.errors import (
     ConflictError,
     InvalidIdError,
@@ -60,9 +60,10 @@ log = logging.getLogger(__name__)
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
 MARKDOWN_SUFFIXES = (".md", ".markdown")
-# Temp files of atomic_write_bytes that a killed process left behind (".<name>.<random>.tmp").
+# Temp files of atomic.write_temp that a killed process left behind (".<name>.<random>.tmp").
 _TEMP_RE = re.compile(r"^\..+\.(?:md|markdown)\.[A-Za-z0-9_]{8}\.tmp$", re.IGNORECASE)
 STALE_TEMP_SECONDS = 3600
+NEW_FILE = "<new file>"  # MemoryStore._write: the path must not exist yet
 
 
 @dataclass(frozen=True)
@@ -322,7 +323,11 @@ class MemoryStore:
             if data is None:  # nothing changed: leave the file alone
                 assert current is not None
                 return _copy(current)
-            self._write(path, data)
+            expected = None if force or current is None else current.disk_hash
+            try:
+                self._write(path, data, expected)
+            except ContentChanged:
+                raise ConflictError(path, memory.id) from None
             saved = self._load_written(path)
             with self._lock:
                 saved = self._replace_entry(path, saved)
@@ -518,8 +523,13 @@ class MemoryStore:
         """Write a new file at ``path``, or beside it as ``<stem> (2).md`` if that is taken."""
         text = new_file_text(memory_id, fields, created, updated, body)
         with self._write_lock, self._process_lock():
-            path = unique_path(path.parent, path.name)
-            self._write(path, text.encode("utf-8"))
+            while True:  # another program may create the free name first: take the next one
+                path = unique_path(path.parent, path.name)
+                try:
+                    self._write(path, text.encode("utf-8"), NEW_FILE)
+                    break
+                except FileExistsError:
+                    continue
             memory = self._load_written(path)
             with self._lock:
                 memory = self._replace_entry(path, memory)
@@ -531,7 +541,9 @@ class MemoryStore:
         except UnreadableFile as exc:  # pragma: no cover - we just wrote it
             raise VaultError(str(exc)) from None
 
-    def _write(self, path: Path, data: bytes) -> None:
+    def _write(self, path: Path, data: bytes, expected_hash: str | None) -> None:
+        """Replace ``path`` if it still hashes to ``expected_hash`` (:class:`ContentChanged`
+        if not; ``None``: unconditionally), or create it when given :data:`NEW_FILE`."""
         if len(data) > MAX_FILE_BYTES:  # it would be skipped as unreadable on the next scan
             limit = MAX_FILE_BYTES // (1024 * 1024)
             raise InvalidMemoryError(f"a memory cannot be larger than {limit} MB; split it up")
@@ -539,7 +551,12 @@ class MemoryStore:
         # Through a symlink (checked to stay in the vault): replace the target, keep the link.
         target = path.resolve() if path.is_symlink() else path
         try:
-            atomic_write_bytes(target, data)
+            if expected_hash == NEW_FILE:
+                write_new(target, data)
+            else:
+                checked_replace(target, data, expected_hash)
+        except FileExistsError:
+            raise
         except OSError as exc:
             raise self._write_error(exc) from exc
 

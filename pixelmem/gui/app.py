@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 from pixelmem.core.engine import Engine
 from pixelmem.core.errors import PixelmemError
 from pixelmem.core.paths import VAULT_ENV, default_vault_dir
-from pixelmem.core.settings import Settings
+from pixelmem.core.settings import Settings, update_settings
 from pixelmem.gui import i18n, workers
 from pixelmem.gui.app_icon import app_icon
 from pixelmem.gui.first_run import FirstRunDialog
@@ -62,8 +62,8 @@ class AppController(QObject):
             return
         self.settings.vault = str(vault)
         try:
-            self.settings.save()
-        except OSError as exc:
+            update_settings({"vault": str(vault)})
+        except (OSError, PixelmemError) as exc:
             log.warning("could not save the settings: %s", exc)
 
 

@@ -29,7 +29,7 @@ from pixelmem.core.engine import Engine
 from pixelmem.core.errors import PixelmemError
 from pixelmem.core.paths import config_dir
 from pixelmem.core.search import SearchHit
-from pixelmem.core.settings import Settings
+from pixelmem.core.settings import Settings, settings_path
 from pixelmem.gui import i18n, workers
 from pixelmem.gui.app_icon import app_icon
 from pixelmem.gui.bus import MemoryBus
@@ -43,6 +43,7 @@ from pixelmem.gui.related_panel import RelatedPanel
 from pixelmem.gui.search_panel import SearchPanel
 from pixelmem.gui.session import VaultSession, describe_error
 from pixelmem.gui.settings_dialog import SettingsDialog
+from pixelmem.gui.settings_watch import SettingsWatcher
 from pixelmem.gui.skipped_dialog import SkippedDialog
 from pixelmem.gui.status_bar import StatusBar
 from pixelmem.gui.watcher import VaultFileWatcher
@@ -99,6 +100,8 @@ class MainWindow(QMainWindow):
         self.setStatusBar(self.status)
         self.setCentralWidget(self.editor)
         self.watcher = VaultFileWatcher(self.engine.vault, self.session.writes, self)
+        self.settings_watcher = SettingsWatcher(settings_path(), lambda: self.settings, self)
+        self.settings_watcher.changed.connect(self._use_settings)
 
     def _dock(self, name: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = QDockWidget(self)
@@ -360,7 +363,7 @@ class MainWindow(QMainWindow):
             return
         new = dialog.result_settings()
         if new is not None:
-            self.apply_settings(new)
+            self.apply_settings(new, base=dialog.settings)
 
     def use_multilingual_model(self) -> None:
         """The status bar's one-click switch: this vault's notes need the multilingual model."""
@@ -369,21 +372,30 @@ class MainWindow(QMainWindow):
         self.status.model_button.hide()
         self.apply_settings(new)
 
-    def apply_settings(self, new: Settings) -> None:
-        """Save, re-index when the model or chunking changed, switch language or vault."""
-        old, self.settings = self.settings, new
+    def apply_settings(self, new: Settings, base: Settings | None = None) -> None:
+        """Save what changed from ``base`` (the snapshot ``new`` was edited from; default the
+        current settings), merged with the file; then use the result."""
+        base = base or self.settings
+        switch = bool(new.vault) and Path(new.vault).expanduser() != self.engine.vault
+        other_vault = new.vault
         try:
-            new.save()
-        except OSError as exc:
+            new = new.save_changes(base)
+        except (OSError, PixelmemError) as exc:
             self.bus.error_reported.emit(describe_error(exc))
+        self._use_settings(new)
+        if switch:
+            self.editor.maybe_save(lambda: self.open_vault_requested.emit(other_vault))
+
+    def _use_settings(self, new: Settings) -> None:
+        """Use new settings (saved here or by another process): re-index when the model or
+        chunking changed, switch language. The vault is never switched from here."""
+        old, self.settings = self.settings, new
         if new.language != old.language:
             i18n.install_translator(new.language)
             self.retranslate()
         self.search_panel.set_mode(new.search.mode)
         self.session.reconfigure(new)
         self.bus.settings_changed.emit(new)
-        if new.vault and Path(new.vault).expanduser() != self.engine.vault:
-            self.editor.maybe_save(lambda: self.open_vault_requested.emit(new.vault))
 
     def show_about(self) -> None:
         QMessageBox.about(
