@@ -170,7 +170,7 @@ def test_import_files_and_folders(vault: Path, tmp_path: Path, capsys) -> None:
     make_docx(src / "d.docx")
     code, out, err = run(capsys, "import", str(src), "--vault", str(vault))
     assert code == 0, err
-    assert "imported 4 file(s), 0 failed" in err
+    assert "imported 4 files, 0 failed" in err
     assert len(out.splitlines()) == 4  # one "<id>  <path>" line per file
     memories = {m.title: m for m in MemoryStore(vault).list()}
     assert set(memories) == {"A", "b", "c", "Doc title"}
@@ -196,7 +196,7 @@ def test_import_reports_failures_and_continues(vault: Path, tmp_path: Path, caps
     args = [str(broken), str(good), str(odd), str(inside), str(tmp_path / "missing.md")]
     code, _out, err = run(capsys, "import", *args, "--vault", str(vault))
     assert code == 1
-    assert "imported 1 file(s), 4 failed" in err
+    assert "imported 1 file, 4 failed" in err
     assert "broken.pdf: cannot read the PDF" in err
     assert "unsupported file type" in err and "already in the vault" in err
     assert "no such file" in err and "Traceback" not in err
@@ -209,7 +209,7 @@ def test_doctor_lists_skipped_files(vault: Path, capsys) -> None:
     (vault / "sub" / "bad.md").write_bytes(b"\xff\xfe\x00bad")
     code, out, _ = run(capsys, "doctor", "--vault", str(vault))
     assert code == 0
-    assert "1 memories, 1 skipped file(s)" in out
+    assert "1 memory, 1 skipped file" in out
     assert "sub/bad.md: binary file" in out
 
 

@@ -12,6 +12,7 @@ from pixelmem.core.backup import create_backup
 from pixelmem.core.errors import VaultError
 from pixelmem.core.restore import restore_backup
 from pixelmem.core.settings import Settings
+from pixelmem.core.wording import counted
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
@@ -66,7 +67,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
         print(f"pixelmem: skipped {rel}: {reason}", file=sys.stderr)
     size = archive.stat().st_size
     print(
-        f"backed up {len(report.files):,} file(s), {_mb(report.total_bytes)} "
+        f"backed up {counted(len(report.files), 'file')}, {_mb(report.total_bytes)} "
         f"→ {archive} ({_mb(size)})"
     )
     unreadable = [s for s in report.skipped if s[1].startswith("cannot be read")]
@@ -86,7 +87,7 @@ def cmd_restore(args: argparse.Namespace) -> int:
     )
     verb = "would restore" if args.dry_run else "restored"
     print(
-        f"{verb} {len(report.restored):,} file(s) into {dest}; "
+        f"{verb} {counted(len(report.restored), 'file')} into {dest}; "
         f"{len(report.identical):,} already identical"
     )
     for rel in report.kept:
@@ -94,7 +95,9 @@ def cmd_restore(args: argparse.Namespace) -> int:
     if report.replaced:
         where = report.trash or "the trash"
         word = "would move" if args.dry_run else "moved"
-        print(f"  {word} the previous versions of {len(report.replaced)} file(s) to {where}")
+        print(
+            f"  {word} the previous versions of {counted(len(report.replaced), 'file')} to {where}"
+        )
     return 0
 
 

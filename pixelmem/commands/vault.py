@@ -18,6 +18,7 @@ from pixelmem.core.memory_json import memory_json
 from pixelmem.core.paths import VAULT_ENV
 from pixelmem.core.settings import Settings
 from pixelmem.core.store import MemoryStore
+from pixelmem.core.wording import counted
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
@@ -150,7 +151,7 @@ def cmd_import(args: argparse.Namespace) -> int:
             continue
         imported += 1
         print(f"{memory.id}  {path}")
-    print(f"imported {imported} file(s), {failed} failed", file=sys.stderr)
+    print(f"imported {counted(imported, 'file')}, {failed} failed", file=sys.stderr)
     return 1 if failed else 0
 
 
@@ -158,7 +159,10 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     store = open_store(args)
     result = store.scan()
     print(f"vault: {store.root}")
-    print(f"{len(result.memories)} memories, {len(result.skipped)} skipped file(s)")
+    print(
+        f"{counted(len(result.memories), 'memory', 'memories')}, "
+        f"{counted(len(result.skipped), 'skipped file')}"
+    )
     for item in result.skipped:
         print(f"  {_relative(item.path, store.root)}: {item.reason}")
     return 0

@@ -37,6 +37,7 @@ from pixelmem.core.archive_manifest import (
 )
 from pixelmem.core.errors import PixelmemError
 from pixelmem.core.paths import APPDATA_DIRNAME
+from pixelmem.core.wording import counted
 
 _BLOCK = 1024 * 1024
 _MAX_MANIFEST = 256 * 1024 * 1024
@@ -49,7 +50,9 @@ class RestoreConflict(PixelmemError):
         shown = "\n".join(f"  {name}" for name in conflicts[:20])
         more = f"\n  … and {len(conflicts) - 20} more" if len(conflicts) > 20 else ""
         super().__init__(
-            f"{len(conflicts)} file(s) in {dest} differ from the backup; nothing was restored:\n"
+            f"{counted(len(conflicts), 'file')} in {dest} "
+            f"{'differs' if len(conflicts) == 1 else 'differ'} from the backup; "
+            "nothing was restored:\n"
             f"{shown}{more}\n"
             "Restore into an empty folder (--to DIR), restore only the missing files "
             "(--keep-existing), or replace them (--overwrite: the current versions are moved "

@@ -177,7 +177,8 @@ class MemoryListPanel(QWidget):
     def _refresh_counts(self, *_: object) -> None:
         shown, total = self.proxy.rowCount(), self.model.rowCount()
         if shown == total:
-            self.count_label.setText(self.tr("{count} memories").format(count=f"{total:,}"))
+            text = self.tr("1 memory") if total == 1 else self.tr("{count} memories")
+            self.count_label.setText(text.format(count=f"{total:,}"))
         else:
             self.count_label.setText(
                 self.tr("{shown} of {total} memories").format(

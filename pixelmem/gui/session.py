@@ -289,7 +289,11 @@ class VaultSession(QObject):
         created, failed = result
         for memory_id in created:
             self.bus.memory_updated.emit(CREATED, memory_id)
-        message = self.tr("Imported {count} file(s)").format(count=len(created))
+        message = (
+            self.tr("Imported 1 file")
+            if len(created) == 1
+            else self.tr("Imported {count} files").format(count=len(created))
+        )
         if failed:
             detail = "; ".join(failed[:3])
             self.bus.error_reported.emit(

@@ -32,7 +32,12 @@ class SkippedDialog(QDialog):
         self.resize(720, 380)
         intro = QLabel(
             self.tr(
-                "{count} file(s) in the vault could not be read as memories. They are left "
+                "1 file in the vault could not be read as a memory. It is left untouched; fix "
+                "it in another editor and pixelmem picks it up."
+            )
+            if len(skipped) == 1
+            else self.tr(
+                "{count} files in the vault could not be read as memories. They are left "
                 "untouched; fix them in another editor and pixelmem picks them up."
             ).format(count=len(skipped))
             if skipped

@@ -134,7 +134,7 @@ def test_import_creates_memories_and_reports(qtbot, window, tmp_path: Path) -> N
         window.session.import_files([note, bad])
     assert created.args[0] == "created"
     qtbot.waitUntil(lambda: bool(errors))
-    assert "Imported 1 file(s)" in errors[0] and "image.bmp" in errors[0]
+    assert "Imported 1 file" in errors[0] and "image.bmp" in errors[0]
     qtbot.waitUntil(lambda: window.list_model.row_of(created.args[1]) >= 0)
 
 

@@ -93,3 +93,16 @@ def test_filters_by_topic_importance_and_date() -> None:
     proxy.set_filters(since=NOW - timedelta(days=7))
     assert proxy.rowCount() == 2
     assert model.topic_counts() == {"rust": 2, "garden": 1}
+
+
+def test_count_label_says_one_memory_not_one_memories(qtbot) -> None:
+    from pixelmem.core.memory import Memory
+    from pixelmem.gui.memory_list import MemoryListPanel
+    from pixelmem.gui.memory_list_model import MemoryListModel
+
+    memories = {"a": Memory("a", "Only one")}
+    model = MemoryListModel(memories.__getitem__)
+    panel = MemoryListPanel(model)
+    qtbot.addWidget(panel)
+    model.set_memories(list(memories.values()))
+    qtbot.waitUntil(lambda: panel.count_label.text() == "1 memory", timeout=2000)

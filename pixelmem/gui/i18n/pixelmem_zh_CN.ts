@@ -276,12 +276,12 @@
         <translation>Obsidian 知识库或任何 Markdown 笔记文件夹都可以。</translation>
     </message>
     <message>
-        <location filename="../first_run.py" line="86"/>
+        <location filename="../first_run.py" line="88"/>
         <source>New vault folder</source>
         <translation>新知识库文件夹</translation>
     </message>
     <message>
-        <location filename="../first_run.py" line="92"/>
+        <location filename="../first_run.py" line="94"/>
         <source>Open a folder</source>
         <translation>打开文件夹</translation>
     </message>
@@ -318,35 +318,38 @@
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
-    <message numerus="yes">
-        <location filename="../inbox_view.py" line="158"/>
-        <source>%n draft(s) from AI tools waiting for review</source>
-        <translation>
-            <numerusform>%n 份来自 AI 工具的草稿等待审阅</numerusform>
-        </translation>
+    <message>
+        <location filename="../inbox_view.py" line="159"/>
+        <source>1 draft from AI tools waiting for review</source>
+        <translation>1 份来自 AI 工具的草稿等待审阅</translation>
     </message>
     <message>
         <location filename="../inbox_view.py" line="161"/>
+        <source>{count} drafts from AI tools waiting for review</source>
+        <translation>{count} 份来自 AI 工具的草稿等待审阅</translation>
+    </message>
+    <message>
+        <location filename="../inbox_view.py" line="165"/>
         <source>No drafts waiting. Memories that AI tools propose over MCP appear here.</source>
         <translation>没有待审草稿。AI 工具通过 MCP 提议的记忆会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="187"/>
+        <location filename="../inbox_view.py" line="191"/>
         <source>From: {source}</source>
         <translation>来源：{source}</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="251"/>
+        <location filename="../inbox_view.py" line="255"/>
         <source>Draft saved</source>
         <translation>草稿已保存</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="257"/>
+        <location filename="../inbox_view.py" line="261"/>
         <source>Accepted “{title}” into the vault</source>
         <translation>已将“{title}”收入知识库</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="263"/>
+        <location filename="../inbox_view.py" line="267"/>
         <source>Rejected “{title}” (moved to the vault&apos;s trash)</source>
         <translation>已拒绝“{title}”（已移到知识库的回收站）</translation>
     </message>
@@ -354,52 +357,52 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../main_window.py" line="205"/>
+        <location filename="../main_window.py" line="208"/>
         <source>No other vaults yet</source>
         <translation>还没有其他知识库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="215"/>
+        <location filename="../main_window.py" line="218"/>
         <source>Recent &amp;Vaults</source>
         <translation>最近的知识库(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="217"/>
+        <location filename="../main_window.py" line="220"/>
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="218"/>
+        <location filename="../main_window.py" line="221"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="219"/>
+        <location filename="../main_window.py" line="222"/>
         <source>Related</source>
         <translation>相关</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="221"/>
+        <location filename="../main_window.py" line="224"/>
         <source>Inbox</source>
         <translation>收件箱</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="340"/>
+        <location filename="../main_window.py" line="343"/>
         <source>Import files</source>
         <translation>导入文件</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="346"/>
+        <location filename="../main_window.py" line="349"/>
         <source>Open vault folder</source>
         <translation>打开知识库文件夹</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="391"/>
+        <location filename="../main_window.py" line="403"/>
         <source>About pixelmem</source>
         <translation>关于 pixelmem</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="393"/>
+        <location filename="../main_window.py" line="405"/>
         <source>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;Local-first knowledge memory: Markdown files in a folder you own, searched by meaning and by keyword, offline.&lt;/p&gt;&lt;p&gt;Vault: {vault}&lt;/p&gt;</source>
         <translation>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;本地优先的知识记忆：Markdown 文件存放在你自己的文件夹里，可离线按语义和关键词搜索。&lt;/p&gt;&lt;p&gt;知识库：{vault}&lt;/p&gt;</translation>
     </message>
@@ -608,17 +611,22 @@
         <translation>{count} 条记忆</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="183"/>
+        <location filename="../memory_list.py" line="180"/>
+        <source>1 memory</source>
+        <translation>1 条记忆</translation>
+    </message>
+    <message>
+        <location filename="../memory_list.py" line="184"/>
         <source>{shown} of {total} memories</source>
         <translation>{shown} / {total} 条记忆</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="191"/>
+        <location filename="../memory_list.py" line="192"/>
         <source>No memory matches these filters.</source>
         <translation>没有符合筛选条件的记忆。</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="193"/>
+        <location filename="../memory_list.py" line="194"/>
         <source>No memories yet.
 Press Ctrl+N to write one.</source>
         <translation>还没有记忆。
@@ -758,32 +766,37 @@ Press Ctrl+N to write one.</source>
         <translation>按语义、按关键词或两者结合搜索</translation>
     </message>
     <message>
-        <location filename="../search_panel.py" line="168"/>
+        <location filename="../search_panel.py" line="169"/>
+        <source>1 result · {ms} ms</source>
+        <translation>1 个结果 · {ms} 毫秒</translation>
+    </message>
+    <message>
+        <location filename="../search_panel.py" line="171"/>
         <source>{count} results · {ms} ms</source>
         <translation>{count} 个结果 · {ms} 毫秒</translation>
     </message>
     <message>
-        <location filename="../search_panel.py" line="182"/>
+        <location filename="../search_panel.py" line="184"/>
         <source>Still indexing… results will appear when the index is ready.</source>
         <translation>仍在建立索引…索引就绪后会显示结果。</translation>
     </message>
     <message>
-        <location filename="../search_panel.py" line="183"/>
+        <location filename="../search_panel.py" line="185"/>
         <source>Nothing relevant to “{query}” in your memories.</source>
         <translation>记忆中没有与“{query}”相关的内容。</translation>
     </message>
     <message>
-        <location filename="../search_panel.py" line="189"/>
+        <location filename="../search_panel.py" line="191"/>
         <source>⚠ Semantic search is unavailable: {reason}. Showing keyword matches.</source>
         <translation>⚠ 语义搜索不可用：{reason}。当前显示关键词匹配结果。</translation>
     </message>
     <message>
-        <location filename="../search_panel.py" line="199"/>
+        <location filename="../search_panel.py" line="201"/>
         <source>Search failed: {error}</source>
         <translation>搜索失败：{error}</translation>
     </message>
     <message>
-        <location filename="../search_panel.py" line="207"/>
+        <location filename="../search_panel.py" line="209"/>
         <source>Type to search by meaning and keyword.
 Enter opens the selected result.</source>
         <translation>输入即可按语义和关键词搜索。
@@ -999,26 +1012,31 @@ Enter opens the selected result.</source>
     </message>
     <message>
         <location filename="../skipped_dialog.py" line="35"/>
-        <source>{count} file(s) in the vault could not be read as memories. They are left untouched; fix them in another editor and pixelmem picks them up.</source>
-        <translation>知识库中有 {count} 个文件无法作为记忆读取。pixelmem 不会改动它们；在其他编辑器中修好后，pixelmem 会自动读取。</translation>
+        <source>1 file in the vault could not be read as a memory. It is left untouched; fix it in another editor and pixelmem picks it up.</source>
+        <translation>知识库中有 1 个文件无法作为记忆读取。它保持原样；在其他编辑器中修复后，pixelmem 会自动读取。</translation>
     </message>
     <message>
-        <location filename="../skipped_dialog.py" line="39"/>
+        <location filename="../skipped_dialog.py" line="40"/>
+        <source>{count} files in the vault could not be read as memories. They are left untouched; fix them in another editor and pixelmem picks them up.</source>
+        <translation>知识库中有 {count} 个文件无法作为记忆读取。它们保持原样；在其他编辑器中修复后，pixelmem 会自动读取。</translation>
+    </message>
+    <message>
+        <location filename="../skipped_dialog.py" line="44"/>
         <source>Every Markdown file in the vault was read. Nothing was skipped.</source>
         <translation>知识库中的所有 Markdown 文件都已读取，没有跳过任何文件。</translation>
     </message>
     <message>
-        <location filename="../skipped_dialog.py" line="43"/>
+        <location filename="../skipped_dialog.py" line="48"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../skipped_dialog.py" line="43"/>
+        <location filename="../skipped_dialog.py" line="48"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../skipped_dialog.py" line="55"/>
+        <location filename="../skipped_dialog.py" line="60"/>
         <source>Show in Folder</source>
         <translation>在文件夹中显示</translation>
     </message>
@@ -1116,12 +1134,17 @@ Click to see the files that could not be read</source>
         <translation>已恢复“{title}”</translation>
     </message>
     <message>
-        <location filename="../session.py" line="292"/>
-        <source>Imported {count} file(s)</source>
+        <location filename="../session.py" line="293"/>
+        <source>Imported 1 file</source>
+        <translation>已导入 1 个文件</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="295"/>
+        <source>Imported {count} files</source>
         <translation>已导入 {count} 个文件</translation>
     </message>
     <message>
-        <location filename="../session.py" line="296"/>
+        <location filename="../session.py" line="300"/>
         <source>{message}; {failed} could not be imported: {detail}</source>
         <translation>{message}；{failed} 个无法导入：{detail}</translation>
     </message>
