@@ -23,7 +23,10 @@ from pixelmem.core.chat import (
     create_chat_client,
 )
 from pixelmem.core.errors import (
+    AnswerCutOff,
+    ContextExceeded,
     ProviderAuthError,
+    ProviderError,
     ProviderModelNotFound,
     ProviderResponseError,
     ProviderUnavailable,
@@ -185,13 +188,39 @@ def test_a_wrong_base_url_is_a_missing_endpoint(server: FakeServer) -> None:
 
 
 @pytest.mark.parametrize("kind", PROVIDERS)
-def test_500s_are_retried_with_backoff_then_explained(kind: str, server: FakeServer) -> None:
+def test_a_500_is_retried_once_then_explained(kind: str, server: FakeServer) -> None:
     sleeps: list[float] = []
     server.fail(status=500, times=4)
     with pytest.raises(ProviderUnavailable) as info:
         list(make(kind, base_of(kind, server), sleeps).stream_chat(MESSAGES))
-    assert sleeps == [0.5, 1.0, 2.0]
+    assert sleeps == [0.5]
     assert str(info.value).startswith(f"{where(kind, server)} failed with HTTP 500")
+
+
+@pytest.mark.parametrize("kind", PROVIDERS)
+def test_503s_are_retried_with_backoff(kind: str, server: FakeServer) -> None:
+    sleeps: list[float] = []
+    server.fail(status=503, times=3)
+    assert "".join(make(kind, base_of(kind, server), sleeps).stream_chat(MESSAGES)) == REPLY
+    assert sleeps == [0.5, 1.0, 2.0]
+
+
+@pytest.mark.parametrize(
+    "status, body",
+    [
+        (400, '{"error": "bad request"}'),
+        (422, '{"error": "invalid field"}'),
+        (500, '{"error": {"message": "model does not support chat"}}'),
+        (500, '{"error": "unsupported value for temperature"}'),
+    ],
+)
+def test_permanent_failures_are_not_retried(status: int, body: str, server: FakeServer) -> None:
+    sleeps: list[float] = []
+    server.fail(status=status, body=body, times=2)
+    with pytest.raises(ProviderError):
+        list(make("openai", server.openai_url, sleeps).stream_chat(MESSAGES))
+    assert sleeps == []
+    assert len(server.bodies("/v1/chat/completions")) == 1
 
 
 @pytest.mark.parametrize("kind", PROVIDERS)
@@ -222,14 +251,79 @@ def test_a_malformed_line_mid_stream_is_explained(kind: str, server: FakeServer)
 
 
 @pytest.mark.parametrize("kind", PROVIDERS)
-def test_a_connection_dropped_mid_stream_is_explained(kind: str, server: FakeServer) -> None:
+def test_a_connection_dropped_mid_stream_is_a_cut_off(kind: str, server: FakeServer) -> None:
     server.fail(disconnect=True)
-    with pytest.raises(ProviderUnavailable) as info:
-        list(make(kind, base_of(kind, server)).stream_chat(MESSAGES))
+    received: list[str] = []
+    with pytest.raises(AnswerCutOff) as info:
+        received.extend(make(kind, base_of(kind, server)).stream_chat(MESSAGES))
+    assert received == ["Paris "]
     assert str(info.value) == (
-        f"the connection to {where(kind, server)} broke in the middle of the answer "
-        "(the server closed the connection)"
+        f"the answer from {where(kind, server)} was cut off: "
+        "the connection broke (the server closed the connection)"
     )
+
+
+# -- how a stream ends -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", PROVIDERS)
+def test_a_complete_answer_has_the_stop_reason(kind: str, server: FakeServer) -> None:
+    stream = make(kind, base_of(kind, server)).stream_chat(MESSAGES)
+    assert "".join(stream) == REPLY
+    assert stream.finish_reason == "stop" and not stream.hit_token_limit
+
+
+@pytest.mark.parametrize(
+    "kind, ending, reason",
+    [
+        ("openai", "bare_done", "it sent [DONE] without a finish reason"),
+        ("openai", "eof", "the stream ended without a finish reason"),
+        ("ollama", "bare_done", 'the stream ended without "done"'),
+    ],
+)
+def test_a_stream_without_a_finish_reason_is_cut_off(
+    kind: str, ending: str, reason: str, server: FakeServer
+) -> None:
+    server.fail(ending=ending)
+    received: list[str] = []
+    with pytest.raises(AnswerCutOff) as info:
+        received.extend(make(kind, base_of(kind, server)).stream_chat(MESSAGES))
+    assert "".join(received) == REPLY  # every token arrived, but the end was never confirmed
+    assert str(info.value).startswith(f"the answer from {where(kind, server)} was cut off: ")
+    assert reason in str(info.value)
+
+
+@pytest.mark.parametrize("kind", PROVIDERS)
+def test_length_is_a_complete_answer_at_the_token_limit(kind: str, server: FakeServer) -> None:
+    server.fail(ending="length")
+    stream = make(kind, base_of(kind, server)).stream_chat(MESSAGES)
+    assert "".join(stream) == REPLY
+    assert stream.finish_reason == "length" and stream.hit_token_limit
+
+
+@pytest.mark.parametrize("kind", PROVIDERS)
+def test_max_tokens_is_sent_and_the_server_stops_there(kind: str, server: FakeServer) -> None:
+    stream = make(kind, base_of(kind, server), max_tokens=3, context_tokens=2048).stream_chat(
+        MESSAGES
+    )
+    assert "".join(stream) == "Paris is the "
+    assert stream.hit_token_limit
+    body = server.bodies(CHAT_PATH[kind])[0]
+    if kind == "ollama":
+        assert body["options"] == {"num_predict": 3, "num_ctx": 2048}
+    else:
+        assert body["max_tokens"] == 3 and "num_ctx" not in str(body)
+
+
+def test_a_prompt_over_the_context_is_said_plainly_with_the_setting(server: FakeServer) -> None:
+    server.context_limit = 10  # llama.cpp answers 400 "exceeds the available context size"
+    client = make("openai", server.openai_url, max_tokens=4, context_tokens=4096)
+    with pytest.raises(ContextExceeded) as info:
+        list(client.stream_chat(MESSAGES))
+    message = str(info.value)
+    assert "does not fit the model's context" in message
+    assert "set chat.context_tokens to the model's real context size (now 4,096)" in message
+    assert len(server.bodies("/v1/chat/completions")) == 1  # a 400 is never retried
 
 
 @pytest.mark.parametrize("kind", PROVIDERS)

@@ -1,7 +1,13 @@
 """Streaming chat clients: Ollama (``/api/chat``, NDJSON) and OpenAI-compatible (SSE).
 
-Both expose ``stream_chat(messages, *, cancel) -> Iterator[str]``, yielding the answer's text
-deltas as they arrive. Requests go through :class:`~pixelmem.core.http.JsonClient`, so retries
+Both expose ``stream_chat(messages, *, cancel) -> AnswerStream``, yielding the answer's text
+deltas as they arrive. An answer is complete only when the server says why it ended: OpenAI's
+``finish_reason`` (``stop``, or ``length`` at the token limit), Ollama's ``done: true``. A bare
+``data: [DONE]`` (llama.cpp ends a stream so when another request interrupts it), a stream that
+just stops, or a dropped connection raise :class:`AnswerCutOff` after the text that did arrive;
+``AnswerStream.finish_reason`` tells ``stop`` from ``length`` afterwards.
+
+Requests go through :class:`~pixelmem.core.http.JsonClient`, so retries
 (429/5xx before the answer starts) and error sentences are the same as the embedders'. A read
 timeout applies between two pieces of the stream, not to the whole answer.
 
@@ -21,8 +27,20 @@ from typing import Any, Protocol
 
 import httpx
 
-from pixelmem.core.errors import ProviderError, ProviderResponseError, ProviderUnavailable
-from pixelmem.core.http import JsonClient, ProviderTimeout, RetryPolicy, Service, redact
+from pixelmem.core.errors import (
+    AnswerCutOff,
+    ContextExceeded,
+    ProviderError,
+    ProviderResponseError,
+)
+from pixelmem.core.http import (
+    JsonClient,
+    ProviderTimeout,
+    RetryPolicy,
+    Service,
+    make_timeout,
+    redact,
+)
 from pixelmem.core.providers import OLLAMA_BASE_URL as OLLAMA_BASE_URL  # re-exported
 from pixelmem.core.providers import OPENAI_BASE_URL as OPENAI_BASE_URL
 from pixelmem.core.providers import ollama_service, openai_service
@@ -34,6 +52,8 @@ OPENAI_DEFAULT_MODEL = "gpt-4o-mini"
 NOT_CONFIGURED = "No chat model is configured — open Settings → Chat"
 
 Message = dict[str, str]
+STOP, LENGTH = "stop", "length"
+TOKEN_LIMIT = "stopped at the token limit"
 
 
 class ChatNotConfigured(ProviderError):
@@ -86,9 +106,30 @@ class ChatClient(Protocol):
 
     def stream_chat(
         self, messages: list[Message], *, cancel: threading.Event | None = None
-    ) -> Iterator[str]: ...
+    ) -> AnswerStream: ...
 
     def close(self) -> None: ...
+
+
+class AnswerStream(Iterator[str]):
+    """The answer's text pieces; once exhausted, ``finish_reason`` is ``stop`` or ``length``
+    (or ``""`` when the stream was cancelled). A cut-off answer raises instead of ending."""
+
+    def __init__(self) -> None:
+        self.finish_reason = ""
+        self._pieces: Generator[str, None, str] | None = None
+
+    def __next__(self) -> str:
+        assert self._pieces is not None
+        return next(self._pieces)
+
+    def close(self) -> None:
+        if self._pieces is not None:
+            self._pieces.close()
+
+    @property
+    def hit_token_limit(self) -> bool:
+        return self.finish_reason == LENGTH
 
 
 class StreamingJsonClient(JsonClient):
@@ -119,9 +160,10 @@ class StreamingJsonClient(JsonClient):
         except httpx.ReadTimeout:
             _check(cancel)
             seconds = self._timeout.read
+            hint = self.service.raise_timeout_hint(seconds)
             raise ProviderTimeout(
                 f"{where} sent nothing for {seconds:g} s in the middle of the answer; "
-                "the model may be overloaded — try again"
+                f"the model may be overloaded — try again, or {hint}"
             ) from None
         except httpx.TransportError as exc:
             _check(cancel)  # a shut-down socket is our own doing, not the server's
@@ -129,9 +171,7 @@ class StreamingJsonClient(JsonClient):
                 reason = "the server closed the connection"
             else:
                 reason = redact(str(exc), [self._api_key]) or type(exc).__name__
-            raise ProviderUnavailable(
-                f"the connection to {where} broke in the middle of the answer ({reason})"
-            ) from None
+            raise AnswerCutOff(where, f"the connection broke ({reason})") from None
         finally:
             unregister()
             response.close()
@@ -177,10 +217,14 @@ class _BaseChatClient:
         api_key: str = "",
         timeout: httpx.Timeout = CHAT_TIMEOUT,
         retry: RetryPolicy | None = None,
+        max_tokens: int = 0,
+        context_tokens: int = 0,
     ) -> None:
         service = self._service(base_url)
         self.model = model or self.default_model
         self.base_url = service.base_url
+        self.max_tokens = max_tokens  # 0: the server's default
+        self.context_tokens = context_tokens  # 0: the server's default (only Ollama is told)
         self._client = StreamingJsonClient(service, api_key=api_key, timeout=timeout, retry=retry)
 
     def __repr__(self) -> str:
@@ -199,32 +243,55 @@ class _BaseChatClient:
 
     def stream_chat(
         self, messages: list[Message], *, cancel: threading.Event | None = None
-    ) -> Iterator[str]:
-        """Yield the answer's text as it arrives; a ProviderError if the provider fails."""
+    ) -> AnswerStream:
+        """The answer's text as it arrives; a ProviderError if the provider fails."""
+        stream = AnswerStream()
+        stream._pieces = self._generate(messages, cancel, stream)
+        return stream
+
+    def _generate(
+        self, messages: list[Message], cancel: threading.Event | None, stream: AnswerStream
+    ) -> Generator[str, None, str]:
         if cancel is not None and cancel.is_set():
-            return
-        payload = {"model": self.model, "messages": messages, "stream": True}
-        response = self._client.open_stream(self.path, payload)
+            return ""
+        try:
+            response = self._client.open_stream(self.path, self._payload(messages))
+        except ContextExceeded as exc:
+            raise ContextExceeded(f"{exc}{self._context_hint()}") from None
         lines = self._client.lines(response, cancel)
         try:
             if response.headers.get("content-type", "").startswith("application/json"):
-                yield from self._whole_answer("\n".join(lines))
+                reason = yield from self._whole_answer("\n".join(lines))
             else:
-                yield from self._parse(lines)
+                reason = yield from self._parse(lines)
         except Cancelled:
-            return
+            return ""
         finally:
             lines.close()
             response.close()
+        stream.finish_reason = reason
+        return reason
+
+    def _context_hint(self) -> str:
+        if not self.context_tokens:
+            return " — start a new chat"
+        return (
+            " — start a new chat, or set chat.context_tokens to the model's real context size "
+            f"(now {self.context_tokens:,})"
+        )
+
+    def _payload(self, messages: list[Message]) -> dict[str, Any]:
+        return {"model": self.model, "messages": messages, "stream": True}
 
     def _service(self, base_url: str) -> Service:
         """The server at ``base_url`` (the provider's default address if empty)."""
         raise NotImplementedError
 
-    def _parse(self, lines: Iterator[str]) -> Iterator[str]:
+    def _parse(self, lines: Iterator[str]) -> Generator[str, None, str]:
+        """Yield the text; return the finish reason, or raise AnswerCutOff without one."""
         raise NotImplementedError
 
-    def _whole_answer(self, text: str) -> Iterator[str]:
+    def _whole_answer(self, text: str) -> Generator[str, None, str]:
         """A server that ignored ``stream: true`` and answered with one JSON object."""
         raise NotImplementedError
 
@@ -245,8 +312,11 @@ class _BaseChatClient:
             raise ProviderResponseError(f"{self.where} stopped with an error: {error}")
         return data
 
-    def _ended_early(self) -> ProviderResponseError:
-        return ProviderResponseError(f"{self.where} ended the answer before it was complete")
+    def _finished(self, reason: str) -> str:
+        """``stop`` or ``length``; a reason that means the text was withheld is a cut-off."""
+        if reason == "content_filter":
+            raise AnswerCutOff(self.where, "the server's content filter stopped it")
+        return LENGTH if reason == LENGTH else STOP
 
 
 class OllamaChat(_BaseChatClient):
@@ -259,7 +329,18 @@ class OllamaChat(_BaseChatClient):
     def _service(self, base_url: str) -> Service:
         return ollama_service(base_url, "chat")
 
-    def _parse(self, lines: Iterator[str]) -> Iterator[str]:
+    def _payload(self, messages: list[Message]) -> dict[str, Any]:
+        payload = super()._payload(messages)
+        options = {}
+        if self.max_tokens:
+            options["num_predict"] = self.max_tokens
+        if self.context_tokens:
+            options["num_ctx"] = self.context_tokens  # Ollama's own default is often 2,048
+        if options:
+            payload["options"] = options
+        return payload
+
+    def _parse(self, lines: Iterator[str]) -> Generator[str, None, str]:
         for line in lines:
             if not line.strip():
                 continue
@@ -268,11 +349,11 @@ class OllamaChat(_BaseChatClient):
             if isinstance(content, str) and content:
                 yield content
             if data.get("done"):
-                return
-        raise self._ended_early()
+                return self._finished(str(data.get("done_reason") or STOP))
+        raise AnswerCutOff(self.where, 'the stream ended without "done"')
 
-    def _whole_answer(self, text: str) -> Iterator[str]:
-        yield from self._parse(iter(text.splitlines()))
+    def _whole_answer(self, text: str) -> Generator[str, None, str]:
+        return (yield from self._parse(iter(text.splitlines())))
 
 
 class OpenAIChat(_BaseChatClient):
@@ -285,11 +366,23 @@ class OpenAIChat(_BaseChatClient):
     def _service(self, base_url: str) -> Service:
         return openai_service(base_url, "chat")
 
-    def _parse(self, lines: Iterator[str]) -> Iterator[str]:
-        finished = False
+    def _payload(self, messages: list[Message]) -> dict[str, Any]:
+        payload = super()._payload(messages)
+        if self.max_tokens:
+            payload["max_tokens"] = self.max_tokens
+        return payload
+
+    def _parse(self, lines: Iterator[str]) -> Generator[str, None, str]:
+        finish = ""
         for event in _sse_data(lines):
             if event.strip() == "[DONE]":
-                return
+                if finish:
+                    break
+                raise AnswerCutOff(
+                    self.where,
+                    "it sent [DONE] without a finish reason "
+                    "(another request may have interrupted it)",
+                )
             data = self._decode(event)
             choices = data.get("choices")
             if not isinstance(choices, list) or not choices:
@@ -297,11 +390,12 @@ class OpenAIChat(_BaseChatClient):
             content = _get(choices[0], "delta", "content")
             if isinstance(content, str) and content:
                 yield content
-            finished = finished or bool(_get(choices[0], "finish_reason"))
-        if not finished:  # servers that omit [DONE] still send a finish_reason
-            raise self._ended_early()
+            finish = str(_get(choices[0], "finish_reason") or finish)
+        if not finish:
+            raise AnswerCutOff(self.where, "the stream ended without a finish reason")
+        return self._finished(finish)
 
-    def _whole_answer(self, text: str) -> Iterator[str]:
+    def _whole_answer(self, text: str) -> Generator[str, None, str]:
         data = self._decode(text)
         choices = data.get("choices")
         content = _get(choices[0], "message", "content") if isinstance(choices, list) else None
@@ -309,6 +403,8 @@ class OpenAIChat(_BaseChatClient):
             raise ProviderResponseError(f"{self.where} returned an answer without any text")
         if content:
             yield content
+        # A whole answer cannot be cut off in transit; no reason given means it stopped.
+        return self._finished(str(_get(choices[0], "finish_reason") or STOP))
 
 
 def _sse_data(lines: Iterator[str]) -> Iterator[str]:
@@ -342,14 +438,16 @@ def _get(data: Any, *keys: str) -> Any:
 def create_chat_client(
     settings: ChatSettings,
     *,
-    timeout: httpx.Timeout = CHAT_TIMEOUT,
+    timeout: httpx.Timeout | None = None,
     retry: RetryPolicy | None = None,
 ) -> OllamaChat | OpenAIChat:
     """The client for ``settings.provider``; :class:`ChatNotConfigured` when none is chosen."""
     kwargs: dict[str, Any] = {
         "api_key": settings.effective_api_key(),
-        "timeout": timeout,
+        "timeout": timeout or make_timeout(read=settings.timeout),
         "retry": retry,
+        "max_tokens": settings.max_tokens,
+        "context_tokens": settings.context_tokens,
     }
     if settings.provider == "ollama":
         return OllamaChat(settings.base_url, settings.model, **kwargs)
@@ -360,7 +458,11 @@ def create_chat_client(
 
 __all__ = [
     "CHAT_TIMEOUT",
+    "LENGTH",
     "NOT_CONFIGURED",
+    "STOP",
+    "TOKEN_LIMIT",
+    "AnswerStream",
     "CancelToken",
     "ChatClient",
     "ChatNotConfigured",

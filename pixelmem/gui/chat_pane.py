@@ -18,12 +18,15 @@ from PySide6.QtCore import QThreadPool, QTimer, Signal, Slot
 from PySide6.QtWidgets import QDockWidget, QWidget
 
 from pixelmem.core.chat import (
+    LENGTH,
     OLLAMA_DEFAULT_MODEL,
     OPENAI_DEFAULT_MODEL,
     ChatNotConfigured,
     create_chat_client,
 )
 from pixelmem.core.errors import (
+    AnswerCutOff,
+    ContextExceeded,
     InvalidIdError,
     MemoryNotFound,
     PixelmemError,
@@ -57,6 +60,7 @@ _SETTINGS_ERRORS = (
     ProviderUnavailable,
     ProviderAuthError,
     ProviderModelNotFound,
+    ContextExceeded,
 )
 
 
@@ -67,7 +71,7 @@ class ChatPane(QDockWidget):
     open_memory_requested = Signal(str)
     settings_requested = Signal()
     prompt_ready = Signal(object)  # the InjectedPrompt of the message being answered
-    answer_finished = Signal(str)  # done | stopped | failed | unconfigured
+    answer_finished = Signal(str)  # done | stopped | cutoff | failed | unconfigured
     memory_saved = Signal(str)  # id of a memory saved from the chat
 
     def __init__(
@@ -185,7 +189,7 @@ class ChatPane(QDockWidget):
         job = stream_job(client, prepared.prompt.messages, turn.cancel, signals, turn.number)
         run_in_pool(
             job,
-            lambda _none: self._on_stream_end(turn),
+            lambda reason: self._on_stream_end(turn, reason),
             lambda exc: self._on_failed(turn, exc),
             pool=self._pool,
             context=self,
@@ -209,13 +213,28 @@ class ChatPane(QDockWidget):
             titles = turn.prepared.titles if turn.prepared else {}
             turn.message.view.set_markdown(turn.text, titles)
 
-    def _on_stream_end(self, turn: Turn) -> None:
+    def _on_stream_end(self, turn: Turn, reason: str = "") -> None:
         if turn is not self._turn or not turn.active:
             return
         self._render_turn(turn)
-        turn.message.set_status("")
+        if reason == LENGTH and not turn.text:
+            turn.message.set_status(self.tr("no answer"))
+            turn.message.show_error(self._no_room_message(), offer_settings=True)
+        elif reason == LENGTH:
+            note = self.tr("stopped at the token limit (chat.max_tokens = {n})")
+            turn.message.set_status(note.format(n=f"{self.settings.chat.max_tokens:,}"))
+        else:
+            turn.message.set_status("")
         self._remember(turn)
         self._end_turn(turn, "done")
+
+    def _no_room_message(self) -> str:
+        text = self.tr(
+            "The model stopped before writing anything: the prompt probably fills its context "
+            "window. Start a new chat, or set chat.context_tokens to the model's context size "
+            "(now {n})."
+        )
+        return text.format(n=f"{self.settings.chat.context_tokens:,}")
 
     def _on_failed(self, turn: Turn, exc: BaseException) -> None:
         if turn is not self._turn or not turn.active:
@@ -223,11 +242,16 @@ class ChatPane(QDockWidget):
         if not isinstance(exc, PixelmemError):  # a bug, not a provider's fault: keep the trace
             log.error("chat failed", exc_info=exc)
         self._render_turn(turn)
-        turn.message.set_status(self.tr("failed"))
+        # An answer that stopped mid-way is marked as such: its text stays, and is not trusted
+        # as a complete answer (the model sees it again only as what it was).
+        cut_off = isinstance(exc, AnswerCutOff)
+        turn.message.set_status(self.tr("cut off") if cut_off else self.tr("failed"))
         turn.message.show_error(
             describe_error(exc), offer_settings=isinstance(exc, _SETTINGS_ERRORS)
         )
-        self._end_turn(turn, "failed")
+        if cut_off and turn.text:
+            self._remember(turn)
+        self._end_turn(turn, "cutoff" if cut_off else "failed")
 
     @Slot()
     def stop(self) -> None:

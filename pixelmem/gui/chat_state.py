@@ -106,7 +106,8 @@ class Turn:
     cancel: CancelToken = field(default_factory=CancelToken)
     prepared: Prepared | None = None
     text: str = ""
-    state: str = "searching"  # searching, waiting, streaming, done, stopped, failed, unconfigured
+    # searching, waiting, streaming, done, stopped, cutoff, failed, unconfigured
+    state: str = "searching"
 
     @property
     def active(self) -> bool:
@@ -125,13 +126,15 @@ def stream_job(
     cancel: threading.Event,
     signals: StreamSignals,
     number: int,
-) -> Callable[[], None]:
-    """The worker's task: every token goes out as a signal; the client is closed at the end."""
+) -> Callable[[], str]:
+    """The worker's task: every token goes out as a signal; returns the finish reason."""
 
-    def run() -> None:
+    def run() -> str:
         try:
-            for piece in client.stream_chat(messages, cancel=cancel):
+            stream = client.stream_chat(messages, cancel=cancel)
+            for piece in stream:
                 signals.token.emit(number, piece)
+            return stream.finish_reason
         finally:
             client.close()
 

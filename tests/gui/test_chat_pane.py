@@ -367,6 +367,35 @@ def test_a_server_error_shows_inline_and_the_app_keeps_working(
     assert pane.message_widgets()[-1].text == REPLY
 
 
+@pytest.mark.parametrize("provider", ["ollama", "openai"])
+def test_an_answer_without_a_finish_reason_is_marked_cut_off(
+    qtbot, make_pane, server: GatedServer, provider: str
+) -> None:
+    settings = chat_settings(server, provider)
+    if provider == "openai":
+        settings.chat.base_url = server.openai_url
+    pane = make_pane(settings)
+    server.release()
+    path = "/api/chat" if provider == "ollama" else "/v1/chat/completions"
+    server.fail(ending="bare_done", path=path)
+    with qtbot.waitSignal(pane.answer_finished, timeout=TIMEOUT) as finished:
+        message = ask(qtbot, pane, "espresso ratio?")
+    assert finished.args == ["cutoff"]
+    assert message.status_label.text() == "cut off"
+    assert "was cut off" in message.error_label.text()
+    assert message.text == REPLY  # the text stays, marked
+
+
+def test_an_answer_at_the_token_limit_says_so(qtbot, pane: ChatPane, server: GatedServer) -> None:
+    server.release()
+    server.fail(ending="length", path="/api/chat")
+    with qtbot.waitSignal(pane.answer_finished, timeout=TIMEOUT) as finished:
+        message = ask(qtbot, pane, "espresso ratio?")
+    assert finished.args == ["done"]
+    assert message.status_label.text() == "stopped at the token limit (chat.max_tokens = 1,024)"
+    assert not message.error_box.isVisible()
+
+
 def test_a_provider_that_is_down_offers_the_settings(qtbot, make_pane) -> None:
     settings = chat_settings(None)
     settings.chat.base_url = f"http://127.0.0.1:{free_port()}"
