@@ -53,7 +53,6 @@ from pixelmem.gui.workers import run_in_pool, write_lane
 
 log = logging.getLogger(__name__)
 
-MAX_HISTORY_MESSAGES = 20  # earlier turns sent back to the model (10 questions and answers)
 RENDER_INTERVAL_MS = 30  # re-render the streamed Markdown at most this often
 _SETTINGS_ERRORS = (
     ChatNotConfigured,
@@ -154,7 +153,7 @@ class ChatPane(QDockWidget):
         self._turn = turn
         self._turn_by_message[id(message)] = turn
         self.body.set_busy(True)
-        history = self._history[-MAX_HISTORY_MESSAGES:]
+        history = list(self._history)  # injection keeps the newest turns that fit the context
         run_in_pool(
             self._prepare_job(question, history),
             lambda prepared: self._on_prepared(turn, prepared),
@@ -166,7 +165,10 @@ class ChatPane(QDockWidget):
         """Search and injection for a worker: a snapshot of the pins goes in, plain data out."""
         engine, memories = self.engine, self.memories
         pinned, excluded = list(memories.pinned), set(memories.excluded)
-        return lambda: prepare(engine, question, pinned=pinned, excluded=excluded, history=history)
+        chat = self.settings.chat
+        return lambda: prepare(
+            engine, question, pinned=pinned, excluded=excluded, history=history, chat=chat
+        )
 
     def _on_prepared(self, turn: Turn, prepared: Prepared) -> None:
         if turn is not self._turn or turn.state != "searching":
@@ -396,7 +398,7 @@ class ChatPane(QDockWidget):
     def preview_prompt(self) -> None:
         """What the model would get for the text in the input box, without sending anything."""
         question = self.input.toPlainText().strip()
-        history = self._history[-MAX_HISTORY_MESSAGES:]
+        history = list(self._history)
         run_in_pool(
             self._prepare_job(question, history),
             lambda prepared: self._show_prompt(prepared.prompt, sent=False),
@@ -414,6 +416,12 @@ class ChatPane(QDockWidget):
         else:
             heading = self.tr("Not sent yet. With the current pins and exclusions: {context}.")
             heading = heading.format(context=context)
+        if prompt.history_dropped:
+            note = self.tr("{n} earlier messages left out to fit the model's context ({tokens}).")
+            tokens = self.tr("about {used} of {room} tokens, chat.context_tokens").format(
+                used=f"{prompt.prompt_tokens:,}", room=f"{prompt.prompt_room:,}"
+            )
+            heading += " " + note.format(n=prompt.history_dropped, tokens=tokens)
         dialog = PromptDialog(prompt.as_text(), heading, self)
         self._open_dialog(dialog)
 

@@ -80,9 +80,12 @@ def prepare(
     pinned: list[str],
     excluded: set[str],
     history: list[Message],
+    chat: Any = None,
 ) -> Prepared:
     """Search and injection (runs on a worker): the prompt, plus names for the panel."""
-    prompt = build_prompt_for(engine, question, pinned=pinned, excluded=excluded, history=history)
+    prompt = build_prompt_for(
+        engine, question, pinned=pinned, excluded=excluded, history=history, chat=chat
+    )
     titles = {used.id: used.title for used in prompt.used}
     topics: list[str] = []
     for memory_id in [u.id for u in prompt.used] + prompt.dropped_for_budget:

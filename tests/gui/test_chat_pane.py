@@ -396,6 +396,26 @@ def test_an_answer_at_the_token_limit_says_so(qtbot, pane: ChatPane, server: Gat
     assert not message.error_box.isVisible()
 
 
+def test_a_long_chat_against_a_2048_token_server_stays_inside_its_context(qtbot, make_pane) -> None:
+    """30 turns with long answers: the oldest turns leave the prompt, no turn is refused."""
+    long_reply = " ".join(f"word{i}," for i in range(180))  # 360 fake tokens per answer
+    with GatedServer(chat_reply=long_reply, context_limit=2048) as server:
+        server.release()
+        settings = chat_settings(server, "openai")
+        settings.chat.base_url = server.openai_url
+        settings.chat.context_tokens, settings.chat.max_tokens = 2048, 400
+        pane = make_pane(settings)
+        for i in range(30):
+            with qtbot.waitSignal(pane.answer_finished, timeout=TIMEOUT) as finished:
+                message = ask(qtbot, pane, f"espresso ratio, question {i}?")
+            assert finished.args == ["done"], (i, server.prompt_tokens, message.error_label.text())
+            assert message.text == long_reply.strip()
+        assert max(server.prompt_tokens) + 400 <= 2048
+        last = server.bodies("/v1/chat/completions")[-1]["messages"]
+        assert 2 < len(last) < 60  # some history, not all of it
+        assert last[-2]["content"] == long_reply.strip()  # the newest answer went back
+
+
 def test_a_provider_that_is_down_offers_the_settings(qtbot, make_pane) -> None:
     settings = chat_settings(None)
     settings.chat.base_url = f"http://127.0.0.1:{free_port()}"
