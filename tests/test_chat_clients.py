@@ -331,8 +331,15 @@ def test_silence_longer_than_the_read_timeout_mid_stream(kind: str, gated: Gated
     timeout = httpx.Timeout(0.3, connect=5.0)
     stream = make(kind, base_of(kind, gated), timeout=timeout).stream_chat(MESSAGES)
     assert next(stream) == "Paris "
-    with pytest.raises(ProviderTimeout, match=r"sent nothing for 0\.3 s in the middle"):
+    with pytest.raises(ProviderTimeout, match=r"sent nothing for 0\.3 s in the middle") as info:
         list(stream)
+    assert str(info.value).endswith("raise chat.timeout (now 0.3 s)")
+
+
+def test_the_timeout_setting_reaches_the_client(server: FakeServer) -> None:
+    settings = ChatSettings(provider="ollama", base_url=server.url, timeout=7.5)
+    client = create_chat_client(settings)
+    assert client._client._timeout.read == 7.5
 
 
 @pytest.mark.parametrize("kind", PROVIDERS)
