@@ -393,6 +393,11 @@ class _Handler(BaseHTTPRequestHandler):
         self._chunk("data: [DONE]\n\n")
         self._end_stream()
 
+    def _openai_models(self, body: dict[str, Any], fault: Fault) -> None:
+        names = sorted(self.fake.models or {"chat-model"})
+        data = [{"id": n, "object": "model", "owned_by": "fake"} for n in names]
+        self._json(200, {"object": "list", "data": data})
+
     # -- rerank --------------------------------------------------------------------------------
 
     def _rerank(self, body: dict[str, Any], fault: Fault) -> None:
@@ -514,6 +519,7 @@ ROUTES = {
     ("POST", "/api/chat"): _Handler._ollama_chat,
     ("POST", "/v1/embeddings"): _Handler._openai_embeddings,
     ("POST", "/v1/chat/completions"): _Handler._openai_chat,
+    ("GET", "/v1/models"): _Handler._openai_models,
     ("POST", "/rerank"): _Handler._rerank,
     ("POST", "/v1/rerank"): _Handler._rerank,
 }

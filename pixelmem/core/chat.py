@@ -22,7 +22,9 @@ import contextlib
 import json
 import socket
 import threading
+import time
 from collections.abc import Callable, Generator, Iterator
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import httpx
@@ -204,9 +206,26 @@ def _abort_on_cancel(
     return cancel.on_set(shutdown)
 
 
+@dataclass(frozen=True)
+class ChatCheck:
+    """What a one-token test completion showed."""
+
+    model: str  # asked for
+    answered_model: str  # what the server says answered
+    seconds: float
+    warnings: list[str] = field(default_factory=list)
+
+
+def _same_model(asked: str, answered: str) -> bool:
+    """``llama3.2`` is ``llama3.2:latest``; ``gpt-4o-mini`` is ``gpt-4o-mini-2024-07-18``."""
+    asked, answered = asked.removesuffix(":latest"), answered.removesuffix(":latest")
+    return answered == asked or answered.startswith(asked + "-") or answered.endswith("/" + asked)
+
+
 class _BaseChatClient:
     provider_name = ""
     path = ""
+    models_path = ""
     default_model = ""
 
     def __init__(
@@ -240,6 +259,27 @@ class _BaseChatClient:
 
     def close(self) -> None:
         self._client.close()
+
+    def list_models(self) -> list[str]:
+        """The chat models the server offers (``/api/tags``, ``/models``), sorted."""
+        body = self._client.get(self.models_path)
+        return sorted(set(self._model_names(body)))
+
+    def check(self) -> ChatCheck:
+        """A one-token completion: the model that answered, the time, and what looks wrong."""
+        start = time.perf_counter()
+        payload = self._payload([{"role": "user", "content": "Say OK."}], max_tokens=1)
+        payload["stream"] = False
+        body = self._client.post(self.path, payload)
+        seconds = time.perf_counter() - start
+        answered = str(body.get("model") or "") if isinstance(body, dict) else ""
+        warnings = []
+        if answered and not _same_model(self.model, answered):
+            warnings.append(
+                f"asked for model '{self.model}' but {self.where} answered as '{answered}': "
+                "it may ignore the name and use its default model — check chat.model"
+            )
+        return ChatCheck(self.model, answered or self.model, seconds, warnings)
 
     def stream_chat(
         self, messages: list[Message], *, cancel: threading.Event | None = None
@@ -280,8 +320,11 @@ class _BaseChatClient:
             f"(now {self.context_tokens:,})"
         )
 
-    def _payload(self, messages: list[Message]) -> dict[str, Any]:
+    def _payload(self, messages: list[Message], max_tokens: int = 0) -> dict[str, Any]:
         return {"model": self.model, "messages": messages, "stream": True}
+
+    def _model_names(self, body: Any) -> list[str]:
+        raise NotImplementedError
 
     def _service(self, base_url: str) -> Service:
         """The server at ``base_url`` (the provider's default address if empty)."""
@@ -324,16 +367,22 @@ class OllamaChat(_BaseChatClient):
 
     provider_name = "Ollama"
     path = "/api/chat"
+    models_path = "/api/tags"
     default_model = OLLAMA_DEFAULT_MODEL
 
     def _service(self, base_url: str) -> Service:
         return ollama_service(base_url, "chat")
 
-    def _payload(self, messages: list[Message]) -> dict[str, Any]:
+    def _model_names(self, body: Any) -> list[str]:
+        models = body.get("models") if isinstance(body, dict) else None
+        names = [m.get("name") or m.get("model") for m in models or [] if isinstance(m, dict)]
+        return [str(n).removesuffix(":latest") for n in names if n]
+
+    def _payload(self, messages: list[Message], max_tokens: int = 0) -> dict[str, Any]:
         payload = super()._payload(messages)
         options = {}
-        if self.max_tokens:
-            options["num_predict"] = self.max_tokens
+        if max_tokens or self.max_tokens:
+            options["num_predict"] = max_tokens or self.max_tokens
         if self.context_tokens:
             options["num_ctx"] = self.context_tokens  # Ollama's own default is often 2,048
         if options:
@@ -361,16 +410,21 @@ class OpenAIChat(_BaseChatClient):
 
     provider_name = "OpenAI-compatible"
     path = "/chat/completions"
+    models_path = "/models"
     default_model = OPENAI_DEFAULT_MODEL
 
     def _service(self, base_url: str) -> Service:
         return openai_service(base_url, "chat")
 
-    def _payload(self, messages: list[Message]) -> dict[str, Any]:
+    def _payload(self, messages: list[Message], max_tokens: int = 0) -> dict[str, Any]:
         payload = super()._payload(messages)
-        if self.max_tokens:
-            payload["max_tokens"] = self.max_tokens
+        if max_tokens or self.max_tokens:
+            payload["max_tokens"] = max_tokens or self.max_tokens
         return payload
+
+    def _model_names(self, body: Any) -> list[str]:
+        data = body.get("data") if isinstance(body, dict) else None
+        return [str(m["id"]) for m in data or [] if isinstance(m, dict) and m.get("id")]
 
     def _parse(self, lines: Iterator[str]) -> Generator[str, None, str]:
         finish = ""
@@ -464,6 +518,7 @@ __all__ = [
     "TOKEN_LIMIT",
     "AnswerStream",
     "CancelToken",
+    "ChatCheck",
     "ChatClient",
     "ChatNotConfigured",
     "Message",
