@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from pixelmem.gui.chat_chips import ChipBar
+from pixelmem.gui.chat_chips import ChipBar, FlowLayout
 from pixelmem.gui.chat_widgets import ChatInput, MessageWidget, ids_from_mime
 
 
@@ -73,12 +73,11 @@ class ChatBody(QWidget):
         self.stop_button = QPushButton()
         self.preview_button = QPushButton()
         self.clear_button = QPushButton()
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.preview_button)
-        buttons.addWidget(self.clear_button)
-        buttons.addStretch(1)
-        buttons.addWidget(self.stop_button)
-        buttons.addWidget(self.send_button)
+        buttons = QWidget()  # the buttons wrap onto two lines in a narrow dock
+        flow = FlowLayout(buttons, spacing=4)
+        flow.setContentsMargins(0, 0, 0, 0)
+        for button in (self.send_button, self.stop_button, self.preview_button, self.clear_button):
+            flow.addWidget(button)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
@@ -87,7 +86,7 @@ class ChatBody(QWidget):
         layout.addWidget(self.excluded_bar)
         layout.addWidget(self.scroll, 1)
         layout.addWidget(self.input)
-        layout.addLayout(buttons)
+        layout.addWidget(buttons)
         self.set_busy(False)
         self.retranslate()
 
@@ -130,6 +129,11 @@ class ChatBody(QWidget):
     def message_widgets(self) -> list[MessageWidget]:
         widgets = (self.messages.itemAt(i).widget() for i in range(self.messages.count()))
         return [w for w in widgets if isinstance(w, MessageWidget)]
+
+    def remove_message(self, message: MessageWidget) -> None:
+        self.messages.removeWidget(message)
+        message.deleteLater()
+        self.empty_label.setVisible(not self.message_widgets())
 
     def clear_messages(self) -> None:
         for message in self.message_widgets():

@@ -6,10 +6,15 @@ on the pane's own pool (tokens come back as queued signals), save drafts on the 
 Under every answer the memories it was given are listed; pins and exclusions apply to the
 following messages of this chat. "Clear" starts a new chat: it forgets the messages and the
 exclusions but keeps the pinned memories, which stay visible as chips at the top.
+
+Every finished turn is saved (write lane) as the conversation's file in the vault's
+``.pixelmem/chats/`` (:mod:`pixelmem.core.conversations`); the newest conversation comes back
+when the pane opens. The last answer can be regenerated: the turn is taken back and asked again.
 """
 
 from __future__ import annotations
 
+import copy
 import logging
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -24,6 +29,7 @@ from pixelmem.core.chat import (
     ChatNotConfigured,
     create_chat_client,
 )
+from pixelmem.core.conversations import ChatMessage, Conversation, ConversationStore
 from pixelmem.core.errors import (
     AnswerCutOff,
     ContextExceeded,
@@ -45,6 +51,8 @@ from pixelmem.gui.chat_state import (
     StreamSignals,
     Turn,
     prepare,
+    record_turn,
+    restored_prompt,
     stream_job,
 )
 from pixelmem.gui.chat_widgets import MemoriesPanel, MessageWidget
@@ -83,7 +91,8 @@ class ChatPane(QDockWidget):
         self.settings = settings
         self.last_dialog: SaveMemoryDialog | PromptDialog | None = None
         self.memories = ChatMemories()
-        self._history: list[Message] = []
+        self.conversations = ConversationStore(engine.vault)
+        self.conversation = Conversation()
         self._turn: Turn | None = None
         self._turns = 0
         self._turn_by_message: dict[int, Turn] = {}
@@ -98,6 +107,7 @@ class ChatPane(QDockWidget):
         self._connect()
         self.retranslate()
         self._update_banner()
+        self._restore_latest()
         self._refresh_state()
 
     def _connect(self) -> None:
@@ -137,13 +147,21 @@ class ChatPane(QDockWidget):
 
     # -- sending ---------------------------------------------------------------------------
 
+    @property
+    def busy(self) -> bool:
+        return self._turn is not None and self._turn.active
+
     @Slot()
     def send(self) -> None:
         """Send the input box's text (Enter); ignored while an answer is still coming."""
         question = self.input.toPlainText().strip()
-        if not question or (self._turn is not None and self._turn.active):
+        if not question or self.busy:
             return
         self.input.clear()
+        self.ask(question)
+
+    def ask(self, question: str) -> None:
+        """Ask ``question`` as the next turn of this conversation."""
         user = self._add_message("user", self.tr("You"))
         user.view.set_plain(question)
         message = self._add_message("assistant", self._model_name())
@@ -153,7 +171,8 @@ class ChatPane(QDockWidget):
         self._turn = turn
         self._turn_by_message[id(message)] = turn
         self.body.set_busy(True)
-        history = list(self._history)  # injection keeps the newest turns that fit the context
+        self._update_actions()
+        history = self.conversation.history()  # injection keeps the newest turns that fit
         run_in_pool(
             self._prepare_job(question, history),
             lambda prepared: self._on_prepared(turn, prepared),
@@ -227,8 +246,7 @@ class ChatPane(QDockWidget):
             turn.message.set_status(note.format(n=f"{self.settings.chat.max_tokens:,}"))
         else:
             turn.message.set_status("")
-        self._remember(turn)
-        self._end_turn(turn, "done")
+        self._end_turn(turn, "done", LENGTH if reason == LENGTH else "done")
 
     def _no_room_message(self) -> str:
         text = self.tr(
@@ -251,8 +269,6 @@ class ChatPane(QDockWidget):
         turn.message.show_error(
             describe_error(exc), offer_settings=isinstance(exc, _SETTINGS_ERRORS)
         )
-        if cut_off and turn.text:
-            self._remember(turn)
         self._end_turn(turn, "cutoff" if cut_off else "failed")
 
     @Slot()
@@ -264,34 +280,104 @@ class ChatPane(QDockWidget):
         turn.cancel.set()  # also shuts the socket, so the worker ends at once
         self._render_turn(turn)
         turn.message.set_status(self.tr("stopped"))
-        if turn.text:
-            self._remember(turn)
         self._end_turn(turn, "stopped")
 
-    def _end_turn(self, turn: Turn, state: str) -> None:
+    def _end_turn(self, turn: Turn, state: str, saved_state: str = "") -> None:
         self._render_timer.stop()
         turn.state = state
         self.body.set_busy(False)
+        if state != "unconfigured":
+            error = turn.message.error_label.text() if state in ("failed", "cutoff") else ""
+            record_turn(self.conversation, turn, saved_state or state, error)
+            self._save_conversation()
+        self._update_actions()
         self.input.setFocus()
         self.answer_finished.emit(state)
 
-    def _remember(self, turn: Turn) -> None:
-        self._history += [
-            {"role": "user", "content": turn.question},
-            {"role": "assistant", "content": turn.text},
-        ]
+    def _save_conversation(self) -> None:
+        self.conversation.pinned = list(self.memories.pinned)
+        self.conversation.excluded = list(self.memories.excluded)
+        snapshot, store = copy.deepcopy(self.conversation), self.conversations
+        write_lane().submit(
+            lambda: store.save(snapshot),
+            None,
+            lambda exc: self.bus.error_reported.emit(describe_error(exc)),
+            context=self,
+        )
 
     @Slot()
     def clear(self) -> None:
-        """A new chat: messages and exclusions go, pinned memories stay."""
+        """A new chat: messages and exclusions go, pinned memories stay (the old chat is kept
+        on disk)."""
         self.stop()
+        self._show(Conversation(pinned=list(self.memories.pinned)))
+
+    @Slot()
+    def regenerate(self) -> None:
+        """Take the last turn back and ask its question again."""
+        messages = self.conversation.messages
+        if self.busy or len(messages) < 2 or messages[-2].role != "user":
+            return
+        question = messages[-2].content
+        del messages[-2:]
+        widgets = self.message_widgets()
+        for widget in widgets[-2:]:
+            self.body.remove_message(widget)
+            self._turn_by_message.pop(id(widget), None)
+        self._panels = [p for p in self._panels if p.parent() not in widgets[-2:]]
         self._turn = None
-        self._history.clear()
+        self.ask(question)
+
+    # -- conversations on disk -------------------------------------------------------------
+
+    def _restore_latest(self) -> None:
+        conversations = self.conversations.list()
+        if conversations:
+            self._show(conversations[0])
+
+    def _show(self, conversation: Conversation) -> None:
+        """Show ``conversation`` (its messages, pins and exclusions) as the current chat."""
+        self._turn = None
         self._turn_by_message.clear()
-        self.memories.excluded.clear()
         self._panels.clear()
         self.body.clear_messages()
+        self.conversation = conversation
+        self.memories = ChatMemories()
+        for memory_id in conversation.pinned:
+            if memory_id in self.engine.store:
+                self.memories.pin(memory_id, self.engine.store.get(memory_id).title)
+        for memory_id in conversation.excluded:
+            self.memories.exclude(memory_id)
+        for message in conversation.messages:
+            self._show_saved(message)
+        self._update_actions()
         self._refresh_state()
+
+    def _show_saved(self, saved: ChatMessage) -> None:
+        if saved.role == "user":
+            self._add_message("user", self.tr("You")).view.set_plain(saved.content)
+            return
+        message = self._add_message("assistant", self._model_name())
+        message.view.set_markdown(saved.content, {u["id"]: u["title"] for u in saved.used})
+        status = {
+            LENGTH: self.tr("stopped at the token limit"),
+            "stopped": self.tr("stopped"),
+            "cutoff": self.tr("cut off"),
+            "failed": self.tr("failed"),
+        }.get(saved.state, "")
+        message.set_status(status)
+        if saved.error:
+            message.show_error(saved.error, offer_settings=False)
+        prompt = restored_prompt(saved)
+        titles = {u.id: u.title for u in prompt.used}
+        panel = self._add_panel(message, prompt, titles)
+        panel.prompt_button.hide()  # the exact prompt of a past session is not kept
+
+    def _update_actions(self) -> None:
+        """Regenerate is offered on the last answer only, and not while one is coming."""
+        answers = [m for m in self.message_widgets() if m.role == "assistant"]
+        for message in answers:
+            message.regenerate_button.setVisible(message is answers[-1] and not self.busy)
 
     def shutdown(self, msecs: int = 5000) -> bool:
         """Stop any answer and wait for the stream worker (before the app quits)."""
@@ -302,6 +388,7 @@ class ChatPane(QDockWidget):
 
     def _add_message(self, role: str, sender: str) -> MessageWidget:
         message = MessageWidget(role, sender)
+        message.regenerate_requested.connect(self.regenerate)
         message.view.memory_link_clicked.connect(self.open_memory_requested)
         message.save_requested.connect(lambda text: self.save_as_memory(text, message))
         message.settings_requested.connect(self.settings_requested)
@@ -312,18 +399,24 @@ class ChatPane(QDockWidget):
         return self.body.message_widgets()
 
     def _add_memories_panel(self, turn: Turn, prepared: Prepared) -> None:
-        panel = MemoriesPanel(prepared.prompt, prepared.titles)
+        self._add_panel(turn.message, prepared.prompt, prepared.titles)
+
+    def _add_panel(
+        self, message: MessageWidget, prompt: InjectedPrompt, titles: dict[str, str]
+    ) -> MemoriesPanel:
+        panel = MemoriesPanel(prompt, titles)
         panel.open_memory.connect(self.open_memory_requested)
         panel.pin_toggled.connect(lambda mid, on: self.pin(mid) if on else self.unpin(mid))
         panel.exclude_toggled.connect(
             lambda mid, on: self.exclude(mid) if on else self.include(mid)
         )
-        panel.show_prompt.connect(lambda: self._show_prompt(prepared.prompt, sent=True))
-        turn.message.add_below(panel)
+        panel.show_prompt.connect(lambda: self._show_prompt(prompt, sent=True))
+        message.add_below(panel)
         self._panels.append(panel)
-        for used in prepared.prompt.used:
+        for used in prompt.used:
             self.memories.titles.setdefault(used.id, used.title)
         panel.update_state(set(self.memories.pinned), set(self.memories.excluded))
+        return panel
 
     # -- pins and exclusions (they shape the next prompt) ------------------------------------
 
@@ -398,7 +491,7 @@ class ChatPane(QDockWidget):
     def preview_prompt(self) -> None:
         """What the model would get for the text in the input box, without sending anything."""
         question = self.input.toPlainText().strip()
-        history = list(self._history)
+        history = self.conversation.history()
         run_in_pool(
             self._prepare_job(question, history),
             lambda prepared: self._show_prompt(prepared.prompt, sent=False),

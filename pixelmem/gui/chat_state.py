@@ -14,8 +14,9 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from pixelmem.core.chat import CancelToken, ChatClient
+from pixelmem.core.conversations import ChatMessage, Conversation
 from pixelmem.core.errors import InvalidIdError, MemoryNotFound
-from pixelmem.core.injection import InjectedPrompt, Message, build_prompt_for
+from pixelmem.core.injection import InjectedPrompt, Message, UsedMemory, build_prompt_for
 
 MAX_DRAFT_TOPICS = 3
 ACTIVE_STATES = ("searching", "waiting", "streaming")
@@ -142,3 +143,30 @@ def stream_job(
             client.close()
 
     return run
+
+
+def record_turn(conversation: Conversation, turn: Turn, state: str, error: str = "") -> None:
+    """Append the turn's question and answer (how it ended, what it was given)."""
+    used = []
+    if turn.prepared is not None:
+        used = [
+            {"id": u.id, "title": u.title, "score": u.score, "reason": u.reason, "part": u.part}
+            for u in turn.prepared.prompt.used
+        ]
+    conversation.messages.append(ChatMessage("user", turn.question))
+    conversation.messages.append(ChatMessage("assistant", turn.text, state, error, used))
+
+
+def restored_prompt(message: ChatMessage) -> InjectedPrompt:
+    """A saved answer's memories, for its panel (the prompt text itself is not kept)."""
+    used = [
+        UsedMemory(
+            str(u.get("id", "")),
+            str(u.get("title", "")),
+            u.get("score"),
+            u.get("reason", "automatic"),
+            u.get("part", "whole"),
+        )
+        for u in message.used
+    ]
+    return InjectedPrompt(system="", messages=[], used=used)

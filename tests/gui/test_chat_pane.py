@@ -6,6 +6,7 @@ The gated server holds an answer back after its first token until the test relea
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -569,3 +570,100 @@ def test_the_main_window_docks_the_pane_and_opens_what_it_asks_for(qtbot, window
     with qtbot.waitSignal(window.editor.memory_opened, timeout=TIMEOUT):
         pane.open_memory_requested.emit(espresso)
     assert pane.shutdown(TIMEOUT)
+
+
+# -- conversations that last -------------------------------------------------------------------
+
+
+def saved_files(engine: Engine) -> list[Path]:
+    return sorted((engine.vault / ".pixelmem" / "chats").glob("*.json"))
+
+
+def test_a_conversation_survives_a_restart(
+    qtbot, make_pane, server: GatedServer, indexed: Engine
+) -> None:
+    settings = chat_settings(server)
+    first = make_pane(settings)
+    ask_and_finish(qtbot, first, server, "espresso ratio?")
+    ask_and_finish(qtbot, first, server, "and for a double?")
+    assert first.shutdown(TIMEOUT) and workers.wait_for_all(TIMEOUT)
+    assert len(saved_files(indexed)) == 1
+
+    again = make_pane(settings)  # the app opened again on the same vault
+    texts = [m.text for m in again.message_widgets()]
+    assert texts == ["espresso ratio?", REPLY, "and for a double?", REPLY]
+    assert panel_of(again.message_widgets()[1]).prompt.used  # the memories it was given
+    ask_and_finish(qtbot, again, server, "thanks")
+    sent = server.bodies("/api/chat")[-1]["messages"]
+    assert [m["content"] for m in sent[1:]] == [*texts, "thanks"]  # the history went along
+
+
+def test_clear_starts_a_new_file_and_keeps_the_old_one(
+    qtbot, pane: ChatPane, server: GatedServer, indexed: Engine
+) -> None:
+    ask_and_finish(qtbot, pane, server, "espresso ratio?")
+    pane.clear()
+    ask_and_finish(qtbot, pane, server, "bike chain?")
+    assert workers.wait_for_all(TIMEOUT)
+    assert len(saved_files(indexed)) == 2
+    assert [c.messages[0].content for c in pane.conversations.list()] == [
+        "bike chain?",
+        "espresso ratio?",
+    ]
+
+
+def test_regenerate_replaces_the_last_answer(qtbot, pane: ChatPane, server: GatedServer) -> None:
+    ask_and_finish(qtbot, pane, server, "espresso ratio?")
+    last = ask_and_finish(qtbot, pane, server, "and for a double?")
+    first_answer = pane.message_widgets()[1]
+    assert last.regenerate_button.isVisible() and not first_answer.regenerate_button.isVisible()
+    with qtbot.waitSignal(pane.answer_finished, timeout=TIMEOUT) as finished:
+        last.regenerate_button.click()
+    assert finished.args == ["done"]
+    widgets = pane.message_widgets()
+    assert [m.text for m in widgets] == ["espresso ratio?", REPLY, "and for a double?", REPLY]
+    assert widgets[-1] is not last
+    sent = server.bodies("/api/chat")[-1]["messages"]
+    assert [m["content"] for m in sent[1:]] == ["espresso ratio?", REPLY, "and for a double?"]
+    assert len(pane.conversation.messages) == 4
+
+
+def test_copy_puts_the_answer_as_markdown_on_the_clipboard(
+    qtbot, pane: ChatPane, server: GatedServer
+) -> None:
+    from PySide6.QtGui import QGuiApplication
+
+    message = ask_and_finish(qtbot, pane, server, "espresso ratio?")
+    message.copy_button.click()
+    assert QGuiApplication.clipboard().text() == REPLY  # Markdown source, with the **bold**
+
+
+def test_the_pane_at_320_px_shows_nothing_clipped(
+    qtbot, make_pane, server: GatedServer, indexed: Engine
+) -> None:
+    long_title = "A memory whose title goes on and on " * 6
+    ids = ids_by_title(indexed)
+    memory = indexed.store.get(ids["Espresso ratio"])
+    memory = indexed.update_memory(dataclasses.replace(memory, title=long_title.strip()))
+    settings = chat_settings(server)
+    settings.chat.model = "hf.co/someone/a-very-long-model-name-GGUF:Q4_K_M"
+    pane = make_pane(settings)
+    pane.pin(memory.id)
+    server.release()
+    server.fail(ending="length", path="/api/chat")  # the longest status line
+    with qtbot.waitSignal(pane.answer_finished, timeout=TIMEOUT):
+        ask(qtbot, pane, "espresso ratio?")
+    pane.parent().resizeDocks([pane], [320], Qt.Orientation.Horizontal)
+    qtbot.waitUntil(lambda: pane.width() <= 330, timeout=TIMEOUT)
+    viewport = pane.body.scroll.viewport()
+    qtbot.waitUntil(lambda: pane.body.scroll.widget().width() <= viewport.width(), timeout=TIMEOUT)
+    for message in pane.message_widgets():
+        for widget in message.findChildren(QWidget):
+            if not widget.isVisible():
+                continue
+            left = widget.mapTo(viewport, widget.rect().topLeft()).x()
+            right = widget.mapTo(viewport, widget.rect().topRight()).x()
+            assert left >= 0 and right < viewport.width(), (type(widget).__name__, right)
+    title = panel_of(pane.message_widgets()[-1])._rows[memory.id][0]
+    assert title.plain_title().startswith("A m") and "…" in title.plain_title()
+    assert long_title.strip() in title.toolTip()
