@@ -119,7 +119,7 @@ def _from_json(data: dict[str, Any]) -> Conversation:
 
 
 def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
+    return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
 __all__ = ["ChatMessage", "Conversation", "ConversationStore"]
