@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from pixelmem.gui.chat_chips import ChipBar, FlowLayout
+from pixelmem.gui.chat_conversations import ConversationBar
 from pixelmem.gui.chat_widgets import ChatInput, MessageWidget, ids_from_mime
 
 
@@ -44,6 +45,7 @@ class ChatBody(QWidget):
         banner_row = QHBoxLayout(self.banner)
         banner_row.addWidget(self.banner_label, 1)
         banner_row.addWidget(self.banner_button)
+        self.conversation_bar = ConversationBar()
         self.pinned_bar = ChipBar("", "")
         self.excluded_bar = ChipBar("", "")
 
@@ -82,6 +84,7 @@ class ChatBody(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.banner)
+        layout.addWidget(self.conversation_bar)
         layout.addWidget(self.pinned_bar)
         layout.addWidget(self.excluded_bar)
         layout.addWidget(self.scroll, 1)
@@ -112,7 +115,8 @@ class ChatBody(QWidget):
         self.stop_button.setText(self.tr("Stop"))
         self.preview_button.setText(self.tr("Preview prompt"))
         self.preview_button.setToolTip(self.tr("See what would be sent, without sending it"))
-        self.clear_button.setText(self.tr("Clear"))
+        self.conversation_bar.retranslate()
+        self.clear_button.setText(self.tr("New chat"))
         self.clear_button.setToolTip(self.tr("Start a new chat (pinned memories stay)"))
 
     def set_busy(self, busy: bool) -> None:

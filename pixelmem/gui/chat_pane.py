@@ -14,7 +14,6 @@ when the pane opens. The last answer can be regenerated: the turn is taken back 
 
 from __future__ import annotations
 
-import copy
 import logging
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -29,7 +28,7 @@ from pixelmem.core.chat import (
     ChatNotConfigured,
     create_chat_client,
 )
-from pixelmem.core.conversations import ChatMessage, Conversation, ConversationStore
+from pixelmem.core.conversations import Conversation, ConversationStore
 from pixelmem.core.errors import (
     AnswerCutOff,
     ContextExceeded,
@@ -45,6 +44,7 @@ from pixelmem.core.settings import Settings
 from pixelmem.gui.bus import CREATED, DELETED, MemoryBus
 from pixelmem.gui.chat_body import ChatBody
 from pixelmem.gui.chat_dialogs import Draft, PromptDialog, SaveMemoryDialog, draft_from_text
+from pixelmem.gui.chat_history import ConversationsMixin
 from pixelmem.gui.chat_state import (
     ChatMemories,
     Prepared,
@@ -52,7 +52,6 @@ from pixelmem.gui.chat_state import (
     Turn,
     prepare,
     record_turn,
-    restored_prompt,
     stream_job,
 )
 from pixelmem.gui.chat_widgets import MemoriesPanel, MessageWidget
@@ -71,7 +70,7 @@ _SETTINGS_ERRORS = (
 )
 
 
-class ChatPane(QDockWidget):
+class ChatPane(QDockWidget, ConversationsMixin):
     """Dockable chat with memory injection. Connect ``open_memory_requested`` to the editor and
     ``settings_requested`` to the settings dialog; call :meth:`shutdown` before quitting."""
 
@@ -93,6 +92,7 @@ class ChatPane(QDockWidget):
         self.memories = ChatMemories()
         self.conversations = ConversationStore(engine.vault)
         self.conversation = Conversation()
+        self._saved: dict[str, Conversation] = {}  # on disk, newest first
         self._turn: Turn | None = None
         self._turns = 0
         self._turn_by_message: dict[int, Turn] = {}
@@ -123,6 +123,9 @@ class ChatPane(QDockWidget):
         body.stop_button.clicked.connect(self.stop)
         body.preview_button.clicked.connect(self.preview_prompt)
         body.clear_button.clicked.connect(self.clear)
+        body.conversation_bar.chosen.connect(self.choose_conversation)
+        body.conversation_bar.rename_requested.connect(self.rename_conversation)
+        body.conversation_bar.delete_requested.connect(self.delete_conversation)
         self.bus.memory_updated.connect(self._on_memory_updated)
         self.bus.settings_changed.connect(self.set_settings)
 
@@ -293,91 +296,6 @@ class ChatPane(QDockWidget):
         self._update_actions()
         self.input.setFocus()
         self.answer_finished.emit(state)
-
-    def _save_conversation(self) -> None:
-        self.conversation.pinned = list(self.memories.pinned)
-        self.conversation.excluded = list(self.memories.excluded)
-        snapshot, store = copy.deepcopy(self.conversation), self.conversations
-        write_lane().submit(
-            lambda: store.save(snapshot),
-            None,
-            lambda exc: self.bus.error_reported.emit(describe_error(exc)),
-            context=self,
-        )
-
-    @Slot()
-    def clear(self) -> None:
-        """A new chat: messages and exclusions go, pinned memories stay (the old chat is kept
-        on disk)."""
-        self.stop()
-        self._show(Conversation(pinned=list(self.memories.pinned)))
-
-    @Slot()
-    def regenerate(self) -> None:
-        """Take the last turn back and ask its question again."""
-        messages = self.conversation.messages
-        if self.busy or len(messages) < 2 or messages[-2].role != "user":
-            return
-        question = messages[-2].content
-        del messages[-2:]
-        widgets = self.message_widgets()
-        for widget in widgets[-2:]:
-            self.body.remove_message(widget)
-            self._turn_by_message.pop(id(widget), None)
-        self._panels = [p for p in self._panels if p.parent() not in widgets[-2:]]
-        self._turn = None
-        self.ask(question)
-
-    # -- conversations on disk -------------------------------------------------------------
-
-    def _restore_latest(self) -> None:
-        conversations = self.conversations.list()
-        if conversations:
-            self._show(conversations[0])
-
-    def _show(self, conversation: Conversation) -> None:
-        """Show ``conversation`` (its messages, pins and exclusions) as the current chat."""
-        self._turn = None
-        self._turn_by_message.clear()
-        self._panels.clear()
-        self.body.clear_messages()
-        self.conversation = conversation
-        self.memories = ChatMemories()
-        for memory_id in conversation.pinned:
-            if memory_id in self.engine.store:
-                self.memories.pin(memory_id, self.engine.store.get(memory_id).title)
-        for memory_id in conversation.excluded:
-            self.memories.exclude(memory_id)
-        for message in conversation.messages:
-            self._show_saved(message)
-        self._update_actions()
-        self._refresh_state()
-
-    def _show_saved(self, saved: ChatMessage) -> None:
-        if saved.role == "user":
-            self._add_message("user", self.tr("You")).view.set_plain(saved.content)
-            return
-        message = self._add_message("assistant", self._model_name())
-        message.view.set_markdown(saved.content, {u["id"]: u["title"] for u in saved.used})
-        status = {
-            LENGTH: self.tr("stopped at the token limit"),
-            "stopped": self.tr("stopped"),
-            "cutoff": self.tr("cut off"),
-            "failed": self.tr("failed"),
-        }.get(saved.state, "")
-        message.set_status(status)
-        if saved.error:
-            message.show_error(saved.error, offer_settings=False)
-        prompt = restored_prompt(saved)
-        titles = {u.id: u.title for u in prompt.used}
-        panel = self._add_panel(message, prompt, titles)
-        panel.prompt_button.hide()  # the exact prompt of a past session is not kept
-
-    def _update_actions(self) -> None:
-        """Regenerate is offered on the last answer only, and not while one is coming."""
-        answers = [m for m in self.message_widgets() if m.role == "assistant"]
-        for message in answers:
-            message.regenerate_button.setVisible(message is answers[-1] and not self.busy)
 
     def shutdown(self, msecs: int = 5000) -> bool:
         """Stop any answer and wait for the stream worker (before the app quits)."""

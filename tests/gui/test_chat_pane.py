@@ -667,3 +667,27 @@ def test_the_pane_at_320_px_shows_nothing_clipped(
     title = panel_of(pane.message_widgets()[-1])._rows[memory.id][0]
     assert title.plain_title().startswith("A m") and "…" in title.plain_title()
     assert long_title.strip() in title.toolTip()
+
+
+def test_the_conversation_list_switches_renames_and_deletes(
+    qtbot, pane: ChatPane, server: GatedServer, indexed: Engine
+) -> None:
+    ask_and_finish(qtbot, pane, server, "espresso ratio?")
+    first = pane.conversation.id
+    pane.clear()
+    ask_and_finish(qtbot, pane, server, "bike chain?")
+    combo = pane.body.conversation_bar.combo
+    assert [combo.itemText(i) for i in range(combo.count())] == ["bike chain?", "espresso ratio?"]
+
+    pane.body.conversation_bar.chosen.emit(first)
+    assert [m.text for m in pane.message_widgets()] == ["espresso ratio?", REPLY]
+    assert combo.currentText() == "espresso ratio?"
+
+    pane.rename_conversation("Coffee")
+    assert combo.currentText() == "Coffee"
+    pane.delete_conversation(confirm=False)
+    assert [m.text for m in pane.message_widgets()] == ["bike chain?", REPLY]
+    assert workers.wait_for_all(TIMEOUT)
+    assert [c.named() for c in pane.conversations.list()] == ["bike chain?"]
+    deleted = indexed.vault / ".pixelmem" / "chats" / "deleted" / f"{first}.json"
+    assert deleted.is_file()  # set aside, not destroyed
