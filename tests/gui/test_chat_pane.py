@@ -572,6 +572,23 @@ def test_the_main_window_docks_the_pane_and_opens_what_it_asks_for(qtbot, window
     assert pane.shutdown(TIMEOUT)
 
 
+def test_focus_chat_gives_the_chat_the_window_and_back(qtbot, window) -> None:
+    window.resize(1200, 800)
+    window.show()
+    qtbot.waitExposed(window)
+    before = window.chat_dock.width()
+    window.actions_by_name["focus_chat"].trigger()
+    assert window.chat_focused
+    qtbot.waitUntil(lambda: window.chat_dock.width() > 0.9 * window.width(), timeout=TIMEOUT)
+    assert not window.list_dock.isVisible() and not window.centralWidget().isVisible()
+    window.focus_chat()
+    assert not window.chat_focused
+    assert window.list_dock.isVisible() and window.centralWidget().isVisible()
+    qtbot.waitUntil(lambda: window.chat_dock.width() < 0.6 * window.width(), timeout=TIMEOUT)
+    assert window.chat_dock.width() <= max(before, 0.6 * window.width())
+    assert window.chat_dock.shutdown(TIMEOUT)
+
+
 # -- conversations that last -------------------------------------------------------------------
 
 
