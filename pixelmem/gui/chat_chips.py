@@ -32,6 +32,7 @@ class ChipBar(QWidget):
         self._label = QLabel(label)
         muted(self._label)
         self._hint = QLabel(empty_hint)
+        self._hint.setWordWrap(True)  # a narrow dock wraps the hint instead of widening
         muted(self._hint)
         self._flow.addWidget(self._label)
         self._flow.addWidget(self._hint)
