@@ -1240,4 +1240,233 @@ Enter opens the selected result.</source>
             <translation>无标题</translation>
         </message>
     </context>
+    <context>
+        <name>ChatBody</name>
+        <message>
+            <source>New chat</source>
+            <translation>新对话</translation>
+        </message>
+    </context>
+    <context>
+        <name>ChatPane</name>
+        <message>
+            <source>no answer</source>
+            <translation>没有回答</translation>
+        </message>
+        <message>
+            <source>stopped at the token limit (chat.max_tokens = {n})</source>
+            <translation>已达到 token 上限（chat.max_tokens = {n}）</translation>
+        </message>
+        <message>
+            <source>The model stopped before writing anything: the prompt probably fills its context window. Start a new chat, or set chat.context_tokens to the model&apos;s context size (now {n}).</source>
+            <translation>模型还没写出任何内容就停止了：提示词可能占满了它的上下文窗口。请开始新对话，或把 chat.context_tokens 设为模型的上下文长度（当前 {n}）。</translation>
+        </message>
+        <message>
+            <source>cut off</source>
+            <translation>被截断</translation>
+        </message>
+        <message>
+            <source>{n} earlier messages left out to fit the model&apos;s context ({tokens}).</source>
+            <translation>为放入模型的上下文，省略了 {n} 条较早的消息（{tokens}）。</translation>
+        </message>
+        <message>
+            <source>about {used} of {room} tokens, chat.context_tokens</source>
+            <translation>约 {used}/{room} 个 token，chat.context_tokens</translation>
+        </message>
+        <message>
+            <source>You</source>
+            <translation>你</translation>
+        </message>
+        <message>
+            <source>stopped at the token limit</source>
+            <translation>已达到 token 上限</translation>
+        </message>
+        <message>
+            <source>stopped</source>
+            <translation>已停止</translation>
+        </message>
+        <message>
+            <source>failed</source>
+            <translation>失败</translation>
+        </message>
+        <message>
+            <source>New chat</source>
+            <translation>新对话</translation>
+        </message>
+        <message>
+            <source>Rename chat</source>
+            <translation>重命名对话</translation>
+        </message>
+        <message>
+            <source>Name:</source>
+            <translation>名称：</translation>
+        </message>
+        <message>
+            <source>Delete chat</source>
+            <translation>删除对话</translation>
+        </message>
+        <message>
+            <source>Delete “{name}”?</source>
+            <translation>删除“{name}”？</translation>
+        </message>
+    </context>
+    <context>
+        <name>ConversationsMixin</name>
+        <message>
+            <source>You</source>
+            <translation>你</translation>
+        </message>
+        <message>
+            <source>stopped at the token limit</source>
+            <translation>已达到 token 上限</translation>
+        </message>
+        <message>
+            <source>stopped</source>
+            <translation>已停止</translation>
+        </message>
+        <message>
+            <source>cut off</source>
+            <translation>被截断</translation>
+        </message>
+        <message>
+            <source>failed</source>
+            <translation>失败</translation>
+        </message>
+        <message>
+            <source>New chat</source>
+            <translation>新对话</translation>
+        </message>
+        <message>
+            <source>Rename chat</source>
+            <translation>重命名对话</translation>
+        </message>
+        <message>
+            <source>Name:</source>
+            <translation>名称：</translation>
+        </message>
+        <message>
+            <source>Delete chat</source>
+            <translation>删除对话</translation>
+        </message>
+        <message>
+            <source>Delete “{name}”?</source>
+            <translation>删除“{name}”？</translation>
+        </message>
+    </context>
+    <context>
+        <name>ChatSettingsPage</name>
+        <message>
+            <source>None</source>
+            <translation>无</translation>
+        </message>
+        <message>
+            <source>OpenAI-compatible API</source>
+            <translation>OpenAI 兼容 API</translation>
+        </message>
+        <message>
+            <source>List models</source>
+            <translation>列出模型</translation>
+        </message>
+        <message>
+            <source>Test chat model</source>
+            <translation>测试聊天模型</translation>
+        </message>
+        <message>
+            <source>Provider</source>
+            <translation>提供方</translation>
+        </message>
+        <message>
+            <source>Base URL</source>
+            <translation>基础 URL</translation>
+        </message>
+        <message>
+            <source>Model</source>
+            <translation>模型</translation>
+        </message>
+        <message>
+            <source>API key</source>
+            <translation>API 密钥</translation>
+        </message>
+        <message>
+            <source>Context window (tokens)</source>
+            <translation>上下文窗口（token）</translation>
+        </message>
+        <message>
+            <source>Longest answer (tokens)</source>
+            <translation>最长回答（token）</translation>
+        </message>
+        <message>
+            <source>Timeout</source>
+            <translation>超时</translation>
+        </message>
+        <message>
+            <source>Asking the server for its models…</source>
+            <translation>正在向服务器获取模型列表…</translation>
+        </message>
+        <message>
+            <source>The server lists no models.</source>
+            <translation>服务器没有列出任何模型。</translation>
+        </message>
+        <message>
+            <source>✓ {n} models; “{model}” is not among them.</source>
+            <translation>✓ {n} 个模型；其中没有“{model}”。</translation>
+        </message>
+        <message>
+            <source>✓ {n} models.</source>
+            <translation>✓ {n} 个模型。</translation>
+        </message>
+        <message>
+            <source>Testing…</source>
+            <translation>正在测试…</translation>
+        </message>
+        <message>
+            <source>✓ {model} answered in {ms} ms</source>
+            <translation>✓ {model} 在 {ms} 毫秒内回答</translation>
+        </message>
+        <message>
+            <source>✗ Choose a provider first.</source>
+            <translation>✗ 请先选择提供方。</translation>
+        </message>
+    </context>
+    <context>
+        <name>ConversationBar</name>
+        <message>
+            <source>Earlier conversations (kept in the vault&apos;s .pixelmem/chats)</source>
+            <translation>以前的对话（保存在知识库的 .pixelmem/chats 中）</translation>
+        </message>
+        <message>
+            <source>Rename</source>
+            <translation>重命名</translation>
+        </message>
+        <message>
+            <source>Delete</source>
+            <translation>删除</translation>
+        </message>
+    </context>
+    <context>
+        <name>MessageWidget</name>
+        <message>
+            <source>Copy</source>
+            <translation>复制</translation>
+        </message>
+        <message>
+            <source>Copy this message as Markdown</source>
+            <translation>以 Markdown 复制这条消息</translation>
+        </message>
+        <message>
+            <source>Regenerate</source>
+            <translation>重新生成</translation>
+        </message>
+        <message>
+            <source>Ask again and replace this answer</source>
+            <translation>重新提问并替换这个回答</translation>
+        </message>
+    </context>
+    <context>
+        <name>menus</name>
+        <message>
+            <source>Focus &amp;Chat</source>
+            <translation>专注聊天(&amp;C)</translation>
+        </message>
+    </context>
 </TS>
