@@ -301,6 +301,13 @@ class _Handler(BaseHTTPRequestHandler):
         models = [{"name": f"{n}:latest", "model": f"{n}:latest", "size": 1} for n in names]
         self._json(200, {"models": models})
 
+    def _ollama_show(self, body: dict[str, Any], fault: Fault) -> None:
+        if self._ollama_model_missing(body):
+            return
+        window = self.fake.context_limit or 131072
+        info = {"general.architecture": "llama", "llama.context_length": window}
+        self._json(200, {"modelfile": "", "parameters": "", "model_info": info})
+
     def _ollama_model_missing(self, body: dict[str, Any]) -> bool:
         if self.fake._model_known(body.get("model")):
             return False
@@ -517,6 +524,7 @@ ROUTES = {
     ("POST", "/api/embeddings"): _Handler._ollama_embeddings,
     ("GET", "/api/tags"): _Handler._ollama_tags,
     ("POST", "/api/chat"): _Handler._ollama_chat,
+    ("POST", "/api/show"): _Handler._ollama_show,
     ("POST", "/v1/embeddings"): _Handler._openai_embeddings,
     ("POST", "/v1/chat/completions"): _Handler._openai_chat,
     ("GET", "/v1/models"): _Handler._openai_models,

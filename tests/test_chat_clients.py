@@ -21,6 +21,7 @@ from pixelmem.core.chat import (
     OllamaChat,
     OpenAIChat,
     create_chat_client,
+    fitted_settings,
 )
 from pixelmem.core.errors import (
     AnswerCutOff,
@@ -376,3 +377,20 @@ def test_the_factory_builds_each_provider_with_defaults(monkeypatch) -> None:
 def test_the_factory_client_talks_to_the_configured_server(server: FakeServer) -> None:
     settings = ChatSettings(provider="openai", base_url=server.openai_url, model="m")
     assert "".join(create_chat_client(settings).stream_chat(MESSAGES)) == REPLY
+
+
+def test_ollama_says_its_models_window_and_a_smaller_one_wins(server: FakeServer) -> None:
+    server.context_limit = 2048
+    settings = ChatSettings(provider="ollama", base_url=server.url, model="m", context_tokens=8192)
+    assert fitted_settings(settings).context_tokens == 2048
+    assert fitted_settings(settings).context_tokens == 2048
+    assert len(server.bodies("/api/show")) == 1  # asked once per server and model
+    roomy = ChatSettings(provider="ollama", base_url=server.url, model="m2", context_tokens=1024)
+    assert fitted_settings(roomy) is roomy  # the setting is smaller: it stands
+
+
+def test_without_api_show_the_setting_stands(server: FakeServer) -> None:
+    openai = ChatSettings(provider="openai", base_url=server.openai_url, context_tokens=8192)
+    assert fitted_settings(openai) is openai and server.requests == []
+    proxy = ChatSettings(provider="ollama", base_url=server.url + "/v1", context_tokens=8192)
+    assert fitted_settings(proxy).context_tokens == 8192  # a 404 is not an error here

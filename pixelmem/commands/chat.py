@@ -14,7 +14,12 @@ import sys
 from typing import TextIO
 
 from pixelmem.commands.common import ProgressBar, vault_from_args
-from pixelmem.core.chat import TOKEN_LIMIT, ChatNotConfigured, create_chat_client
+from pixelmem.core.chat import (
+    TOKEN_LIMIT,
+    ChatNotConfigured,
+    create_chat_client,
+    fitted_settings,
+)
 from pixelmem.core.errors import PixelmemError
 from pixelmem.core.injection import DEFAULT_MODE, InjectedPrompt, build_prompt_for
 from pixelmem.core.settings import SEARCH_MODES, Settings
@@ -62,8 +67,11 @@ def cmd_ask(args: argparse.Namespace) -> int:
     if engine.semantic_error and args.mode != "keyword":
         print(f"note: semantic search unavailable ({engine.semantic_error})", file=sys.stderr)
     question = " ".join(args.question)
+    chat = fitted_settings(settings.chat) if client is not None else settings.chat
+    if client is not None:
+        client.context_tokens = chat.context_tokens  # the model's own window, if smaller
     prompt = build_prompt_for(
-        engine, question, pinned=args.pin, excluded=args.exclude, mode=args.mode
+        engine, question, pinned=args.pin, excluded=args.exclude, mode=args.mode, chat=chat
     )
     for memory_id in prompt.missing:
         print(f"warning: pinned memory {memory_id} not found (deleted?)", file=sys.stderr)

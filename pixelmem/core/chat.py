@@ -19,7 +19,9 @@ blocked read ends immediately even when the model is slow to send its next token
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
+import re
 import socket
 import threading
 import time
@@ -373,6 +375,26 @@ class OllamaChat(_BaseChatClient):
     def _service(self, base_url: str) -> Service:
         return ollama_service(base_url, "chat")
 
+    def context_window(self) -> int:
+        """The model's context length as Ollama's ``/api/show`` reports it (0: not said).
+
+        A ``num_ctx`` in the model's parameters (a Modelfile setting) wins over the length the
+        model was trained for, as it does in Ollama itself.
+        """
+        body = self._client.post("/api/show", {"model": self.model})
+        if not isinstance(body, dict):
+            return 0
+        match = re.search(r"^num_ctx\s+(\d+)", str(body.get("parameters") or ""), re.MULTILINE)
+        if match:
+            return int(match.group(1))
+        info = body.get("model_info")
+        lengths = [
+            int(v)
+            for k, v in (info.items() if isinstance(info, dict) else [])
+            if k.endswith(".context_length") and isinstance(v, int | float)
+        ]
+        return max(lengths, default=0)
+
     def _model_names(self, body: Any) -> list[str]:
         models = body.get("models") if isinstance(body, dict) else None
         names = [m.get("name") or m.get("model") for m in models or [] if isinstance(m, dict)]
@@ -489,6 +511,39 @@ def _get(data: Any, *keys: str) -> Any:
     return data
 
 
+_windows: dict[tuple[str, str], int] = {}
+_windows_lock = threading.Lock()
+
+
+def fitted_settings(settings: ChatSettings) -> ChatSettings:
+    """``settings`` with ``context_tokens`` lowered to the model's own window where the server
+    says it (Ollama ``/api/show``; asked once per server and model). Errors leave it as set."""
+    if settings.provider != "ollama":
+        return settings
+    key = (settings.base_url, settings.model)
+    with _windows_lock:
+        window = _windows.get(key)
+    if window is None:
+        client = OllamaChat(
+            settings.base_url,
+            settings.model,
+            api_key=settings.effective_api_key(),
+            timeout=make_timeout(read=min(settings.timeout, 10.0)),
+            retry=RetryPolicy(max_retries=0),
+        )
+        try:
+            window = client.context_window()
+        except ProviderError:
+            window = 0  # an old Ollama, or a proxy without /api/show: the setting stands
+        finally:
+            client.close()
+        with _windows_lock:
+            _windows[key] = window
+    if 0 < window < settings.context_tokens:
+        return dataclasses.replace(settings, context_tokens=window)
+    return settings
+
+
 def create_chat_client(
     settings: ChatSettings,
     *,
@@ -526,4 +581,5 @@ __all__ = [
     "OpenAIChat",
     "StreamingJsonClient",
     "create_chat_client",
+    "fitted_settings",
 ]

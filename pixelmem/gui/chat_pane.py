@@ -199,7 +199,7 @@ class ChatPane(QDockWidget, ConversationsMixin):
         self._add_memories_panel(turn, prepared)
         self.prompt_ready.emit(prepared.prompt)
         try:
-            client = create_chat_client(self.settings.chat)
+            client = create_chat_client(prepared.chat or self.settings.chat)
         except ChatNotConfigured as exc:
             turn.state = "unconfigured"
             turn.message.set_status("")

@@ -13,7 +13,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from pixelmem.core.chat import CancelToken, ChatClient
+from pixelmem.core.chat import CancelToken, ChatClient, fitted_settings
 from pixelmem.core.conversations import ChatMessage, Conversation
 from pixelmem.core.errors import InvalidIdError, MemoryNotFound
 from pixelmem.core.injection import InjectedPrompt, Message, UsedMemory, build_prompt_for
@@ -72,6 +72,7 @@ class Prepared:
     prompt: InjectedPrompt
     titles: dict[str, str]  # every id the memories panel names (used and dropped)
     topics: list[str]  # topics of the memories used, to pre-fill a draft
+    chat: Any = None  # the chat settings the prompt was fitted to (the model's own window)
 
 
 def prepare(
@@ -84,6 +85,8 @@ def prepare(
     chat: Any = None,
 ) -> Prepared:
     """Search and injection (runs on a worker): the prompt, plus names for the panel."""
+    if chat is not None:
+        chat = fitted_settings(chat)  # Ollama says its model's window (asked once)
     prompt = build_prompt_for(
         engine, question, pinned=pinned, excluded=excluded, history=history, chat=chat
     )
@@ -97,7 +100,7 @@ def prepare(
         titles.setdefault(memory_id, memory.title)
         if memory_id not in prompt.dropped_for_budget:
             topics += [t for t in memory.topics if t not in topics]
-    return Prepared(prompt, titles, topics[:MAX_DRAFT_TOPICS])
+    return Prepared(prompt, titles, topics[:MAX_DRAFT_TOPICS], chat)
 
 
 @dataclass
