@@ -104,6 +104,7 @@ class ConversationsMixin(_Base):
             "failed": self.tr("failed"),
         }.get(saved.state, "")
         message.set_status(status)
+        message.offer_code_blocks()
         if saved.error:
             message.show_error(saved.error, offer_settings=False)
         prompt = restored_prompt(saved)

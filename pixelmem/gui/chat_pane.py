@@ -288,6 +288,7 @@ class ChatPane(QDockWidget, ConversationsMixin):
     def _end_turn(self, turn: Turn, state: str, saved_state: str = "") -> None:
         self._render_timer.stop()
         turn.state = state
+        turn.message.offer_code_blocks()
         self.body.set_busy(False)
         if state != "unconfigured":
             error = turn.message.error_label.text() if state in ("failed", "cutoff") else ""

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
+    QMenu,
     QPlainTextEdit,
     QSizePolicy,
     QTextBrowser,
@@ -39,6 +40,7 @@ from pixelmem.gui.colors import blend, muted_text
 
 MEMORY_ID_MIME = "application/x-pixelmem-memory-id"  # one id per line, UTF-8
 MEMORY_SCHEME = "pixelmem-memory"
+_FENCE = re.compile(r"^(```|~~~)[ \t]*([\w+#.-]*)[^\n]*\n(.*?)^\1[ \t]*$", re.M | re.S)
 _CITATION = re.compile(r"\[([^\[\]\n]{1,200})\](?![(\[])")  # not a link already
 
 
@@ -65,6 +67,15 @@ def link_citations(markdown: str, titles: dict[str, str]) -> str:
         return f"[{match.group(1)}]({memory_url(memory_id)})"
 
     return _CITATION.sub(link, markdown) if by_title else markdown
+
+
+def code_blocks(markdown: str) -> list[tuple[str, str]]:
+    """The fenced code blocks of ``markdown``: (language, code), in order."""
+    return [(m.group(2), m.group(3)) for m in _FENCE.finditer(markdown)]
+
+
+def _copy(text: str) -> None:
+    QGuiApplication.clipboard().setText(text)
 
 
 def ids_from_mime(mime: QMimeData, is_known: Callable[[str], bool] | None = None) -> list[str]:
@@ -189,11 +200,16 @@ class MessageWidget(QFrame):
         self.regenerate_button = QToolButton()
         self.regenerate_button.clicked.connect(self.regenerate_requested)
         self.regenerate_button.setVisible(False)  # the pane shows it on the last answer
+        self.code_button = QToolButton()  # one entry per code block of the answer
+        self.code_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.code_button.setMenu(QMenu(self.code_button))
+        self.code_button.setVisible(False)
         self.save_button = QToolButton()
         self.save_button.clicked.connect(lambda: self.view._save(self.view.source_text))
         actions = QHBoxLayout()
         actions.setContentsMargins(0, 0, 0, 0)
-        for button in (self.copy_button, self.regenerate_button, self.save_button):
+        buttons = (self.copy_button, self.code_button, self.regenerate_button, self.save_button)
+        for button in buttons:
             button.setAutoRaise(True)
             actions.addWidget(button)
         actions.addStretch(1)
@@ -227,6 +243,8 @@ class MessageWidget(QFrame):
     def retranslate(self) -> None:
         self.copy_button.setText(self.tr("Copy"))
         self.copy_button.setToolTip(self.tr("Copy this message as Markdown"))
+        self.code_button.setText(self.tr("Copy code"))
+        self.code_button.setToolTip(self.tr("Copy one of the answer's code blocks"))
         self.regenerate_button.setText(self.tr("Regenerate"))
         self.regenerate_button.setToolTip(self.tr("Ask again and replace this answer"))
         self.save_button.setText(self.tr("Save as memory"))
@@ -241,7 +259,21 @@ class MessageWidget(QFrame):
         self.status_label.setText(text)
 
     def copy(self) -> None:
-        QGuiApplication.clipboard().setText(self.text)
+        _copy(self.text)
+
+    def offer_code_blocks(self) -> None:
+        """Fill the Copy code menu from the text's fenced blocks (hidden when there are none)."""
+        menu = self.code_button.menu()
+        menu.clear()
+        blocks = code_blocks(self.text)
+        for number, (language, code) in enumerate(blocks, 1):
+            first = code.strip().splitlines()[0][:40] if code.strip() else ""
+            label = f"{number}. {language or self.tr('code')}: {first}"
+            action = menu.addAction(label)
+            action.triggered.connect(
+                lambda _on=False, c=code: QGuiApplication.clipboard().setText(c)
+            )
+        self.code_button.setVisible(bool(blocks))
 
     def show_error(self, message: str, *, offer_settings: bool) -> None:
         self.error_label.setText(message)

@@ -716,3 +716,24 @@ def test_the_conversation_list_switches_renames_and_deletes(
     assert [c.named() for c in pane.conversations.list()] == ["bike chain?"]
     deleted = indexed.vault / ".pixelmem" / "chats" / "deleted" / f"{first}.json"
     assert deleted.is_file()  # set aside, not destroyed
+
+
+def test_each_code_block_of_an_answer_can_be_copied(qtbot, make_pane) -> None:
+    from PySide6.QtGui import QGuiApplication
+
+    reply = "Run:\n\n```bash\npixelmem index --full\n```\n\nthen\n\n```python\nprint(1)\n```"
+    with GatedServer(chat_reply=reply, free=100) as srv:
+        pane = make_pane(chat_settings(srv))
+        message = ask_and_finish(qtbot, pane, srv, "how?")
+    assert message.code_button.isVisible()
+    actions = message.code_button.menu().actions()
+    assert [a.text() for a in actions] == ["1. bash: pixelmem index --full", "2. python: print(1)"]
+    actions[1].trigger()
+    assert QGuiApplication.clipboard().text() == "print(1)\n"
+
+
+def test_code_blocks_are_found_with_either_fence() -> None:
+    from pixelmem.gui.chat_widgets import code_blocks
+
+    text = "a\n```\nx = 1\n```\nb\n~~~js\nf()\n~~~\n```\nnot closed"
+    assert code_blocks(text) == [("", "x = 1\n"), ("js", "f()\n")]

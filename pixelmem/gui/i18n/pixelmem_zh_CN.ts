@@ -1469,4 +1469,19 @@ Enter opens the selected result.</source>
             <translation>专注聊天(&amp;C)</translation>
         </message>
     </context>
+    <context>
+        <name>MessageWidget</name>
+        <message>
+            <source>Copy code</source>
+            <translation>复制代码</translation>
+        </message>
+        <message>
+            <source>Copy one of the answer&apos;s code blocks</source>
+            <translation>复制回答中的某个代码块</translation>
+        </message>
+        <message>
+            <source>code</source>
+            <translation>代码</translation>
+        </message>
+    </context>
 </TS>
