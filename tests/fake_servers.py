@@ -57,6 +57,10 @@ class Fault:
     delay: float = 0.0  # seconds to wait before answering (ends early when the server stops)
     disconnect: bool = False  # close the connection without answering (mid-stream for chat)
     path: str | None = None  # only a request to this path takes the fault
+    # How a chat stream ends instead of normally: "bare_done" (OpenAI: `data: [DONE]` with no
+    # finish_reason, as llama.cpp does when a second request interrupts; Ollama: the last line
+    # without "done"), "eof" (the stream just stops), "length" (finish reason: token limit).
+    ending: str = ""
 
 
 @dataclass
@@ -87,6 +91,8 @@ class FakeServer:
         reverse_order: bool = False,
         chat_reply: str = "Hello from the fake server.",
         token_delay: float = 0.0,
+        context_limit: int | None = None,
+        served_model: str | None = None,
     ) -> None:
         self.dim = dim
         self.models = set(models) if models is not None else None  # None: every model exists
@@ -96,6 +102,12 @@ class FakeServer:
         self.reverse_order = reverse_order  # OpenAI embeddings answered in reverse index order
         self.chat_reply = chat_reply
         self.token_delay = token_delay
+        # The model's context in (fake) tokens: a prompt plus max_tokens beyond it is refused
+        # like llama.cpp does (400) on /v1, or answered empty with done_reason "length" by
+        # Ollama. Token counts: words and punctuation, 4 more per message.
+        self.context_limit = context_limit
+        self.served_model = served_model  # answer as this model, whatever was asked
+        self.prompt_tokens: list[int] = []  # the count of each chat request, for tests
         self._state = _State()
         self._lock = threading.Lock()
         self._stopping = threading.Event()
@@ -195,6 +207,11 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def count_tokens(text: str) -> int:
+    """The fake servers' tokenizer: a word, a punctuation mark or a CJK character each."""
+    return len(re.findall(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]|\w+|[^\w\s]", text))
+
+
 def fake_vector(text: str, dim: int) -> list[float]:
     seed = int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "little")
     return [float(x) for x in np.random.default_rng(seed).standard_normal(dim) * 3.0]
@@ -203,6 +220,7 @@ def fake_vector(text: str, dim: int) -> list[float]:
 class _Handler(BaseHTTPRequestHandler):
     fake: FakeServer
     protocol_version = "HTTP/1.1"
+    _limited = False  # the last stream stopped at max_tokens
 
     def log_message(self, format: str, *args: Any) -> None:  # keep test output clean
         pass
@@ -283,6 +301,13 @@ class _Handler(BaseHTTPRequestHandler):
         models = [{"name": f"{n}:latest", "model": f"{n}:latest", "size": 1} for n in names]
         self._json(200, {"models": models})
 
+    def _ollama_show(self, body: dict[str, Any], fault: Fault) -> None:
+        if self._ollama_model_missing(body):
+            return
+        window = self.fake.context_limit or 131072
+        info = {"general.architecture": "llama", "llama.context_length": window}
+        self._json(200, {"modelfile": "", "parameters": "", "model_info": info})
+
     def _ollama_model_missing(self, body: dict[str, Any]) -> bool:
         if self.fake._model_known(body.get("model")):
             return False
@@ -292,7 +317,14 @@ class _Handler(BaseHTTPRequestHandler):
     def _ollama_chat(self, body: dict[str, Any], fault: Fault) -> None:
         if self._ollama_model_missing(body):
             return
-        model = body["model"]
+        model = self.fake.served_model or body["model"]
+        options = body.get("options") or {}
+        if not self._fits(body, options.get("num_predict")):
+            self._start_stream("application/x-ndjson")
+            final = {"model": model, "message": {"role": "assistant", "content": ""}}
+            self._chunk(json.dumps({**final, "done": True, "done_reason": "length"}) + "\n")
+            self._end_stream()
+            return
         if body.get("stream") is False:
             message = {"role": "assistant", "content": self.fake.chat_reply}
             self._json(200, {"model": model, "message": message, "done": True})
@@ -303,10 +335,14 @@ class _Handler(BaseHTTPRequestHandler):
             line = {"model": model, "message": {"role": "assistant", "content": token}}
             self._chunk(json.dumps({**line, "done": False}) + "\n")
 
-        if not self._stream(fault, emit, "this is not json\n"):
+        if not self._stream(fault, emit, "this is not json\n", options.get("num_predict")):
             return
+        if fault.ending in ("bare_done", "eof"):
+            self._end_stream()
+            return
+        reason = "length" if fault.ending == "length" or self._limited else "stop"
         final = {"model": model, "message": {"role": "assistant", "content": ""}}
-        self._chunk(json.dumps({**final, "done": True, "done_reason": "stop"}) + "\n")
+        self._chunk(json.dumps({**final, "done": True, "done_reason": reason}) + "\n")
         self._end_stream()
 
     # -- OpenAI-compatible ---------------------------------------------------------------------
@@ -334,7 +370,12 @@ class _Handler(BaseHTTPRequestHandler):
     def _openai_chat(self, body: dict[str, Any], fault: Fault) -> None:
         if self._openai_model_missing(body):
             return
-        model = body["model"]
+        model = self.fake.served_model or body["model"]
+        if not self._fits(body, body.get("max_tokens")):
+            message = "the request exceeds the available context size, try increasing it"
+            error = {"code": 400, "message": message, "type": "exceed_context_size_error"}
+            self._json(400, {"error": error})
+            return
         if not body.get("stream"):
             message = {"role": "assistant", "content": self.fake.chat_reply}
             choice = {"index": 0, "message": message, "finish_reason": "stop"}
@@ -346,12 +387,23 @@ class _Handler(BaseHTTPRequestHandler):
             choice = {"index": 0, "delta": {"content": token}, "finish_reason": None}
             self._event({"id": "chatcmpl-fake", "model": model, "choices": [choice]})
 
-        if not self._stream(fault, emit, "data: this is not json\n\n"):
+        if not self._stream(fault, emit, "data: this is not json\n\n", body.get("max_tokens")):
             return
-        choice = {"index": 0, "delta": {}, "finish_reason": "stop"}
+        if fault.ending in ("bare_done", "eof"):
+            if fault.ending == "bare_done":
+                self._chunk("data: [DONE]\n\n")
+            self._end_stream()
+            return
+        reason = "length" if fault.ending == "length" or self._limited else "stop"
+        choice = {"index": 0, "delta": {}, "finish_reason": reason}
         self._event({"id": "chatcmpl-fake", "model": model, "choices": [choice]})
         self._chunk("data: [DONE]\n\n")
         self._end_stream()
+
+    def _openai_models(self, body: dict[str, Any], fault: Fault) -> None:
+        names = sorted(self.fake.models or {"chat-model"})
+        data = [{"id": n, "object": "model", "owned_by": "fake"} for n in names]
+        self._json(200, {"object": "list", "data": data})
 
     # -- rerank --------------------------------------------------------------------------------
 
@@ -384,9 +436,23 @@ class _Handler(BaseHTTPRequestHandler):
             vectors[-1] = vectors[-1][:-1]
         return vectors
 
-    def _stream(self, fault: Fault, emit: Callable[[str], None], garbage: str) -> bool:
+    def _fits(self, body: dict[str, Any], max_tokens: Any) -> bool:
+        """Whether the prompt plus the answer's room fits ``context_limit`` (recorded)."""
+        messages = body.get("messages") or []
+        count = sum(4 + count_tokens(str(m.get("content", ""))) for m in messages)
+        self.fake.prompt_tokens.append(count)
+        limit = self.fake.context_limit
+        return limit is None or count + int(max_tokens or 0) <= limit
+
+    def _stream(
+        self, fault: Fault, emit: Callable[[str], None], garbage: str, max_tokens: Any = None
+    ) -> bool:
         """Emit the reply token by token; False when a fault dropped the connection."""
-        for i, token in enumerate(re.findall(r"\S+\s*", self.fake.chat_reply)):
+        tokens = re.findall(r"\S+\s*", self.fake.chat_reply)
+        self._limited = bool(max_tokens) and len(tokens) > int(max_tokens)
+        if self._limited:
+            tokens = tokens[: int(max_tokens)]
+        for i, token in enumerate(tokens):
             if i == 1 and fault.malformed:
                 self._chunk(garbage)
             if i == 1 and fault.disconnect:
@@ -458,10 +524,12 @@ ROUTES = {
     ("POST", "/api/embeddings"): _Handler._ollama_embeddings,
     ("GET", "/api/tags"): _Handler._ollama_tags,
     ("POST", "/api/chat"): _Handler._ollama_chat,
+    ("POST", "/api/show"): _Handler._ollama_show,
     ("POST", "/v1/embeddings"): _Handler._openai_embeddings,
     ("POST", "/v1/chat/completions"): _Handler._openai_chat,
+    ("GET", "/v1/models"): _Handler._openai_models,
     ("POST", "/rerank"): _Handler._rerank,
     ("POST", "/v1/rerank"): _Handler._rerank,
 }
 
-__all__ = ["FakeServer", "Fault", "Request", "fake_vector", "free_port"]
+__all__ = ["FakeServer", "Fault", "Request", "count_tokens", "fake_vector", "free_port"]

@@ -21,9 +21,13 @@ from pixelmem.core.chat import (
     OllamaChat,
     OpenAIChat,
     create_chat_client,
+    fitted_settings,
 )
 from pixelmem.core.errors import (
+    AnswerCutOff,
+    ContextExceeded,
     ProviderAuthError,
+    ProviderError,
     ProviderModelNotFound,
     ProviderResponseError,
     ProviderUnavailable,
@@ -185,13 +189,39 @@ def test_a_wrong_base_url_is_a_missing_endpoint(server: FakeServer) -> None:
 
 
 @pytest.mark.parametrize("kind", PROVIDERS)
-def test_500s_are_retried_with_backoff_then_explained(kind: str, server: FakeServer) -> None:
+def test_a_500_is_retried_once_then_explained(kind: str, server: FakeServer) -> None:
     sleeps: list[float] = []
     server.fail(status=500, times=4)
     with pytest.raises(ProviderUnavailable) as info:
         list(make(kind, base_of(kind, server), sleeps).stream_chat(MESSAGES))
-    assert sleeps == [0.5, 1.0, 2.0]
+    assert sleeps == [0.5]
     assert str(info.value).startswith(f"{where(kind, server)} failed with HTTP 500")
+
+
+@pytest.mark.parametrize("kind", PROVIDERS)
+def test_503s_are_retried_with_backoff(kind: str, server: FakeServer) -> None:
+    sleeps: list[float] = []
+    server.fail(status=503, times=3)
+    assert "".join(make(kind, base_of(kind, server), sleeps).stream_chat(MESSAGES)) == REPLY
+    assert sleeps == [0.5, 1.0, 2.0]
+
+
+@pytest.mark.parametrize(
+    "status, body",
+    [
+        (400, '{"error": "bad request"}'),
+        (422, '{"error": "invalid field"}'),
+        (500, '{"error": {"message": "model does not support chat"}}'),
+        (500, '{"error": "unsupported value for temperature"}'),
+    ],
+)
+def test_permanent_failures_are_not_retried(status: int, body: str, server: FakeServer) -> None:
+    sleeps: list[float] = []
+    server.fail(status=status, body=body, times=2)
+    with pytest.raises(ProviderError):
+        list(make("openai", server.openai_url, sleeps).stream_chat(MESSAGES))
+    assert sleeps == []
+    assert len(server.bodies("/v1/chat/completions")) == 1
 
 
 @pytest.mark.parametrize("kind", PROVIDERS)
@@ -222,14 +252,79 @@ def test_a_malformed_line_mid_stream_is_explained(kind: str, server: FakeServer)
 
 
 @pytest.mark.parametrize("kind", PROVIDERS)
-def test_a_connection_dropped_mid_stream_is_explained(kind: str, server: FakeServer) -> None:
+def test_a_connection_dropped_mid_stream_is_a_cut_off(kind: str, server: FakeServer) -> None:
     server.fail(disconnect=True)
-    with pytest.raises(ProviderUnavailable) as info:
-        list(make(kind, base_of(kind, server)).stream_chat(MESSAGES))
+    received: list[str] = []
+    with pytest.raises(AnswerCutOff) as info:
+        received.extend(make(kind, base_of(kind, server)).stream_chat(MESSAGES))
+    assert received == ["Paris "]
     assert str(info.value) == (
-        f"the connection to {where(kind, server)} broke in the middle of the answer "
-        "(the server closed the connection)"
+        f"the answer from {where(kind, server)} was cut off: "
+        "the connection broke (the server closed the connection)"
     )
+
+
+# -- how a stream ends -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", PROVIDERS)
+def test_a_complete_answer_has_the_stop_reason(kind: str, server: FakeServer) -> None:
+    stream = make(kind, base_of(kind, server)).stream_chat(MESSAGES)
+    assert "".join(stream) == REPLY
+    assert stream.finish_reason == "stop" and not stream.hit_token_limit
+
+
+@pytest.mark.parametrize(
+    "kind, ending, reason",
+    [
+        ("openai", "bare_done", "it sent [DONE] without a finish reason"),
+        ("openai", "eof", "the stream ended without a finish reason"),
+        ("ollama", "bare_done", 'the stream ended without "done"'),
+    ],
+)
+def test_a_stream_without_a_finish_reason_is_cut_off(
+    kind: str, ending: str, reason: str, server: FakeServer
+) -> None:
+    server.fail(ending=ending)
+    received: list[str] = []
+    with pytest.raises(AnswerCutOff) as info:
+        received.extend(make(kind, base_of(kind, server)).stream_chat(MESSAGES))
+    assert "".join(received) == REPLY  # every token arrived, but the end was never confirmed
+    assert str(info.value).startswith(f"the answer from {where(kind, server)} was cut off: ")
+    assert reason in str(info.value)
+
+
+@pytest.mark.parametrize("kind", PROVIDERS)
+def test_length_is_a_complete_answer_at_the_token_limit(kind: str, server: FakeServer) -> None:
+    server.fail(ending="length")
+    stream = make(kind, base_of(kind, server)).stream_chat(MESSAGES)
+    assert "".join(stream) == REPLY
+    assert stream.finish_reason == "length" and stream.hit_token_limit
+
+
+@pytest.mark.parametrize("kind", PROVIDERS)
+def test_max_tokens_is_sent_and_the_server_stops_there(kind: str, server: FakeServer) -> None:
+    stream = make(kind, base_of(kind, server), max_tokens=3, context_tokens=2048).stream_chat(
+        MESSAGES
+    )
+    assert "".join(stream) == "Paris is the "
+    assert stream.hit_token_limit
+    body = server.bodies(CHAT_PATH[kind])[0]
+    if kind == "ollama":
+        assert body["options"] == {"num_predict": 3, "num_ctx": 2048}
+    else:
+        assert body["max_tokens"] == 3 and "num_ctx" not in str(body)
+
+
+def test_a_prompt_over_the_context_is_said_plainly_with_the_setting(server: FakeServer) -> None:
+    server.context_limit = 10  # llama.cpp answers 400 "exceeds the available context size"
+    client = make("openai", server.openai_url, max_tokens=4, context_tokens=4096)
+    with pytest.raises(ContextExceeded) as info:
+        list(client.stream_chat(MESSAGES))
+    message = str(info.value)
+    assert "does not fit the model's context" in message
+    assert "set chat.context_tokens to the model's real context size (now 4,096)" in message
+    assert len(server.bodies("/v1/chat/completions")) == 1  # a 400 is never retried
 
 
 @pytest.mark.parametrize("kind", PROVIDERS)
@@ -237,8 +332,15 @@ def test_silence_longer_than_the_read_timeout_mid_stream(kind: str, gated: Gated
     timeout = httpx.Timeout(0.3, connect=5.0)
     stream = make(kind, base_of(kind, gated), timeout=timeout).stream_chat(MESSAGES)
     assert next(stream) == "Paris "
-    with pytest.raises(ProviderTimeout, match=r"sent nothing for 0\.3 s in the middle"):
+    with pytest.raises(ProviderTimeout, match=r"sent nothing for 0\.3 s in the middle") as info:
         list(stream)
+    assert str(info.value).endswith("raise chat.timeout (now 0.3 s)")
+
+
+def test_the_timeout_setting_reaches_the_client(server: FakeServer) -> None:
+    settings = ChatSettings(provider="ollama", base_url=server.url, timeout=7.5)
+    client = create_chat_client(settings)
+    assert client._client._timeout.read == 7.5
 
 
 @pytest.mark.parametrize("kind", PROVIDERS)
@@ -275,3 +377,20 @@ def test_the_factory_builds_each_provider_with_defaults(monkeypatch) -> None:
 def test_the_factory_client_talks_to_the_configured_server(server: FakeServer) -> None:
     settings = ChatSettings(provider="openai", base_url=server.openai_url, model="m")
     assert "".join(create_chat_client(settings).stream_chat(MESSAGES)) == REPLY
+
+
+def test_ollama_says_its_models_window_and_a_smaller_one_wins(server: FakeServer) -> None:
+    server.context_limit = 2048
+    settings = ChatSettings(provider="ollama", base_url=server.url, model="m", context_tokens=8192)
+    assert fitted_settings(settings).context_tokens == 2048
+    assert fitted_settings(settings).context_tokens == 2048
+    assert len(server.bodies("/api/show")) == 1  # asked once per server and model
+    roomy = ChatSettings(provider="ollama", base_url=server.url, model="m2", context_tokens=1024)
+    assert fitted_settings(roomy) is roomy  # the setting is smaller: it stands
+
+
+def test_without_api_show_the_setting_stands(server: FakeServer) -> None:
+    openai = ChatSettings(provider="openai", base_url=server.openai_url, context_tokens=8192)
+    assert fitted_settings(openai) is openai and server.requests == []
+    proxy = ChatSettings(provider="ollama", base_url=server.url + "/v1", context_tokens=8192)
+    assert fitted_settings(proxy).context_tokens == 8192  # a 404 is not an error here

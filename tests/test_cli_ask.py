@@ -17,6 +17,7 @@ from pixelmem.commands.chat import _stream_answer
 from pixelmem.core.settings import Settings
 from pixelmem.core.store import MemoryStore
 
+CHAT_PATHS = {"ollama": "/api/chat", "openai": "/v1/chat/completions"}
 REPLY = "Your espresso ratio is 1:2 [Espresso ratio]."
 
 
@@ -174,7 +175,35 @@ def test_an_error_mid_answer_starts_on_its_own_line(
     assert ask(vault, "espresso", "--mode", "keyword") == 1
     captured = capsys.readouterr()
     assert captured.out == "Your \n"
-    assert captured.err.splitlines()[-1].startswith("pixelmem: error: the connection to Ollama")
+    assert captured.err.splitlines()[-1].startswith("pixelmem: error: the answer from Ollama")
+    assert captured.err.splitlines()[-1].endswith(
+        "was cut off: the connection broke (the server closed the connection)"
+    )
+
+
+@pytest.mark.parametrize("chat", ["ollama", "openai"])
+def test_an_answer_without_a_finish_reason_exits_1(
+    chat: str, server: FakeServer, vault: Path, memories: dict[str, str], capsys
+) -> None:
+    configure(server, chat)
+    server.fail(ending="bare_done", path=CHAT_PATHS[chat])
+    assert ask(vault, "espresso", "--mode", "keyword") == 1
+    captured = capsys.readouterr()
+    assert captured.out == REPLY + "\n"  # all the text came, but its end was never confirmed
+    assert "was cut off" in captured.err.splitlines()[-1]
+    assert "memories used" not in captured.out
+
+
+@pytest.mark.parametrize("chat", ["ollama", "openai"])
+def test_the_token_limit_is_a_note_not_an_error(
+    chat: str, server: FakeServer, vault: Path, memories: dict[str, str], capsys
+) -> None:
+    configure(server, chat)
+    server.fail(ending="length", path=CHAT_PATHS[chat])
+    assert ask(vault, "espresso", "--mode", "keyword") == 0
+    captured = capsys.readouterr()
+    assert "note: stopped at the token limit (chat.max_tokens = 1,024)" in captured.err
+    assert "memories used:" in captured.out
 
 
 def test_each_token_is_flushed_as_it_arrives() -> None:

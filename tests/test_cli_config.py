@@ -102,7 +102,8 @@ def test_test_prints_dimension_and_latency(capsys: pytest.CaptureFixture[str]) -
         settings.save()
         code, out, err = run(capsys, "test")
     assert code == 0, err
-    first, second = out.splitlines()
+    first, second, chat = out.splitlines()
+    assert chat == "chat: not configured (chat.provider)"
     port = server.url.rsplit(":", 1)[1]
     assert first.startswith(f"openai:127.0.0.1:{port}:text-embedding-3-small: dimension 12, ")
     assert first.endswith(" ms")
@@ -121,3 +122,57 @@ def test_test_shows_the_readable_error(capsys: pytest.CaptureFixture[str]) -> No
     assert err == (
         f"pixelmem: error: Ollama is not running at {base} — start it with `ollama serve`\n"
     )
+
+
+def configure_chat(server: FakeServer, provider: str, model: str = "chat-model") -> None:
+    settings = Settings()
+    settings.set_key("embedding.provider", "ollama")
+    settings.set_key("embedding.base_url", server.url)
+    settings.set_key("chat.provider", provider)
+    settings.set_key("chat.base_url", server.url if provider == "ollama" else server.openai_url)
+    settings.set_key("chat.model", model)
+    settings.save()
+
+
+@pytest.mark.parametrize("provider", ["ollama", "openai"])
+def test_test_asks_the_chat_model_for_one_token(
+    capsys: pytest.CaptureFixture[str], provider: str
+) -> None:
+    with FakeServer(dim=8, models={"chat-model", "nomic-embed-text", "other"}) as server:
+        configure_chat(server, provider)
+        code, out, err = run(capsys, "test")
+        path = "/api/chat" if provider == "ollama" else "/v1/chat/completions"
+        (body,) = server.bodies(path)
+    assert code == 0, err
+    label = "Ollama" if provider == "ollama" else "OpenAI-compatible"
+    assert out.splitlines()[-1].startswith(f"chat chat-model ({label}): ok, one token in ")
+    assert body["stream"] is False
+    assert body.get("max_tokens") == 1 or body["options"]["num_predict"] == 1
+
+
+@pytest.mark.parametrize("provider", ["ollama", "openai"])
+def test_test_reports_a_server_that_answers_as_another_model(
+    capsys: pytest.CaptureFixture[str], provider: str
+) -> None:
+    with FakeServer(dim=8, served_model="default-model") as server:
+        configure_chat(server, provider, "my-model")
+        code, _out, err = run(capsys, "test")
+    assert code == 1
+    assert "asked for model 'my-model' but " in err
+    assert "answered as 'default-model'" in err and "check chat.model" in err
+
+
+def test_test_notes_a_model_the_server_does_not_list(capsys: pytest.CaptureFixture[str]) -> None:
+    with FakeServer(dim=8) as server:  # every model answers; only "chat-model" is listed
+        configure_chat(server, "openai", "unlisted")
+        code, out, _err = run(capsys, "test")
+    assert code == 0
+    assert "note: 'unlisted' is not among the listed models: chat-model" in out
+
+
+def test_an_unknown_chat_model_fails_the_test(capsys: pytest.CaptureFixture[str]) -> None:
+    with FakeServer(dim=8, models={"nomic-embed-text"}) as server:
+        configure_chat(server, "ollama", "missing-llm")
+        code, _out, err = run(capsys, "test")
+    assert code == 1
+    assert "model 'missing-llm' not found" in err and "ollama pull missing-llm" in err

@@ -18,6 +18,7 @@ from pixelmem.core.injection import (
     format_entry,
 )
 from pixelmem.core.memory import Memory
+from pixelmem.core.token_budget import estimate_tokens, fit_history, prompt_room
 
 
 @dataclass(frozen=True)
@@ -278,12 +279,11 @@ def test_build_prompt_for_searches_hybrid_top5_with_the_engines_threshold() -> N
         return [FakeHit("a", "A", 0.5)]
 
     store = SimpleNamespace(get=lambda mid: Memory(id=mid, title="A", body="body"))
-    settings = SimpleNamespace(chat=SimpleNamespace(context_budget=1234))
+    chat = SimpleNamespace(context_budget=1234, context_tokens=4096, max_tokens=512)
+    settings = SimpleNamespace(chat=chat, search=SimpleNamespace(min_relevance=0.42))
     engine = SimpleNamespace(search=search, store=store, settings=settings)
     prompt = build_prompt_for(engine, "question")
-    assert calls == [
-        ("question", {"mode": "hybrid", "k": AUTO_K})
-    ]  # the relevance floor: the default
+    assert calls == [("question", {"mode": "hybrid", "k": AUTO_K, "min_relevance": 0.42})]
     assert prompt.budget == 1234
     assert ids(prompt) == ["a"]
 
@@ -304,3 +304,70 @@ def test_below_the_similarity_threshold_nothing_is_injected(tmp_path) -> None:
     assert relevant.used[0].score is not None and relevant.used[0].score >= 0.3
     assert unrelated.used == []
     assert NO_CONTEXT in unrelated.system
+
+
+def test_a_floor_nothing_clears_injects_nothing(tmp_path) -> None:
+    engine_mod = pytest.importorskip("pixelmem.core.engine")
+    from fakes import HashEmbedder
+
+    from pixelmem.core.settings import Settings
+
+    settings = Settings()
+    settings.search.min_relevance = 1.0
+    engine = engine_mod.Engine(tmp_path / "vault", settings, embedder=HashEmbedder())
+    engine.open()
+    engine.create_memory("Sourdough", "Feed the sourdough starter with rye flour every day.")
+    prompt = build_prompt_for(engine, "sourdough starter rye flour")
+    assert prompt.used == [] and NO_CONTEXT in prompt.system
+
+
+# -- tokens ------------------------------------------------------------------------------------
+
+
+def engine_with(vault: Vault, context_tokens: int, max_tokens: int, budget: int = 6000):
+    chat = SimpleNamespace(
+        context_budget=budget, context_tokens=context_tokens, max_tokens=max_tokens
+    )
+    settings = SimpleNamespace(chat=chat, search=SimpleNamespace(min_relevance=0.5))
+    store = SimpleNamespace(get=vault.get)
+    return SimpleNamespace(search=lambda q, **kw: vault.search(q), store=store, settings=settings)
+
+
+def turns(count: int, words: int = 200) -> list[dict[str, str]]:
+    history = []
+    for i in range(count):
+        history.append({"role": "user", "content": f"question {i} " + "why " * 10})
+        history.append({"role": "assistant", "content": f"answer {i} " + "because " * words})
+    return history
+
+
+def test_the_newest_turns_that_fit_are_kept_and_the_rest_counted() -> None:
+    vault = Vault()
+    vault.add("a", body="espresso " * 50, score=0.9)
+    prompt = build_prompt_for(engine_with(vault, 2048, 512), "last?", history=turns(30))
+    assert prompt.prompt_tokens <= prompt.prompt_room == 2048 - 512
+    history = prompt.messages[1:-1]
+    assert history and history[0]["role"] == "user"
+    assert history[-1]["content"].startswith("answer 29 ")  # the newest turn is there
+    assert prompt.history_dropped == 60 - len(history)
+    assert ids(prompt) == ["a"] and prompt.messages[-1]["content"] == "last?"
+
+
+def test_memories_get_at_most_half_the_room(vault: Vault) -> None:
+    for name in "abcde":
+        vault.add(name, body="word " * 400, score=0.9)
+    prompt = build_prompt_for(engine_with(vault, 2048, 512), "q")
+    assert estimate_tokens(prompt.system) <= (2048 - 512) // 2
+    assert prompt.used  # cut, not emptied
+
+
+def test_cjk_text_counts_a_token_per_character() -> None:
+    assert estimate_tokens("浓缩咖啡的比例") == 7
+    assert estimate_tokens("espresso ratio") == 5  # 14 characters / 3, rounded up
+    assert prompt_room(4096, 1024) == 3072 and prompt_room(1024, 4096) == 512
+
+
+def test_an_answer_without_its_question_is_not_kept() -> None:
+    history = [{"role": "user", "content": "x " * 300}, {"role": "assistant", "content": "y"}]
+    kept, dropped = fit_history(history, 20)
+    assert kept == [] and dropped == 2

@@ -189,11 +189,33 @@ def test_openai_server_not_reachable() -> None:
 
 @pytest.mark.parametrize("kind", PROVIDERS)
 def test_slow_server_times_out(kind: str, server: FakeServer) -> None:
-    server.fail(delay=3.0)
+    server.fail(delay=3.0, times=2)
     embedder = make(kind, base_of(kind, server), timeout=httpx.Timeout(0.2, connect=1.0))
     with pytest.raises(ProviderTimeout) as caught:
         embedder.embed_query("hello")
     assert str(caught.value).startswith(f"{where(kind, server)} did not answer within 0.2 s")
+    assert str(caught.value).endswith("raise embedding.timeout (now 0.2 s)")
+    assert len(server.requests) == 2  # a timeout is retried once
+
+
+@pytest.mark.parametrize("kind", PROVIDERS)
+def test_one_timeout_is_retried(kind: str, server: FakeServer, sleeps: list[float]) -> None:
+    server.fail(delay=3.0)
+    embedder = make(kind, base_of(kind, server), sleeps, timeout=httpx.Timeout(0.2, connect=1.0))
+    assert embedder.embed_query("hello").shape == (8,)
+    assert sleeps == [0.5]
+
+
+def test_a_per_token_answer_says_to_enable_pooling(server: FakeServer) -> None:
+    """llama.cpp started without pooling answers a list of token vectors per input."""
+    per_token = json.dumps({"embeddings": [[[0.1, 0.2], [0.3, 0.4]], [[0.5, 0.6]]]})
+    server.fail(status=200, body=per_token, path="/api/embed")
+    with pytest.raises(ProviderResponseError) as caught:
+        make("ollama", server.url).embed_documents(["a b", "c"])
+    assert str(caught.value) == (
+        f"Ollama at {server.url} returns one vector per token: start it with pooling enabled "
+        "(e.g. --pooling mean)"
+    )
 
 
 @pytest.mark.parametrize("kind", PROVIDERS)
@@ -294,10 +316,11 @@ def test_429_waits_as_long_as_retry_after_says_then_succeeds(
 
 
 @pytest.mark.parametrize("kind", PROVIDERS)
-def test_500_backs_off_exponentially_then_succeeds(
+def test_500_and_502_back_off_exponentially_then_succeed(
     kind: str, server: FakeServer, sleeps: list[float]
 ) -> None:
-    server.fail(status=500, times=2)
+    server.fail(status=500)
+    server.fail(status=502)
     assert make(kind, base_of(kind, server), sleeps).embed_query("hello").shape == (8,)
     assert sleeps == [0.5, 1.0]
 

@@ -3,6 +3,8 @@
 The same injection as the app's chat pane (:mod:`pixelmem.core.injection`); the answer streams
 to standard output, then the memories it was given are listed. Without a chat provider the
 command says so in one line and exits 1 (``--show-prompt`` still prints the prompt first).
+An answer that was cut off (no finish reason from the server) is an error: exit 1 after the
+text that arrived. One that stopped at ``chat.max_tokens`` is complete, with a note on stderr.
 """
 
 from __future__ import annotations
@@ -12,7 +14,12 @@ import sys
 from typing import TextIO
 
 from pixelmem.commands.common import ProgressBar, vault_from_args
-from pixelmem.core.chat import ChatNotConfigured, create_chat_client
+from pixelmem.core.chat import (
+    TOKEN_LIMIT,
+    ChatNotConfigured,
+    create_chat_client,
+    fitted_settings,
+)
 from pixelmem.core.errors import PixelmemError
 from pixelmem.core.injection import DEFAULT_MODE, InjectedPrompt, build_prompt_for
 from pixelmem.core.settings import SEARCH_MODES, Settings
@@ -60,8 +67,11 @@ def cmd_ask(args: argparse.Namespace) -> int:
     if engine.semantic_error and args.mode != "keyword":
         print(f"note: semantic search unavailable ({engine.semantic_error})", file=sys.stderr)
     question = " ".join(args.question)
+    chat = fitted_settings(settings.chat) if client is not None else settings.chat
+    if client is not None:
+        client.context_tokens = chat.context_tokens  # the model's own window, if smaller
     prompt = build_prompt_for(
-        engine, question, pinned=args.pin, excluded=args.exclude, mode=args.mode
+        engine, question, pinned=args.pin, excluded=args.exclude, mode=args.mode, chat=chat
     )
     for memory_id in prompt.missing:
         print(f"warning: pinned memory {memory_id} not found (deleted?)", file=sys.stderr)
@@ -71,11 +81,19 @@ def cmd_ask(args: argparse.Namespace) -> int:
         print(problem, file=sys.stderr)
         return 1
     try:
-        _stream_answer(client.stream_chat(prompt.messages), sys.stdout)
+        stream = client.stream_chat(prompt.messages)
+        _stream_answer(stream, sys.stdout)
     finally:
         client.close()
+    if stream.hit_token_limit:
+        print(f"note: {token_limit_note(settings)}", file=sys.stderr)
     print_used(prompt, sys.stdout)
     return 0
+
+
+def token_limit_note(settings: Settings) -> str:
+    """What to say when an answer stopped at ``chat.max_tokens``."""
+    return f"{TOKEN_LIMIT} (chat.max_tokens = {settings.chat.max_tokens:,})"
 
 
 def _stream_answer(tokens, out: TextIO) -> None:

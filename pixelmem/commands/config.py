@@ -8,6 +8,7 @@ import sys
 import time
 from typing import Any
 
+from pixelmem.core.errors import PixelmemError
 from pixelmem.core.settings import Settings, settings_path
 
 
@@ -35,7 +36,9 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     change.set_defaults(handler=_set)
 
     test = actions.add_parser(
-        "test", parents=[common], help="embed one sentence with the configured provider"
+        "test",
+        parents=[common],
+        help="embed one sentence, and ask the chat model for one token, with the settings",
     )
     test.set_defaults(handler=_test)
 
@@ -75,7 +78,32 @@ def _test(args: argparse.Namespace) -> int:
         start = time.perf_counter()
         reranker.rerank("test", ["a test sentence", "something else"], 2)
         print(f"reranker {reranker.url}: ok, {(time.perf_counter() - start) * 1000:.0f} ms")
-    return 0
+    return _test_chat(settings)
+
+
+def _test_chat(settings: Settings) -> int:
+    """The chat model: listed by the server, and a one-token completion from the same model."""
+    from pixelmem.core.chat import create_chat_client
+
+    if not settings.chat.provider:
+        print("chat: not configured (chat.provider)")
+        return 0
+    client = create_chat_client(settings.chat)
+    try:
+        try:
+            models = client.list_models()
+        except PixelmemError as exc:
+            models = []
+            print(f"note: cannot list the chat models ({exc})")
+        check = client.check()
+    finally:
+        client.close()
+    print(f"chat {client.label}: ok, one token in {check.seconds * 1000:.0f} ms")
+    if models and check.model.removesuffix(":latest") not in models:
+        print(f"note: '{check.model}' is not among the listed models: {', '.join(models)}")
+    for warning in check.warnings:
+        print(f"pixelmem: {warning}", file=sys.stderr)
+    return 1 if check.warnings else 0
 
 
 def _shown(value: Any) -> str:

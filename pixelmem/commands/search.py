@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 from pixelmem.commands.common import ProgressBar, open_engine
@@ -57,6 +58,10 @@ def cmd_index(args: argparse.Namespace) -> int:
         print(f"warning: {warning}")
     if report.semantic_error:
         print(f"semantic search unavailable: {report.semantic_error} (keyword search works)")
+    if report.chunks and not engine.status().indexed_chunks:
+        # A script running `pixelmem index` must see the failure, not a green exit.
+        print("pixelmem: nothing could be embedded", file=sys.stderr)
+        return 1
     return 0
 
 

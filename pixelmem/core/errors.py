@@ -76,6 +76,18 @@ class ProviderResponseError(ProviderError):
     """The provider answered with something that is not usable data."""
 
 
+class AnswerCutOff(ProviderResponseError):
+    """A streamed answer ended without a finish reason: what arrived is not the whole answer."""
+
+    def __init__(self, where: str, reason: str) -> None:
+        super().__init__(f"the answer from {where} was cut off: {reason}")
+        self.reason = reason
+
+
+class ContextExceeded(ProviderResponseError):
+    """The server refused the prompt because it does not fit the model's context window."""
+
+
 class ModelFileError(PixelmemError):
     """The bundled model file is missing or does not match its checksum."""
 

@@ -1,7 +1,9 @@
 """Shared HTTP plumbing for providers: timeouts, retries with backoff, errors a person understands.
 
 Every provider (embeddings, reranker, chat) talks JSON over httpx through :class:`JsonClient`.
-It retries 429/5xx answers with exponential backoff (honouring ``Retry-After``), turns transport
+It retries only what may pass by itself — 408/429/502/503/504 and timeouts with exponential
+backoff (honouring ``Retry-After``), a 500 once unless its text says it is permanent — never
+another 4xx (the same request would fail the same way). It turns transport
 failures and error statuses into :class:`ProviderError` subclasses with one readable sentence,
 and scrubs the API key out of anything a server echoes back, so a key never reaches a message
 or a log line.
@@ -24,6 +26,7 @@ import numpy as np
 
 from pixelmem.core.embeddings.base import normalise_rows, validate_vectors
 from pixelmem.core.errors import (
+    ContextExceeded,
     ProviderAuthError,
     ProviderError,
     ProviderModelNotFound,
@@ -34,12 +37,25 @@ from pixelmem.core.errors import (
 log = logging.getLogger(__name__)
 
 DEFAULT_TIMEOUT = httpx.Timeout(60.0, connect=5.0)
-RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+RETRY_STATUSES = frozenset({408, 429, 502, 503, 504})  # a 500 is retried once, if not permanent
 MASK = "***"
 _MISSING_MODEL = re.compile(
     r"model.*(not found|does not exist|doesn't exist|not exist|unknown|no such)"
     r"|(unknown|no such|invalid) model",
     re.IGNORECASE | re.DOTALL,
+)
+# llama.cpp: "the request exceeds the available context size"; OpenAI/vLLM: "maximum context
+# length is 4096 tokens"; Ollama: "input length exceeds the context length".
+_CONTEXT_EXCEEDED = re.compile(
+    r"context[ _](length|size|window)|maximum context|exceeds? the (available )?context"
+    r"|context_length_exceeded|exceed_context_size|n_ctx|prompt is too long|too many tokens",
+    re.IGNORECASE,
+)
+# A 500 that says the request itself is wrong: retrying cannot help.
+_PERMANENT = re.compile(
+    r"not found|does not exist|not support|unsupported|invalid|exceed|too long|too large"
+    r"|context|out of memory|no such",
+    re.IGNORECASE,
 )
 
 
@@ -79,6 +95,8 @@ class RetryPolicy:
     """How often and how long to wait before retrying a 429/5xx answer."""
 
     max_retries: int = 3
+    max_500_retries: int = 1  # an internal error that is not marked permanent: once
+    max_timeout_retries: int = 1  # a timeout already cost the whole timeout: once
     base_delay: float = 0.5
     max_delay: float = 30.0
     sleep: Callable[[float], None] = field(default=time.sleep, compare=False)
@@ -101,6 +119,13 @@ class Service:
     pull_hint: str = ""  # " — pull it with `ollama pull {model}`"
     base_url_hint: str = "check the base URL"
     key_setting: str = ""  # "embedding.api_key": where to set a missing key
+    timeout_setting: str = ""  # "embedding.timeout": where to raise the timeout
+
+    def raise_timeout_hint(self, seconds: float | None) -> str:
+        """``raise embedding.timeout (now 60 s)``, or a generic hint without a setting."""
+        if not self.timeout_setting:
+            return "raise the timeout"
+        return f"raise {self.timeout_setting} (now {_seconds(seconds)})"
 
     @property
     def where(self) -> str:
@@ -181,22 +206,43 @@ class JsonClient:
         self, method: str, path: str, payload: dict[str, Any] | None, *, stream: bool = False
     ) -> httpx.Response:
         url = self.service.base_url + path
-        for attempt in range(self._retry.max_retries + 1):
-            response = self._request(method, url, payload, stream)
-            if response.status_code not in RETRY_STATUSES or attempt == self._retry.max_retries:
+        retry = self._retry
+        retried = {"status": 0, "500": 0, "timeout": 0}
+        while True:
+            attempt = sum(retried.values())
+            try:
+                response = self._request(method, url, payload, stream)
+            except ProviderTimeout:
+                if retried["timeout"] >= retry.max_timeout_retries or attempt >= retry.max_retries:
+                    raise
+                retried["timeout"] += 1
+                self._wait(retry.delay(attempt), "timed out")
+                continue
+            kind = self._retry_kind(response)
+            limit = retry.max_500_retries if kind == "500" else retry.max_retries
+            if kind is None or retried[kind] >= limit or attempt >= retry.max_retries:
                 return response
-            wait = self._retry.delay(attempt, response.headers.get("Retry-After"))
-            log.info(
-                "%s answered %s; retrying in %.1f s (%d of %d)",
-                self.service.where,
-                response.status_code,
-                wait,
-                attempt + 1,
-                self._retry.max_retries,
-            )
+            retried[kind] += 1
+            wait = retry.delay(attempt, response.headers.get("Retry-After"))
             response.close()
-            self._retry.sleep(wait)
-        raise AssertionError("unreachable")  # pragma: no cover
+            self._wait(wait, f"answered {response.status_code}")
+
+    def _retry_kind(self, response: httpx.Response) -> str | None:
+        """Which retry budget a response draws on, or None when retrying cannot help."""
+        status = response.status_code
+        if status in RETRY_STATUSES:
+            return "status"
+        if status != 500:
+            return None
+        try:
+            text = response.read().decode("utf-8", errors="replace")
+        except httpx.HTTPError:
+            text = ""
+        return None if _PERMANENT.search(text) else "500"
+
+    def _wait(self, seconds: float, what: str) -> None:
+        log.info("%s %s; retrying in %.1f s", self.service.where, what, seconds)
+        self._retry.sleep(seconds)
 
     def _request(
         self, method: str, url: str, payload: dict[str, Any] | None, stream: bool = False
@@ -212,9 +258,10 @@ class JsonClient:
                 f"(no answer within {_seconds(self._timeout.connect)})"
             ) from None
         except httpx.TimeoutException:
+            hint = self.service.raise_timeout_hint(self._timeout.read)
             raise ProviderTimeout(
                 f"{self.service.where} did not answer within {_seconds(self._timeout.read)}; "
-                "it may be busy (loading a model?) — try again, or raise the timeout"
+                f"it may be busy (loading a model?) — try again, or {hint}"
             ) from None
         except httpx.ConnectError as exc:
             raise self._unreachable(str(exc)) from None
@@ -265,6 +312,10 @@ class JsonClient:
         if status in (400, 404, 422) and model and _MISSING_MODEL.search(detail):
             hint = self.service.pull_hint.format(model=model)
             raise ProviderModelNotFound(f"model '{model}' not found on {where}{hint}")
+        if status in (400, 413, 422, 500) and _CONTEXT_EXCEEDED.search(detail):
+            raise ContextExceeded(
+                f"{where} says the prompt does not fit the model's context{suffix}"
+            )
         if status == 404:
             raise EndpointNotFound(
                 f"{where} has no {path or 'such'} endpoint (404) — {self.service.base_url_hint}"
@@ -323,6 +374,11 @@ def json_field(body: Any, name: str, kind: type, where: str) -> Any:
 
 def float_matrix(rows: Any, where: str) -> np.ndarray:
     """Rows of numbers from a JSON answer as float32[n, dim]; NaN and dimensions checked later."""
+    if _per_token(rows):
+        raise ProviderResponseError(
+            f"{where} returns one vector per token: start it with pooling enabled "
+            "(e.g. --pooling mean)"
+        )
     try:
         matrix = np.asarray(rows)
     except ValueError:
@@ -338,6 +394,13 @@ def float_matrix(rows: Any, where: str) -> np.ndarray:
             f"{where} returned empty vectors — is the model an embedding model?"
         )
     return matrix.astype(np.float32)
+
+
+def _per_token(rows: Any) -> bool:
+    """A list of vectors per input (llama.cpp without pooling) instead of one vector each."""
+    if not isinstance(rows, list) or not rows or not isinstance(rows[0], list) or not rows[0]:
+        return False
+    return isinstance(rows[0][0], list)
 
 
 def embed_in_batches(

@@ -20,16 +20,23 @@ The rules, each tested in ``tests/test_injection.py``:
 
 The context block sits in the system prompt; the conversation so far and the user's message
 follow as ordinary chat messages. Each turn gets a fresh block for its own message.
+
+7. Tokens (``build_prompt_for`` with the chat settings): the whole prompt fits the model's
+   context less the answer's room (:mod:`pixelmem.core.token_budget`). The context block gets
+   at most half of that, the history what is left, newest turns first; the user's message and
+   the pinned memories are never dropped for history.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from pixelmem.core.errors import InvalidIdError, MemoryNotFound
 from pixelmem.core.memory import Memory
+from pixelmem.core.token_budget import estimate_tokens, fit_history, message_tokens, prompt_room
 
 AUTO_K = 5  # automatic memories per message
 DEFAULT_BUDGET = 6000
@@ -96,6 +103,9 @@ class InjectedPrompt:
     excluded: list[str] = field(default_factory=list)  # ids found but excluded by the user
     context_chars: int = 0
     budget: int = DEFAULT_BUDGET
+    history_dropped: int = 0  # earlier messages left out to fit the context window
+    prompt_tokens: int = 0  # estimated tokens of ``messages`` (0: not counted)
+    prompt_room: int = 0  # tokens the prompt may take (0: no limit)
 
     def as_text(self) -> str:
         """The messages as a person reads them ("Show prompt"); contents unchanged."""
@@ -155,20 +165,51 @@ def build_prompt_for(
     history: Sequence[Message] = (),
     mode: str = DEFAULT_MODE,
     budget: int | None = None,
+    chat: Any = None,
 ) -> InjectedPrompt:
-    """:func:`build_prompt` over an :class:`~pixelmem.core.engine.Engine` and its settings."""
+    """:func:`build_prompt` over an :class:`~pixelmem.core.engine.Engine` and its settings,
+    fitted into the token budget of ``chat`` (the engine's chat settings if None; rule 7)."""
+    found: dict[str, Sequence[Hit]] = {}
+    floor = engine.settings.search.min_relevance  # a message no memory answers injects nothing
 
     def search(query: str) -> Sequence[Hit]:
-        return engine.search(query, mode=mode, k=AUTO_K)  # the engine's relevance floor
+        if query not in found:  # one search, however often the block is refitted
+            found[query] = engine.search(query, mode=mode, k=AUTO_K, min_relevance=floor)
+        return found[query]
 
-    return build_prompt(
-        user_message,
-        search=search,
-        get_memory=engine.store.get,
-        pinned=pinned,
-        excluded=excluded,
-        budget=budget if budget is not None else engine.settings.chat.context_budget,
-        history=history,
+    chat = chat or engine.settings.chat
+    room = prompt_room(chat.context_tokens, chat.max_tokens)
+    chars = budget if budget is not None else chat.context_budget
+    for _attempt in range(4):
+        prompt = build_prompt(
+            user_message,
+            search=search,
+            get_memory=engine.store.get,
+            pinned=pinned,
+            excluded=excluded,
+            budget=chars,
+        )
+        system_tokens, target = estimate_tokens(prompt.system), room // 2
+        if system_tokens <= target or prompt.context_chars == 0:
+            break
+        chars_per_token = len(prompt.system) / system_tokens
+        excess_chars = int((system_tokens - target) * chars_per_token) + 20
+        chars = max(100, min(chars, prompt.context_chars) - excess_chars)
+    return fit_to_room(prompt, history, room)
+
+
+def fit_to_room(prompt: InjectedPrompt, history: Sequence[Message], room: int) -> InjectedPrompt:
+    """``prompt`` with the newest turns of ``history`` that fit ``room`` tokens inserted."""
+    system, user = prompt.messages[0], prompt.messages[-1]
+    fixed = message_tokens([system, user])
+    kept, dropped = fit_history(history, max(0, room - fixed))
+    messages = [system, *({"role": m["role"], "content": m["content"]} for m in kept), user]
+    return dataclasses.replace(
+        prompt,
+        messages=messages,
+        history_dropped=dropped,
+        prompt_tokens=message_tokens(messages),
+        prompt_room=room,
     )
 
 
@@ -299,5 +340,6 @@ __all__ = [
     "UsedMemory",
     "build_prompt",
     "build_prompt_for",
+    "fit_to_room",
     "format_entry",
 ]

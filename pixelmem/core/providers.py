@@ -21,6 +21,7 @@ def ollama_service(base_url: str, section: str) -> Service:
         pull_hint=" — pull it with `ollama pull {model}`",
         base_url_hint=f"check the Ollama address ({section}.base_url)",
         key_setting=f"{section}.api_key",
+        timeout_setting=f"{section}.timeout",
     )
 
 
@@ -31,4 +32,5 @@ def openai_service(base_url: str, section: str) -> Service:
         (base_url or OPENAI_BASE_URL).rstrip("/"),
         base_url_hint=f"check {section}.base_url (it usually ends in /v1)",
         key_setting=f"{section}.api_key",
+        timeout_setting=f"{section}.timeout",
     )

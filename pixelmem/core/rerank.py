@@ -21,7 +21,8 @@ log = logging.getLogger(__name__)
 
 H = TypeVar("H")
 # Search is interactive: one quick retry at most, never a long Retry-After wait.
-RERANK_RETRY = RetryPolicy(max_retries=1, base_delay=0.2, max_delay=0.5)
+# On the search path: a slow reranker falls back at once rather than waiting twice.
+RERANK_RETRY = RetryPolicy(max_retries=1, max_timeout_retries=0, base_delay=0.2, max_delay=0.5)
 
 
 class Reranker:
@@ -39,7 +40,11 @@ class Reranker:
         self.url = url.rstrip("/")
         self.model = model
         service = Service(
-            "the reranker", self.url, base_url_hint="check rerank.url", key_setting="rerank.api_key"
+            "the reranker",
+            self.url,
+            base_url_hint="check rerank.url",
+            key_setting="rerank.api_key",
+            timeout_setting="rerank.timeout",
         )
         timeouts = httpx.Timeout(timeout, connect=min(5.0, timeout))
         self._client = JsonClient(

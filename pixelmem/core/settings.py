@@ -74,6 +74,7 @@ class EmbeddingSettings(_Section):
     model: str = _setting("")
     api_key: str = _setting("", kind="secret")
     batch_size: int = _setting(256, low=1, high=2048)
+    timeout: float = _setting(60.0, low=1.0, high=3600)  # seconds to wait for an answer
 
     def effective_api_key(self) -> str:
         return _effective_key(self.api_key, self.provider, self.base_url)
@@ -95,7 +96,12 @@ class ChatSettings(_Section):
     base_url: str = _setting("", kind="url")
     model: str = _setting("")
     api_key: str = _setting("", kind="secret")
-    context_budget: int = _setting(6000, low=100, high=1_000_000)
+    context_budget: int = _setting(6000, low=100, high=1_000_000)  # characters of memories
+    # The model's context window in tokens; the prompt (system, memories, history) gets what
+    # max_tokens (the longest answer, sent as max_tokens / Ollama num_predict) leaves of it.
+    context_tokens: int = _setting(4096, low=512, high=2_000_000)
+    max_tokens: int = _setting(1024, low=16, high=200_000)
+    timeout: float = _setting(120.0, low=1.0, high=3600)  # longest silence between two tokens
 
     def effective_api_key(self) -> str:
         return _effective_key(self.api_key, self.provider, self.base_url)

@@ -19,7 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from pixelmem.gui.chat_chips import ChipBar
+from pixelmem.gui.chat_chips import ChipBar, FlowLayout
+from pixelmem.gui.chat_conversations import ConversationBar
 from pixelmem.gui.chat_widgets import ChatInput, MessageWidget, ids_from_mime
 
 
@@ -44,6 +45,7 @@ class ChatBody(QWidget):
         banner_row = QHBoxLayout(self.banner)
         banner_row.addWidget(self.banner_label, 1)
         banner_row.addWidget(self.banner_button)
+        self.conversation_bar = ConversationBar()
         self.pinned_bar = ChipBar("", "")
         self.excluded_bar = ChipBar("", "")
 
@@ -73,21 +75,21 @@ class ChatBody(QWidget):
         self.stop_button = QPushButton()
         self.preview_button = QPushButton()
         self.clear_button = QPushButton()
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.preview_button)
-        buttons.addWidget(self.clear_button)
-        buttons.addStretch(1)
-        buttons.addWidget(self.stop_button)
-        buttons.addWidget(self.send_button)
+        buttons = QWidget()  # the buttons wrap onto two lines in a narrow dock
+        flow = FlowLayout(buttons, spacing=4)
+        flow.setContentsMargins(0, 0, 0, 0)
+        for button in (self.send_button, self.stop_button, self.preview_button, self.clear_button):
+            flow.addWidget(button)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.banner)
+        layout.addWidget(self.conversation_bar)
         layout.addWidget(self.pinned_bar)
         layout.addWidget(self.excluded_bar)
         layout.addWidget(self.scroll, 1)
         layout.addWidget(self.input)
-        layout.addLayout(buttons)
+        layout.addWidget(buttons)
         self.set_busy(False)
         self.retranslate()
 
@@ -113,7 +115,8 @@ class ChatBody(QWidget):
         self.stop_button.setText(self.tr("Stop"))
         self.preview_button.setText(self.tr("Preview prompt"))
         self.preview_button.setToolTip(self.tr("See what would be sent, without sending it"))
-        self.clear_button.setText(self.tr("Clear"))
+        self.conversation_bar.retranslate()
+        self.clear_button.setText(self.tr("New chat"))
         self.clear_button.setToolTip(self.tr("Start a new chat (pinned memories stay)"))
 
     def set_busy(self, busy: bool) -> None:
@@ -130,6 +133,11 @@ class ChatBody(QWidget):
     def message_widgets(self) -> list[MessageWidget]:
         widgets = (self.messages.itemAt(i).widget() for i in range(self.messages.count()))
         return [w for w in widgets if isinstance(w, MessageWidget)]
+
+    def remove_message(self, message: MessageWidget) -> None:
+        self.messages.removeWidget(message)
+        message.deleteLater()
+        self.empty_label.setVisible(not self.message_widgets())
 
     def clear_messages(self) -> None:
         for message in self.message_widgets():

@@ -16,6 +16,8 @@ from PySide6.QtWidgets import (
 from pixelmem.gui.chat_widgets import escape_html, muted
 from pixelmem.gui.colors import chip_background
 
+CHIP_TEXT_WIDTH = 200  # px: a long title is elided (full title in the tooltip)
+
 
 class ChipBar(QWidget):
     """``Pinned: [Title ×] [Title ×]``; a click on a title opens it, × removes it."""
@@ -30,6 +32,7 @@ class ChipBar(QWidget):
         self._label = QLabel(label)
         muted(self._label)
         self._hint = QLabel(empty_hint)
+        self._hint.setWordWrap(True)  # a narrow dock wraps the hint instead of widening
         muted(self._hint)
         self._flow.addWidget(self._label)
         self._flow.addWidget(self._hint)
@@ -63,8 +66,10 @@ class ChipBar(QWidget):
         chip.setObjectName("memoryChip")
         background = chip_background(self.palette()).name()
         chip.setStyleSheet(f"#memoryChip {{ background: {background}; border-radius: 9px; }}")
-        name = QLabel(f'<a href="open" style="text-decoration:none">{escape_html(title)}</a>')
-        name.setToolTip(memory_id)
+        metrics = self.fontMetrics()
+        shown = metrics.elidedText(title, Qt.TextElideMode.ElideRight, CHIP_TEXT_WIDTH)
+        name = QLabel(f'<a href="open" style="text-decoration:none">{escape_html(shown)}</a>')
+        name.setToolTip(f"{title}\n{memory_id}")
         name.linkActivated.connect(lambda _link: self.open_memory.emit(memory_id))
         close = QToolButton()
         close.setText("×")

@@ -6,6 +6,10 @@ on the pane's own pool (tokens come back as queued signals), save drafts on the 
 Under every answer the memories it was given are listed; pins and exclusions apply to the
 following messages of this chat. "Clear" starts a new chat: it forgets the messages and the
 exclusions but keeps the pinned memories, which stay visible as chips at the top.
+
+Every finished turn is saved (write lane) as the conversation's file in the vault's
+``.pixelmem/chats/`` (:mod:`pixelmem.core.conversations`); the newest conversation comes back
+when the pane opens. The last answer can be regenerated: the turn is taken back and asked again.
 """
 
 from __future__ import annotations
@@ -18,12 +22,16 @@ from PySide6.QtCore import QThreadPool, QTimer, Signal, Slot
 from PySide6.QtWidgets import QDockWidget, QWidget
 
 from pixelmem.core.chat import (
+    LENGTH,
     OLLAMA_DEFAULT_MODEL,
     OPENAI_DEFAULT_MODEL,
     ChatNotConfigured,
     create_chat_client,
 )
+from pixelmem.core.conversations import Conversation, ConversationStore
 from pixelmem.core.errors import (
+    AnswerCutOff,
+    ContextExceeded,
     InvalidIdError,
     MemoryNotFound,
     PixelmemError,
@@ -36,12 +44,14 @@ from pixelmem.core.settings import Settings
 from pixelmem.gui.bus import CREATED, DELETED, MemoryBus
 from pixelmem.gui.chat_body import ChatBody
 from pixelmem.gui.chat_dialogs import Draft, PromptDialog, SaveMemoryDialog, draft_from_text
+from pixelmem.gui.chat_history import ConversationsMixin
 from pixelmem.gui.chat_state import (
     ChatMemories,
     Prepared,
     StreamSignals,
     Turn,
     prepare,
+    record_turn,
     stream_job,
 )
 from pixelmem.gui.chat_widgets import MemoriesPanel, MessageWidget
@@ -50,24 +60,24 @@ from pixelmem.gui.workers import run_in_pool, write_lane
 
 log = logging.getLogger(__name__)
 
-MAX_HISTORY_MESSAGES = 20  # earlier turns sent back to the model (10 questions and answers)
 RENDER_INTERVAL_MS = 30  # re-render the streamed Markdown at most this often
 _SETTINGS_ERRORS = (
     ChatNotConfigured,
     ProviderUnavailable,
     ProviderAuthError,
     ProviderModelNotFound,
+    ContextExceeded,
 )
 
 
-class ChatPane(QDockWidget):
+class ChatPane(QDockWidget, ConversationsMixin):
     """Dockable chat with memory injection. Connect ``open_memory_requested`` to the editor and
     ``settings_requested`` to the settings dialog; call :meth:`shutdown` before quitting."""
 
     open_memory_requested = Signal(str)
     settings_requested = Signal()
     prompt_ready = Signal(object)  # the InjectedPrompt of the message being answered
-    answer_finished = Signal(str)  # done | stopped | failed | unconfigured
+    answer_finished = Signal(str)  # done | stopped | cutoff | failed | unconfigured
     memory_saved = Signal(str)  # id of a memory saved from the chat
 
     def __init__(
@@ -80,7 +90,9 @@ class ChatPane(QDockWidget):
         self.settings = settings
         self.last_dialog: SaveMemoryDialog | PromptDialog | None = None
         self.memories = ChatMemories()
-        self._history: list[Message] = []
+        self.conversations = ConversationStore(engine.vault)
+        self.conversation = Conversation()
+        self._saved: dict[str, Conversation] = {}  # on disk, newest first
         self._turn: Turn | None = None
         self._turns = 0
         self._turn_by_message: dict[int, Turn] = {}
@@ -95,6 +107,7 @@ class ChatPane(QDockWidget):
         self._connect()
         self.retranslate()
         self._update_banner()
+        self._restore_latest()
         self._refresh_state()
 
     def _connect(self) -> None:
@@ -110,6 +123,9 @@ class ChatPane(QDockWidget):
         body.stop_button.clicked.connect(self.stop)
         body.preview_button.clicked.connect(self.preview_prompt)
         body.clear_button.clicked.connect(self.clear)
+        body.conversation_bar.chosen.connect(self.choose_conversation)
+        body.conversation_bar.rename_requested.connect(self.rename_conversation)
+        body.conversation_bar.delete_requested.connect(self.delete_conversation)
         self.bus.memory_updated.connect(self._on_memory_updated)
         self.bus.settings_changed.connect(self.set_settings)
 
@@ -134,13 +150,21 @@ class ChatPane(QDockWidget):
 
     # -- sending ---------------------------------------------------------------------------
 
+    @property
+    def busy(self) -> bool:
+        return self._turn is not None and self._turn.active
+
     @Slot()
     def send(self) -> None:
         """Send the input box's text (Enter); ignored while an answer is still coming."""
         question = self.input.toPlainText().strip()
-        if not question or (self._turn is not None and self._turn.active):
+        if not question or self.busy:
             return
         self.input.clear()
+        self.ask(question)
+
+    def ask(self, question: str) -> None:
+        """Ask ``question`` as the next turn of this conversation."""
         user = self._add_message("user", self.tr("You"))
         user.view.set_plain(question)
         message = self._add_message("assistant", self._model_name())
@@ -150,7 +174,8 @@ class ChatPane(QDockWidget):
         self._turn = turn
         self._turn_by_message[id(message)] = turn
         self.body.set_busy(True)
-        history = self._history[-MAX_HISTORY_MESSAGES:]
+        self._update_actions()
+        history = self.conversation.history()  # injection keeps the newest turns that fit
         run_in_pool(
             self._prepare_job(question, history),
             lambda prepared: self._on_prepared(turn, prepared),
@@ -162,7 +187,10 @@ class ChatPane(QDockWidget):
         """Search and injection for a worker: a snapshot of the pins goes in, plain data out."""
         engine, memories = self.engine, self.memories
         pinned, excluded = list(memories.pinned), set(memories.excluded)
-        return lambda: prepare(engine, question, pinned=pinned, excluded=excluded, history=history)
+        chat = self.settings.chat
+        return lambda: prepare(
+            engine, question, pinned=pinned, excluded=excluded, history=history, chat=chat
+        )
 
     def _on_prepared(self, turn: Turn, prepared: Prepared) -> None:
         if turn is not self._turn or turn.state != "searching":
@@ -171,7 +199,7 @@ class ChatPane(QDockWidget):
         self._add_memories_panel(turn, prepared)
         self.prompt_ready.emit(prepared.prompt)
         try:
-            client = create_chat_client(self.settings.chat)
+            client = create_chat_client(prepared.chat or self.settings.chat)
         except ChatNotConfigured as exc:
             turn.state = "unconfigured"
             turn.message.set_status("")
@@ -185,7 +213,7 @@ class ChatPane(QDockWidget):
         job = stream_job(client, prepared.prompt.messages, turn.cancel, signals, turn.number)
         run_in_pool(
             job,
-            lambda _none: self._on_stream_end(turn),
+            lambda reason: self._on_stream_end(turn, reason),
             lambda exc: self._on_failed(turn, exc),
             pool=self._pool,
             context=self,
@@ -209,13 +237,27 @@ class ChatPane(QDockWidget):
             titles = turn.prepared.titles if turn.prepared else {}
             turn.message.view.set_markdown(turn.text, titles)
 
-    def _on_stream_end(self, turn: Turn) -> None:
+    def _on_stream_end(self, turn: Turn, reason: str = "") -> None:
         if turn is not self._turn or not turn.active:
             return
         self._render_turn(turn)
-        turn.message.set_status("")
-        self._remember(turn)
-        self._end_turn(turn, "done")
+        if reason == LENGTH and not turn.text:
+            turn.message.set_status(self.tr("no answer"))
+            turn.message.show_error(self._no_room_message(), offer_settings=True)
+        elif reason == LENGTH:
+            note = self.tr("stopped at the token limit (chat.max_tokens = {n})")
+            turn.message.set_status(note.format(n=f"{self.settings.chat.max_tokens:,}"))
+        else:
+            turn.message.set_status("")
+        self._end_turn(turn, "done", LENGTH if reason == LENGTH else "done")
+
+    def _no_room_message(self) -> str:
+        text = self.tr(
+            "The model stopped before writing anything: the prompt probably fills its context "
+            "window. Start a new chat, or set chat.context_tokens to the model's context size "
+            "(now {n})."
+        )
+        return text.format(n=f"{self.settings.chat.context_tokens:,}")
 
     def _on_failed(self, turn: Turn, exc: BaseException) -> None:
         if turn is not self._turn or not turn.active:
@@ -223,11 +265,14 @@ class ChatPane(QDockWidget):
         if not isinstance(exc, PixelmemError):  # a bug, not a provider's fault: keep the trace
             log.error("chat failed", exc_info=exc)
         self._render_turn(turn)
-        turn.message.set_status(self.tr("failed"))
+        # An answer that stopped mid-way is marked as such: its text stays, and is not trusted
+        # as a complete answer (the model sees it again only as what it was).
+        cut_off = isinstance(exc, AnswerCutOff)
+        turn.message.set_status(self.tr("cut off") if cut_off else self.tr("failed"))
         turn.message.show_error(
             describe_error(exc), offer_settings=isinstance(exc, _SETTINGS_ERRORS)
         )
-        self._end_turn(turn, "failed")
+        self._end_turn(turn, "cutoff" if cut_off else "failed")
 
     @Slot()
     def stop(self) -> None:
@@ -238,34 +283,20 @@ class ChatPane(QDockWidget):
         turn.cancel.set()  # also shuts the socket, so the worker ends at once
         self._render_turn(turn)
         turn.message.set_status(self.tr("stopped"))
-        if turn.text:
-            self._remember(turn)
         self._end_turn(turn, "stopped")
 
-    def _end_turn(self, turn: Turn, state: str) -> None:
+    def _end_turn(self, turn: Turn, state: str, saved_state: str = "") -> None:
         self._render_timer.stop()
         turn.state = state
+        turn.message.offer_code_blocks()
         self.body.set_busy(False)
+        if state != "unconfigured":
+            error = turn.message.error_label.text() if state in ("failed", "cutoff") else ""
+            record_turn(self.conversation, turn, saved_state or state, error)
+            self._save_conversation()
+        self._update_actions()
         self.input.setFocus()
         self.answer_finished.emit(state)
-
-    def _remember(self, turn: Turn) -> None:
-        self._history += [
-            {"role": "user", "content": turn.question},
-            {"role": "assistant", "content": turn.text},
-        ]
-
-    @Slot()
-    def clear(self) -> None:
-        """A new chat: messages and exclusions go, pinned memories stay."""
-        self.stop()
-        self._turn = None
-        self._history.clear()
-        self._turn_by_message.clear()
-        self.memories.excluded.clear()
-        self._panels.clear()
-        self.body.clear_messages()
-        self._refresh_state()
 
     def shutdown(self, msecs: int = 5000) -> bool:
         """Stop any answer and wait for the stream worker (before the app quits)."""
@@ -276,6 +307,7 @@ class ChatPane(QDockWidget):
 
     def _add_message(self, role: str, sender: str) -> MessageWidget:
         message = MessageWidget(role, sender)
+        message.regenerate_requested.connect(self.regenerate)
         message.view.memory_link_clicked.connect(self.open_memory_requested)
         message.save_requested.connect(lambda text: self.save_as_memory(text, message))
         message.settings_requested.connect(self.settings_requested)
@@ -286,18 +318,24 @@ class ChatPane(QDockWidget):
         return self.body.message_widgets()
 
     def _add_memories_panel(self, turn: Turn, prepared: Prepared) -> None:
-        panel = MemoriesPanel(prepared.prompt, prepared.titles)
+        self._add_panel(turn.message, prepared.prompt, prepared.titles)
+
+    def _add_panel(
+        self, message: MessageWidget, prompt: InjectedPrompt, titles: dict[str, str]
+    ) -> MemoriesPanel:
+        panel = MemoriesPanel(prompt, titles)
         panel.open_memory.connect(self.open_memory_requested)
         panel.pin_toggled.connect(lambda mid, on: self.pin(mid) if on else self.unpin(mid))
         panel.exclude_toggled.connect(
             lambda mid, on: self.exclude(mid) if on else self.include(mid)
         )
-        panel.show_prompt.connect(lambda: self._show_prompt(prepared.prompt, sent=True))
-        turn.message.add_below(panel)
+        panel.show_prompt.connect(lambda: self._show_prompt(prompt, sent=True))
+        message.add_below(panel)
         self._panels.append(panel)
-        for used in prepared.prompt.used:
+        for used in prompt.used:
             self.memories.titles.setdefault(used.id, used.title)
         panel.update_state(set(self.memories.pinned), set(self.memories.excluded))
+        return panel
 
     # -- pins and exclusions (they shape the next prompt) ------------------------------------
 
@@ -372,7 +410,7 @@ class ChatPane(QDockWidget):
     def preview_prompt(self) -> None:
         """What the model would get for the text in the input box, without sending anything."""
         question = self.input.toPlainText().strip()
-        history = self._history[-MAX_HISTORY_MESSAGES:]
+        history = self.conversation.history()
         run_in_pool(
             self._prepare_job(question, history),
             lambda prepared: self._show_prompt(prepared.prompt, sent=False),
@@ -390,6 +428,12 @@ class ChatPane(QDockWidget):
         else:
             heading = self.tr("Not sent yet. With the current pins and exclusions: {context}.")
             heading = heading.format(context=context)
+        if prompt.history_dropped:
+            note = self.tr("{n} earlier messages left out to fit the model's context ({tokens}).")
+            tokens = self.tr("about {used} of {room} tokens, chat.context_tokens").format(
+                used=f"{prompt.prompt_tokens:,}", room=f"{prompt.prompt_room:,}"
+            )
+            heading += " " + note.format(n=prompt.history_dropped, tokens=tokens)
         dialog = PromptDialog(prompt.as_text(), heading, self)
         self._open_dialog(dialog)
 

@@ -13,9 +13,10 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from pixelmem.core.chat import CancelToken, ChatClient
+from pixelmem.core.chat import CancelToken, ChatClient, fitted_settings
+from pixelmem.core.conversations import ChatMessage, Conversation
 from pixelmem.core.errors import InvalidIdError, MemoryNotFound
-from pixelmem.core.injection import InjectedPrompt, Message, build_prompt_for
+from pixelmem.core.injection import InjectedPrompt, Message, UsedMemory, build_prompt_for
 
 MAX_DRAFT_TOPICS = 3
 ACTIVE_STATES = ("searching", "waiting", "streaming")
@@ -71,6 +72,7 @@ class Prepared:
     prompt: InjectedPrompt
     titles: dict[str, str]  # every id the memories panel names (used and dropped)
     topics: list[str]  # topics of the memories used, to pre-fill a draft
+    chat: Any = None  # the chat settings the prompt was fitted to (the model's own window)
 
 
 def prepare(
@@ -80,9 +82,14 @@ def prepare(
     pinned: list[str],
     excluded: set[str],
     history: list[Message],
+    chat: Any = None,
 ) -> Prepared:
     """Search and injection (runs on a worker): the prompt, plus names for the panel."""
-    prompt = build_prompt_for(engine, question, pinned=pinned, excluded=excluded, history=history)
+    if chat is not None:
+        chat = fitted_settings(chat)  # Ollama says its model's window (asked once)
+    prompt = build_prompt_for(
+        engine, question, pinned=pinned, excluded=excluded, history=history, chat=chat
+    )
     titles = {used.id: used.title for used in prompt.used}
     topics: list[str] = []
     for memory_id in [u.id for u in prompt.used] + prompt.dropped_for_budget:
@@ -93,7 +100,7 @@ def prepare(
         titles.setdefault(memory_id, memory.title)
         if memory_id not in prompt.dropped_for_budget:
             topics += [t for t in memory.topics if t not in topics]
-    return Prepared(prompt, titles, topics[:MAX_DRAFT_TOPICS])
+    return Prepared(prompt, titles, topics[:MAX_DRAFT_TOPICS], chat)
 
 
 @dataclass
@@ -106,7 +113,8 @@ class Turn:
     cancel: CancelToken = field(default_factory=CancelToken)
     prepared: Prepared | None = None
     text: str = ""
-    state: str = "searching"  # searching, waiting, streaming, done, stopped, failed, unconfigured
+    # searching, waiting, streaming, done, stopped, cutoff, failed, unconfigured
+    state: str = "searching"
 
     @property
     def active(self) -> bool:
@@ -125,14 +133,43 @@ def stream_job(
     cancel: threading.Event,
     signals: StreamSignals,
     number: int,
-) -> Callable[[], None]:
-    """The worker's task: every token goes out as a signal; the client is closed at the end."""
+) -> Callable[[], str]:
+    """The worker's task: every token goes out as a signal; returns the finish reason."""
 
-    def run() -> None:
+    def run() -> str:
         try:
-            for piece in client.stream_chat(messages, cancel=cancel):
+            stream = client.stream_chat(messages, cancel=cancel)
+            for piece in stream:
                 signals.token.emit(number, piece)
+            return stream.finish_reason
         finally:
             client.close()
 
     return run
+
+
+def record_turn(conversation: Conversation, turn: Turn, state: str, error: str = "") -> None:
+    """Append the turn's question and answer (how it ended, what it was given)."""
+    used = []
+    if turn.prepared is not None:
+        used = [
+            {"id": u.id, "title": u.title, "score": u.score, "reason": u.reason, "part": u.part}
+            for u in turn.prepared.prompt.used
+        ]
+    conversation.messages.append(ChatMessage("user", turn.question))
+    conversation.messages.append(ChatMessage("assistant", turn.text, state, error, used))
+
+
+def restored_prompt(message: ChatMessage) -> InjectedPrompt:
+    """A saved answer's memories, for its panel (the prompt text itself is not kept)."""
+    used = [
+        UsedMemory(
+            str(u.get("id", "")),
+            str(u.get("title", "")),
+            u.get("score"),
+            u.get("reason", "automatic"),
+            u.get("part", "whole"),
+        )
+        for u in message.used
+    ]
+    return InjectedPrompt(system="", messages=[], used=used)

@@ -11,11 +11,22 @@ import re
 from collections.abc import Callable
 
 from PySide6.QtCore import QMimeData, Qt, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QImage, QKeyEvent, QPalette, QTextDocument
+from PySide6.QtGui import (
+    QColor,
+    QDesktopServices,
+    QGuiApplication,
+    QImage,
+    QKeyEvent,
+    QPalette,
+    QResizeEvent,
+    QTextDocument,
+    QTextDocumentFragment,
+)
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
+    QMenu,
     QPlainTextEdit,
     QSizePolicy,
     QTextBrowser,
@@ -29,6 +40,7 @@ from pixelmem.gui.colors import blend, muted_text
 
 MEMORY_ID_MIME = "application/x-pixelmem-memory-id"  # one id per line, UTF-8
 MEMORY_SCHEME = "pixelmem-memory"
+_FENCE = re.compile(r"^(```|~~~)[ \t]*([\w+#.-]*)[^\n]*\n(.*?)^\1[ \t]*$", re.M | re.S)
 _CITATION = re.compile(r"\[([^\[\]\n]{1,200})\](?![(\[])")  # not a link already
 
 
@@ -55,6 +67,15 @@ def link_citations(markdown: str, titles: dict[str, str]) -> str:
         return f"[{match.group(1)}]({memory_url(memory_id)})"
 
     return _CITATION.sub(link, markdown) if by_title else markdown
+
+
+def code_blocks(markdown: str) -> list[tuple[str, str]]:
+    """The fenced code blocks of ``markdown``: (language, code), in order."""
+    return [(m.group(2), m.group(3)) for m in _FENCE.finditer(markdown)]
+
+
+def _copy(text: str) -> None:
+    QGuiApplication.clipboard().setText(text)
 
 
 def ids_from_mime(mime: QMimeData, is_known: Callable[[str], bool] | None = None) -> list[str]:
@@ -147,6 +168,7 @@ class MessageWidget(QFrame):
 
     save_requested = Signal(str)
     settings_requested = Signal()
+    regenerate_requested = Signal()
 
     def __init__(self, role: str, sender: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -164,16 +186,33 @@ class MessageWidget(QFrame):
         font = self.sender_label.font()
         font.setBold(True)
         self.sender_label.setFont(font)
+        self.sender_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.sender_label.setToolTip(sender)
         self.status_label = QLabel()
+        self.status_label.setWordWrap(True)  # a long status wraps instead of widening the chat
         muted(self.status_label)
-        self.save_button = QToolButton()
-        self.save_button.setAutoRaise(True)
-        self.save_button.clicked.connect(lambda: self.view._save(self.view.source_text))
         header = QHBoxLayout()
         header.setContentsMargins(0, 0, 0, 0)
-        header.addWidget(self.sender_label)
-        header.addWidget(self.status_label, 1)
-        header.addWidget(self.save_button)
+        header.addWidget(self.sender_label, 1)
+        header.addWidget(self.status_label, 2)
+        self.copy_button = QToolButton()
+        self.copy_button.clicked.connect(self.copy)
+        self.regenerate_button = QToolButton()
+        self.regenerate_button.clicked.connect(self.regenerate_requested)
+        self.regenerate_button.setVisible(False)  # the pane shows it on the last answer
+        self.code_button = QToolButton()  # one entry per code block of the answer
+        self.code_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.code_button.setMenu(QMenu(self.code_button))
+        self.code_button.setVisible(False)
+        self.save_button = QToolButton()
+        self.save_button.clicked.connect(lambda: self.view._save(self.view.source_text))
+        actions = QHBoxLayout()
+        actions.setContentsMargins(0, 0, 0, 0)
+        buttons = (self.copy_button, self.code_button, self.regenerate_button, self.save_button)
+        for button in buttons:
+            button.setAutoRaise(True)
+            actions.addWidget(button)
+        actions.addStretch(1)
 
         self.view = MarkdownView()
         self.view.save_requested.connect(self.save_requested)
@@ -198,9 +237,16 @@ class MessageWidget(QFrame):
         self.body.addLayout(header)
         self.body.addWidget(self.view)
         self.body.addWidget(self.error_box)
+        self.body.addLayout(actions)
         self.retranslate()
 
     def retranslate(self) -> None:
+        self.copy_button.setText(self.tr("Copy"))
+        self.copy_button.setToolTip(self.tr("Copy this message as Markdown"))
+        self.code_button.setText(self.tr("Copy code"))
+        self.code_button.setToolTip(self.tr("Copy one of the answer's code blocks"))
+        self.regenerate_button.setText(self.tr("Regenerate"))
+        self.regenerate_button.setToolTip(self.tr("Ask again and replace this answer"))
         self.save_button.setText(self.tr("Save as memory"))
         self.save_button.setToolTip(self.tr("Save this message (or the selected text) as a memory"))
         self.settings_button.setText(self.tr("Open Settings"))
@@ -212,6 +258,23 @@ class MessageWidget(QFrame):
     def set_status(self, text: str) -> None:
         self.status_label.setText(text)
 
+    def copy(self) -> None:
+        _copy(self.text)
+
+    def offer_code_blocks(self) -> None:
+        """Fill the Copy code menu from the text's fenced blocks (hidden when there are none)."""
+        menu = self.code_button.menu()
+        menu.clear()
+        blocks = code_blocks(self.text)
+        for number, (language, code) in enumerate(blocks, 1):
+            first = code.strip().splitlines()[0][:40] if code.strip() else ""
+            label = f"{number}. {language or self.tr('code')}: {first}"
+            action = menu.addAction(label)
+            action.triggered.connect(
+                lambda _on=False, c=code: QGuiApplication.clipboard().setText(c)
+            )
+        self.code_button.setVisible(bool(blocks))
+
     def show_error(self, message: str, *, offer_settings: bool) -> None:
         self.error_label.setText(message)
         self.settings_button.setVisible(offer_settings)
@@ -219,6 +282,40 @@ class MessageWidget(QFrame):
 
     def add_below(self, widget: QWidget) -> None:
         self.body.addWidget(widget)
+
+
+class ElidedTitle(QLabel):
+    """A memory's title as a link, elided to the width it gets: it never widens the chat."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.RichText)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.setMinimumWidth(0)
+        self._parts: tuple[str, str, bool, QColor] | None = None
+
+    def show_title(self, title: str, meta: str, *, struck: bool, muted: QColor) -> None:
+        self._parts = (title, meta, struck, muted)
+        self._render()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._render()
+
+    def _render(self) -> None:
+        if self._parts is None:
+            return
+        title, meta, struck, muted = self._parts
+        metrics = self.fontMetrics()
+        room = max(24, self.width() - metrics.horizontalAdvance(f" {meta}") - 4)
+        shown = escape_html(metrics.elidedText(title, Qt.TextElideMode.ElideRight, room))
+        if struck:
+            shown = f"<s>{shown}</s>"
+        self.setText(f'<a href="open">{shown}</a> <span style="color:{muted.name()}">{meta}</span>')
+
+    def plain_title(self) -> str:
+        """The title as shown (elided or not), for tests."""
+        return QTextDocumentFragment.fromHtml(self.text()).toPlainText()
 
 
 class MemoriesPanel(QFrame):
@@ -239,7 +336,7 @@ class MemoriesPanel(QFrame):
         self.prompt = prompt
         self.setObjectName("memoriesPanel")
         self.setFrameShape(QFrame.Shape.NoFrame)
-        self._rows: dict[str, tuple[QLabel, QToolButton, QToolButton, UsedMemory]] = {}
+        self._rows: dict[str, tuple[ElidedTitle, QToolButton, QToolButton, UsedMemory]] = {}
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 0)
         layout.setSpacing(2)
@@ -270,9 +367,8 @@ class MemoriesPanel(QFrame):
         self.retranslate()
 
     def _row(self, used: UsedMemory) -> QHBoxLayout:
-        title = QLabel()
-        title.setTextFormat(Qt.TextFormat.RichText)
-        title.setToolTip(used.id)
+        title = ElidedTitle()
+        title.setToolTip(f"{used.title}\n{used.id}" if used.title else used.id)
         title.linkActivated.connect(lambda _link, mid=used.id: self.open_memory.emit(mid))
         pin = QToolButton()
         exclude = QToolButton()
@@ -329,11 +425,12 @@ class MemoriesPanel(QFrame):
         reason = self.tr("pinned") if used.reason == "pinned" else self.tr("automatic")
         extra = {"passage": self.tr("passage"), "truncated": self.tr("truncated")}.get(used.part)
         meta = " · ".join(part for part in (score, reason, extra) if part)
-        name = escape_html(used.title or used.id)
-        if exclude.isChecked():
-            name = f"<s>{name}</s>"
-        muted = muted_text(self.palette()).name()
-        title.setText(f'<a href="open">{name}</a> <span style="color:{muted}">{meta}</span>')
+        title.show_title(
+            used.title or used.id,
+            meta,
+            struck=exclude.isChecked(),
+            muted=muted_text(self.palette()),
+        )
         pin.setText(self.tr("Unpin") if pin.isChecked() else self.tr("Pin"))
         pin.setToolTip(self.tr("Send this memory with every message of this chat"))
         exclude.setText(self.tr("Include") if exclude.isChecked() else self.tr("Exclude"))

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import shiboken6
-from PySide6.QtCore import QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -79,6 +79,7 @@ class MainWindow(QMainWindow):
         self.setDockNestingEnabled(True)
         self._build_views()
         self._build_docks()
+        self._layout_before_chat: QByteArray | None = None  # while the chat fills the window
         self.actions_by_name: dict[str, QAction] = build_menus(self)
         self._build_recent_menu()
         self._connect()
@@ -272,6 +273,8 @@ class MainWindow(QMainWindow):
             self.restoreState(layout)
 
     def _save_layout(self) -> None:
+        if self.chat_focused:
+            self.focus_chat()  # save the everyday layout, not the focused one
         state = ui_state()
         state.setValue("main/geometry", self.saveGeometry())
         state.setValue("main/state", self.saveState())
@@ -338,6 +341,28 @@ class MainWindow(QMainWindow):
         self.search_dock.show()
         self.search_dock.raise_()
         self.search_panel.focus_search()
+
+    def focus_chat(self) -> None:
+        """Give the chat the whole window; again, and the layout from before comes back."""
+        if self.chat_dock is None:
+            return
+        central = self.centralWidget()
+        if self._layout_before_chat is not None:
+            central.show()
+            self.restoreState(self._layout_before_chat)
+            self._layout_before_chat = None
+            return
+        self._layout_before_chat = self.saveState()
+        for dock in self.findChildren(QDockWidget):
+            if dock is not self.chat_dock:
+                dock.hide()
+        central.hide()  # the docks take the freed room
+        self.chat_dock.show()
+        self.chat_dock.input.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    @property
+    def chat_focused(self) -> bool:
+        return self._layout_before_chat is not None
 
     def import_files(self) -> None:
         files, _ = QFileDialog.getOpenFileNames(self, self.tr("Import files"), "", IMPORT_FILTER)

@@ -28,6 +28,7 @@ from pixelmem.core.embeddings.factory import create_embedder, test_connection
 from pixelmem.core.errors import SettingsError
 from pixelmem.core.settings import ChunkSettings, EmbeddingSettings, Settings
 from pixelmem.gui.session import describe_error
+from pixelmem.gui.settings_chat import ChatSettingsPage
 from pixelmem.gui.workers import run_in_pool
 
 REMOTE_EMBEDDERS = ("ollama", "openai")
@@ -160,22 +161,8 @@ class SettingsDialog(QDialog):
         return _page(form)
 
     def _chat_tab(self) -> QWidget:
-        c = self.settings.chat
-        providers = [
-            (self.tr("None"), ""),
-            ("Ollama", "ollama"),
-            (self.tr("OpenAI-compatible API"), "openai"),
-        ]
-        self.chat_provider = _combo(providers, c.provider)
-        self.chat_url = _line(c.base_url, "http://localhost:11434")
-        self.chat_model = _line(c.model, "llama3.2")
-        self.chat_key = _line(c.api_key, "", secret=True)
-        form = QFormLayout()
-        form.addRow(self.tr("Provider"), self.chat_provider)
-        form.addRow(self.tr("Base URL"), self.chat_url)
-        form.addRow(self.tr("Model"), self.chat_model)
-        form.addRow(self.tr("API key"), self.chat_key)
-        return _page(form)
+        self.chat_page = ChatSettingsPage(self.settings.chat)
+        return self.chat_page
 
     def _rerank_tab(self) -> QWidget:
         r = self.settings.rerank
@@ -258,10 +245,7 @@ class SettingsDialog(QDialog):
             "search.mode": self.mode_combo.currentData(),
             "search.top_k": str(self.top_k_spin.value()),
             "search.min_relevance": str(self.threshold_spin.value()),
-            "chat.provider": self.chat_provider.currentData(),
-            "chat.base_url": self.chat_url.text(),
-            "chat.model": self.chat_model.text(),
-            "chat.api_key": self.chat_key.text(),
+            **self.chat_page.values(),
             "rerank.url": self.rerank_url.text(),
             "rerank.model": self.rerank_model.text(),
             "rerank.api_key": self.rerank_key.text(),

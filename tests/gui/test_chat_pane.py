@@ -6,6 +6,7 @@ The gated server holds an answer back after its first token until the test relea
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,7 @@ from pixelmem.gui.chat_widgets import MEMORY_ID_MIME, MemoriesPanel, MessageWidg
 
 pytestmark = pytest.mark.gui  # conftest.py also ignores the offscreen platform's size warning
 
+CHAT_PATHS = {"ollama": "/api/chat", "openai": "/v1/chat/completions"}
 REPLY = "Use **18 g** of coffee for 36 g out, as in [Espresso ratio]."
 FIRST_TOKEN = "Use "
 TIMEOUT = 5000
@@ -367,6 +369,62 @@ def test_a_server_error_shows_inline_and_the_app_keeps_working(
     assert pane.message_widgets()[-1].text == REPLY
 
 
+@pytest.mark.parametrize("provider", ["ollama", "openai"])
+def test_an_answer_without_a_finish_reason_is_marked_cut_off(
+    qtbot, make_pane, server: GatedServer, provider: str
+) -> None:
+    settings = chat_settings(server, provider)
+    if provider == "openai":
+        settings.chat.base_url = server.openai_url
+    pane = make_pane(settings)
+    server.release()
+    path = "/api/chat" if provider == "ollama" else "/v1/chat/completions"
+    server.fail(ending="bare_done", path=path)
+    with qtbot.waitSignal(pane.answer_finished, timeout=TIMEOUT) as finished:
+        message = ask(qtbot, pane, "espresso ratio?")
+    assert finished.args == ["cutoff"]
+    assert message.status_label.text() == "cut off"
+    assert "was cut off" in message.error_label.text()
+    assert message.text == REPLY  # the text stays, marked
+
+
+def test_an_answer_at_the_token_limit_says_so(qtbot, pane: ChatPane, server: GatedServer) -> None:
+    server.release()
+    server.fail(ending="length", path="/api/chat")
+    with qtbot.waitSignal(pane.answer_finished, timeout=TIMEOUT) as finished:
+        message = ask(qtbot, pane, "espresso ratio?")
+    assert finished.args == ["done"]
+    assert message.status_label.text() == "stopped at the token limit (chat.max_tokens = 1,024)"
+    assert not message.error_box.isVisible()
+
+
+@pytest.mark.parametrize("provider", ["openai", "ollama"])
+def test_a_long_chat_against_a_2048_token_server_stays_inside_its_context(
+    qtbot, make_pane, provider: str
+) -> None:
+    """30 turns with long answers: the oldest turns leave the prompt, no turn is refused.
+    Ollama says its model's window (/api/show), so there the setting may be too big."""
+    long_reply = " ".join(f"word{i}," for i in range(180))  # 360 fake tokens per answer
+    with GatedServer(chat_reply=long_reply, context_limit=2048) as server:
+        server.release()
+        settings = chat_settings(server, provider)
+        settings.chat.context_tokens, settings.chat.max_tokens = 8192, 400
+        if provider == "openai":
+            settings.chat.base_url = server.openai_url
+            settings.chat.context_tokens = 2048
+        path = CHAT_PATHS[provider]
+        pane = make_pane(settings)
+        for i in range(30):
+            with qtbot.waitSignal(pane.answer_finished, timeout=TIMEOUT) as finished:
+                message = ask(qtbot, pane, f"espresso ratio, question {i}?")
+            assert finished.args == ["done"], (i, server.prompt_tokens, message.error_label.text())
+            assert message.text == long_reply.strip()
+        assert max(server.prompt_tokens) + 400 <= 2048
+        last = server.bodies(path)[-1]["messages"]
+        assert 2 < len(last) < 60  # some history, not all of it
+        assert last[-2]["content"] == long_reply.strip()  # the newest answer went back
+
+
 def test_a_provider_that_is_down_offers_the_settings(qtbot, make_pane) -> None:
     settings = chat_settings(None)
     settings.chat.base_url = f"http://127.0.0.1:{free_port()}"
@@ -492,7 +550,7 @@ def test_answers_never_load_images_remote_or_local(qtbot, make_pane, tmp_path: P
         pane = make_pane(chat_settings(srv))
         message = ask_and_finish(qtbot, pane, srv, "hi")
         assert message.text == srv.chat_reply
-        assert [r.path for r in srv.requests] == ["/api/chat"]  # no GET for the image
+        assert [r.path for r in srv.requests if r.method == "GET"] == []  # no image fetched
     document = message.view.document()
     for url in (f"{srv.url}/pixel.png", local):
         loaded = document.resource(QTextDocument.ResourceType.ImageResource, QUrl(url))
@@ -520,3 +578,162 @@ def test_the_main_window_docks_the_pane_and_opens_what_it_asks_for(qtbot, window
     with qtbot.waitSignal(window.editor.memory_opened, timeout=TIMEOUT):
         pane.open_memory_requested.emit(espresso)
     assert pane.shutdown(TIMEOUT)
+
+
+def test_focus_chat_gives_the_chat_the_window_and_back(qtbot, window) -> None:
+    window.resize(1200, 800)
+    window.show()
+    qtbot.waitExposed(window)
+    before = window.chat_dock.width()
+    window.actions_by_name["focus_chat"].trigger()
+    assert window.chat_focused
+    qtbot.waitUntil(lambda: window.chat_dock.width() > 0.9 * window.width(), timeout=TIMEOUT)
+    assert not window.list_dock.isVisible() and not window.centralWidget().isVisible()
+    window.focus_chat()
+    assert not window.chat_focused
+    assert window.list_dock.isVisible() and window.centralWidget().isVisible()
+    qtbot.waitUntil(lambda: window.chat_dock.width() < 0.6 * window.width(), timeout=TIMEOUT)
+    assert window.chat_dock.width() <= max(before, 0.6 * window.width())
+    assert window.chat_dock.shutdown(TIMEOUT)
+
+
+# -- conversations that last -------------------------------------------------------------------
+
+
+def saved_files(engine: Engine) -> list[Path]:
+    return sorted((engine.vault / ".pixelmem" / "chats").glob("*.json"))
+
+
+def test_a_conversation_survives_a_restart(
+    qtbot, make_pane, server: GatedServer, indexed: Engine
+) -> None:
+    settings = chat_settings(server)
+    first = make_pane(settings)
+    ask_and_finish(qtbot, first, server, "espresso ratio?")
+    ask_and_finish(qtbot, first, server, "and for a double?")
+    assert first.shutdown(TIMEOUT) and workers.wait_for_all(TIMEOUT)
+    assert len(saved_files(indexed)) == 1
+
+    again = make_pane(settings)  # the app opened again on the same vault
+    texts = [m.text for m in again.message_widgets()]
+    assert texts == ["espresso ratio?", REPLY, "and for a double?", REPLY]
+    assert panel_of(again.message_widgets()[1]).prompt.used  # the memories it was given
+    ask_and_finish(qtbot, again, server, "thanks")
+    sent = server.bodies("/api/chat")[-1]["messages"]
+    assert [m["content"] for m in sent[1:]] == [*texts, "thanks"]  # the history went along
+
+
+def test_clear_starts_a_new_file_and_keeps_the_old_one(
+    qtbot, pane: ChatPane, server: GatedServer, indexed: Engine
+) -> None:
+    ask_and_finish(qtbot, pane, server, "espresso ratio?")
+    pane.clear()
+    ask_and_finish(qtbot, pane, server, "bike chain?")
+    assert workers.wait_for_all(TIMEOUT)
+    assert len(saved_files(indexed)) == 2
+    assert [c.messages[0].content for c in pane.conversations.list()] == [
+        "bike chain?",
+        "espresso ratio?",
+    ]
+
+
+def test_regenerate_replaces_the_last_answer(qtbot, pane: ChatPane, server: GatedServer) -> None:
+    ask_and_finish(qtbot, pane, server, "espresso ratio?")
+    last = ask_and_finish(qtbot, pane, server, "and for a double?")
+    first_answer = pane.message_widgets()[1]
+    assert last.regenerate_button.isVisible() and not first_answer.regenerate_button.isVisible()
+    with qtbot.waitSignal(pane.answer_finished, timeout=TIMEOUT) as finished:
+        last.regenerate_button.click()
+    assert finished.args == ["done"]
+    widgets = pane.message_widgets()
+    assert [m.text for m in widgets] == ["espresso ratio?", REPLY, "and for a double?", REPLY]
+    assert widgets[-1] is not last
+    sent = server.bodies("/api/chat")[-1]["messages"]
+    assert [m["content"] for m in sent[1:]] == ["espresso ratio?", REPLY, "and for a double?"]
+    assert len(pane.conversation.messages) == 4
+
+
+def test_copy_puts_the_answer_as_markdown_on_the_clipboard(
+    qtbot, pane: ChatPane, server: GatedServer
+) -> None:
+    from PySide6.QtGui import QGuiApplication
+
+    message = ask_and_finish(qtbot, pane, server, "espresso ratio?")
+    message.copy_button.click()
+    assert QGuiApplication.clipboard().text() == REPLY  # Markdown source, with the **bold**
+
+
+def test_the_pane_at_320_px_shows_nothing_clipped(
+    qtbot, make_pane, server: GatedServer, indexed: Engine
+) -> None:
+    long_title = "A memory whose title goes on and on " * 6
+    ids = ids_by_title(indexed)
+    memory = indexed.store.get(ids["Espresso ratio"])
+    memory = indexed.update_memory(dataclasses.replace(memory, title=long_title.strip()))
+    settings = chat_settings(server)
+    settings.chat.model = "hf.co/someone/a-very-long-model-name-GGUF:Q4_K_M"
+    pane = make_pane(settings)
+    pane.pin(memory.id)
+    server.release()
+    server.fail(ending="length", path="/api/chat")  # the longest status line
+    with qtbot.waitSignal(pane.answer_finished, timeout=TIMEOUT):
+        ask(qtbot, pane, "espresso ratio?")
+    pane.parent().resizeDocks([pane], [320], Qt.Orientation.Horizontal)
+    qtbot.waitUntil(lambda: pane.width() <= 330, timeout=TIMEOUT)
+    viewport = pane.body.scroll.viewport()
+    qtbot.waitUntil(lambda: pane.body.scroll.widget().width() <= viewport.width(), timeout=TIMEOUT)
+    for message in pane.message_widgets():
+        for widget in message.findChildren(QWidget):
+            if not widget.isVisible():
+                continue
+            left = widget.mapTo(viewport, widget.rect().topLeft()).x()
+            right = widget.mapTo(viewport, widget.rect().topRight()).x()
+            assert left >= 0 and right < viewport.width(), (type(widget).__name__, right)
+    title = panel_of(pane.message_widgets()[-1])._rows[memory.id][0]
+    assert title.plain_title().startswith("A m") and "…" in title.plain_title()
+    assert long_title.strip() in title.toolTip()
+
+
+def test_the_conversation_list_switches_renames_and_deletes(
+    qtbot, pane: ChatPane, server: GatedServer, indexed: Engine
+) -> None:
+    ask_and_finish(qtbot, pane, server, "espresso ratio?")
+    first = pane.conversation.id
+    pane.clear()
+    ask_and_finish(qtbot, pane, server, "bike chain?")
+    combo = pane.body.conversation_bar.combo
+    assert [combo.itemText(i) for i in range(combo.count())] == ["bike chain?", "espresso ratio?"]
+
+    pane.body.conversation_bar.chosen.emit(first)
+    assert [m.text for m in pane.message_widgets()] == ["espresso ratio?", REPLY]
+    assert combo.currentText() == "espresso ratio?"
+
+    pane.rename_conversation("Coffee")
+    assert combo.currentText() == "Coffee"
+    pane.delete_conversation(confirm=False)
+    assert [m.text for m in pane.message_widgets()] == ["bike chain?", REPLY]
+    assert workers.wait_for_all(TIMEOUT)
+    assert [c.named() for c in pane.conversations.list()] == ["bike chain?"]
+    deleted = indexed.vault / ".pixelmem" / "chats" / "deleted" / f"{first}.json"
+    assert deleted.is_file()  # set aside, not destroyed
+
+
+def test_each_code_block_of_an_answer_can_be_copied(qtbot, make_pane) -> None:
+    from PySide6.QtGui import QGuiApplication
+
+    reply = "Run:\n\n```bash\npixelmem index --full\n```\n\nthen\n\n```python\nprint(1)\n```"
+    with GatedServer(chat_reply=reply, free=100) as srv:
+        pane = make_pane(chat_settings(srv))
+        message = ask_and_finish(qtbot, pane, srv, "how?")
+    assert message.code_button.isVisible()
+    actions = message.code_button.menu().actions()
+    assert [a.text() for a in actions] == ["1. bash: pixelmem index --full", "2. python: print(1)"]
+    actions[1].trigger()
+    assert QGuiApplication.clipboard().text() == "print(1)\n"
+
+
+def test_code_blocks_are_found_with_either_fence() -> None:
+    from pixelmem.gui.chat_widgets import code_blocks
+
+    text = "a\n```\nx = 1\n```\nb\n~~~js\nf()\n~~~\n```\nnot closed"
+    assert code_blocks(text) == [("", "x = 1\n"), ("js", "f()\n")]

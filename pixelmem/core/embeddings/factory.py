@@ -6,6 +6,7 @@ import time
 
 from pixelmem.core.embeddings.base import Embedder
 from pixelmem.core.errors import ProviderResponseError, SettingsError
+from pixelmem.core.http import make_timeout
 from pixelmem.core.settings import EMBEDDING_PROVIDERS, EmbeddingSettings
 
 TEST_SENTENCE = "pixelmem checks that the embedding provider answers."
@@ -34,6 +35,7 @@ def create_embedder(settings: EmbeddingSettings) -> Embedder:
             settings.model,
             api_key=settings.effective_api_key(),
             batch_size=settings.batch_size,
+            timeout=make_timeout(read=settings.timeout),
         )
     if provider == "openai":
         from pixelmem.core.embeddings.openai import OpenAIEmbedder
@@ -43,6 +45,7 @@ def create_embedder(settings: EmbeddingSettings) -> Embedder:
             settings.model,
             api_key=settings.effective_api_key(),
             batch_size=settings.batch_size,
+            timeout=make_timeout(read=settings.timeout),
         )
     raise SettingsError(
         f"unknown embedding provider {provider!r}; valid: {', '.join(EMBEDDING_PROVIDERS)}"

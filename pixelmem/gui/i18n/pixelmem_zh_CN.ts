@@ -4,67 +4,67 @@
 <context>
     <name>ChatBody</name>
     <message>
-        <location filename="../chat_body.py" line="96"/>
+        <location filename="../chat_body.py" line="98"/>
         <source>No chat model is configured — open Settings → Chat to choose one.</source>
         <translation>尚未配置聊天模型——请打开“设置 → 聊天”选择一个。</translation>
     </message>
     <message>
-        <location filename="../chat_body.py" line="98"/>
+        <location filename="../chat_body.py" line="100"/>
         <source>Open Settings</source>
         <translation>打开设置</translation>
     </message>
     <message>
-        <location filename="../chat_body.py" line="100"/>
+        <location filename="../chat_body.py" line="102"/>
         <source>Pinned:</source>
         <translation>已固定：</translation>
     </message>
     <message>
-        <location filename="../chat_body.py" line="100"/>
+        <location filename="../chat_body.py" line="102"/>
         <source>drop memories here to send them with every message</source>
         <translation>把记忆拖到这里，每条消息都会附带它们</translation>
     </message>
     <message>
-        <location filename="../chat_body.py" line="102"/>
+        <location filename="../chat_body.py" line="104"/>
         <source>Excluded:</source>
         <translation>已排除：</translation>
     </message>
     <message>
-        <location filename="../chat_body.py" line="105"/>
+        <location filename="../chat_body.py" line="107"/>
         <source>Ask anything. Relevant memories are added to the prompt, and every answer shows which ones.</source>
         <translation>尽管提问。相关的记忆会加入提示词，每个回答都会注明用了哪些。</translation>
     </message>
     <message>
-        <location filename="../chat_body.py" line="110"/>
+        <location filename="../chat_body.py" line="112"/>
         <source>Ask about your memories… (Enter to send, Shift+Enter for a new line)</source>
         <translation>就你的记忆提问…（Enter 发送，Shift+Enter 换行）</translation>
     </message>
     <message>
-        <location filename="../chat_body.py" line="112"/>
+        <location filename="../chat_body.py" line="114"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../chat_body.py" line="113"/>
+        <location filename="../chat_body.py" line="115"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../chat_body.py" line="114"/>
+        <location filename="../chat_body.py" line="116"/>
         <source>Preview prompt</source>
         <translation>预览提示词</translation>
     </message>
     <message>
-        <location filename="../chat_body.py" line="115"/>
+        <location filename="../chat_body.py" line="117"/>
         <source>See what would be sent, without sending it</source>
         <translation>查看将要发送的内容，但不发送</translation>
     </message>
     <message>
-        <location filename="../chat_body.py" line="116"/>
-        <source>Clear</source>
-        <translation>清空</translation>
+        <location filename="../chat_body.py" line="119"/>
+        <source>New chat</source>
+        <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../chat_body.py" line="117"/>
+        <location filename="../chat_body.py" line="120"/>
         <source>Start a new chat (pinned memories stay)</source>
         <translation>开始新的对话（固定的记忆会保留）</translation>
     </message>
@@ -72,72 +72,266 @@
 <context>
     <name>ChatPane</name>
     <message>
-        <location filename="../chat_pane.py" line="117"/>
+        <location filename="../chat_pane.py" line="133"/>
         <source>Chat</source>
         <translation>聊天</translation>
     </message>
     <message>
-        <location filename="../chat_pane.py" line="133"/>
+        <location filename="../chat_pane.py" line="149"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../chat_pane.py" line="144"/>
+        <location filename="../chat_pane.py" line="168"/>
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../chat_pane.py" line="147"/>
+        <location filename="../chat_pane.py" line="171"/>
         <source>searching memories…</source>
         <translation>正在搜索记忆…</translation>
     </message>
     <message>
-        <location filename="../chat_pane.py" line="182"/>
+        <location filename="../chat_pane.py" line="210"/>
         <source>waiting for the model…</source>
         <translation>正在等待模型…</translation>
     </message>
     <message>
-        <location filename="../chat_pane.py" line="201"/>
+        <location filename="../chat_pane.py" line="229"/>
         <source>answering…</source>
         <translation>正在回答…</translation>
     </message>
     <message>
-        <location filename="../chat_pane.py" line="226"/>
+        <location filename="../chat_pane.py" line="245"/>
+        <source>no answer</source>
+        <translation>没有回答</translation>
+    </message>
+    <message>
+        <location filename="../chat_pane.py" line="248"/>
+        <source>stopped at the token limit (chat.max_tokens = {n})</source>
+        <translation>已达到 token 上限（chat.max_tokens = {n}）</translation>
+    </message>
+    <message>
+        <location filename="../chat_pane.py" line="256"/>
+        <source>The model stopped before writing anything: the prompt probably fills its context window. Start a new chat, or set chat.context_tokens to the model&apos;s context size (now {n}).</source>
+        <translation>模型还没写出任何内容就停止了：提示词可能占满了它的上下文窗口。请开始新对话，或把 chat.context_tokens 设为模型的上下文长度（当前 {n}）。</translation>
+    </message>
+    <message>
+        <location filename="../chat_pane.py" line="271"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../chat_pane.py" line="240"/>
+        <location filename="../chat_pane.py" line="271"/>
+        <source>cut off</source>
+        <translation>被截断</translation>
+    </message>
+    <message>
+        <location filename="../chat_pane.py" line="285"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../chat_pane.py" line="385"/>
+        <location filename="../chat_pane.py" line="423"/>
         <source>{count} memories, {chars} of {budget} context characters</source>
         <translation>{count} 条记忆，上下文 {chars}/{budget} 字符</translation>
     </message>
     <message>
-        <location filename="../chat_pane.py" line="389"/>
+        <location filename="../chat_pane.py" line="427"/>
         <source>Sent to the model: {context}.</source>
         <translation>已发送给模型：{context}。</translation>
     </message>
     <message>
-        <location filename="../chat_pane.py" line="391"/>
+        <location filename="../chat_pane.py" line="429"/>
         <source>Not sent yet. With the current pins and exclusions: {context}.</source>
         <translation>尚未发送。按当前的固定与排除设置：{context}。</translation>
     </message>
     <message>
-        <location filename="../chat_pane.py" line="435"/>
+        <location filename="../chat_pane.py" line="432"/>
+        <source>{n} earlier messages left out to fit the model&apos;s context ({tokens}).</source>
+        <translation>为放入模型的上下文，省略了 {n} 条较早的消息（{tokens}）。</translation>
+    </message>
+    <message>
+        <location filename="../chat_pane.py" line="433"/>
+        <source>about {used} of {room} tokens, chat.context_tokens</source>
+        <translation>约 {used}/{room} 个 token，chat.context_tokens</translation>
+    </message>
+    <message>
+        <location filename="../chat_pane.py" line="479"/>
         <source>Saved “{title}”</source>
         <translation>已保存“{title}”</translation>
     </message>
 </context>
 <context>
+    <name>ChatSettingsPage</name>
+    <message>
+        <location filename="../settings_chat.py" line="38"/>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../settings_chat.py" line="40"/>
+        <source>OpenAI-compatible API</source>
+        <translation>OpenAI 兼容 API</translation>
+    </message>
+    <message>
+        <location filename="../settings_chat.py" line="50"/>
+        <source>List models</source>
+        <translation>列出模型</translation>
+    </message>
+    <message>
+        <location filename="../settings_chat.py" line="60"/>
+        <source>Test chat model</source>
+        <translation>测试聊天模型</translation>
+    </message>
+    <message>
+        <location filename="../settings_chat.py" line="74"/>
+        <source>Provider</source>
+        <translation>提供方</translation>
+    </message>
+    <message>
+        <location filename="../settings_chat.py" line="75"/>
+        <source>Base URL</source>
+        <translation>基础 URL</translation>
+    </message>
+    <message>
+        <location filename="../settings_chat.py" line="76"/>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../settings_chat.py" line="77"/>
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <location filename="../settings_chat.py" line="78"/>
+        <source>Context window (tokens)</source>
+        <translation>上下文窗口（token）</translation>
+    </message>
+    <message>
+        <location filename="../settings_chat.py" line="79"/>
+        <source>Longest answer (tokens)</source>
+        <translation>最长回答（token）</translation>
+    </message>
+    <message>
+        <location filename="../settings_chat.py" line="80"/>
+        <source>Timeout</source>
+        <translation>超时</translation>
+    </message>
+    <message>
+        <location filename="../settings_chat.py" line="112"/>
+        <source>Asking the server for its models…</source>
+        <translation>正在向服务器获取模型列表…</translation>
+    </message>
+    <message>
+        <location filename="../settings_chat.py" line="130"/>
+        <source>The server lists no models.</source>
+        <translation>服务器没有列出任何模型。</translation>
+    </message>
+    <message>
+        <location filename="../settings_chat.py" line="132"/>
+        <source>✓ {n} models; “{model}” is not among them.</source>
+        <translation>✓ {n} 个模型；其中没有“{model}”。</translation>
+    </message>
+    <message>
+        <location filename="../settings_chat.py" line="135"/>
+        <source>✓ {n} models.</source>
+        <translation>✓ {n} 个模型。</translation>
+    </message>
+    <message>
+        <location filename="../settings_chat.py" line="143"/>
+        <source>Testing…</source>
+        <translation>正在测试…</translation>
+    </message>
+    <message>
+        <location filename="../settings_chat.py" line="159"/>
+        <source>✓ {model} answered in {ms} ms</source>
+        <translation>✓ {model} 在 {ms} 毫秒内回答</translation>
+    </message>
+    <message>
+        <location filename="../settings_chat.py" line="174"/>
+        <source>✗ Choose a provider first.</source>
+        <translation>✗ 请先选择提供方。</translation>
+    </message>
+</context>
+<context>
     <name>ChipBar</name>
     <message>
-        <location filename="../chat_chips.py" line="72"/>
+        <location filename="../chat_chips.py" line="77"/>
         <source>Remove</source>
         <translation>移除</translation>
+    </message>
+</context>
+<context>
+    <name>ConversationBar</name>
+    <message>
+        <location filename="../chat_conversations.py" line="41"/>
+        <source>Earlier conversations (kept in the vault&apos;s .pixelmem/chats)</source>
+        <translation>以前的对话（保存在知识库的 .pixelmem/chats 中）</translation>
+    </message>
+    <message>
+        <location filename="../chat_conversations.py" line="43"/>
+        <source>Rename</source>
+        <translation>重命名</translation>
+    </message>
+    <message>
+        <location filename="../chat_conversations.py" line="44"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+</context>
+<context>
+    <name>ConversationsMixin</name>
+    <message>
+        <location filename="../chat_history.py" line="96"/>
+        <source>You</source>
+        <translation>你</translation>
+    </message>
+    <message>
+        <location filename="../chat_history.py" line="101"/>
+        <source>stopped at the token limit</source>
+        <translation>已达到 token 上限</translation>
+    </message>
+    <message>
+        <location filename="../chat_history.py" line="102"/>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <location filename="../chat_history.py" line="103"/>
+        <source>cut off</source>
+        <translation>被截断</translation>
+    </message>
+    <message>
+        <location filename="../chat_history.py" line="104"/>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location filename="../chat_history.py" line="128"/>
+        <source>New chat</source>
+        <translation>新对话</translation>
+    </message>
+    <message>
+        <location filename="../chat_history.py" line="143"/>
+        <source>Rename chat</source>
+        <translation>重命名对话</translation>
+    </message>
+    <message>
+        <location filename="../chat_history.py" line="143"/>
+        <source>Name:</source>
+        <translation>名称：</translation>
+    </message>
+    <message>
+        <location filename="../chat_history.py" line="156"/>
+        <source>Delete chat</source>
+        <translation>删除对话</translation>
+    </message>
+    <message>
+        <location filename="../chat_history.py" line="157"/>
+        <source>Delete “{name}”?</source>
+        <translation>删除“{name}”？</translation>
     </message>
 </context>
 <context>
@@ -357,52 +551,52 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../main_window.py" line="208"/>
+        <location filename="../main_window.py" line="209"/>
         <source>No other vaults yet</source>
         <translation>还没有其他知识库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="218"/>
+        <location filename="../main_window.py" line="219"/>
         <source>Recent &amp;Vaults</source>
         <translation>最近的知识库(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="220"/>
+        <location filename="../main_window.py" line="221"/>
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="221"/>
+        <location filename="../main_window.py" line="222"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="222"/>
+        <location filename="../main_window.py" line="223"/>
         <source>Related</source>
         <translation>相关</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="224"/>
+        <location filename="../main_window.py" line="225"/>
         <source>Inbox</source>
         <translation>收件箱</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="343"/>
+        <location filename="../main_window.py" line="368"/>
         <source>Import files</source>
         <translation>导入文件</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="349"/>
+        <location filename="../main_window.py" line="374"/>
         <source>Open vault folder</source>
         <translation>打开知识库文件夹</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="403"/>
+        <location filename="../main_window.py" line="428"/>
         <source>About pixelmem</source>
         <translation>关于 pixelmem</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="405"/>
+        <location filename="../main_window.py" line="430"/>
         <source>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;Local-first knowledge memory: Markdown files in a folder you own, searched by meaning and by keyword, offline.&lt;/p&gt;&lt;p&gt;Vault: {vault}&lt;/p&gt;</source>
         <translation>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;本地优先的知识记忆：Markdown 文件存放在你自己的文件夹里，可离线按语义和关键词搜索。&lt;/p&gt;&lt;p&gt;知识库：{vault}&lt;/p&gt;</translation>
     </message>
@@ -410,12 +604,12 @@
 <context>
     <name>MarkdownView</name>
     <message>
-        <location filename="../chat_widgets.py" line="135"/>
+        <location filename="../chat_widgets.py" line="156"/>
         <source>Save Selection as Memory…</source>
         <translation>将所选内容存为记忆…</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="136"/>
+        <location filename="../chat_widgets.py" line="157"/>
         <source>Save Message as Memory…</source>
         <translation>将消息存为记忆…</translation>
     </message>
@@ -423,84 +617,84 @@
 <context>
     <name>MemoriesPanel</name>
     <message numerus="yes">
-        <location filename="../chat_widgets.py" line="295"/>
+        <location filename="../chat_widgets.py" line="391"/>
         <source>Memories used (%n)</source>
         <translation>
             <numerusform>用到的记忆（%n）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="297"/>
+        <location filename="../chat_widgets.py" line="393"/>
         <source>No memory was relevant to this message.</source>
         <translation>没有与这条消息相关的记忆。</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="298"/>
+        <location filename="../chat_widgets.py" line="394"/>
         <source>Show prompt</source>
         <translation>显示提示词</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="299"/>
+        <location filename="../chat_widgets.py" line="395"/>
         <source>Exactly what was sent to the model</source>
         <translation>实际发送给模型的内容</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="304"/>
+        <location filename="../chat_widgets.py" line="400"/>
         <source>Not sent (over the {budget}-character budget): {names}</source>
         <translation>未发送（超出 {budget} 字符预算）：{names}</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="310"/>
+        <location filename="../chat_widgets.py" line="406"/>
         <source>Pinned but deleted: {ids}</source>
         <translation>已固定但已删除：{ids}</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="329"/>
+        <location filename="../chat_widgets.py" line="425"/>
         <source>pinned</source>
         <translation>固定</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="329"/>
+        <location filename="../chat_widgets.py" line="425"/>
         <source>automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="330"/>
+        <location filename="../chat_widgets.py" line="426"/>
         <source>passage</source>
         <translation>片段</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="330"/>
+        <location filename="../chat_widgets.py" line="426"/>
         <source>truncated</source>
         <translation>已截断</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="337"/>
+        <location filename="../chat_widgets.py" line="434"/>
         <source>Unpin</source>
         <translation>取消固定</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="337"/>
+        <location filename="../chat_widgets.py" line="434"/>
         <source>Pin</source>
         <translation>固定</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="338"/>
+        <location filename="../chat_widgets.py" line="435"/>
         <source>Send this memory with every message of this chat</source>
         <translation>在本次对话的每条消息中附带这条记忆</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="339"/>
+        <location filename="../chat_widgets.py" line="436"/>
         <source>Include</source>
         <translation>包含</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="339"/>
+        <location filename="../chat_widgets.py" line="436"/>
         <source>Exclude</source>
         <translation>排除</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="340"/>
+        <location filename="../chat_widgets.py" line="437"/>
         <source>Exclude from this chat</source>
         <translation>在本次对话中排除</translation>
     </message>
@@ -636,17 +830,47 @@ Press Ctrl+N to write one.</source>
 <context>
     <name>MessageWidget</name>
     <message>
-        <location filename="../chat_widgets.py" line="204"/>
+        <location filename="../chat_widgets.py" line="244"/>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location filename="../chat_widgets.py" line="245"/>
+        <source>Copy this message as Markdown</source>
+        <translation>以 Markdown 复制这条消息</translation>
+    </message>
+    <message>
+        <location filename="../chat_widgets.py" line="246"/>
+        <source>Copy code</source>
+        <translation>复制代码</translation>
+    </message>
+    <message>
+        <location filename="../chat_widgets.py" line="247"/>
+        <source>Copy one of the answer&apos;s code blocks</source>
+        <translation>复制回答中的某个代码块</translation>
+    </message>
+    <message>
+        <location filename="../chat_widgets.py" line="248"/>
+        <source>Regenerate</source>
+        <translation>重新生成</translation>
+    </message>
+    <message>
+        <location filename="../chat_widgets.py" line="249"/>
+        <source>Ask again and replace this answer</source>
+        <translation>重新提问并替换这个回答</translation>
+    </message>
+    <message>
+        <location filename="../chat_widgets.py" line="250"/>
         <source>Save as memory</source>
         <translation>存为记忆</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="205"/>
+        <location filename="../chat_widgets.py" line="251"/>
         <source>Save this message (or the selected text) as a memory</source>
         <translation>把这条消息（或所选文字）存为记忆</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="206"/>
+        <location filename="../chat_widgets.py" line="252"/>
         <source>Open Settings</source>
         <translation>打开设置</translation>
     </message>
@@ -806,199 +1030,189 @@ Enter opens the selected result.</source>
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../settings_dialog.py" line="66"/>
+        <location filename="../settings_dialog.py" line="67"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../settings_dialog.py" line="69"/>
+        <location filename="../settings_dialog.py" line="70"/>
         <source>General</source>
         <translation>常规</translation>
     </message>
     <message>
-        <location filename="../settings_dialog.py" line="70"/>
+        <location filename="../settings_dialog.py" line="71"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../settings_dialog.py" line="71"/>
+        <location filename="../settings_dialog.py" line="72"/>
         <source>Embeddings</source>
         <translation>向量模型</translation>
     </message>
     <message>
-        <location filename="../settings_dialog.py" line="72"/>
+        <location filename="../settings_dialog.py" line="73"/>
         <source>Chat</source>
         <translation>聊天</translation>
     </message>
     <message>
-        <location filename="../settings_dialog.py" line="73"/>
+        <location filename="../settings_dialog.py" line="74"/>
         <source>Reranker</source>
         <translation>重排序</translation>
     </message>
     <message>
-        <location filename="../settings_dialog.py" line="93"/>
+        <location filename="../settings_dialog.py" line="94"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../settings_dialog.py" line="98"/>
+        <location filename="../settings_dialog.py" line="99"/>
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../settings_dialog.py" line="101"/>
+        <location filename="../settings_dialog.py" line="102"/>
         <source>Vault folder</source>
         <translation>知识库文件夹</translation>
     </message>
     <message>
-        <location filename="../settings_dialog.py" line="102"/>
+        <location filename="../settings_dialog.py" line="103"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../settings_dialog.py" line="103"/>
+        <location filename="../settings_dialog.py" line="104"/>
         <source>A new language applies to the whole window at once.</source>
         <translation>新语言会立即应用到整个窗口。</translation>
     </message>
     <message>
-        <location filename="../settings_dialog.py" line="109"/>
+        <location filename="../settings_dialog.py" line="110"/>
         <source>Hybrid</source>
         <translation>混合</translation>
     </message>
     <message>
-        <location filename="../settings_dialog.py" line="110"/>
+        <location filename="../settings_dialog.py" line="111"/>
         <source>Semantic</source>
         <translation>语义</translation>
     </message>
     <message>
-        <location filename="../settings_dialog.py" line="111"/>
+        <location filename="../settings_dialog.py" line="112"/>
         <source>Keyword</source>
         <translation>关键词</translation>
     </message>
     <message>
-        <location filename="../settings_dialog.py" line="124"/>
+        <location filename="../settings_dialog.py" line="125"/>
         <source>Default mode</source>
         <translation>默认模式</translation>
     </message>
     <message>
-        <location filename="../settings_dialog.py" line="125"/>
+        <location filename="../settings_dialog.py" line="126"/>
         <source>Results (top-k)</source>
         <translation>结果数量（top-k）</translation>
     </message>
     <message>
-        <location filename="../settings_dialog.py" line="126"/>
+        <location filename="../settings_dialog.py" line="127"/>
         <source>Minimum relevance</source>
         <translation>最低相关度</translation>
     </message>
     <message>
-        <location filename="../settings_dialog.py" line="127"/>
+        <location filename="../settings_dialog.py" line="128"/>
         <source>Chunk size (characters)</source>
         <translation>分块大小（字符）</translation>
     </message>
     <message>
-        <location filename="../settings_dialog.py" line="128"/>
+        <location filename="../settings_dialog.py" line="129"/>
         <source>Chunk overlap</source>
         <translation>分块重叠</translation>
     </message>
     <message>
-        <location filename="../settings_dialog.py" line="129"/>
+        <location filename="../settings_dialog.py" line="130"/>
         <source>Changing the chunking re-indexes the vault.</source>
         <translation>修改分块设置会重新索引整个知识库。</translation>
     </message>
     <message>
-        <location filename="../settings_dialog.py" line="135"/>
+        <location filename="../settings_dialog.py" line="136"/>
         <source>Built-in, chosen by the vault&apos;s languages</source>
         <translation>内置，按记忆库的语言自动选择</translation>
     </message>
     <message>
-        <location filename="../settings_dialog.py" line="136"/>
+        <location filename="../settings_dialog.py" line="137"/>
         <source>Built-in (offline, English)</source>
         <translation>内置（离线，英文）</translation>
     </message>
     <message>
-        <location filename="../settings_dialog.py" line="137"/>
+        <location filename="../settings_dialog.py" line="138"/>
         <source>Built-in multilingual (Chinese and 100 languages)</source>
         <translation>内置多语言（中文及约一百种语言）</translation>
     </message>
     <message>
-        <location filename="../settings_dialog.py" line="139"/>
-        <location filename="../settings_dialog.py" line="167"/>
+        <location filename="../settings_dialog.py" line="140"/>
         <source>OpenAI-compatible API</source>
         <translation>OpenAI 兼容接口</translation>
     </message>
     <message>
-        <location filename="../settings_dialog.py" line="144"/>
+        <location filename="../settings_dialog.py" line="145"/>
         <source>not needed for local servers</source>
         <translation>本地服务无需填写</translation>
     </message>
     <message>
-        <location filename="../settings_dialog.py" line="145"/>
+        <location filename="../settings_dialog.py" line="146"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../settings_dialog.py" line="152"/>
-        <location filename="../settings_dialog.py" line="174"/>
+        <location filename="../settings_dialog.py" line="153"/>
         <source>Provider</source>
         <translation>提供方</translation>
     </message>
     <message>
-        <location filename="../settings_dialog.py" line="153"/>
-        <location filename="../settings_dialog.py" line="175"/>
+        <location filename="../settings_dialog.py" line="154"/>
         <source>Base URL</source>
         <translation>服务地址</translation>
     </message>
     <message>
-        <location filename="../settings_dialog.py" line="154"/>
-        <location filename="../settings_dialog.py" line="176"/>
-        <location filename="../settings_dialog.py" line="187"/>
+        <location filename="../settings_dialog.py" line="155"/>
+        <location filename="../settings_dialog.py" line="174"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../settings_dialog.py" line="155"/>
-        <location filename="../settings_dialog.py" line="177"/>
-        <location filename="../settings_dialog.py" line="188"/>
+        <location filename="../settings_dialog.py" line="156"/>
+        <location filename="../settings_dialog.py" line="175"/>
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../settings_dialog.py" line="158"/>
+        <location filename="../settings_dialog.py" line="159"/>
         <source>Switching the model re-embeds every memory.</source>
         <translation>切换模型会为所有记忆重新计算向量。</translation>
     </message>
     <message>
-        <location filename="../settings_dialog.py" line="165"/>
-        <source>None</source>
-        <translation>无</translation>
-    </message>
-    <message>
-        <location filename="../settings_dialog.py" line="186"/>
+        <location filename="../settings_dialog.py" line="173"/>
         <source>Endpoint URL</source>
         <translation>接口地址</translation>
     </message>
     <message>
-        <location filename="../settings_dialog.py" line="189"/>
+        <location filename="../settings_dialog.py" line="176"/>
         <source>Leave the URL empty to search without a reranker.</source>
         <translation>地址留空则不使用重排序。</translation>
     </message>
     <message>
-        <location filename="../settings_dialog.py" line="196"/>
+        <location filename="../settings_dialog.py" line="183"/>
         <source>Choose the vault folder</source>
         <translation>选择知识库文件夹</translation>
     </message>
     <message>
-        <location filename="../settings_dialog.py" line="222"/>
+        <location filename="../settings_dialog.py" line="209"/>
         <source>Testing…</source>
         <translation>正在测试…</translation>
     </message>
     <message>
-        <location filename="../settings_dialog.py" line="234"/>
+        <location filename="../settings_dialog.py" line="221"/>
         <source>✓ Connected: vectors of dimension {dim}, {ms} ms</source>
         <translation>✓ 连接成功：向量维度 {dim}，耗时 {ms} 毫秒</translation>
     </message>
     <message>
-        <location filename="../settings_dialog.py" line="275"/>
+        <location filename="../settings_dialog.py" line="259"/>
         <source>the chunk overlap ({overlap}) must be smaller than the chunk size ({size})</source>
         <translation>分块重叠（{overlap}）必须小于分块大小（{size}）</translation>
     </message>
@@ -1250,27 +1464,32 @@ Click to see the files that could not be read</source>
         <translation>转到搜索(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="49"/>
+        <location filename="../menus.py" line="48"/>
+        <source>Focus &amp;Chat</source>
+        <translation>专注聊天(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../menus.py" line="50"/>
         <source>&amp;About pixelmem</source>
         <translation>关于 pixelmem(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="52"/>
+        <location filename="../menus.py" line="53"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="53"/>
+        <location filename="../menus.py" line="54"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="54"/>
+        <location filename="../menus.py" line="55"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="55"/>
+        <location filename="../menus.py" line="56"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
