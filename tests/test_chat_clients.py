@@ -304,7 +304,7 @@ def test_length_is_a_complete_answer_at_the_token_limit(kind: str, server: FakeS
 
 @pytest.mark.parametrize("kind", PROVIDERS)
 def test_max_tokens_is_sent_and_the_server_stops_there(kind: str, server: FakeServer) -> None:
-    stream = make(kind, base_of(kind, server), max_tokens=3, context_tokens=2048).stream_chat(
+    stream = make(kind, base_of(kind, server), max_tokens=3, context_window=2048).stream_chat(
         MESSAGES
     )
     assert "".join(stream) == "Paris is the "
@@ -318,12 +318,12 @@ def test_max_tokens_is_sent_and_the_server_stops_there(kind: str, server: FakeSe
 
 def test_a_prompt_over_the_context_is_said_plainly_with_the_setting(server: FakeServer) -> None:
     server.context_limit = 10  # llama.cpp answers 400 "exceeds the available context size"
-    client = make("openai", server.openai_url, max_tokens=4, context_tokens=4096)
+    client = make("openai", server.openai_url, max_tokens=4, context_window=4096)
     with pytest.raises(ContextExceeded) as info:
         list(client.stream_chat(MESSAGES))
     message = str(info.value)
     assert "does not fit the model's context" in message
-    assert "set chat.context_tokens to the model's real context size (now 4,096)" in message
+    assert "set chat.context_window to the model's real context size (now 4,096)" in message
     assert len(server.bodies("/v1/chat/completions")) == 1  # a 400 is never retried
 
 
@@ -381,16 +381,16 @@ def test_the_factory_client_talks_to_the_configured_server(server: FakeServer) -
 
 def test_ollama_says_its_models_window_and_a_smaller_one_wins(server: FakeServer) -> None:
     server.context_limit = 2048
-    settings = ChatSettings(provider="ollama", base_url=server.url, model="m", context_tokens=8192)
-    assert fitted_settings(settings).context_tokens == 2048
-    assert fitted_settings(settings).context_tokens == 2048
+    settings = ChatSettings(provider="ollama", base_url=server.url, model="m", context_window=8192)
+    assert fitted_settings(settings).context_window == 2048
+    assert fitted_settings(settings).context_window == 2048
     assert len(server.bodies("/api/show")) == 1  # asked once per server and model
-    roomy = ChatSettings(provider="ollama", base_url=server.url, model="m2", context_tokens=1024)
+    roomy = ChatSettings(provider="ollama", base_url=server.url, model="m2", context_window=1024)
     assert fitted_settings(roomy) is roomy  # the setting is smaller: it stands
 
 
 def test_without_api_show_the_setting_stands(server: FakeServer) -> None:
-    openai = ChatSettings(provider="openai", base_url=server.openai_url, context_tokens=8192)
+    openai = ChatSettings(provider="openai", base_url=server.openai_url, context_window=8192)
     assert fitted_settings(openai) is openai and server.requests == []
-    proxy = ChatSettings(provider="ollama", base_url=server.url + "/v1", context_tokens=8192)
-    assert fitted_settings(proxy).context_tokens == 8192  # a 404 is not an error here
+    proxy = ChatSettings(provider="ollama", base_url=server.url + "/v1", context_window=8192)
+    assert fitted_settings(proxy).context_window == 8192  # a 404 is not an error here

@@ -279,7 +279,7 @@ def test_build_prompt_for_searches_hybrid_top5_with_the_engines_threshold() -> N
         return [FakeHit("a", "A", 0.5)]
 
     store = SimpleNamespace(get=lambda mid: Memory(id=mid, title="A", body="body"))
-    chat = SimpleNamespace(context_budget=1234, context_tokens=4096, max_tokens=512)
+    chat = SimpleNamespace(context_budget=1234, context_window=4096, max_tokens=512)
     settings = SimpleNamespace(chat=chat, search=SimpleNamespace(min_relevance=0.42))
     engine = SimpleNamespace(search=search, store=store, settings=settings)
     prompt = build_prompt_for(engine, "question")
@@ -324,9 +324,9 @@ def test_a_floor_nothing_clears_injects_nothing(tmp_path) -> None:
 # -- tokens ------------------------------------------------------------------------------------
 
 
-def engine_with(vault: Vault, context_tokens: int, max_tokens: int, budget: int = 6000):
+def engine_with(vault: Vault, context_window: int, max_tokens: int, budget: int = 6000):
     chat = SimpleNamespace(
-        context_budget=budget, context_tokens=context_tokens, max_tokens=max_tokens
+        context_budget=budget, context_window=context_window, max_tokens=max_tokens
     )
     settings = SimpleNamespace(chat=chat, search=SimpleNamespace(min_relevance=0.5))
     store = SimpleNamespace(get=vault.get)

@@ -69,7 +69,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     question = " ".join(args.question)
     chat = fitted_settings(settings.chat) if client is not None else settings.chat
     if client is not None:
-        client.context_tokens = chat.context_tokens  # the model's own window, if smaller
+        client.context_window = chat.context_window  # the model's own window, if smaller
     prompt = build_prompt_for(
         engine, question, pinned=args.pin, excluded=args.exclude, mode=args.mode, chat=chat
     )

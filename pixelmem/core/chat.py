@@ -239,13 +239,13 @@ class _BaseChatClient:
         timeout: httpx.Timeout = CHAT_TIMEOUT,
         retry: RetryPolicy | None = None,
         max_tokens: int = 0,
-        context_tokens: int = 0,
+        context_window: int = 0,
     ) -> None:
         service = self._service(base_url)
         self.model = model or self.default_model
         self.base_url = service.base_url
         self.max_tokens = max_tokens  # 0: the server's default
-        self.context_tokens = context_tokens  # 0: the server's default (only Ollama is told)
+        self.context_window = context_window  # 0: the server's default (only Ollama is told)
         self._client = StreamingJsonClient(service, api_key=api_key, timeout=timeout, retry=retry)
 
     def __repr__(self) -> str:
@@ -315,11 +315,11 @@ class _BaseChatClient:
         return reason
 
     def _context_hint(self) -> str:
-        if not self.context_tokens:
+        if not self.context_window:
             return " — start a new chat"
         return (
-            " — start a new chat, or set chat.context_tokens to the model's real context size "
-            f"(now {self.context_tokens:,})"
+            " — start a new chat, or set chat.context_window to the model's real context size "
+            f"(now {self.context_window:,})"
         )
 
     def _payload(self, messages: list[Message], max_tokens: int = 0) -> dict[str, Any]:
@@ -375,7 +375,7 @@ class OllamaChat(_BaseChatClient):
     def _service(self, base_url: str) -> Service:
         return ollama_service(base_url, "chat")
 
-    def context_window(self) -> int:
+    def server_context_window(self) -> int:
         """The model's context length as Ollama's ``/api/show`` reports it (0: not said).
 
         A ``num_ctx`` in the model's parameters (a Modelfile setting) wins over the length the
@@ -405,8 +405,8 @@ class OllamaChat(_BaseChatClient):
         options = {}
         if max_tokens or self.max_tokens:
             options["num_predict"] = max_tokens or self.max_tokens
-        if self.context_tokens:
-            options["num_ctx"] = self.context_tokens  # Ollama's own default is often 2,048
+        if self.context_window:
+            options["num_ctx"] = self.context_window  # Ollama's own default is often 2,048
         if options:
             payload["options"] = options
         return payload
@@ -516,7 +516,7 @@ _windows_lock = threading.Lock()
 
 
 def fitted_settings(settings: ChatSettings) -> ChatSettings:
-    """``settings`` with ``context_tokens`` lowered to the model's own window where the server
+    """``settings`` with ``context_window`` lowered to the model's own window where the server
     says it (Ollama ``/api/show``; asked once per server and model). Errors leave it as set."""
     if settings.provider != "ollama":
         return settings
@@ -532,15 +532,15 @@ def fitted_settings(settings: ChatSettings) -> ChatSettings:
             retry=RetryPolicy(max_retries=0),
         )
         try:
-            window = client.context_window()
+            window = client.server_context_window()
         except ProviderError:
             window = 0  # an old Ollama, or a proxy without /api/show: the setting stands
         finally:
             client.close()
         with _windows_lock:
             _windows[key] = window
-    if 0 < window < settings.context_tokens:
-        return dataclasses.replace(settings, context_tokens=window)
+    if 0 < window < settings.context_window:
+        return dataclasses.replace(settings, context_window=window)
     return settings
 
 
@@ -556,7 +556,7 @@ def create_chat_client(
         "timeout": timeout or make_timeout(read=settings.timeout),
         "retry": retry,
         "max_tokens": settings.max_tokens,
-        "context_tokens": settings.context_tokens,
+        "context_window": settings.context_window,
     }
     if settings.provider == "ollama":
         return OllamaChat(settings.base_url, settings.model, **kwargs)

@@ -178,7 +178,7 @@ def build_prompt_for(
         return found[query]
 
     chat = chat or engine.settings.chat
-    room = prompt_room(chat.context_tokens, chat.max_tokens)
+    room = prompt_room(chat.context_window, chat.max_tokens)
     chars = budget if budget is not None else chat.context_budget
     for _attempt in range(4):
         prompt = build_prompt(

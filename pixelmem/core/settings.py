@@ -99,7 +99,7 @@ class ChatSettings(_Section):
     context_budget: int = _setting(6000, low=100, high=1_000_000)  # characters of memories
     # The model's context window in tokens; the prompt (system, memories, history) gets what
     # max_tokens (the longest answer, sent as max_tokens / Ollama num_predict) leaves of it.
-    context_tokens: int = _setting(4096, low=512, high=2_000_000)
+    context_window: int = _setting(4096, low=512, high=2_000_000)
     max_tokens: int = _setting(1024, low=16, high=200_000)
     timeout: float = _setting(120.0, low=1.0, high=3600)  # longest silence between two tokens
 

@@ -7,7 +7,7 @@ spend 0.6–1.5 — and other text one token per 3 characters (English averages 
 message adds 4 for its framing. Too high an estimate only drops an old turn a little early; too
 low a one makes the server refuse the prompt.
 
-The budget: ``context_tokens`` minus the answer's room (``max_tokens``, at most half the
+The budget: ``context_window`` minus the answer's room (``max_tokens``, at most half the
 context) is for the prompt. The system prompt with its memories and the user's message always
 go; the memories are cut to half the prompt's room first. Then the newest turns of the history,
 oldest dropped first, a kept history never starting with an answer whose question is gone.
@@ -36,9 +36,9 @@ def message_tokens(messages: Sequence[Message]) -> int:
     return sum(MESSAGE_OVERHEAD + estimate_tokens(m.get("content", "")) for m in messages)
 
 
-def prompt_room(context_tokens: int, max_tokens: int) -> int:
+def prompt_room(context_window: int, max_tokens: int) -> int:
     """Tokens the prompt may take: the context less the answer's room (at most half of it)."""
-    return context_tokens - min(max_tokens, context_tokens // 2)
+    return context_window - min(max_tokens, context_window // 2)
 
 
 def fit_history(history: Sequence[Message], room: int) -> tuple[list[Message], int]:

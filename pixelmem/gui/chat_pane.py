@@ -254,10 +254,10 @@ class ChatPane(QDockWidget, ConversationsMixin):
     def _no_room_message(self) -> str:
         text = self.tr(
             "The model stopped before writing anything: the prompt probably fills its context "
-            "window. Start a new chat, or set chat.context_tokens to the model's context size "
+            "window. Start a new chat, or set chat.context_window to the model's context size "
             "(now {n})."
         )
-        return text.format(n=f"{self.settings.chat.context_tokens:,}")
+        return text.format(n=f"{self.settings.chat.context_window:,}")
 
     def _on_failed(self, turn: Turn, exc: BaseException) -> None:
         if turn is not self._turn or not turn.active:
@@ -430,7 +430,7 @@ class ChatPane(QDockWidget, ConversationsMixin):
             heading = heading.format(context=context)
         if prompt.history_dropped:
             note = self.tr("{n} earlier messages left out to fit the model's context ({tokens}).")
-            tokens = self.tr("about {used} of {room} tokens, chat.context_tokens").format(
+            tokens = self.tr("about {used} of {room} tokens, chat.context_window").format(
                 used=f"{prompt.prompt_tokens:,}", room=f"{prompt.prompt_room:,}"
             )
             heading += " " + note.format(n=prompt.history_dropped, tokens=tokens)

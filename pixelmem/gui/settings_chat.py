@@ -51,7 +51,7 @@ class ChatSettingsPage(QWidget):
         self.refresh_button.clicked.connect(self.list_models)
         self.key = QLineEdit(chat.api_key)
         self.key.setEchoMode(QLineEdit.EchoMode.Password)
-        self.context_spin = _spin(512, 2_000_000, chat.context_tokens, 1024)
+        self.context_spin = _spin(512, 2_000_000, chat.context_window, 1024)
         self.max_tokens_spin = _spin(16, 200_000, chat.max_tokens, 256)
         self.timeout_spin = QDoubleSpinBox()
         self.timeout_spin.setRange(1.0, 3600.0)
@@ -88,7 +88,7 @@ class ChatSettingsPage(QWidget):
             "chat.base_url": self.url.text(),
             "chat.model": self.model.currentText().strip(),
             "chat.api_key": self.key.text(),
-            "chat.context_tokens": str(self.context_spin.value()),
+            "chat.context_window": str(self.context_spin.value()),
             "chat.max_tokens": str(self.max_tokens_spin.value()),
             "chat.timeout": str(self.timeout_spin.value()),
         }

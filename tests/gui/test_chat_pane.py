@@ -408,10 +408,10 @@ def test_a_long_chat_against_a_2048_token_server_stays_inside_its_context(
     with GatedServer(chat_reply=long_reply, context_limit=2048) as server:
         server.release()
         settings = chat_settings(server, provider)
-        settings.chat.context_tokens, settings.chat.max_tokens = 8192, 400
+        settings.chat.context_window, settings.chat.max_tokens = 8192, 400
         if provider == "openai":
             settings.chat.base_url = server.openai_url
-            settings.chat.context_tokens = 2048
+            settings.chat.context_window = 2048
         path = CHAT_PATHS[provider]
         pane = make_pane(settings)
         for i in range(30):
@@ -601,7 +601,7 @@ def test_focus_chat_gives_the_chat_the_window_and_back(qtbot, window) -> None:
 
 
 def saved_files(engine: Engine) -> list[Path]:
-    return sorted((engine.vault / ".pixelmem" / "chats").glob("*.json"))
+    return sorted((engine.vault / ".pixelmem" / "chats").glob("*.md"))
 
 
 def test_a_conversation_survives_a_restart(
@@ -714,7 +714,7 @@ def test_the_conversation_list_switches_renames_and_deletes(
     assert [m.text for m in pane.message_widgets()] == ["bike chain?", REPLY]
     assert workers.wait_for_all(TIMEOUT)
     assert [c.named() for c in pane.conversations.list()] == ["bike chain?"]
-    deleted = indexed.vault / ".pixelmem" / "chats" / "deleted" / f"{first}.json"
+    deleted = indexed.vault / ".pixelmem" / "chats" / "deleted" / f"{first}.md"
     assert deleted.is_file()  # set aside, not destroyed
 
 

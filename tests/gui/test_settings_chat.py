@@ -64,5 +64,5 @@ def test_the_token_budget_and_timeout_are_saved(qtbot, server: FakeServer) -> No
     dialog.accept()
     new = dialog.result_settings()
     assert new is not None
-    assert (new.chat.context_tokens, new.chat.max_tokens, new.chat.timeout) == (2048, 300, 45.0)
+    assert (new.chat.context_window, new.chat.max_tokens, new.chat.timeout) == (2048, 300, 45.0)
     assert new.chat.model == "llama3.2"

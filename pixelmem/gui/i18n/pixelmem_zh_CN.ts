@@ -113,8 +113,8 @@
     </message>
     <message>
         <location filename="../chat_pane.py" line="256"/>
-        <source>The model stopped before writing anything: the prompt probably fills its context window. Start a new chat, or set chat.context_tokens to the model&apos;s context size (now {n}).</source>
-        <translation>模型还没写出任何内容就停止了：提示词可能占满了它的上下文窗口。请开始新对话，或把 chat.context_tokens 设为模型的上下文长度（当前 {n}）。</translation>
+        <source>The model stopped before writing anything: the prompt probably fills its context window. Start a new chat, or set chat.context_window to the model&apos;s context size (now {n}).</source>
+        <translation>模型还没写出任何内容就停止了：提示词可能占满了它的上下文窗口。请开始新对话，或把 chat.context_window 设为模型的上下文长度（当前 {n}）。</translation>
     </message>
     <message>
         <location filename="../chat_pane.py" line="271"/>
@@ -153,8 +153,8 @@
     </message>
     <message>
         <location filename="../chat_pane.py" line="433"/>
-        <source>about {used} of {room} tokens, chat.context_tokens</source>
-        <translation>约 {used}/{room} 个 token，chat.context_tokens</translation>
+        <source>about {used} of {room} tokens, chat.context_window</source>
+        <translation>约 {used}/{room} 个 token，chat.context_window</translation>
     </message>
     <message>
         <location filename="../chat_pane.py" line="479"/>
