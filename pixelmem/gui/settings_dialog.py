@@ -133,7 +133,7 @@ class SettingsDialog(QDialog):
     def _embedding_tab(self) -> QWidget:
         e = self.settings.embedding
         providers = [
-            (self.tr("Built-in, chosen by the vault's languages"), "auto"),
+            (self.tr("Built-in, chosen for this vault (recommended)"), "auto"),
             (self.tr("Built-in (offline, English)"), "local"),
             (self.tr("Built-in multilingual (Chinese and 100 languages)"), "local-multilingual"),
             ("Ollama", "ollama"),

@@ -1131,8 +1131,8 @@ Enter opens the selected result.</source>
     </message>
     <message>
         <location filename="../settings_dialog.py" line="136"/>
-        <source>Built-in, chosen by the vault&apos;s languages</source>
-        <translation>内置，按记忆库的语言自动选择</translation>
+        <source>Built-in, chosen for this vault (recommended)</source>
+        <translation>内置，为此知识库自动选择（推荐）</translation>
     </message>
     <message>
         <location filename="../settings_dialog.py" line="137"/>
