@@ -22,6 +22,7 @@ from pixelmem.core import ids
 from pixelmem.core.errors import InvalidMemoryError
 from pixelmem.core.memory import DEFAULT_IMPORTANCE, IMPORTANCE_LEVELS, OWNED_KEYS, Memory
 from pixelmem.core.simple_yaml import parse_simple_yaml
+from pixelmem.core.yaml_guard import MAX_FRONTMATTER_BYTES, YamlLimitError, check_bounds
 
 try:  # the C loader is ~10x faster; fall back quietly where libyaml is missing
     from yaml import CSafeDumper as _Dumper
@@ -58,6 +59,8 @@ class Document:
     newline: str = "\n"
     open_line: str = "---\n"
     close_line: str = "---\n"
+    # The frontmatter uses YAML aliases: its values share objects, so they are not cached.
+    aliases: bool = False
 
     def text(self) -> str:
         head = BOM if self.bom else ""
@@ -78,8 +81,9 @@ def parse_document(text: str) -> Document:
     if opening is None or closing is None:
         return Document(body=text, bom=bom, newline=newline)
     yaml_text = text[opening.end() : closing.start()]
+    data, aliases = load_yaml_checked(yaml_text)
     return Document(
-        data=load_yaml(yaml_text),
+        data=data,
         body=text[closing.end() :],
         yaml_text=yaml_text,
         has_frontmatter=True,
@@ -87,27 +91,76 @@ def parse_document(text: str) -> Document:
         newline=newline,
         open_line=opening.group(0),
         close_line=closing.group(0),
+        aliases=aliases,
     )
 
 
 def load_yaml(yaml_text: str) -> dict[Any, Any]:
     """The frontmatter mapping; raise :class:`FrontmatterError` if it is not one."""
+    return load_yaml_checked(yaml_text)[0]
+
+
+def load_yaml_checked(yaml_text: str) -> tuple[dict[Any, Any], bool]:
+    """(the frontmatter mapping, whether it uses aliases); :class:`FrontmatterError` if it is
+    not a mapping or is beyond a bound of :mod:`yaml_guard` (size, nesting, alias expansion)."""
+    if len(yaml_text) > MAX_FRONTMATTER_BYTES:  # before any parsing, even the fast path
+        raise FrontmatterError(f"frontmatter larger than {MAX_FRONTMATTER_BYTES // 1024} KB")
     # Simple frontmatter skips PyYAML (see simple_yaml); None means "not sure, ask PyYAML".
     # Called through this module's name so benchmarks can switch the fast path off here.
     simple = parse_simple_yaml(yaml_text)
     if simple is not None:
-        return simple
+        check_dates(simple)
+        return simple, False
     try:
+        aliases = check_bounds(yaml_text)
         data = yaml.load(yaml_text, Loader=_Loader)  # a safe loader
+    except YamlLimitError as exc:
+        raise FrontmatterError(str(exc)) from None
     except yaml.YAMLError as exc:
         raise FrontmatterError(f"invalid YAML frontmatter: {_one_line(exc)}") from None
     except (ValueError, TypeError, OverflowError) as exc:  # e.g. a date like 2024-13-45
         raise FrontmatterError(f"invalid YAML frontmatter: {exc}") from None
+    except RecursionError:  # pragma: no cover - check_bounds keeps nesting shallow
+        raise FrontmatterError("frontmatter nested too deeply") from None
     if data is None:
-        return {}
+        return {}, aliases
     if not isinstance(data, dict):
         raise FrontmatterError("frontmatter is not a list of `key: value` lines")
-    return data
+    check_dates(data)
+    return data, aliases
+
+
+# Every date must survive conversion to UTC and to any local time zone (a day each side).
+_FIRST_DAY = datetime(1, 1, 2, tzinfo=UTC)
+_LAST_DAY = datetime(9999, 12, 30, tzinfo=UTC)
+
+
+def date_in_range(value: date) -> bool:
+    """True if ``value`` (a date, or a naive or aware datetime) converts to any zone safely."""
+    if not isinstance(value, datetime):
+        value = datetime(value.year, value.month, value.day)
+    try:
+        moment = value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+    except (OverflowError, ValueError):
+        return False
+    return _FIRST_DAY <= moment <= _LAST_DAY
+
+
+def check_dates(data: Any) -> None:
+    """Raise :class:`FrontmatterError` if any date in ``data`` is out of range."""
+    pending, seen = [data], set()
+    while pending:
+        value = pending.pop()
+        if isinstance(value, date):
+            if not date_in_range(value):
+                raise FrontmatterError(f"the date {value} is out of range (years 1 to 9999)")
+        elif isinstance(value, (dict, list, tuple, set)) and id(value) not in seen:
+            seen.add(id(value))  # aliases share objects: walk each once
+            if isinstance(value, dict):
+                pending.extend(value.keys())
+                pending.extend(value.values())
+            else:
+                pending.extend(value)
 
 
 def _one_line(exc: BaseException) -> str:
@@ -260,6 +313,8 @@ def normalise_datetime(value: Any) -> datetime | None:
             return None
     else:
         return None
+    if not date_in_range(moment):
+        return None
     if moment.tzinfo is None:
         return moment.replace(tzinfo=UTC)
     return moment.astimezone(UTC)
@@ -311,7 +366,7 @@ def memory_from_document(doc: Document, path: Path, vault_root: Path, mtime_ns: 
     data = doc.data
     raw_id = normalise_text(data.get("id"))
     has_id = raw_id is not None and ids.is_valid_id(raw_id)
-    mtime = datetime.fromtimestamp(mtime_ns / 1e9, tz=UTC).replace(microsecond=0)
+    mtime = mtime_datetime(mtime_ns)
     importance = str(data.get("importance") or "").strip().lower()
     return Memory(
         id=raw_id if has_id and raw_id else ids.path_id(relpath(path, vault_root)),
@@ -329,6 +384,15 @@ def memory_from_document(doc: Document, path: Path, vault_root: Path, mtime_ns: 
     )
 
 
+def mtime_datetime(mtime_ns: int) -> datetime:
+    """A file time as a UTC datetime; one out of datetime's range becomes the epoch."""
+    try:
+        moment = datetime.fromtimestamp(mtime_ns / 1e9, tz=UTC).replace(microsecond=0)
+    except (OverflowError, ValueError, OSError):
+        return datetime.fromtimestamp(0, tz=UTC)
+    return moment if date_in_range(moment) else datetime.fromtimestamp(0, tz=UTC)
+
+
 def _title_of(data: Mapping[Any, Any], body: str, path: Path) -> str:
     title = " ".join((normalise_text(data.get("title")) or "").split())
     if title:
@@ -336,7 +400,7 @@ def _title_of(data: Mapping[Any, Any], body: str, path: Path) -> str:
     heading = _HEADING_RE.search(body)
     if heading:
         return " ".join(heading.group(1).split())
-    return path.stem
+    return ids.printable_name(path.stem)
 
 
 def checked_body(body: str) -> str:

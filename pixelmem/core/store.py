@@ -54,6 +54,7 @@ from pixelmem.core.frontmatter_io import (
 )
 from pixelmem.core.memory import DEFAULT_IMPORTANCE, Memory
 from pixelmem.core.paths import appdata_dir, resolve_vault
+from pixelmem.core.safe_open import open_regular
 from pixelmem.core.vault_files import process_lock, unique_path
 
 log = logging.getLogger(__name__)
@@ -99,7 +100,7 @@ SkippedList = list[SkippedFile]
 def read_checked(path: Path) -> tuple[str, bytes, os.stat_result]:
     """The text of a file if it is a readable Markdown file; raise :class:`UnreadableFile`."""
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:
             info = os.fstat(handle.fileno())
             if info.st_size > MAX_FILE_BYTES:
                 raise UnreadableFile(path, f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
@@ -179,14 +180,16 @@ class MemoryStore:
             found = session.cached(rel, sig, path)
             if found is None:
                 try:
-                    found = load_memory(path, self.root)
+                    found, doc = _load(path, self.root)
                 except UnreadableFile as exc:
                     # A file that could not be opened may be readable next time: not cached.
                     if not isinstance(exc.__context__, OSError):
                         session.record(rel, sig, exc.reason)
                     skipped.append(exc.skipped())
                     continue
-                session.record(rel, sig, found)  # before de-duplication may change its id
+                # Before de-duplication may change its id. Values built from YAML aliases
+                # share objects the cache would store expanded: those files are parsed again.
+                session.record(rel, sig, None if doc.aliases else found)
             if isinstance(found, str):
                 skipped.append(SkippedFile(path, found))
                 continue
@@ -415,10 +418,16 @@ class MemoryStore:
         return appdata_dir(self.root) / scan_cache.CACHE_FILENAME
 
     def _is_vault_file(self, entry: os.DirEntry[str]) -> bool:
-        # A symlink may point outside the vault; saving through it would write there.
-        if not entry.is_file():
+        """A regular file, or a symlink to one inside the vault (saving through a symlink
+        that points outside would write there). A symlink loop counts: reading reports it."""
+        try:
+            if not entry.is_file():
+                return False
+            return not entry.is_symlink() or self._is_inside(Path(entry.path).resolve())
+        except OSError:  # ELOOP and the like: the read skips it with the reason
+            return True
+        except RuntimeError:  # Path.resolve on a loop before Python 3.13
             return False
-        return not entry.is_symlink() or self._is_inside(Path(entry.path).resolve())
 
     def _is_inside(self, resolved: Path) -> bool:
         return resolved == self._resolved_root or resolved.is_relative_to(self._resolved_root)
