@@ -29,6 +29,7 @@ import zstandard
 
 from pixelmem.core.atomic import atomic_write_bytes
 from pixelmem.core.errors import CacheError
+from pixelmem.core.safe_open import open_regular
 
 try:
     import fcntl
@@ -231,7 +232,7 @@ class EmbeddingCache:
     def _read_file(self) -> tuple[tuple[int, int, int], bytes, np.ndarray]:
         """(file state, hash blob, vectors) of a usable file, else CacheError."""
         try:
-            handle = self.path.open("rb")
+            handle = open_regular(self.path)  # never a FIFO: it would block forever
         except FileNotFoundError:
             raise CacheError(
                 f"no embedding cache yet at {self.path}; all chunks will be embedded"

@@ -24,6 +24,7 @@ from pixelmem.core.frontmatter_io import (
 )
 from pixelmem.core.ids import is_valid_id
 from pixelmem.core.memory import DEFAULT_IMPORTANCE, IMPORTANCE_LEVELS, Memory
+from pixelmem.core.safe_open import read_regular_bytes
 from pixelmem.core.store import MemoryStore
 
 MAX_IMPORT_BYTES = 50 * 1024 * 1024
@@ -114,7 +115,7 @@ def _title_from(text: str, path: Path) -> str:
 
 
 def read_markdown(path: Path) -> ImportedDoc:
-    text = _decode(path, path.read_bytes())
+    text = _decode(path, read_regular_bytes(path))
     try:
         doc = parse_document(text)
     except FrontmatterError as exc:
@@ -125,7 +126,7 @@ def read_markdown(path: Path) -> ImportedDoc:
 
 
 def read_text(path: Path) -> ImportedDoc:
-    text = _decode(path, path.read_bytes())
+    text = _decode(path, read_regular_bytes(path))
     if not text.strip():
         raise ImportFailed(f"{path}: empty file")
     return ImportedDoc(path.stem, text)

@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 from pixelmem.core.atomic import atomic_write_bytes
 from pixelmem.core.errors import SettingsError
 from pixelmem.core.paths import config_dir
+from pixelmem.core.safe_open import read_regular_bytes
 
 log = logging.getLogger(__name__)
 
@@ -134,7 +135,7 @@ class Settings(_Section):
         """The saved settings; defaults (with a warning) when the file is missing or broken."""
         path = path or settings_path()
         try:
-            raw = path.read_bytes()
+            raw = read_regular_bytes(path)  # never a FIFO: it would block forever
         except FileNotFoundError:
             return cls()
         except OSError as exc:
