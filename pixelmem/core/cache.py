@@ -254,7 +254,7 @@ class EmbeddingCache:
         ):
             raise damaged
         vectors = np.frombuffer(blob, dtype=_VECTOR_DTYPE).reshape(count, self.dim)
-        return state, bytes(hashes), vectors.astype(np.float32, copy=False)
+        return (state, *_finite_rows(bytes(hashes), vectors.astype(np.float32, copy=False)))
 
     def _check_header(self, data: Any) -> int:
         """The entry count of a file whose header matches this cache, else CacheError."""
@@ -306,6 +306,19 @@ class EmbeddingCache:
                 yield
             finally:
                 fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+def _finite_rows(hashes: bytes, vectors: np.ndarray) -> tuple[bytes, np.ndarray]:
+    """Drop the entries whose vector holds a NaN or an infinity: they are embedded again.
+
+    A row sum is NaN or infinite when any value is (or when finite values overflow, which
+    normalised vectors cannot); it avoids a boolean matrix the size of the cache.
+    """
+    finite = np.isfinite(vectors.sum(axis=1))
+    if finite.all():
+        return hashes, vectors
+    rows = np.frombuffer(hashes, dtype=np.uint8).reshape(-1, HASH_SIZE)
+    return rows[finite].tobytes(), vectors[finite]
 
 
 def _split_hashes(blob: bytes) -> list[bytes]:
