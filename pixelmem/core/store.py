@@ -55,6 +55,7 @@ from pixelmem.core.frontmatter_io import (
 from pixelmem.core.memory import DEFAULT_IMPORTANCE, Memory
 from pixelmem.core.paths import appdata_dir, resolve_vault
 from pixelmem.core.safe_open import open_regular
+from pixelmem.core.stale_temps import remove_stale_temps
 from pixelmem.core.vault_files import process_lock, unique_path
 
 log = logging.getLogger(__name__)
@@ -145,6 +146,7 @@ class MemoryStore:
     def __init__(self, root: Path | None = None, *, create: bool = True) -> None:
         self.root = Path(root).expanduser() if root is not None else resolve_vault()
         _prepare_root(self.root, create)
+        remove_stale_temps(appdata_dir(self.root))
         self._resolved_root = self.root.resolve()
         self._lock = threading.RLock()
         self._write_lock = threading.Lock()
