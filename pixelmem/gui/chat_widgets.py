@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 
 from PySide6.QtCore import QMimeData, Qt, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QImage, QKeyEvent, QPalette, QTextDocument
+from PySide6.QtGui import QDesktopServices, QKeyEvent, QPalette
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from pixelmem.core.injection import InjectedPrompt, UsedMemory
 from pixelmem.gui.colors import blend, muted_text
+from pixelmem.gui.resource_policy import ResourcePolicy
 
 MEMORY_ID_MIME = "application/x-pixelmem-memory-id"  # one id per line, UTF-8
 MEMORY_SCHEME = "pixelmem-memory"
@@ -95,6 +96,7 @@ class MarkdownView(QTextBrowser):
         self.document().documentLayout().documentSizeChanged.connect(self._fit_height)
         self.anchorClicked.connect(self._open_link)
         self.source_text = ""
+        self.policy = ResourcePolicy(root=None, allow_data=False)  # refuses everything
         self._fit_height()
 
     def set_markdown(self, text: str, titles: dict[str, str] | None = None) -> None:
@@ -107,10 +109,7 @@ class MarkdownView(QTextBrowser):
 
     def loadResource(self, kind: int, url: QUrl | str) -> object:
         # Answers are untrusted text: no remote (or local) image or style sheet is ever read.
-        # A null answer would make QTextDocument read local files itself, so give a blank one.
-        if kind == QTextDocument.ResourceType.ImageResource:
-            return _blank_image()
-        return ""
+        return self.policy.load(kind, QUrl(url), self.document().baseUrl())
 
     def _fit_height(self, *_: object) -> None:
         height = math.ceil(self.document().size().height()) + 2 * self.frameWidth()
@@ -376,17 +375,6 @@ class ChatInput(QPlainTextEdit):
             self.memories_dropped.emit(ids)
         else:
             super().insertFromMimeData(source)
-
-
-_BLANK: list[QImage] = []
-
-
-def _blank_image() -> QImage:
-    if not _BLANK:
-        image = QImage(1, 1, QImage.Format.Format_ARGB32)
-        image.fill(Qt.GlobalColor.transparent)
-        _BLANK.append(image)
-    return _BLANK[0]
 
 
 def escape_html(text: str) -> str:
