@@ -9,6 +9,7 @@ of everything else as the user wrote it.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -45,6 +46,14 @@ _KEY_RE = re.compile(
 
 class FrontmatterError(ValueError):
     """The frontmatter block exists but is not a readable YAML mapping."""
+
+
+class FrontmatterEditRefused(InvalidMemoryError):
+    """The frontmatter cannot be changed by rewriting only the lines of the changed keys.
+
+    pixelmem never re-dumps a whole frontmatter (it would change keys, quoting, comments,
+    nulls and ``!!omap`` the user did not touch): it refuses the edit instead.
+    """
 
 
 @dataclass
@@ -243,7 +252,8 @@ def edit_yaml(
     """Rewrite only the entries of ``changes``/``removals``; everything else stays as written.
 
     New keys are appended at the end. The result is checked by parsing it again; if the
-    layout defeated the line editor, the whole mapping is dumped in its original key order.
+    layout defeats the line editor (duplicate or complex keys, a key YAML reads as null, …)
+    :class:`FrontmatterEditRefused` is raised: the whole mapping is never re-dumped.
     """
     removals = set(removals)
     expected: dict[Any, Any] = {}
@@ -261,7 +271,12 @@ def edit_yaml(
     edited = _edit_lines(yaml_text, changes, removals, newline)
     if edited is not None and _same_mapping(edited, expected):
         return edited
-    return dump_mapping(expected, newline)
+    keys = ", ".join(sorted({*changes, *removals}))
+    raise FrontmatterEditRefused(
+        f"pixelmem cannot change {keys} without rewriting this file's whole frontmatter "
+        "(it has duplicate, complex or null keys, or a layout pixelmem cannot edit line by "
+        "line); nothing was saved. Edit the frontmatter in a text editor instead."
+    )
 
 
 def _edit_lines(
@@ -297,7 +312,10 @@ def _same_mapping(yaml_text: str, expected: Mapping[Any, Any]) -> bool:
         data = load_yaml(yaml_text)
     except FrontmatterError:
         return False
-    return list(data.items()) == list(expected.items())
+    if list(data.items()) == list(expected.items()):
+        return True
+    # NaN is never equal to itself: same text, same types and order count as the same.
+    return repr(list(data.items())) == repr(list(expected.items()))
 
 
 def normalise_datetime(value: Any) -> datetime | None:
@@ -455,6 +473,41 @@ def new_file_text(
     return "---\n" + dump_mapping(data) + "---\n" + body
 
 
+def body_in_file_endings(body: str, old: str, newline: str) -> str:
+    """``body`` with the line endings the file's body has (not its frontmatter's).
+
+    Editors hand back text with ``\n`` only: an unchanged body stays byte for byte, a body
+    that used ``\r\n`` throughout keeps it, and in a body with mixed endings the unchanged
+    lines keep theirs while new lines get the most common one.
+    """
+    if body == old or "\r" in body:
+        return body
+    crlf, lines = old.count("\r\n"), old.count("\n")
+    if lines == 0:  # no line break yet: the frontmatter's
+        return body.replace("\n", "\r\n") if newline == "\r\n" else body
+    if crlf == 0:
+        return body
+    if crlf == lines:
+        return body.replace("\n", "\r\n")
+    return _merge_lines(body, old, "\r\n" if crlf * 2 > lines else "\n")
+
+
+def _merge_lines(body: str, old: str, newline: str) -> str:
+    old_lines = old.splitlines(keepends=True)
+    new_lines = body.splitlines(keepends=True)
+    bare = [line.rstrip("\r\n") + ("\n" if line.endswith("\n") else "") for line in old_lines]
+    out: list[str] = []
+    matcher = difflib.SequenceMatcher(None, bare, new_lines, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            out.extend(old_lines[i1:i2])
+        else:
+            out.extend(
+                line[:-1] + newline if line.endswith("\n") else line for line in new_lines[j1:j2]
+            )
+    return "".join(out)
+
+
 def render_update(
     memory: Memory, fields: dict[str, Any], doc: Document, current: Memory | None, now: datetime
 ) -> bytes | None:
@@ -483,9 +536,7 @@ def render_update(
     for key, value in fields["extra"].items():
         if key not in base.extra or base.extra[key] != value:
             changes[key] = value
-    body = memory.body
-    if doc.newline == "\r\n" and "\r" not in body:
-        body = body.replace("\n", "\r\n")
+    body = body_in_file_endings(memory.body, doc.body, doc.newline)
     if not changes and not removals and body == doc.body and current is not None:
         return None
     if memory.has_id or "updated" in present:
