@@ -296,8 +296,8 @@ def _edit_lines(
             return None  # a duplicated key: let the full dump sort it out
         seen.add(key)
         tail = _trailing_filler(block.lines)
-        if key not in removals:
-            out.append(dump_entry(key, changes[key], newline))
+        if key not in removals:  # the entry keeps the ending its first line had
+            out.append(dump_entry(key, changes[key], _ending(block.lines[0]) or newline))
         out.extend(tail)
     if out and not out[-1].endswith("\n"):
         out[-1] += newline
@@ -501,11 +501,26 @@ def _merge_lines(body: str, old: str, newline: str) -> str:
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             out.extend(old_lines[i1:i2])
+        elif tag == "replace" and i2 - i1 == j2 - j1:  # lines edited in place: their endings
+            for old_line, line in zip(old_lines[i1:i2], new_lines[j1:j2], strict=True):
+                out.append(_with_ending(line, _ending(old_line) or newline))
         else:
-            out.extend(
-                line[:-1] + newline if line.endswith("\n") else line for line in new_lines[j1:j2]
-            )
+            out.extend(_with_ending(line, newline) for line in new_lines[j1:j2])
     return "".join(out)
+
+
+def _ending(line: str) -> str:
+    return "\r\n" if line.endswith("\r\n") else "\n" if line.endswith("\n") else ""
+
+
+def _with_ending(line: str, newline: str) -> str:
+    """``line`` (ending in ``\n`` or in nothing) with ``newline`` for its ``\n``."""
+    return line[:-1] + newline if line.endswith("\n") else line
+
+
+def _same_value(old: Any, new: Any) -> bool:
+    """Equal, or NaN-holding values with the same text (NaN is never equal to itself)."""
+    return old == new or (type(old) is type(new) and repr(old) == repr(new))
 
 
 def render_update(
@@ -534,7 +549,7 @@ def render_update(
     elif memory.created and memory.created != base.created and "created" in present:
         changes["created"] = memory.created
     for key, value in fields["extra"].items():
-        if key not in base.extra or base.extra[key] != value:
+        if key not in base.extra or not _same_value(base.extra[key], value):
             changes[key] = value
     body = body_in_file_endings(memory.body, doc.body, doc.newline)
     if not changes and not removals and body == doc.body and current is not None:
