@@ -147,7 +147,7 @@ class Settings(_Section):
             data = json.loads(raw.decode("utf-8"))
             if not isinstance(data, dict):
                 raise ValueError("not a JSON object")
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested thousands deep
             backup = _back_up(path, raw)
             log.warning(
                 "%s is not valid settings JSON; using defaults (the file was copied to %s)",

@@ -395,26 +395,29 @@ class MemoryStore:
         if not self._scanned:
             self.scan()
 
-    def _iter_markdown(self, folder: str) -> Iterator[tuple[str, os.DirEntry[str]]]:
-        """``(path, scandir entry)`` of the Markdown files below ``folder`` (paths as strings:
-        Path objects cost ~20 % of a scan)."""
-        try:
-            entries = list(os.scandir(folder))
-        except FileNotFoundError:
-            if folder == str(self.root):
-                raise VaultError(f"the vault folder {self.root} no longer exists") from None
-            return
-        except OSError as exc:
-            log.warning("cannot read folder %s: %s", folder, exc)
-            return
-        for entry in entries:
-            if entry.name.startswith("."):
-                _remove_if_stale_temp(entry)
+    def _iter_markdown(self, top: str) -> Iterator[tuple[str, os.DirEntry[str]]]:
+        """``(path, scandir entry)`` of the Markdown files below ``top`` (paths as strings:
+        Path objects cost ~20 % of a scan). Not recursive: a vault may be 2,000 folders deep."""
+        pending = [top]
+        while pending:
+            folder = pending.pop()
+            try:
+                entries = list(os.scandir(folder))
+            except FileNotFoundError:
+                if folder == str(self.root):
+                    raise VaultError(f"the vault folder {self.root} no longer exists") from None
                 continue
-            if entry.is_dir(follow_symlinks=False):
-                yield from self._iter_markdown(entry.path)
-            elif entry.name.lower().endswith(MARKDOWN_SUFFIXES) and self._is_vault_file(entry):
-                yield entry.path, entry
+            except OSError as exc:
+                log.warning("cannot read folder %s: %s", folder, exc)
+                continue
+            for entry in entries:
+                if entry.name.startswith("."):
+                    _remove_if_stale_temp(entry)
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append(entry.path)
+                elif entry.name.lower().endswith(MARKDOWN_SUFFIXES) and self._is_vault_file(entry):
+                    yield entry.path, entry
 
     def _scan_cache_path(self) -> Path:
         return appdata_dir(self.root) / scan_cache.CACHE_FILENAME
