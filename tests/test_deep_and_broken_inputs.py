@@ -10,6 +10,7 @@ import io
 import json
 import os
 import tarfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -67,7 +68,7 @@ def test_an_impossible_mtime_does_not_stop_a_restore(tmp_path: Path) -> None:
 
 
 @pytest.fixture
-def deep_vault(vault: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def deep_vault(vault: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.chdir(vault)  # relative mkdir keeps each call's path short
     for _ in range(DEPTH):
         os.mkdir("d")
@@ -75,7 +76,25 @@ def deep_vault(vault: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     Path("deep.md").write_text("# deep\n")
     folder = Path(os.getcwd())
     os.chdir(vault)
-    return folder / "deep.md"
+    yield folder / "deep.md"
+    for top in (vault, vault.parent / "restored"):
+        _remove_chain(top)
+
+
+def _remove_chain(top: Path) -> None:
+    """Remove ``top/d/d/…`` bottom-up: shutil.rmtree (pytest's too) recurses and fails."""
+    if not top.is_dir():
+        return
+    os.chdir(top)
+    depth = 0
+    while os.path.isdir("d"):
+        os.chdir("d")
+        depth += 1
+    for name in os.listdir("."):
+        os.unlink(name)
+    for _ in range(depth):
+        os.chdir("..")
+        os.rmdir("d")
 
 
 def test_a_vault_2000_folders_deep_works(
@@ -87,7 +106,7 @@ def test_a_vault_2000_folders_deep_works(
     assert deep_vault in list(iter_importable([vault]))
     report = create_backup(vault, tmp_path / "deep.tar.gz")
     assert len(report.files) == 1
-    restored = restore_backup(tmp_path / "deep.tar.gz", tmp_path / "restored")
+    restored = restore_backup(tmp_path / "deep.tar.gz", vault.parent / "restored")
     assert len(restored.restored) == 1
 
 

@@ -25,7 +25,9 @@ from PySide6.QtWidgets import (
 )
 
 from pixelmem.core.injection import InjectedPrompt, UsedMemory
+from pixelmem.core.render_limits import bounded_markdown
 from pixelmem.gui.colors import blend, muted_text
+from pixelmem.gui.markdown_preview import SHOW_ALL_URL
 from pixelmem.gui.resource_policy import ResourcePolicy
 
 MEMORY_ID_MIME = "application/x-pixelmem-memory-id"  # one id per line, UTF-8
@@ -96,12 +98,25 @@ class MarkdownView(QTextBrowser):
         self.document().documentLayout().documentSizeChanged.connect(self._fit_height)
         self.anchorClicked.connect(self._open_link)
         self.source_text = ""
+        self._titles: dict[str, str] = {}
+        self.cut = False
         self.policy = ResourcePolicy(root=None, allow_data=False)  # refuses everything
         self._fit_height()
 
     def set_markdown(self, text: str, titles: dict[str, str] | None = None) -> None:
         self.source_text = text
-        self.setMarkdown(link_citations(text, titles or {}))
+        self._titles = titles or {}
+        bounded = bounded_markdown(text)
+        self.cut = bounded.cut
+        shown = link_citations(bounded.text, self._titles)
+        if bounded.cut:
+            link = self.tr("Show all (may be slow)")
+            shown += f"\n\n*…* [{link}]({SHOW_ALL_URL})\n"
+        self.setMarkdown(shown)
+
+    def show_all(self) -> None:
+        self.cut = False
+        self.setMarkdown(link_citations(self.source_text, self._titles))
 
     def set_plain(self, text: str) -> None:
         self.source_text = text
@@ -120,6 +135,9 @@ class MarkdownView(QTextBrowser):
         self._fit_height()
 
     def _open_link(self, url: QUrl) -> None:
+        if url.toString() == SHOW_ALL_URL:
+            self.show_all()
+            return
         memory_id = memory_id_of(url)
         if memory_id is not None:
             self.memory_link_clicked.emit(memory_id)

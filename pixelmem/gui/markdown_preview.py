@@ -4,7 +4,8 @@ Every image and style sheet ``QTextBrowser`` asks for goes through one
 :class:`~pixelmem.gui.resource_policy.ResourcePolicy`: files inside the vault (relative
 attachments, as Obsidian writes them) and ``data:`` URLs are served; anything else gets a
 placeholder, never None (Qt would then read the file itself). Links open only when the user
-clicks one.
+clicks one. A body too big to lay out quickly is cut (:mod:`pixelmem.core.render_limits`)
+and ends in a "Show all" link.
 """
 
 from __future__ import annotations
@@ -15,7 +16,10 @@ from typing import Any
 from PySide6.QtCore import QUrl, Signal
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
+from pixelmem.core.render_limits import bounded_markdown
 from pixelmem.gui.resource_policy import ResourcePolicy
+
+SHOW_ALL_URL = "pixelmem:show-all"
 
 
 class MarkdownPreview(QTextBrowser):
@@ -27,8 +31,10 @@ class MarkdownPreview(QTextBrowser):
         super().__init__(parent)
         self.setOpenExternalLinks(False)
         self.setOpenLinks(False)  # never navigate away: the preview shows one memory
-        self.anchorClicked.connect(self.link_clicked)
+        self.anchorClicked.connect(self._on_anchor)
         self.policy = ResourcePolicy()
+        self._full_text = ""
+        self.cut = False  # the text shown is a part of the body
 
     @property
     def refused(self) -> list[QUrl]:
@@ -43,7 +49,28 @@ class MarkdownPreview(QTextBrowser):
         self.policy.root = vault.resolve() if vault is not None else None
         if folder is not None:
             self.document().setBaseUrl(QUrl.fromLocalFile(str(folder) + "/"))
-        self.setMarkdown(text)
+        self._full_text = text
+        bounded = bounded_markdown(text)
+        self.cut = bounded.cut
+        if bounded.cut:
+            note = self.tr("Part of this memory is not shown: {what}.").format(
+                what=", ".join(bounded.cuts)
+            )
+            link = self.tr("Show all (may be slow)")
+            self.setMarkdown(f"{bounded.text}\n\n---\n\n*{note}* [{link}]({SHOW_ALL_URL})\n")
+        else:
+            self.setMarkdown(text)
+
+    def show_all(self) -> None:
+        """Render the whole body, however long it takes (the person asked for it)."""
+        self.cut = False
+        self.setMarkdown(self._full_text)
+
+    def _on_anchor(self, url: QUrl) -> None:
+        if url.toString() == SHOW_ALL_URL:
+            self.show_all()
+        else:
+            self.link_clicked.emit(url)
 
     def loadResource(self, kind: int, url: QUrl) -> Any:
         return self.policy.load(kind, QUrl(url), self.document().baseUrl())

@@ -196,3 +196,24 @@ def test_outside_files_keep_their_access_time(qtbot, tmp_path: Path, case: str) 
     qtbot.waitExposed(preview)
     preview.grab()
     assert not _read_since(secret, before), f"{text} made Qt read a file outside the vault"
+
+
+def test_a_huge_body_is_cut_and_can_be_shown_in_full(qtbot, tmp_path: Path) -> None:
+    head = "|a|b|\n|---|---|\n"
+    text = head + "|1|2|\n" * 200 + "\nthe end\n"
+    preview = MarkdownPreview()
+    qtbot.addWidget(preview)
+    preview.show_markdown(text, tmp_path, tmp_path)
+    assert preview.cut and "Show all" in preview.toPlainText()
+    with qtbot.assertNotEmitted(preview.link_clicked):
+        preview.anchorClicked.emit(QUrl("pixelmem:show-all"))
+    assert not preview.cut and "Show all" not in preview.toPlainText()
+
+
+def test_the_chat_view_cuts_a_huge_answer(qtbot) -> None:
+    view = MarkdownView()
+    qtbot.addWidget(view)
+    view.set_markdown("x" * 2_000_000)
+    assert view.cut and len(view.toPlainText()) < 20_000
+    view.anchorClicked.emit(QUrl("pixelmem:show-all"))
+    assert not view.cut

@@ -2,6 +2,17 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
     <context>
+        <name>MarkdownPreview</name>
+        <message>
+            <source>Show all (may be slow)</source>
+            <translation>全部显示（可能较慢）</translation>
+        </message>
+        <message>
+            <source>Part of this memory is not shown: {what}.</source>
+            <translation>此记忆的一部分未显示：{what}。</translation>
+        </message>
+    </context>
+    <context>
         <name>ChatBody</name>
         <message>
             <location filename="../chat_body.py" line="96" />
@@ -353,6 +364,10 @@
     </context>
     <context>
         <name>MarkdownView</name>
+        <message>
+            <source>Show all (may be slow)</source>
+            <translation>全部显示（可能较慢）</translation>
+        </message>
         <message>
             <location filename="../chat_widgets.py" line="135" />
             <source>Save Selection as Memory…</source>
