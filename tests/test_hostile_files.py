@@ -159,3 +159,10 @@ def test_frontmatter_over_the_size_cap_is_skipped(vault: Path) -> None:
     (vault / "big.md").write_text(f"---\ntitle: t\nitems:\n{items}---\nx\n")
     _, skipped = _scan(vault)
     assert "frontmatter larger than" in skipped["big.md"]
+
+
+def test_reloading_a_symlink_loop_is_not_an_error(vault: Path) -> None:
+    store = MemoryStore(vault)
+    store.scan()
+    os.symlink("loop.md", vault / "loop.md")
+    assert store.reload_path(vault / "loop.md") is None

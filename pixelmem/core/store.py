@@ -248,8 +248,11 @@ class MemoryStore:
         path = path if path.is_absolute() else self.root / path
         if not self._is_memory_path(path):
             return None
-        if path.is_symlink() and not self._is_inside(path.resolve()):
-            return None
+        try:
+            if path.is_symlink() and not self._is_inside(path.resolve()):
+                return None
+        except (OSError, RuntimeError):  # a symlink loop: not a file below, so it counts as gone
+            pass
         self._ensure_scanned()
         memory: Memory | None = None
         skipped: SkippedFile | None = None
