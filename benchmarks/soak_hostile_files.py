@@ -58,6 +58,17 @@ def one_case(folder: Path, rng: random.Random, index: int) -> tuple[str | None, 
     return None, slowest
 
 
+def _describe(folder: Path) -> str:
+    for path in folder.iterdir():
+        if path.name != "ok.md":
+            try:
+                head = path.read_bytes()[:80] if path.is_file() else b"(not a file)"
+            except OSError as exc:
+                head = str(exc).encode()
+            return f"{path.name!r} {head!r}"
+    return "?"
+
+
 def laughs_peak() -> tuple[float, float]:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -88,6 +99,8 @@ def main() -> None:
             folder.mkdir()
             why, seconds = one_case(folder, rng, index)
             times.append(seconds)
+            if seconds > 1:
+                print(f"case {index} took {seconds:.2f} s: {_describe(folder)}")
             if why:
                 stopped[why] += 1
                 print(f"case {index}: {why}")
