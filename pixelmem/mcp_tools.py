@@ -21,7 +21,7 @@ from pixelmem.core.engine import Engine
 from pixelmem.core.errors import MemoryNotFound, PixelmemError
 from pixelmem.core.inbox import DraftNotFound, Inbox, checked_text
 from pixelmem.core.memory import Memory
-from pixelmem.core.memory_json import memory_json
+from pixelmem.core.memory_json import display_path, memory_json
 from pixelmem.core.settings import Settings, settings_path
 from pixelmem.core.vault_watch import Signature, VaultWatcher, file_signature
 
@@ -188,7 +188,7 @@ class PixelmemService:
                     "status": "created",
                     "id": memory.id,
                     "title": memory.title,
-                    "path": str(memory.path),
+                    "path": display_path(memory.path),
                     "message": "The memory was saved in the vault and indexed.",
                 }
             draft = self.inbox.add(title, content, topics, importance, source)
@@ -216,7 +216,7 @@ class PixelmemService:
                 "chunks": report.chunks,
                 "embedded": report.embedded,
                 "from_cache": report.reused,
-                "skipped": [{"path": str(s.path), "reason": s.reason} for s in skipped],
+                "skipped": [{"path": display_path(s.path), "reason": s.reason} for s in skipped],
                 "semantic_search": _semantic_state(engine),
                 "warnings": list(report.warnings),
             }
@@ -293,7 +293,7 @@ def _hit_json(hit: Any, memory: Memory) -> dict[str, Any]:
         "snippet": hit.snippet,
         "text": memory.body,
         "topics": list(memory.topics),
-        "path": str(memory.path) if memory.path else None,
+        "path": display_path(memory.path),
         "copies": list(hit.copies),
     }
 

@@ -12,6 +12,7 @@ import sys
 import types
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
+from urllib.parse import quote
 
 import httpx
 import numpy as np
@@ -587,3 +588,18 @@ def test_open_stream_explains_errors(server: FakeServer, sleeps: list[float]) ->
     server.models = {"llama3.2"}
     with pytest.raises(ProviderModelNotFound, match="pull it with `ollama pull qwen`"):
         _chat_client(server, sleeps).open_stream("/api/chat", {"model": "qwen", "messages": []})
+
+
+@pytest.mark.parametrize(
+    "echo",
+    [SECRET.lower(), SECRET.upper(), quote(SECRET, safe=""), quote(SECRET.lower(), safe="")],
+)
+def test_a_key_echoed_in_another_case_or_percent_encoded_is_masked(
+    server: FakeServer, sleeps: list[float], echo: str
+) -> None:
+    server.api_key = SECRET
+    server.fail(status=500, times=4, body=f'{{"error": "bad key {echo} in request"}}')
+    embedder = make("openai", server.openai_url, sleeps, api_key=SECRET)
+    with pytest.raises(ProviderUnavailable) as unavailable:
+        embedder.embed_query("hello")
+    assert "bad key *** in request" in str(unavailable.value)

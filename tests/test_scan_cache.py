@@ -88,13 +88,13 @@ def long_racy_window(monkeypatch: pytest.MonkeyPatch) -> None:
 def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Names of the files the store reads and parses (the misses of the cache)."""
     seen: list[str] = []
-    original = store_module.load_memory
+    original = store_module._load
 
-    def counting(path: Path, vault_root: Path) -> Memory:
+    def counting(path: Path, vault_root: Path) -> tuple[Memory, Any]:
         seen.append(Path(path).name)
         return original(path, vault_root)
 
-    monkeypatch.setattr(store_module, "load_memory", counting)
+    monkeypatch.setattr(store_module, "_load", counting)
     return seen
 
 
@@ -436,14 +436,14 @@ def test_a_file_that_could_not_be_opened_is_not_cached(
 ) -> None:
     note = vault / "locked.md"
     note.write_text("# Locked for now\n")
-    real_open = open
+    real_open = store_module.open_regular
 
-    def failing_open(path: Any, *args: Any, **kwargs: Any) -> Any:
+    def failing_open(path: Any) -> Any:
         if Path(path) == note:
             raise PermissionError(13, "Permission denied")
-        return real_open(path, *args, **kwargs)
+        return real_open(path)
 
-    monkeypatch.setattr(store_module, "open", failing_open, raising=False)
+    monkeypatch.setattr(store_module, "open_regular", failing_open)
     result = scan(vault)
     assert [s.path for s in result.skipped] == [note]
     assert "Permission denied" in result.skipped[0].reason
@@ -563,15 +563,15 @@ def test_a_memory_that_cannot_be_stored_exactly_is_parsed_every_time(
 ) -> None:
     (vault / "odd.md").write_text("# Odd\n")
     (vault / "plain.md").write_text("# Plain\n")
-    counting = store_module.load_memory
+    counting = store_module._load
 
-    def with_odd_value(path: Path, vault_root: Path) -> Memory:
-        memory = counting(path, vault_root)
+    def with_odd_value(path: Path, vault_root: Path) -> tuple[Memory, Any]:
+        memory, doc = counting(path, vault_root)
         if Path(path).name == "odd.md":
             memory.extra["raw"] = Opaque()
-        return memory
+        return memory, doc
 
-    monkeypatch.setattr(store_module, "load_memory", with_odd_value)
+    monkeypatch.setattr(store_module, "_load", with_odd_value)
     first = scan(vault)
     written = file_state(cache_file(vault))
     parses.clear()

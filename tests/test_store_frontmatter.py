@@ -9,6 +9,7 @@ import pytest
 from pixelmem.core import ids
 from pixelmem.core.errors import InvalidIdError
 from pixelmem.core.frontmatter_io import (
+    FrontmatterEditRefused,
     FrontmatterError,
     dump_entry,
     edit_yaml,
@@ -113,13 +114,10 @@ def test_edit_with_double_quoted_and_dash_keys() -> None:
         "{title: a, x: 1}\n",  # flow mapping
     ],
 )
-def test_unusual_layouts_fall_back_to_a_full_dump(text: str) -> None:
+def test_unusual_layouts_are_refused_never_redumped(text: str) -> None:
     original = load_yaml(text)
-    edited = edit_yaml(text, original, {"title": "new"})
-    expected = dict(original)
-    expected["title"] = "new"
-    assert load_yaml(edited) == expected
-    assert list(load_yaml(edited)) == list(expected)
+    with pytest.raises(FrontmatterEditRefused, match="cannot change title"):
+        edit_yaml(text, original, {"title": "new"})
 
 
 def test_dump_entry_quotes_what_yaml_would_retype() -> None:

@@ -12,6 +12,7 @@ from typing import Any
 
 from pixelmem.commands.common import vault_from_args
 from pixelmem.core.errors import ImportFailed, MemoryNotFound, PixelmemError
+from pixelmem.core.ids import printable_name
 from pixelmem.core.importers import import_doc, iter_importable, read_importable
 from pixelmem.core.memory import IMPORTANCE_LEVELS, Memory
 from pixelmem.core.memory_json import memory_json
@@ -177,9 +178,9 @@ def _recency(memory: Memory) -> str:
 
 def _relative(path: Path, root: Path) -> str:
     try:
-        return path.relative_to(root).as_posix()
+        return printable_name(path.relative_to(root).as_posix())
     except ValueError:
-        return str(path)
+        return printable_name(str(path))
 
 
 def _width(text: str) -> int:

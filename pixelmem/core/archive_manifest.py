@@ -60,6 +60,8 @@ def parse_manifest(archive: Path, data: bytes | None) -> dict[str, Any]:
         manifest = json.loads(data.decode("utf-8"))
     except ValueError:
         raise BackupError(f"{archive}: the manifest is not valid JSON") from None
+    except RecursionError:
+        raise BackupError(f"{archive}: the manifest is nested too deeply to read") from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise BackupError(f"{archive} is not a pixelmem backup")
     version = manifest.get("version")
@@ -81,13 +83,22 @@ def manifest_entries(archive: Path, manifest: dict[str, Any]) -> list[FileEntry]
             entry = FileEntry(
                 str(item["path"]), int(item["size"]), str(item["sha256"]), int(item["mtime_ns"])
             )
-        except (TypeError, KeyError, ValueError):
-            raise BackupError(f"{archive}: a manifest entry is malformed: {item!r}") from None
+        except (TypeError, KeyError, ValueError, RecursionError):
+            raise BackupError(f"{archive}: a manifest entry is malformed: {_short(item)}") from None
         problem = relpath_problem(entry.path)
         if problem:
             raise BackupError(f"{archive}: the manifest names {entry.path!r}: {problem}")
         entries.append(entry)
     return entries
+
+
+def _short(value: Any) -> str:
+    """A repr for a message: cut short, and safe for values nested too deeply to print."""
+    try:
+        text = repr(value)
+    except RecursionError:
+        return "(a value nested too deeply to show)"
+    return text if len(text) <= 200 else text[:200] + "…"
 
 
 def relpath_problem(name: str) -> str | None:

@@ -43,8 +43,12 @@ from pixelmem.core.restore import (
     restore_backup,
     verify_backup,
 )
+from pixelmem.core.vault_files import walk_tree
 
 APPDATA_FOLDERS = ("inbox",)  # .pixelmem sub-folders that are the user's data
+
+
+_WRITE_ERRNOS = (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC), errno.EFBIG)
 
 
 @dataclass
@@ -66,7 +70,7 @@ def backup_sources(
     excluded = {os.path.realpath(p) for p in exclude}
     files: list[tuple[str, Path]] = []
     skipped: list[tuple[str, str]] = []
-    for folder, dirnames, filenames in os.walk(vault):  # never follows symlinked folders
+    for folder, dirnames, filenames in walk_tree(vault):  # never follows symlinked folders
         rel_folder = Path(folder).relative_to(vault)
         dirnames[:] = sorted(d for d in dirnames if _enter(rel_folder / d, include_trash))
         for d in dirnames:
@@ -131,9 +135,13 @@ def create_backup(
             raw.flush()
             os.fsync(raw.fileno())
         os.replace(tmp, archive)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             tmp.unlink()  # our own unfinished archive
+        if isinstance(exc, OSError):  # e.g. the disk filled up while writing
+            raise BackupError(
+                f"cannot write {archive}: {exc.strerror or exc}; no backup was written"
+            ) from None
         raise
     return report
 
@@ -156,6 +164,8 @@ def _add_files(
             try:
                 entry = _add_file(tar, rel, handle)
             except OSError as exc:  # half a member is in the archive: give up on it
+                if exc.errno in _WRITE_ERRNOS:
+                    raise  # writing the archive failed, not reading the file
                 raise BackupError(
                     f"{rel} could not be read completely ({exc.strerror or exc}); "
                     "no backup was written — run it again"

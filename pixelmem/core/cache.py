@@ -29,6 +29,7 @@ import zstandard
 
 from pixelmem.core.atomic import atomic_write_bytes
 from pixelmem.core.errors import CacheError
+from pixelmem.core.safe_open import open_regular
 
 try:
     import fcntl
@@ -231,7 +232,7 @@ class EmbeddingCache:
     def _read_file(self) -> tuple[tuple[int, int, int], bytes, np.ndarray]:
         """(file state, hash blob, vectors) of a usable file, else CacheError."""
         try:
-            handle = self.path.open("rb")
+            handle = open_regular(self.path)  # never a FIFO: it would block forever
         except FileNotFoundError:
             raise CacheError(
                 f"no embedding cache yet at {self.path}; all chunks will be embedded"
@@ -253,7 +254,7 @@ class EmbeddingCache:
         ):
             raise damaged
         vectors = np.frombuffer(blob, dtype=_VECTOR_DTYPE).reshape(count, self.dim)
-        return state, bytes(hashes), vectors.astype(np.float32, copy=False)
+        return (state, *_finite_rows(bytes(hashes), vectors.astype(np.float32, copy=False)))
 
     def _check_header(self, data: Any) -> int:
         """The entry count of a file whose header matches this cache, else CacheError."""
@@ -305,6 +306,19 @@ class EmbeddingCache:
                 yield
             finally:
                 fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+def _finite_rows(hashes: bytes, vectors: np.ndarray) -> tuple[bytes, np.ndarray]:
+    """Drop the entries whose vector holds a NaN or an infinity: they are embedded again.
+
+    A row sum is NaN or infinite when any value is (or when finite values overflow, which
+    normalised vectors cannot); it avoids a boolean matrix the size of the cache.
+    """
+    finite = np.isfinite(vectors.sum(axis=1))
+    if finite.all():
+        return hashes, vectors
+    rows = np.frombuffer(hashes, dtype=np.uint8).reshape(-1, HASH_SIZE)
+    return rows[finite].tobytes(), vectors[finite]
 
 
 def _split_hashes(blob: bytes) -> list[bytes]:

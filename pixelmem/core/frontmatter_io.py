@@ -9,6 +9,7 @@ of everything else as the user wrote it.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from pixelmem.core import ids
 from pixelmem.core.errors import InvalidMemoryError
 from pixelmem.core.memory import DEFAULT_IMPORTANCE, IMPORTANCE_LEVELS, OWNED_KEYS, Memory
 from pixelmem.core.simple_yaml import parse_simple_yaml
+from pixelmem.core.yaml_guard import MAX_FRONTMATTER_BYTES, YamlLimitError, check_bounds
 
 try:  # the C loader is ~10x faster; fall back quietly where libyaml is missing
     from yaml import CSafeDumper as _Dumper
@@ -46,6 +48,14 @@ class FrontmatterError(ValueError):
     """The frontmatter block exists but is not a readable YAML mapping."""
 
 
+class FrontmatterEditRefused(InvalidMemoryError):
+    """The frontmatter cannot be changed by rewriting only the lines of the changed keys.
+
+    pixelmem never re-dumps a whole frontmatter (it would change keys, quoting, comments,
+    nulls and ``!!omap`` the user did not touch): it refuses the edit instead.
+    """
+
+
 @dataclass
 class Document:
     """A Markdown file split into its parts; joining them gives back the original text."""
@@ -58,6 +68,8 @@ class Document:
     newline: str = "\n"
     open_line: str = "---\n"
     close_line: str = "---\n"
+    # The frontmatter uses YAML aliases: its values share objects, so they are not cached.
+    aliases: bool = False
 
     def text(self) -> str:
         head = BOM if self.bom else ""
@@ -78,8 +90,9 @@ def parse_document(text: str) -> Document:
     if opening is None or closing is None:
         return Document(body=text, bom=bom, newline=newline)
     yaml_text = text[opening.end() : closing.start()]
+    data, aliases = load_yaml_checked(yaml_text)
     return Document(
-        data=load_yaml(yaml_text),
+        data=data,
         body=text[closing.end() :],
         yaml_text=yaml_text,
         has_frontmatter=True,
@@ -87,27 +100,76 @@ def parse_document(text: str) -> Document:
         newline=newline,
         open_line=opening.group(0),
         close_line=closing.group(0),
+        aliases=aliases,
     )
 
 
 def load_yaml(yaml_text: str) -> dict[Any, Any]:
     """The frontmatter mapping; raise :class:`FrontmatterError` if it is not one."""
+    return load_yaml_checked(yaml_text)[0]
+
+
+def load_yaml_checked(yaml_text: str) -> tuple[dict[Any, Any], bool]:
+    """(the frontmatter mapping, whether it uses aliases); :class:`FrontmatterError` if it is
+    not a mapping or is beyond a bound of :mod:`yaml_guard` (size, nesting, alias expansion)."""
+    if len(yaml_text) > MAX_FRONTMATTER_BYTES:  # before any parsing, even the fast path
+        raise FrontmatterError(f"frontmatter larger than {MAX_FRONTMATTER_BYTES // 1024} KB")
     # Simple frontmatter skips PyYAML (see simple_yaml); None means "not sure, ask PyYAML".
     # Called through this module's name so benchmarks can switch the fast path off here.
     simple = parse_simple_yaml(yaml_text)
     if simple is not None:
-        return simple
+        check_dates(simple)
+        return simple, False
     try:
+        aliases = check_bounds(yaml_text)
         data = yaml.load(yaml_text, Loader=_Loader)  # a safe loader
+    except YamlLimitError as exc:
+        raise FrontmatterError(str(exc)) from None
     except yaml.YAMLError as exc:
         raise FrontmatterError(f"invalid YAML frontmatter: {_one_line(exc)}") from None
     except (ValueError, TypeError, OverflowError) as exc:  # e.g. a date like 2024-13-45
         raise FrontmatterError(f"invalid YAML frontmatter: {exc}") from None
+    except RecursionError:  # pragma: no cover - check_bounds keeps nesting shallow
+        raise FrontmatterError("frontmatter nested too deeply") from None
     if data is None:
-        return {}
+        return {}, aliases
     if not isinstance(data, dict):
         raise FrontmatterError("frontmatter is not a list of `key: value` lines")
-    return data
+    check_dates(data)
+    return data, aliases
+
+
+# Every date must survive conversion to UTC and to any local time zone (a day each side).
+_FIRST_DAY = datetime(1, 1, 2, tzinfo=UTC)
+_LAST_DAY = datetime(9999, 12, 30, tzinfo=UTC)
+
+
+def date_in_range(value: date) -> bool:
+    """True if ``value`` (a date, or a naive or aware datetime) converts to any zone safely."""
+    if not isinstance(value, datetime):
+        value = datetime(value.year, value.month, value.day)
+    try:
+        moment = value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+    except (OverflowError, ValueError):
+        return False
+    return _FIRST_DAY <= moment <= _LAST_DAY
+
+
+def check_dates(data: Any) -> None:
+    """Raise :class:`FrontmatterError` if any date in ``data`` is out of range."""
+    pending, seen = [data], set()
+    while pending:
+        value = pending.pop()
+        if isinstance(value, date):
+            if not date_in_range(value):
+                raise FrontmatterError(f"the date {value} is out of range (years 1 to 9999)")
+        elif isinstance(value, (dict, list, tuple, set)) and id(value) not in seen:
+            seen.add(id(value))  # aliases share objects: walk each once
+            if isinstance(value, dict):
+                pending.extend(value.keys())
+                pending.extend(value.values())
+            else:
+                pending.extend(value)
 
 
 def _one_line(exc: BaseException) -> str:
@@ -190,7 +252,8 @@ def edit_yaml(
     """Rewrite only the entries of ``changes``/``removals``; everything else stays as written.
 
     New keys are appended at the end. The result is checked by parsing it again; if the
-    layout defeated the line editor, the whole mapping is dumped in its original key order.
+    layout defeats the line editor (duplicate or complex keys, a key YAML reads as null, …)
+    :class:`FrontmatterEditRefused` is raised: the whole mapping is never re-dumped.
     """
     removals = set(removals)
     expected: dict[Any, Any] = {}
@@ -208,7 +271,12 @@ def edit_yaml(
     edited = _edit_lines(yaml_text, changes, removals, newline)
     if edited is not None and _same_mapping(edited, expected):
         return edited
-    return dump_mapping(expected, newline)
+    keys = ", ".join(sorted({*changes, *removals}))
+    raise FrontmatterEditRefused(
+        f"pixelmem cannot change {keys} without rewriting this file's whole frontmatter "
+        "(it has duplicate, complex or null keys, or a layout pixelmem cannot edit line by "
+        "line); nothing was saved. Edit the frontmatter in a text editor instead."
+    )
 
 
 def _edit_lines(
@@ -228,8 +296,8 @@ def _edit_lines(
             return None  # a duplicated key: let the full dump sort it out
         seen.add(key)
         tail = _trailing_filler(block.lines)
-        if key not in removals:
-            out.append(dump_entry(key, changes[key], newline))
+        if key not in removals:  # the entry keeps the ending its first line had
+            out.append(dump_entry(key, changes[key], _ending(block.lines[0]) or newline))
         out.extend(tail)
     if out and not out[-1].endswith("\n"):
         out[-1] += newline
@@ -244,7 +312,10 @@ def _same_mapping(yaml_text: str, expected: Mapping[Any, Any]) -> bool:
         data = load_yaml(yaml_text)
     except FrontmatterError:
         return False
-    return list(data.items()) == list(expected.items())
+    if list(data.items()) == list(expected.items()):
+        return True
+    # NaN is never equal to itself: same text, same types and order count as the same.
+    return repr(list(data.items())) == repr(list(expected.items()))
 
 
 def normalise_datetime(value: Any) -> datetime | None:
@@ -259,6 +330,8 @@ def normalise_datetime(value: Any) -> datetime | None:
         except ValueError:
             return None
     else:
+        return None
+    if not date_in_range(moment):
         return None
     if moment.tzinfo is None:
         return moment.replace(tzinfo=UTC)
@@ -311,7 +384,7 @@ def memory_from_document(doc: Document, path: Path, vault_root: Path, mtime_ns: 
     data = doc.data
     raw_id = normalise_text(data.get("id"))
     has_id = raw_id is not None and ids.is_valid_id(raw_id)
-    mtime = datetime.fromtimestamp(mtime_ns / 1e9, tz=UTC).replace(microsecond=0)
+    mtime = mtime_datetime(mtime_ns)
     importance = str(data.get("importance") or "").strip().lower()
     return Memory(
         id=raw_id if has_id and raw_id else ids.path_id(relpath(path, vault_root)),
@@ -329,6 +402,15 @@ def memory_from_document(doc: Document, path: Path, vault_root: Path, mtime_ns: 
     )
 
 
+def mtime_datetime(mtime_ns: int) -> datetime:
+    """A file time as a UTC datetime; one out of datetime's range becomes the epoch."""
+    try:
+        moment = datetime.fromtimestamp(mtime_ns / 1e9, tz=UTC).replace(microsecond=0)
+    except (OverflowError, ValueError, OSError):
+        return datetime.fromtimestamp(0, tz=UTC)
+    return moment if date_in_range(moment) else datetime.fromtimestamp(0, tz=UTC)
+
+
 def _title_of(data: Mapping[Any, Any], body: str, path: Path) -> str:
     title = " ".join((normalise_text(data.get("title")) or "").split())
     if title:
@@ -336,7 +418,7 @@ def _title_of(data: Mapping[Any, Any], body: str, path: Path) -> str:
     heading = _HEADING_RE.search(body)
     if heading:
         return " ".join(heading.group(1).split())
-    return path.stem
+    return ids.printable_name(path.stem)
 
 
 def checked_body(body: str) -> str:
@@ -391,6 +473,56 @@ def new_file_text(
     return "---\n" + dump_mapping(data) + "---\n" + body
 
 
+def body_in_file_endings(body: str, old: str, newline: str) -> str:
+    """``body`` with the line endings the file's body has (not its frontmatter's).
+
+    Editors hand back text with ``\n`` only: an unchanged body stays byte for byte, a body
+    that used ``\r\n`` throughout keeps it, and in a body with mixed endings the unchanged
+    lines keep theirs while new lines get the most common one.
+    """
+    if body == old or "\r" in body:
+        return body
+    crlf, lines = old.count("\r\n"), old.count("\n")
+    if lines == 0:  # no line break yet: the frontmatter's
+        return body.replace("\n", "\r\n") if newline == "\r\n" else body
+    if crlf == 0:
+        return body
+    if crlf == lines:
+        return body.replace("\n", "\r\n")
+    return _merge_lines(body, old, "\r\n" if crlf * 2 > lines else "\n")
+
+
+def _merge_lines(body: str, old: str, newline: str) -> str:
+    old_lines = old.splitlines(keepends=True)
+    new_lines = body.splitlines(keepends=True)
+    bare = [line.rstrip("\r\n") + ("\n" if line.endswith("\n") else "") for line in old_lines]
+    out: list[str] = []
+    matcher = difflib.SequenceMatcher(None, bare, new_lines, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            out.extend(old_lines[i1:i2])
+        elif tag == "replace" and i2 - i1 == j2 - j1:  # lines edited in place: their endings
+            for old_line, line in zip(old_lines[i1:i2], new_lines[j1:j2], strict=True):
+                out.append(_with_ending(line, _ending(old_line) or newline))
+        else:
+            out.extend(_with_ending(line, newline) for line in new_lines[j1:j2])
+    return "".join(out)
+
+
+def _ending(line: str) -> str:
+    return "\r\n" if line.endswith("\r\n") else "\n" if line.endswith("\n") else ""
+
+
+def _with_ending(line: str, newline: str) -> str:
+    """``line`` (ending in ``\n`` or in nothing) with ``newline`` for its ``\n``."""
+    return line[:-1] + newline if line.endswith("\n") else line
+
+
+def _same_value(old: Any, new: Any) -> bool:
+    """Equal, or NaN-holding values with the same text (NaN is never equal to itself)."""
+    return old == new or (type(old) is type(new) and repr(old) == repr(new))
+
+
 def render_update(
     memory: Memory, fields: dict[str, Any], doc: Document, current: Memory | None, now: datetime
 ) -> bytes | None:
@@ -417,11 +549,9 @@ def render_update(
     elif memory.created and memory.created != base.created and "created" in present:
         changes["created"] = memory.created
     for key, value in fields["extra"].items():
-        if key not in base.extra or base.extra[key] != value:
+        if key not in base.extra or not _same_value(base.extra[key], value):
             changes[key] = value
-    body = memory.body
-    if doc.newline == "\r\n" and "\r" not in body:
-        body = body.replace("\n", "\r\n")
+    body = body_in_file_endings(memory.body, doc.body, doc.newline)
     if not changes and not removals and body == doc.body and current is not None:
         return None
     if memory.has_id or "updated" in present:

@@ -141,10 +141,21 @@ def check_api_key(api_key: str) -> None:
 
 
 def redact(text: str, secrets: Sequence[str]) -> str:
+    """``text`` with each secret masked, also when a server echoed it in another case or
+    %-encoded (wholly, partly, or twice: ``%2541``), as URLs and error pages do."""
     for secret in secrets:
         if secret:
-            text = text.replace(secret, MASK)
+            text = _secret_pattern(secret).sub(MASK, text)
     return text
+
+
+def _secret_pattern(secret: str) -> re.Pattern[str]:
+    # Each character as itself or as its UTF-8 bytes in %XX / %25XX, any case.
+    parts = (
+        f"(?:{re.escape(char)}|{''.join(f'%(?:25)?{b:02x}' for b in char.encode())})"
+        for char in secret
+    )
+    return re.compile("".join(parts), re.IGNORECASE)
 
 
 class JsonClient:

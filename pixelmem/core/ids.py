@@ -31,8 +31,21 @@ def new_id() -> str:
 
 def path_id(relpath: str) -> str:
     """The stable id of a file that has no ``id`` key, from its vault-relative posix path."""
-    digest = hashlib.sha256(relpath.encode("utf-8")).hexdigest()
+    digest = hashlib.sha256(name_bytes(relpath)).hexdigest()
     return f"{PATH_ID_PREFIX}{digest[:12]}"
+
+
+def name_bytes(name: str) -> bytes:
+    """A file name's bytes; one that is not UTF-8 arrives with surrogates (PEP 383)."""
+    try:
+        return name.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a lone surrogate that no file system decoding made
+        return name.encode("utf-8", "surrogatepass")
+
+
+def printable_name(name: str) -> str:
+    """``name`` with whatever is not UTF-8 shown as U+FFFD, safe to print or to encode."""
+    return name_bytes(name).decode("utf-8", "replace")
 
 
 def id_problem(memory_id: object) -> str | None:

@@ -7,7 +7,6 @@ suffix to its reader, and :func:`register_reader` adds more. Readers raise
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -24,7 +23,9 @@ from pixelmem.core.frontmatter_io import (
 )
 from pixelmem.core.ids import is_valid_id
 from pixelmem.core.memory import DEFAULT_IMPORTANCE, IMPORTANCE_LEVELS, Memory
+from pixelmem.core.safe_open import read_regular_bytes
 from pixelmem.core.store import MemoryStore
+from pixelmem.core.vault_files import walk_tree
 
 MAX_IMPORT_BYTES = 50 * 1024 * 1024
 _BOMS = ((b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
@@ -82,7 +83,7 @@ def iter_importable(paths: Iterable[Path]) -> Iterator[Path]:
         if not path.is_dir():
             yield path
             continue
-        for folder, dirnames, filenames in os.walk(path):
+        for folder, dirnames, filenames in walk_tree(path):
             dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
             for name in sorted(filenames):
                 if not name.startswith(".") and Path(name).suffix.lower() in READERS:
@@ -114,7 +115,7 @@ def _title_from(text: str, path: Path) -> str:
 
 
 def read_markdown(path: Path) -> ImportedDoc:
-    text = _decode(path, path.read_bytes())
+    text = _decode(path, read_regular_bytes(path))
     try:
         doc = parse_document(text)
     except FrontmatterError as exc:
@@ -125,7 +126,7 @@ def read_markdown(path: Path) -> ImportedDoc:
 
 
 def read_text(path: Path) -> ImportedDoc:
-    text = _decode(path, path.read_bytes())
+    text = _decode(path, read_regular_bytes(path))
     if not text.strip():
         raise ImportFailed(f"{path}: empty file")
     return ImportedDoc(path.stem, text)

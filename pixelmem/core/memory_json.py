@@ -6,7 +6,13 @@ import json
 from datetime import datetime
 from typing import Any
 
+from pixelmem.core.ids import printable_name
 from pixelmem.core.memory import Memory
+
+
+def display_path(path: object) -> str | None:
+    """A path as text safe to print or send (a name that is not UTF-8 shows U+FFFD)."""
+    return printable_name(str(path)) if path else None
 
 
 def iso_utc(value: datetime | None) -> str | None:
@@ -24,7 +30,7 @@ def memory_json(memory: Memory, *, with_body: bool) -> dict[str, Any]:
         "created": iso_utc(memory.created),
         "updated": iso_utc(memory.updated),
         "source": memory.source,
-        "path": str(memory.path) if memory.path else None,
+        "path": display_path(memory.path),
     }
     if with_body:
         # Through JSON and back: YAML dates and other non-JSON values become their text.

@@ -35,6 +35,7 @@ from pathlib import Path
 from pixelmem.core.atomic import atomic_write_text
 from pixelmem.core.memory import Memory
 from pixelmem.core.paths import appdata_dir
+from pixelmem.core.safe_open import read_regular_bytes
 from pixelmem.core.text_tokens import cjk_share
 
 log = logging.getLogger(__name__)
@@ -117,7 +118,7 @@ def recorded(vault: Path) -> ModelChoice | None:
     """The choice made for this vault earlier, if any (a damaged record counts as none)."""
     path = appdata_dir(vault) / CHOICE_FILENAME
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_regular_bytes(path).decode("utf-8"))
     except (OSError, ValueError):
         return None
     provider = data.get("provider") if isinstance(data, dict) else None

@@ -108,7 +108,8 @@ class Calibration:
     behind: float = 0.0
 
 
-# Fitted by benchmarks/fit_relevance.py (see the module docstring). Models place "unrelated"
+# Fitted by benchmarks/fit_relevance.py (see the module docstring; e5 refitted on the int8
+# onnxruntime vectors, which the default model now produces). Models place "unrelated"
 # and "relevant" differently even after the background is taken off (e5 compresses every
 # cosine into a narrow band), so the two built-in models have their own; any other model
 # (Ollama, an OpenAI-compatible server) gets the one fitted on both together. The keyword
@@ -122,14 +123,14 @@ CALIBRATIONS: dict[str, Calibration] = {
         behind=1.0,
     ),
     "e5-small": Calibration(
-        hybrid=Logistic(intercept=-1.666, semantic=3.837, keyword=0.959),
-        semantic=Logistic(intercept=-1.636, semantic=4.406, keyword=0.0),
+        hybrid=Logistic(intercept=-1.745, semantic=3.72, keyword=0.93),
+        semantic=Logistic(intercept=-1.534, semantic=4.228, keyword=0.0),
         keyword=_KEYWORD,
         behind=1.0,
     ),
     "default": Calibration(
-        hybrid=Logistic(intercept=-1.863, semantic=4.198, keyword=1.199),
-        semantic=Logistic(intercept=-1.804, semantic=4.674, keyword=0.0),
+        hybrid=Logistic(intercept=-1.8, semantic=4.09, keyword=1.169),
+        semantic=Logistic(intercept=-1.716, semantic=4.519, keyword=0.0),
         keyword=_KEYWORD,
         behind=1.0,
     ),

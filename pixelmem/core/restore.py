@@ -37,6 +37,7 @@ from pixelmem.core.archive_manifest import (
 )
 from pixelmem.core.errors import PixelmemError
 from pixelmem.core.paths import APPDATA_DIRNAME
+from pixelmem.core.vault_files import make_dirs
 from pixelmem.core.wording import counted
 
 _BLOCK = 1024 * 1024
@@ -248,7 +249,7 @@ def _extract(
     report: RestoreReport,
     progress: Progress | None,
 ) -> None:
-    dest.mkdir(parents=True, exist_ok=True)
+    make_dirs(dest)
     with _reading(archive):
         for member, reader in _members(archive, progress):
             if member.name not in todo:
@@ -273,7 +274,7 @@ class _Appeared(Exception):
 
 
 def _move_aside(target: Path, trashed: Path) -> None:
-    trashed.parent.mkdir(parents=True, exist_ok=True)
+    make_dirs(trashed.parent)
     os.replace(target, trashed)
 
 
@@ -282,7 +283,7 @@ def _place(source: IO[bytes], dest: Path, entry: FileEntry) -> None:
     target = dest / entry.path
     if not _inside(dest, target):
         raise BackupError(f"{entry.path} would be written outside {dest}; stopped")
-    target.parent.mkdir(parents=True, exist_ok=True)
+    make_dirs(target.parent)
     if not _inside(dest, target):  # a symlinked folder swapped in meanwhile
         raise BackupError(f"{entry.path} would be written outside {dest}; stopped")
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
@@ -297,7 +298,8 @@ def _place(source: IO[bytes], dest: Path, entry: FileEntry) -> None:
         if digest.hexdigest() != entry.sha256:
             raise BackupError(f"{entry.path}: checksum mismatch while restoring; stopped")
         os.chmod(tmp_name, 0o666 & ~_umask())
-        os.utime(tmp_name, ns=(entry.mtime_ns, entry.mtime_ns))
+        with contextlib.suppress(OverflowError, ValueError, OSError):  # e.g. 1e30: keep now
+            os.utime(tmp_name, ns=(entry.mtime_ns, entry.mtime_ns))
         _link_no_clobber(tmp_name, target)
     finally:
         with contextlib.suppress(OSError):

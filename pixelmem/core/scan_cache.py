@@ -59,6 +59,7 @@ from pixelmem import __version__
 from pixelmem.core import frontmatter_io
 from pixelmem.core.atomic import atomic_write_bytes
 from pixelmem.core.memory import Memory
+from pixelmem.core.safe_open import read_regular_bytes
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +83,7 @@ _PARSER_MODULES = (
     "pixelmem.core.scan_cache",
     "pixelmem.core.simple_yaml",
     "pixelmem.core.store",
+    "pixelmem.core.yaml_guard",
 )
 
 Signature = list[int]  # [mtime_ns, size, inode, ctime_ns]; a list compares to decoded entries
@@ -118,7 +120,7 @@ class ScanCache:
     def load(cls, path: Path) -> ScanCache:
         """The cache saved at ``path``, or an empty one if it is missing or unusable."""
         try:
-            data = Path(path).read_bytes()
+            data = read_regular_bytes(path)
         except OSError as exc:
             log.debug("no usable scan cache at %s (%s); every file is parsed", path, exc)
             return cls()
@@ -177,7 +179,13 @@ class ScanCache:
         try:
             raw = _pack({"header": header, "entries": self.entries})
         except (TypeError, ValueError, OverflowError):  # UnicodeError is a ValueError
-            for rel, entry in self.entries.items():  # rare: find the culprits, one by one
+            for rel, entry in list(self.entries.items()):  # rare: find the culprits
+                try:
+                    _pack(rel)  # a file name that is not UTF-8: not cached at all
+                except ValueError:
+                    del self.entries[rel]
+                    header["count"] = len(self.entries)
+                    continue
                 try:
                     _pack(entry)
                 except (TypeError, ValueError, OverflowError) as exc:
@@ -224,9 +232,10 @@ class ScanSession:
         self.hits += 1
         return result
 
-    def record(self, rel: str, sig: Signature | None, result: Memory | str) -> None:
+    def record(self, rel: str, sig: Signature | None, result: Memory | str | None) -> None:
         """Remember what a parse of ``rel`` gave (a memory before de-duplication, or why the
-        file was skipped); call it before the memory's id may be changed.
+        file was skipped; None: a result not to be stored, so the file is parsed every time);
+        call it before the memory's id may be changed.
 
         The entry shares ``topics`` and ``extra`` with the memory: the store never changes
         its memories in place (callers get copies), and entries are never changed either.
@@ -242,6 +251,8 @@ class ScanSession:
             m = result
             entry = [*sig, m.id, m.title, m.body, m.topics, m.importance, m.created, m.updated]
             entry += [m.source, m.extra, m.has_id, m.disk_hash]
+        elif result is None:
+            entry = list(sig)
         else:
             entry = [*sig, result]
         self._entries[rel] = entry

@@ -24,6 +24,7 @@ from filelock import FileLock
 from pixelmem.core.atomic import atomic_write_bytes
 from pixelmem.core.errors import SettingsError
 from pixelmem.core.paths import config_dir
+from pixelmem.core.safe_open import read_regular_bytes
 
 log = logging.getLogger(__name__)
 
@@ -151,7 +152,7 @@ class Settings(_Section):
         """The saved settings; defaults (with a warning) when the file is missing or broken."""
         path = path or settings_path()
         try:
-            raw = path.read_bytes()
+            raw = read_regular_bytes(path)  # never a FIFO: it would block forever
         except FileNotFoundError:
             return cls()
         except OSError as exc:
@@ -163,7 +164,7 @@ class Settings(_Section):
             data = json.loads(raw.decode("utf-8"))
             if not isinstance(data, dict):
                 raise ValueError("not a JSON object")
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested thousands deep
             backup = _back_up(path, raw)
             log.warning(
                 "%s is not valid settings JSON; using defaults (the file was copied to %s)",

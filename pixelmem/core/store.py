@@ -54,6 +54,8 @@ from pixelmem.core.frontmatter_io import (
 )
 from pixelmem.core.memory import DEFAULT_IMPORTANCE, Memory
 from pixelmem.core.paths import appdata_dir, resolve_vault
+from pixelmem.core.safe_open import open_regular
+from pixelmem.core.stale_temps import remove_stale_temps
 from pixelmem.core.vault_files import process_lock, unique_path
 
 log = logging.getLogger(__name__)
@@ -100,7 +102,7 @@ SkippedList = list[SkippedFile]
 def read_checked(path: Path) -> tuple[str, bytes, os.stat_result]:
     """The text of a file if it is a readable Markdown file; raise :class:`UnreadableFile`."""
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:
             info = os.fstat(handle.fileno())
             if info.st_size > MAX_FILE_BYTES:
                 raise UnreadableFile(path, f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
@@ -145,6 +147,7 @@ class MemoryStore:
     def __init__(self, root: Path | None = None, *, create: bool = True) -> None:
         self.root = Path(root).expanduser() if root is not None else resolve_vault()
         _prepare_root(self.root, create)
+        remove_stale_temps(appdata_dir(self.root))
         self._resolved_root = self.root.resolve()
         self._lock = threading.RLock()
         self._write_lock = threading.Lock()
@@ -180,14 +183,16 @@ class MemoryStore:
             found = session.cached(rel, sig, path)
             if found is None:
                 try:
-                    found = load_memory(path, self.root)
+                    found, doc = _load(path, self.root)
                 except UnreadableFile as exc:
                     # A file that could not be opened may be readable next time: not cached.
                     if not isinstance(exc.__context__, OSError):
                         session.record(rel, sig, exc.reason)
                     skipped.append(exc.skipped())
                     continue
-                session.record(rel, sig, found)  # before de-duplication may change its id
+                # Before de-duplication may change its id. Values built from YAML aliases
+                # share objects the cache would store expanded: those files are parsed again.
+                session.record(rel, sig, None if doc.aliases else found)
             if isinstance(found, str):
                 skipped.append(SkippedFile(path, found))
                 continue
@@ -244,8 +249,11 @@ class MemoryStore:
         path = path if path.is_absolute() else self.root / path
         if not self._is_memory_path(path):
             return None
-        if path.is_symlink() and not self._is_inside(path.resolve()):
-            return None
+        try:
+            if path.is_symlink() and not self._is_inside(path.resolve()):
+                return None
+        except (OSError, RuntimeError):  # a symlink loop: not a file below, so it counts as gone
+            pass
         self._ensure_scanned()
         memory: Memory | None = None
         skipped: SkippedFile | None = None
@@ -395,35 +403,44 @@ class MemoryStore:
         if not self._scanned:
             self.scan()
 
-    def _iter_markdown(self, folder: str) -> Iterator[tuple[str, os.DirEntry[str]]]:
-        """``(path, scandir entry)`` of the Markdown files below ``folder`` (paths as strings:
-        Path objects cost ~20 % of a scan)."""
-        try:
-            entries = list(os.scandir(folder))
-        except FileNotFoundError:
-            if folder == str(self.root):
-                raise VaultError(f"the vault folder {self.root} no longer exists") from None
-            return
-        except OSError as exc:
-            log.warning("cannot read folder %s: %s", folder, exc)
-            return
-        for entry in entries:
-            if entry.name.startswith("."):
-                _remove_if_stale_temp(entry)
+    def _iter_markdown(self, top: str) -> Iterator[tuple[str, os.DirEntry[str]]]:
+        """``(path, scandir entry)`` of the Markdown files below ``top`` (paths as strings:
+        Path objects cost ~20 % of a scan). Not recursive: a vault may be 2,000 folders deep."""
+        pending = [top]
+        while pending:
+            folder = pending.pop()
+            try:
+                entries = list(os.scandir(folder))
+            except FileNotFoundError:
+                if folder == str(self.root):
+                    raise VaultError(f"the vault folder {self.root} no longer exists") from None
                 continue
-            if entry.is_dir(follow_symlinks=False):
-                yield from self._iter_markdown(entry.path)
-            elif entry.name.lower().endswith(MARKDOWN_SUFFIXES) and self._is_vault_file(entry):
-                yield entry.path, entry
+            except OSError as exc:
+                log.warning("cannot read folder %s: %s", folder, exc)
+                continue
+            for entry in entries:
+                if entry.name.startswith("."):
+                    _remove_if_stale_temp(entry)
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append(entry.path)
+                elif entry.name.lower().endswith(MARKDOWN_SUFFIXES) and self._is_vault_file(entry):
+                    yield entry.path, entry
 
     def _scan_cache_path(self) -> Path:
         return appdata_dir(self.root) / scan_cache.CACHE_FILENAME
 
     def _is_vault_file(self, entry: os.DirEntry[str]) -> bool:
-        # A symlink may point outside the vault; saving through it would write there.
-        if not entry.is_file():
+        """A regular file, or a symlink to one inside the vault (saving through a symlink
+        that points outside would write there). A symlink loop counts: reading reports it."""
+        try:
+            if not entry.is_file():
+                return False
+            return not entry.is_symlink() or self._is_inside(Path(entry.path).resolve())
+        except OSError:  # ELOOP and the like: the read skips it with the reason
+            return True
+        except RuntimeError:  # Path.resolve on a loop before Python 3.13
             return False
-        return not entry.is_symlink() or self._is_inside(Path(entry.path).resolve())
 
     def _is_inside(self, resolved: Path) -> bool:
         return resolved == self._resolved_root or resolved.is_relative_to(self._resolved_root)

@@ -27,22 +27,27 @@ def vault_signatures(root: Path) -> dict[str, Signature]:
     return found
 
 
-def _walk(folder: str, found: dict[str, Signature]) -> None:
-    try:
-        with os.scandir(folder) as entries:
-            for entry in entries:
-                if entry.name.startswith("."):
-                    continue
-                try:
-                    if entry.is_dir(follow_symlinks=False):
-                        _walk(entry.path, found)
-                    elif entry.name.lower().endswith(MARKDOWN_SUFFIXES) and entry.is_file():
-                        info = entry.stat()
-                        found[entry.path] = (info.st_mtime_ns, info.st_size, info.st_ino)
-                except OSError:  # vanished between readdir and stat: it shows up as removed
-                    continue
-    except OSError as exc:
-        log.debug("cannot read folder %s: %s", folder, exc)
+def _walk(top: str, found: dict[str, Signature]) -> None:
+    pending = [top]  # not recursive: a vault may be thousands of folders deep
+    while pending:
+        folder = pending.pop()
+        try:
+            with os.scandir(folder) as entries:
+                listed = list(entries)
+        except OSError as exc:
+            log.debug("cannot read folder %s: %s", folder, exc)
+            continue
+        for entry in listed:
+            if entry.name.startswith("."):
+                continue
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append(entry.path)
+                elif entry.name.lower().endswith(MARKDOWN_SUFFIXES) and entry.is_file():
+                    info = entry.stat()
+                    found[entry.path] = (info.st_mtime_ns, info.st_size, info.st_ino)
+            except OSError:  # vanished between readdir and stat: it shows up as removed
+                continue
 
 
 def file_signature(path: Path) -> Signature | None:

@@ -15,11 +15,9 @@ from PySide6.QtGui import (
     QColor,
     QDesktopServices,
     QGuiApplication,
-    QImage,
     QKeyEvent,
     QPalette,
     QResizeEvent,
-    QTextDocument,
     QTextDocumentFragment,
 )
 from PySide6.QtWidgets import (
@@ -36,7 +34,10 @@ from PySide6.QtWidgets import (
 )
 
 from pixelmem.core.injection import InjectedPrompt, UsedMemory
+from pixelmem.core.render_limits import bounded_markdown
 from pixelmem.gui.colors import blend, muted_text
+from pixelmem.gui.markdown_preview import SHOW_ALL_URL
+from pixelmem.gui.resource_policy import ResourcePolicy
 
 MEMORY_ID_MIME = "application/x-pixelmem-memory-id"  # one id per line, UTF-8
 MEMORY_SCHEME = "pixelmem-memory"
@@ -116,11 +117,25 @@ class MarkdownView(QTextBrowser):
         self.document().documentLayout().documentSizeChanged.connect(self._fit_height)
         self.anchorClicked.connect(self._open_link)
         self.source_text = ""
+        self._titles: dict[str, str] = {}
+        self.cut = False
+        self.policy = ResourcePolicy(root=None, allow_data=False)  # refuses everything
         self._fit_height()
 
     def set_markdown(self, text: str, titles: dict[str, str] | None = None) -> None:
         self.source_text = text
-        self.setMarkdown(link_citations(text, titles or {}))
+        self._titles = titles or {}
+        bounded = bounded_markdown(text)
+        self.cut = bounded.cut
+        shown = link_citations(bounded.text, self._titles)
+        if bounded.cut:
+            link = self.tr("Show all (may be slow)")
+            shown += f"\n\n*…* [{link}]({SHOW_ALL_URL})\n"
+        self.setMarkdown(shown)
+
+    def show_all(self) -> None:
+        self.cut = False
+        self.setMarkdown(link_citations(self.source_text, self._titles))
 
     def set_plain(self, text: str) -> None:
         self.source_text = text
@@ -128,10 +143,7 @@ class MarkdownView(QTextBrowser):
 
     def loadResource(self, kind: int, url: QUrl | str) -> object:
         # Answers are untrusted text: no remote (or local) image or style sheet is ever read.
-        # A null answer would make QTextDocument read local files itself, so give a blank one.
-        if kind == QTextDocument.ResourceType.ImageResource:
-            return _blank_image()
-        return ""
+        return self.policy.load(kind, QUrl(url), self.document().baseUrl())
 
     def _fit_height(self, *_: object) -> None:
         height = math.ceil(self.document().size().height()) + 2 * self.frameWidth()
@@ -142,6 +154,9 @@ class MarkdownView(QTextBrowser):
         self._fit_height()
 
     def _open_link(self, url: QUrl) -> None:
+        if url.toString() == SHOW_ALL_URL:
+            self.show_all()
+            return
         memory_id = memory_id_of(url)
         if memory_id is not None:
             self.memory_link_clicked.emit(memory_id)
@@ -473,17 +488,6 @@ class ChatInput(QPlainTextEdit):
             self.memories_dropped.emit(ids)
         else:
             super().insertFromMimeData(source)
-
-
-_BLANK: list[QImage] = []
-
-
-def _blank_image() -> QImage:
-    if not _BLANK:
-        image = QImage(1, 1, QImage.Format.Format_ARGB32)
-        image.fill(Qt.GlobalColor.transparent)
-        _BLANK.append(image)
-    return _BLANK[0]
 
 
 def escape_html(text: str) -> str:

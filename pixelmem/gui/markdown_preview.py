@@ -1,8 +1,11 @@
 """Markdown preview that never touches the network (SPEC §5).
 
-``QTextBrowser`` asks ``loadResource`` for every image and stylesheet; only files inside the
-vault (relative attachments, as Obsidian writes them) and in-memory ``data:`` URLs are served.
-Every other URL is refused and recorded, and links open only when the user clicks one.
+Every image and style sheet ``QTextBrowser`` asks for goes through one
+:class:`~pixelmem.gui.resource_policy.ResourcePolicy`: files inside the vault (relative
+attachments, as Obsidian writes them) and ``data:`` URLs are served; anything else gets a
+placeholder, never None (Qt would then read the file itself). Links open only when the user
+clicks one. A body too big to lay out quickly is cut (:mod:`pixelmem.core.render_limits`)
+and ends in a "Show all" link.
 """
 
 from __future__ import annotations
@@ -13,7 +16,10 @@ from typing import Any
 from PySide6.QtCore import QUrl, Signal
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
-LOCAL_SCHEMES = ("", "file", "data")
+from pixelmem.core.render_limits import bounded_markdown
+from pixelmem.gui.resource_policy import ResourcePolicy
+
+SHOW_ALL_URL = "pixelmem:show-all"
 
 
 class MarkdownPreview(QTextBrowser):
@@ -25,33 +31,49 @@ class MarkdownPreview(QTextBrowser):
         super().__init__(parent)
         self.setOpenExternalLinks(False)
         self.setOpenLinks(False)  # never navigate away: the preview shows one memory
-        self.anchorClicked.connect(self.link_clicked)
-        self.refused: list[QUrl] = []  # every URL asked for and not served (tests, debugging)
-        self.served: list[QUrl] = []
-        self._root: Path | None = None
+        self.anchorClicked.connect(self._on_anchor)
+        self.policy = ResourcePolicy()
+        self._full_text = ""
+        self.cut = False  # the text shown is a part of the body
+
+    @property
+    def refused(self) -> list[QUrl]:
+        return self.policy.refused
+
+    @property
+    def served(self) -> list[QUrl]:
+        return self.policy.served
 
     def show_markdown(self, text: str, folder: Path | None, vault: Path | None) -> None:
         """Render ``text``; relative images resolve against ``folder``, only inside ``vault``."""
-        self._root = vault.resolve() if vault is not None else None
+        self.policy.root = vault.resolve() if vault is not None else None
         if folder is not None:
             self.document().setBaseUrl(QUrl.fromLocalFile(str(folder) + "/"))
-        self.setMarkdown(text)
+        self._full_text = text
+        bounded = bounded_markdown(text)
+        self.cut = bounded.cut
+        if bounded.cut:
+            note = self.tr("Part of this memory is not shown: {what}.").format(
+                what=", ".join(bounded.cuts)
+            )
+            link = self.tr("Show all (may be slow)")
+            self.setMarkdown(f"{bounded.text}\n\n---\n\n*{note}* [{link}]({SHOW_ALL_URL})\n")
+        else:
+            self.setMarkdown(text)
+
+    def show_all(self) -> None:
+        """Render the whole body, however long it takes (the person asked for it)."""
+        self.cut = False
+        self.setMarkdown(self._full_text)
+
+    def _on_anchor(self, url: QUrl) -> None:
+        if url.toString() == SHOW_ALL_URL:
+            self.show_all()
+        else:
+            self.link_clicked.emit(url)
 
     def loadResource(self, kind: int, url: QUrl) -> Any:
-        if not self._allowed(url):
-            self.refused.append(QUrl(url))
-            return None
-        self.served.append(QUrl(url))
-        return super().loadResource(kind, url)
+        return self.policy.load(kind, QUrl(url), self.document().baseUrl())
 
     def _allowed(self, url: QUrl) -> bool:
-        scheme = url.scheme().lower()
-        if scheme not in LOCAL_SCHEMES:
-            return False
-        if scheme == "data":
-            return True
-        resolved = self.document().baseUrl().resolved(url) if url.isRelative() else url
-        if not resolved.isLocalFile() or self._root is None:
-            return False
-        path = Path(resolved.toLocalFile()).resolve()
-        return path.is_relative_to(self._root)
+        return self.policy.allows(url, self.document().baseUrl())

@@ -602,14 +602,32 @@
     </message>
 </context>
 <context>
+    <name>MarkdownPreview</name>
+    <message>
+        <location filename="../markdown_preview.py" line="56"/>
+        <source>Part of this memory is not shown: {what}.</source>
+        <translation>此记忆的一部分未显示：{what}。</translation>
+    </message>
+    <message>
+        <location filename="../markdown_preview.py" line="59"/>
+        <source>Show all (may be slow)</source>
+        <translation>全部显示（可能较慢）</translation>
+    </message>
+</context>
+<context>
     <name>MarkdownView</name>
     <message>
-        <location filename="../chat_widgets.py" line="156"/>
+        <location filename="../chat_widgets.py" line="132"/>
+        <source>Show all (may be slow)</source>
+        <translation>全部显示（可能较慢）</translation>
+    </message>
+    <message>
+        <location filename="../chat_widgets.py" line="171"/>
         <source>Save Selection as Memory…</source>
         <translation>将所选内容存为记忆…</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="157"/>
+        <location filename="../chat_widgets.py" line="172"/>
         <source>Save Message as Memory…</source>
         <translation>将消息存为记忆…</translation>
     </message>
@@ -617,84 +635,84 @@
 <context>
     <name>MemoriesPanel</name>
     <message numerus="yes">
-        <location filename="../chat_widgets.py" line="391"/>
+        <location filename="../chat_widgets.py" line="406"/>
         <source>Memories used (%n)</source>
         <translation>
             <numerusform>用到的记忆（%n）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="393"/>
+        <location filename="../chat_widgets.py" line="408"/>
         <source>No memory was relevant to this message.</source>
         <translation>没有与这条消息相关的记忆。</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="394"/>
+        <location filename="../chat_widgets.py" line="409"/>
         <source>Show prompt</source>
         <translation>显示提示词</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="395"/>
+        <location filename="../chat_widgets.py" line="410"/>
         <source>Exactly what was sent to the model</source>
         <translation>实际发送给模型的内容</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="400"/>
+        <location filename="../chat_widgets.py" line="415"/>
         <source>Not sent (over the {budget}-character budget): {names}</source>
         <translation>未发送（超出 {budget} 字符预算）：{names}</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="406"/>
+        <location filename="../chat_widgets.py" line="421"/>
         <source>Pinned but deleted: {ids}</source>
         <translation>已固定但已删除：{ids}</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="425"/>
+        <location filename="../chat_widgets.py" line="440"/>
         <source>pinned</source>
         <translation>固定</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="425"/>
+        <location filename="../chat_widgets.py" line="440"/>
         <source>automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="426"/>
+        <location filename="../chat_widgets.py" line="441"/>
         <source>passage</source>
         <translation>片段</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="426"/>
+        <location filename="../chat_widgets.py" line="441"/>
         <source>truncated</source>
         <translation>已截断</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="434"/>
+        <location filename="../chat_widgets.py" line="449"/>
         <source>Unpin</source>
         <translation>取消固定</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="434"/>
+        <location filename="../chat_widgets.py" line="449"/>
         <source>Pin</source>
         <translation>固定</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="435"/>
+        <location filename="../chat_widgets.py" line="450"/>
         <source>Send this memory with every message of this chat</source>
         <translation>在本次对话的每条消息中附带这条记忆</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="436"/>
+        <location filename="../chat_widgets.py" line="451"/>
         <source>Include</source>
         <translation>包含</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="436"/>
+        <location filename="../chat_widgets.py" line="451"/>
         <source>Exclude</source>
         <translation>排除</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="437"/>
+        <location filename="../chat_widgets.py" line="452"/>
         <source>Exclude from this chat</source>
         <translation>在本次对话中排除</translation>
     </message>
@@ -830,47 +848,47 @@ Press Ctrl+N to write one.</source>
 <context>
     <name>MessageWidget</name>
     <message>
-        <location filename="../chat_widgets.py" line="244"/>
+        <location filename="../chat_widgets.py" line="259"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="245"/>
+        <location filename="../chat_widgets.py" line="260"/>
         <source>Copy this message as Markdown</source>
         <translation>以 Markdown 复制这条消息</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="246"/>
+        <location filename="../chat_widgets.py" line="261"/>
         <source>Copy code</source>
         <translation>复制代码</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="247"/>
+        <location filename="../chat_widgets.py" line="262"/>
         <source>Copy one of the answer&apos;s code blocks</source>
         <translation>复制回答中的某个代码块</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="248"/>
+        <location filename="../chat_widgets.py" line="263"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="249"/>
+        <location filename="../chat_widgets.py" line="264"/>
         <source>Ask again and replace this answer</source>
         <translation>重新提问并替换这个回答</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="250"/>
+        <location filename="../chat_widgets.py" line="265"/>
         <source>Save as memory</source>
         <translation>存为记忆</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="251"/>
+        <location filename="../chat_widgets.py" line="266"/>
         <source>Save this message (or the selected text) as a memory</source>
         <translation>把这条消息（或所选文字）存为记忆</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="252"/>
+        <location filename="../chat_widgets.py" line="267"/>
         <source>Open Settings</source>
         <translation>打开设置</translation>
     </message>
