@@ -91,9 +91,9 @@ class PixelmemService:
             engine.store.scan()
             self._index_stale = True
         elif changed:
-            updates = [engine.store.reload_path(path) for path in changed]
-            self._index_stale = self._index_stale or any(updates)
-            log.debug("picked up %d change(s) from other processes", sum(map(bool, updates)))
+            changes = engine.writes.reload_paths(changed).changes
+            self._index_stale = self._index_stale or bool(changes)
+            log.debug("picked up %d change(s) from other processes", len(changes))
 
     def _reindex(self, engine: Engine) -> Any:
         report = engine.reindex()
@@ -180,9 +180,9 @@ class PixelmemService:
             if mode == "off":
                 raise InvalidArgument(_WRITES_OFF)
             if mode == "direct":
-                memory = engine.store.create(
+                memory = engine.writes.create(
                     title, content, topics=topics, importance=importance, source=source
-                )
+                ).value
                 self._reindex(engine)
                 return {
                     "status": "created",

@@ -57,7 +57,8 @@ def test_editing_one_paragraph_embeds_only_changed_chunks(vault: Path) -> None:
     assert chunks_before >= 3
     embedder.texts_embedded = 0
     long_memory.body = long_memory.body.replace("Paragraph 7 about", "Paragraph seven about")
-    engine.update_memory(long_memory)
+    engine.writes.update(long_memory)
+    engine.reindex()
     assert 1 <= embedder.texts_embedded < chunks_before
 
 
@@ -67,7 +68,8 @@ def test_deleted_memory_leaves_the_index(vault: Path) -> None:
     engine.open()
     target = next(m for m in store.list() if m.title == "Zorblax-7 launch")
     assert engine.search("Zorblax-7", mode="keyword")[0].memory_id == target.id
-    engine.delete_memory(target.id)
+    engine.writes.delete(target.id)
+    engine.reindex()
     assert all(h.memory_id != target.id for h in engine.search("Zorblax-7", mode="keyword"))
     assert target.id not in engine.index.memory_ids
 
@@ -191,9 +193,10 @@ def test_external_edit_is_picked_up(vault: Path) -> None:
     engine.open()
     path = vault / "outside.md"
     path.write_text("# Quokka facts\n\nQuokkas live on Rottnest Island.\n", encoding="utf-8")
-    change = engine.apply_path_change(path)
-    assert change is not None and change[0] == "created"
-    assert engine.search("Rottnest", mode="keyword")[0].memory_id == change[1]
+    changes = engine.writes.reload_paths([path]).changes
+    engine.reindex()
+    assert len(changes.created) == 1
+    assert engine.search("Rottnest", mode="keyword")[0].memory_id == changes.created[0]
 
 
 def test_reconfigure_with_other_chunking_rebuilds(vault: Path) -> None:

@@ -296,8 +296,9 @@ def test_below_the_similarity_threshold_nothing_is_injected(tmp_path) -> None:
 
     engine = engine_mod.Engine(tmp_path / "vault", Settings(), embedder=HashEmbedder())
     engine.open()
-    engine.create_memory("Sourdough", "Feed the sourdough starter with rye flour every day.")
-    engine.create_memory("Bikes", "Chain lube every 300 km.")
+    engine.writes.create("Sourdough", "Feed the sourdough starter with rye flour every day.")
+    engine.writes.create("Bikes", "Chain lube every 300 km.")
+    engine.reindex()
     relevant = build_prompt_for(engine, "sourdough starter rye flour", mode="semantic")
     unrelated = build_prompt_for(engine, "quantum chromodynamics lattice", mode="semantic")
     assert [u.title for u in relevant.used] == ["Sourdough"]
@@ -316,7 +317,8 @@ def test_a_floor_nothing_clears_injects_nothing(tmp_path) -> None:
     settings.search.min_relevance = 1.0
     engine = engine_mod.Engine(tmp_path / "vault", settings, embedder=HashEmbedder())
     engine.open()
-    engine.create_memory("Sourdough", "Feed the sourdough starter with rye flour every day.")
+    engine.writes.create("Sourdough", "Feed the sourdough starter with rye flour every day.")
+    engine.reindex()
     prompt = build_prompt_for(engine, "sourdough starter rye flour")
     assert prompt.used == [] and NO_CONTEXT in prompt.system
 

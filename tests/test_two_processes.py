@@ -82,7 +82,7 @@ def test_app_and_mcp_server_write_one_vault_at_once(
         mcp_writes="direct",
     )
     app = Engine(vault, settings)
-    app.create_memory("Seed", "The first memory, before anyone else writes.\n")
+    app.writes.create("Seed", "The first memory, before anyone else writes.\n")
     app.open()
     client = McpClient(vault, config_dir, tmp_path / "server.log")
     try:
@@ -142,7 +142,10 @@ def _write_concurrently(app: Engine, client: McpClient) -> tuple[list, list, lis
             watcher = VaultWatcher(app.vault)
             watcher.poll()
             for i in range(WRITES):
-                memory = app.create_memory(f"app note {i}", f"Written by the app: appword{i}.\n")
+                memory = app.writes.create(
+                    f"app note {i}", f"Written by the app: appword{i}.\n"
+                ).value
+                app.reindex()
                 app_ids.append(memory.id)
                 if i % 10 == 9:  # the app's file watcher picks up the server's files now and then
                     for path in watcher.poll():
@@ -189,7 +192,8 @@ def _two_engines(vault: Path) -> tuple[Engine, HashEmbedder, Engine, HashEmbedde
 
 def test_a_vector_saved_by_one_process_is_not_embedded_again_by_the_other(vault: Path) -> None:
     first, _one, second, two = _two_engines(vault)
-    first.create_memory("Written by the app", "A chunk the app embedded and saved.\n")
+    first.writes.create("Written by the app", "A chunk the app embedded and saved.\n")
+    first.reindex()
     before = two.texts_embedded
 
     second.store.scan()  # the server notices the new file
@@ -200,8 +204,10 @@ def test_a_vector_saved_by_one_process_is_not_embedded_again_by_the_other(vault:
 
 def test_a_save_never_drops_entries_another_process_just_added(vault: Path) -> None:
     first, _one, second, _two = _two_engines(vault)
-    first.create_memory("Written by the app", "The app's chunk.\n")
-    second.create_memory("Written by the server", "The server's chunk.\n")  # has not seen it
+    first.writes.create("Written by the app", "The app's chunk.\n")
+    first.reindex()
+    second.writes.create("Written by the server", "The server's chunk.\n")  # has not seen it
+    second.reindex()
 
     report = Engine(vault, Settings(), embedder=HashEmbedder()).open()
 

@@ -11,15 +11,15 @@ from pathlib import Path
 from typing import Any
 
 from pixelmem.commands.common import vault_from_args
-from pixelmem.core.errors import ImportFailed, MemoryNotFound, PixelmemError
+from pixelmem.core.errors import MemoryNotFound, PixelmemError
 from pixelmem.core.ids import printable_name
-from pixelmem.core.importers import import_doc, iter_importable, read_importable
 from pixelmem.core.memory import IMPORTANCE_LEVELS, Memory
 from pixelmem.core.memory_json import memory_json
 from pixelmem.core.paths import VAULT_ENV
 from pixelmem.core.settings import Settings
 from pixelmem.core.store import MemoryStore
 from pixelmem.core.wording import counted
+from pixelmem.core.writes import MemoryWrites
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
@@ -84,7 +84,8 @@ def cmd_add(args: argparse.Namespace) -> int:
         body = sys.stdin.read()
     topics = [t.strip() for t in args.topics.split(",") if t.strip()]
     store = open_store(args, writing=True)
-    memory = store.create(args.title, body or "", topics=topics, importance=args.importance)
+    writes = MemoryWrites(store)
+    memory = writes.create(args.title, body or "", topics=topics, importance=args.importance).value
     print(memory.id)
     return 0
 
@@ -132,26 +133,23 @@ def cmd_show(args: argparse.Namespace) -> int:
 def cmd_delete(args: argparse.Namespace) -> int:
     store = open_store(args)
     memory = _find(store, args.id)
-    target = store.delete(memory.id)
-    print(f"moved {memory.title!r} to the trash: {target}")
+    record = MemoryWrites(store).delete(memory.id).value
+    print(f"moved {memory.title!r} to the trash: {record.trashed}")
     return 0
 
 
 def cmd_import(args: argparse.Namespace) -> int:
     store = open_store(args, writing=True)
-    vault = store.root.resolve()
-    imported = failed = 0
-    for path in iter_importable(Path(p).expanduser() for p in args.paths):
-        try:
-            if path.resolve().is_relative_to(vault):
-                raise ImportFailed(f"{path}: already in the vault")
-            memory = import_doc(store, read_importable(path))
-        except PixelmemError as exc:
-            failed += 1
-            print(f"pixelmem: skipped {exc}", file=sys.stderr)
-            continue
-        imported += 1
-        print(f"{memory.id}  {path}")
+
+    def report(path: Path, outcome: Memory | PixelmemError) -> None:
+        if isinstance(outcome, Memory):
+            print(f"{outcome.id}  {path}")
+        else:
+            print(f"pixelmem: skipped {outcome}", file=sys.stderr)
+
+    paths = (Path(p).expanduser() for p in args.paths)
+    result = MemoryWrites(store).import_files(paths, report).value
+    imported, failed = len(result.created), len(result.failed)
     print(f"imported {counted(imported, 'file')}, {failed} failed", file=sys.stderr)
     return 1 if failed else 0
 

@@ -1,8 +1,11 @@
 """The engine: one vault's store, embedder, cache and search index behind one object.
 
 The CLI, the MCP server and the GUI all go through :class:`Engine`. It is plain synchronous
-Python: the GUI calls it from worker threads. Searches read an immutable snapshot, so any
-number can run while one (re)index runs; index builds are serialised by a lock.
+Python: the GUI calls it from worker threads. Writes go through ``engine.writes`` (the one
+:class:`~pixelmem.core.writes.MemoryWrites` gateway), which never indexes; call
+:meth:`Engine.reindex` afterwards to bring the index up to date. Searches read an immutable
+snapshot, so any number can run while one (re)index runs; index builds are serialised by a
+lock.
 """
 
 from __future__ import annotations
@@ -24,7 +27,6 @@ from pixelmem.core.chunking import ChunkerSettings
 from pixelmem.core.embeddings.base import Embedder, is_multilingual
 from pixelmem.core.errors import PixelmemError, ProviderError
 from pixelmem.core.indexer import Indexer, IndexReport, Progress, embedding_text
-from pixelmem.core.memory import Memory
 from pixelmem.core.paths import appdata_dir
 from pixelmem.core.relevance import (
     ANCHOR_TEXTS,
@@ -37,6 +39,7 @@ from pixelmem.core.search import SearchFilters, SearchHit, SearchIndex
 from pixelmem.core.settings import EmbeddingSettings, RerankSettings, Settings
 from pixelmem.core.store import MemoryStore, SkippedFile
 from pixelmem.core.text_tokens import cjk_share
+from pixelmem.core.writes import MemoryWrites
 
 if TYPE_CHECKING:  # httpx (via rerank) costs ~90 ms at start-up; only load it when used
     from pixelmem.core.rerank import Reranker
@@ -76,6 +79,8 @@ class Engine:
         self.settings = settings or Settings()
         self.store = store or MemoryStore(vault)
         self.vault = self.store.root
+        # Every write goes through here; it only writes. The index follows via reindex().
+        self.writes = MemoryWrites(self.store)
         self._embedder = embedder
         self._embedder_error = ""
         self._embedder_ready = embedder is not None
@@ -400,30 +405,6 @@ class Engine:
             model_reason=self.model_choice.reason if self.model_choice else "",
             model_suggestion=self.model_suggestion(),
         )
-
-    # -- writes (each returns what changed, then the index is brought up to date) ----------
-
-    def create_memory(self, title: str, body: str = "", **fields: object) -> Memory:
-        memory = self.store.create(title, body, **fields)  # type: ignore[arg-type]
-        self.reindex()
-        return memory
-
-    def update_memory(self, memory: Memory, *, force: bool = False) -> Memory:
-        saved = self.store.update(memory, force=force)
-        self.reindex()
-        return saved
-
-    def delete_memory(self, memory_id: str) -> Path:
-        trashed = self.store.delete(memory_id)
-        self.reindex()
-        return trashed
-
-    def apply_path_change(self, path: Path) -> tuple[str, str] | None:
-        """An outside program touched ``path``: re-read it and update the index if it changed."""
-        change = self.store.reload_path(path)
-        if change is not None:
-            self.reindex()
-        return change
 
 
 __all__ = ["Engine", "EngineStatus", "IndexReport", "SearchFilters", "SearchHit"]

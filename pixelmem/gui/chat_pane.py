@@ -40,8 +40,9 @@ from pixelmem.core.errors import (
     ProviderUnavailable,
 )
 from pixelmem.core.injection import InjectedPrompt, Message
+from pixelmem.core.memory import Memory
 from pixelmem.core.settings import Settings
-from pixelmem.gui.bus import CREATED, DELETED, MemoryBus
+from pixelmem.gui.bus import ChangeSet, MemoryBus
 from pixelmem.gui.chat_body import ChatBody
 from pixelmem.gui.chat_dialogs import Draft, PromptDialog, SaveMemoryDialog, draft_from_text
 from pixelmem.gui.chat_history import ConversationsMixin
@@ -55,8 +56,8 @@ from pixelmem.gui.chat_state import (
     stream_job,
 )
 from pixelmem.gui.chat_widgets import MemoriesPanel, MessageWidget
-from pixelmem.gui.session import describe_error
-from pixelmem.gui.workers import run_in_pool, write_lane
+from pixelmem.gui.session import VaultSession, describe_error
+from pixelmem.gui.workers import run_in_pool
 
 log = logging.getLogger(__name__)
 
@@ -81,12 +82,20 @@ class ChatPane(QDockWidget, ConversationsMixin):
     memory_saved = Signal(str)  # id of a memory saved from the chat
 
     def __init__(
-        self, engine: Any, bus: MemoryBus, settings: Settings, parent: QWidget | None = None
+        self,
+        engine: Any,
+        bus: MemoryBus,
+        settings: Settings,
+        parent: QWidget | None = None,
+        *,
+        session: VaultSession | None = None,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("chatPane")
         self.engine = engine
         self.bus = bus
+        # Saving as a memory goes through the app's session (one write lane and gateway).
+        self.session = session or VaultSession(engine, bus, parent=self)
         self.settings = settings
         self.last_dialog: SaveMemoryDialog | PromptDialog | None = None
         self.memories = ChatMemories()
@@ -389,20 +398,22 @@ class ChatPane(QDockWidget, ConversationsMixin):
         for panel in self._panels:
             panel.update_state(set(memories.pinned), set(memories.excluded))
 
-    @Slot(str, str)
-    def _on_memory_updated(self, action: str, memory_id: str) -> None:
+    @Slot(object, object)
+    def _on_memory_updated(self, changes: ChangeSet, _initiator: object) -> None:
         """Keep the chips current: a deleted memory goes, a renamed one shows its new title."""
-        if not self.memories.knows(memory_id):
-            return
-        try:
-            memory = None if action == DELETED else self.engine.store.get(memory_id)
-        except (MemoryNotFound, InvalidIdError):
-            memory = None
-        if memory is None:
-            self.memories.forget(memory_id)
-        else:
-            self.memories.titles[memory_id] = memory.title
-        self._refresh_state()
+        known = [i for i in changes.ids if self.memories.knows(i)]
+        for memory_id in known:
+            try:
+                deleted = memory_id in changes.deleted
+                memory = None if deleted else self.engine.store.get(memory_id)
+            except (MemoryNotFound, InvalidIdError):
+                memory = None
+            if memory is None:
+                self.memories.forget(memory_id)
+            else:
+                self.memories.titles[memory_id] = memory.title
+        if known:
+            self._refresh_state()
 
     # -- prompts -------------------------------------------------------------------------------
 
@@ -456,26 +467,23 @@ class ChatPane(QDockWidget, ConversationsMixin):
         self._open_dialog(dialog)
 
     def _save(self, draft: Draft) -> None:
-        engine = self.engine
-
-        def job() -> Any:
-            return engine.create_memory(
-                draft.title,
-                draft.body,
-                topics=draft.topics,
-                importance=draft.importance,
-                source=draft.source,
-            )
-
-        write_lane().submit(
-            job,
+        """Write through the session's one write lane; the index catches up on its own."""
+        memory = Memory(
+            id="",
+            title=draft.title,
+            body=draft.body,
+            topics=list(draft.topics),
+            importance=draft.importance,
+            source=draft.source,
+        )
+        self.session.create(
+            memory,
             self._on_saved,
             lambda exc: self._open_save_dialog(draft, describe_error(exc)),  # nothing lost
-            context=self,
+            initiator=self,
         )
 
     def _on_saved(self, memory: Any) -> None:
-        self.bus.memory_updated.emit(CREATED, memory.id)
         self.bus.message_reported.emit(self.tr("Saved “{title}”").format(title=memory.title))
         self.memory_saved.emit(memory.id)
 

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QStackedWidget, QWidget
 from pixelmem.core.errors import ConflictError, PixelmemError
 from pixelmem.core.memory import DEFAULT_IMPORTANCE, Memory
 from pixelmem.gui import prompts
-from pixelmem.gui.bus import DELETED, MemoryBus
+from pixelmem.gui.bus import DELETED, ChangeSet, MemoryBus
 from pixelmem.gui.editor_form import EditorForm, parse_topics
 from pixelmem.gui.memory_delegate import preview_line
 from pixelmem.gui.session import VaultSession, describe_error
@@ -180,13 +180,16 @@ class MemoryEditor(QStackedWidget):
         draft = self.draft()
         self._saving = True
         if self._memory is None:
-            self.session.create(draft, lambda m: self._saved(m, draft), self._save_failed)
+            self.session.create(
+                draft, lambda m: self._saved(m, draft), self._save_failed, initiator=self
+            )
         else:
             self.session.save(
                 draft,
                 force=force,
                 on_done=lambda m: self._saved(m, draft),
                 on_error=self._save_failed,
+                initiator=self,
             )
 
     def _saved(self, memory: Memory, sent: Memory) -> None:
@@ -222,10 +225,10 @@ class MemoryEditor(QStackedWidget):
         elif choice == prompts.KEEP_BOTH:
             draft = self.draft()
             self._saving = True
-            self.session.save_copy(draft, lambda m: self._kept_both(m))
+            self.session.save_copy(draft, lambda m: self._kept_both(m), initiator=self)
         elif choice == prompts.RELOAD:
             self._after_save.clear()
-            self.session.reload(self._memory, self.load)
+            self.session.reload(self._memory, self.load, initiator=self)
         else:
             self._after_save.clear()
 
@@ -261,8 +264,12 @@ class MemoryEditor(QStackedWidget):
             self._dirty = False
             self.session.delete(memory_id)
 
-    def _memory_updated(self, action: str, memory_id: str) -> None:
-        if memory_id != self.current_id or self._saving:
+    def _memory_updated(self, changes: ChangeSet, initiator: object) -> None:
+        memory_id = self.current_id
+        if initiator is self or memory_id is None:
+            return  # our own save is already shown
+        action = changes.action_of(memory_id)
+        if action is None:
             return
         if action == DELETED:
             if self._dirty:  # keep the words; saving will create the memory again
@@ -275,8 +282,6 @@ class MemoryEditor(QStackedWidget):
             fresh = self.session.store.get(memory_id)
         except PixelmemError:
             return
-        if fresh.disk_hash == self._memory.disk_hash:  # type: ignore[union-attr]
-            return  # our own save, already shown
         if self._dirty:
             self.form.show_banner(
                 self.tr("This memory changed on disk. Saving will ask what to do.")

@@ -2,8 +2,8 @@
 
 Drafts are files in ``<vault>/.pixelmem/inbox/`` written by another process (the MCP server),
 so the view polls the folder's listing (a few ``stat`` calls) and re-reads the drafts on a
-worker when it changed. Accepting and rejecting go through the app's write lane; an accepted
-draft is announced on the bus as ``memory_updated("created", id)`` like any new memory.
+worker when it changed. Accepting goes through the session's write gateway (announced on the
+bus like any new memory); rejecting and saving a draft touch only the inbox, on the write lane.
 """
 
 from __future__ import annotations
@@ -28,11 +28,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from pixelmem.core.engine import Engine
 from pixelmem.core.inbox import Draft, Inbox
 from pixelmem.core.memory import IMPORTANCE_LEVELS, Memory
-from pixelmem.gui.bus import CREATED, MemoryBus
+from pixelmem.gui.bus import MemoryBus
 from pixelmem.gui.dates import relative_date
+from pixelmem.gui.session import VaultSession
 from pixelmem.gui.workers import LatestOnly, write_lane
 
 POLL_MS = 1500
@@ -45,9 +45,12 @@ class InboxView(QWidget):
     count_changed = Signal(int)
     drafts_loaded = Signal()
 
-    def __init__(self, engine: Engine, bus: MemoryBus, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, session: VaultSession, bus: MemoryBus, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
-        self.engine = engine
+        self.session = session
+        self.engine = engine = session.engine
         self.bus = bus
         self.inbox = Inbox(engine.vault)
         self.drafts: list[Draft] = []
@@ -231,14 +234,14 @@ class InboxView(QWidget):
         edited = self.edited_draft()
         if edited is None:
             return
-        inbox, store, changed = self.inbox, self.engine.store, self.has_unsaved_edits()
-
-        def work() -> Memory:
-            if changed:
-                inbox.update(edited)
-            return inbox.accept(edited.id, store)
-
-        self._write(work, self._accepted)
+        self.session.accept_draft(
+            self.inbox,
+            edited,
+            update=self.has_unsaved_edits(),
+            on_done=self._accepted,
+            on_error=self._failed_write,
+            initiator=self,
+        )
 
     def reject_current(self) -> None:
         draft = self._shown
@@ -256,7 +259,6 @@ class InboxView(QWidget):
         self.refresh()
 
     def _accepted(self, memory: Memory) -> None:
-        self.bus.memory_updated.emit(CREATED, memory.id)
         self.bus.message_reported.emit(
             self.tr("Accepted “{title}” into the vault").format(title=memory.title)
         )

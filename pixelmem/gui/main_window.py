@@ -7,7 +7,6 @@ engine call is in :mod:`session`, every view refreshes itself from the bus.
 from __future__ import annotations
 
 import copy
-import importlib
 import logging
 from collections.abc import Sequence
 from pathlib import Path
@@ -33,8 +32,10 @@ from pixelmem.core.settings import Settings, settings_path
 from pixelmem.gui import i18n, workers
 from pixelmem.gui.app_icon import app_icon
 from pixelmem.gui.bus import MemoryBus
+from pixelmem.gui.chat_pane import ChatPane
 from pixelmem.gui.editor import MemoryEditor
 from pixelmem.gui.highlight import hit_terms
+from pixelmem.gui.inbox_view import InboxView
 from pixelmem.gui.memory_list import MemoryListPanel
 from pixelmem.gui.memory_list_model import MemoryListModel
 from pixelmem.gui.menus import build_menus
@@ -89,9 +90,11 @@ class MainWindow(QMainWindow):
     # -- building --------------------------------------------------------------------------
 
     def _build_views(self) -> None:
-        self.list_model = MemoryListModel(self.session.store.get, self)
-        self.list_panel = MemoryListPanel(self.list_model)
+        # The editor hears of a change before the list: a deleted memory closes before its row
+        # goes (else the list's current row moves to a neighbour, which would open it).
         self.editor = MemoryEditor(self.session, self.bus)
+        self.list_model = MemoryListModel(self.session.store.get, self, bus=self.bus)
+        self.list_panel = MemoryListPanel(self.list_model)
         self.search_panel = SearchPanel(
             self.engine, self.bus, index_ready=lambda: self.session.index_ready
         )
@@ -122,46 +125,24 @@ class MainWindow(QMainWindow):
         self.search_dock = self._dock("searchDock", self.search_panel, right)
         self.related_dock = self._dock("relatedDock", self.related_panel, right)
         self.splitDockWidget(self.search_dock, self.related_dock, Qt.Orientation.Vertical)
-        self.chat_dock = self._optional_dock(
-            "pixelmem.gui.chat_pane", "ChatPane", (self.engine, self.bus, self.settings, self)
-        )
-        if self.chat_dock is not None:
-            self.chat_dock.setObjectName("chatDock")
-            self.addDockWidget(right, self.chat_dock)
-            self.tabifyDockWidget(self.search_dock, self.chat_dock)
-            self.search_dock.raise_()
-            _connect_if(self.chat_dock, "open_memory_requested", self.open_memory)
-            _connect_if(self.chat_dock, "settings_requested", self.show_settings)
-        inbox = self._optional_dock(
-            "pixelmem.gui.inbox_view", "InboxView", (self.engine, self.bus, self)
-        )
-        self.inbox_dock: QDockWidget | None = None
-        if inbox is not None:
-            if isinstance(inbox, QDockWidget):
-                self.addDockWidget(left, inbox)
-                self.inbox_dock = inbox
-            else:
-                self.inbox_dock = self._dock("inboxDock", inbox, left)
-            self.inbox_dock.setObjectName("inboxDock")
-            self.tabifyDockWidget(self.list_dock, self.inbox_dock)
-            self.list_dock.raise_()
-            _connect_if(inbox, "open_memory_requested", self.open_memory)
+        self.chat_dock = ChatPane(self.engine, self.bus, self.settings, self, session=self.session)
+        self.chat_dock.setObjectName("chatDock")
+        self.addDockWidget(right, self.chat_dock)
+        self.tabifyDockWidget(self.search_dock, self.chat_dock)
+        self.search_dock.raise_()
+        self.chat_dock.open_memory_requested.connect(self.open_memory)
+        self.chat_dock.settings_requested.connect(self.show_settings)
+        self.inbox = InboxView(self.session, self.bus, self)
+        self.inbox_dock = self._dock("inboxDock", self.inbox, left)
+        self.tabifyDockWidget(self.list_dock, self.inbox_dock)
+        self.list_dock.raise_()
         self.resizeDocks([self.list_dock, self.search_dock], [330, 400], Qt.Orientation.Horizontal)
         self.resizeDocks([self.search_dock, self.related_dock], [560, 260], Qt.Orientation.Vertical)
-
-    def _optional_dock(self, module: str, name: str, args: tuple[object, ...]) -> QWidget | None:
-        """A pane another module provides; the window works without it if it fails to load."""
-        try:
-            return getattr(importlib.import_module(module), name)(*args)
-        except Exception as exc:  # a broken optional pane must not stop the app
-            log.info("optional pane %s.%s not loaded: %s", module, name, exc)
-            return None
 
     def _connect(self) -> None:
         session, bus, status = self.session, self.bus, self.status
         workers.set_error_handler(self._report_error)
         session.memories_loaded.connect(self._memories_loaded)
-        bus.memory_updated.connect(self._memory_updated)
         bus.open_memory_requested.connect(self.open_memory)
         bus.error_reported.connect(status.show_error)
         bus.message_reported.connect(status.show_message)
@@ -221,7 +202,7 @@ class MainWindow(QMainWindow):
         self.list_dock.setWindowTitle(self.tr("Memories"))
         self.search_dock.setWindowTitle(self.tr("Search"))
         self.related_dock.setWindowTitle(self.tr("Related"))
-        if self.inbox_dock is not None and not self.inbox_dock.windowTitle():
+        if not self.inbox_dock.windowTitle():
             self.inbox_dock.setWindowTitle(self.tr("Inbox"))
         build_menus(self, retranslate_only=True)
         views = (
@@ -305,10 +286,6 @@ class MainWindow(QMainWindow):
         self.list_panel.select(memory_id or None)
         self.related_panel.set_memory(memory_id)
 
-    def _memory_updated(self, action: str, memory_id: str) -> None:
-        if self.session.loaded:
-            self.list_model.apply_change(action, memory_id)
-
     # -- commands (menu actions) -----------------------------------------------------------
 
     def new_memory(self) -> None:
@@ -344,8 +321,6 @@ class MainWindow(QMainWindow):
 
     def focus_chat(self) -> None:
         """Give the chat the whole window; again, and the layout from before comes back."""
-        if self.chat_dock is None:
-            return
         central = self.centralWidget()
         if self._layout_before_chat is not None:
             central.show()
@@ -435,10 +410,4 @@ class MainWindow(QMainWindow):
 
     def toggle_docks(self) -> list[QDockWidget]:
         docks = [self.list_dock, self.search_dock, self.related_dock]
-        return docks + [d for d in (self.chat_dock, self.inbox_dock) if d is not None]
-
-
-def _connect_if(obj: object, signal: str, slot: object) -> None:
-    bound = getattr(obj, signal, None)
-    if bound is not None and hasattr(bound, "connect"):
-        bound.connect(slot)
+        return [*docks, self.chat_dock, self.inbox_dock]

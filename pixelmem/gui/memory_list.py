@@ -34,6 +34,7 @@ class MemoryListPanel(QWidget):
         self.model = model
         self.proxy = MemoryFilterProxy(self)
         self.proxy.setSourceModel(model)
+        self._kept_current: str | None = None
         self._build()
         self._connect()
         self.retranslate()
@@ -108,6 +109,9 @@ class MemoryListPanel(QWidget):
         ):
             signal.connect(self._refresh_counts)
         self.model.modelReset.connect(self.refresh_topics)
+        # A big change set resets the model: keep the same memory current across it.
+        self.model.modelAboutToBeReset.connect(self._remember_current)
+        self.model.modelReset.connect(lambda: self.select(self._kept_current))
         self.model.rowsInserted.connect(self.refresh_topics)
         self.model.dataChanged.connect(self.refresh_topics)
 
@@ -193,6 +197,9 @@ class MemoryListPanel(QWidget):
         else:
             self.empty_label.setText(self.tr("No memories yet.\nPress Ctrl+N to write one."))
         self.stack.setCurrentWidget(self.empty_label)
+
+    def _remember_current(self) -> None:
+        self._kept_current = self.current_id()
 
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         memory_id = current.data(IdRole) if current.isValid() else None

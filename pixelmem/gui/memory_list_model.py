@@ -1,4 +1,4 @@
-"""The memory list: a model over the store's memories, kept sorted, updated row by row.
+"""The memory list: a model over the store's memories, kept sorted, updated per change set.
 
 Sorting happens here in Python (one ``list.sort`` on load, ``bisect`` per change) rather than in
 the proxy: a proxy sort calls back into Python twice per comparison, which on 10k memories
@@ -23,7 +23,8 @@ from PySide6.QtCore import (
 
 from pixelmem.core.errors import PixelmemError
 from pixelmem.core.memory import IMPORTANCE_LEVELS, Memory
-from pixelmem.gui.bus import DELETED
+from pixelmem.core.writes import DELETED, ChangeSet
+from pixelmem.gui.bus import MemoryBus
 
 MemoryRole = Qt.ItemDataRole.UserRole + 1
 IdRole = Qt.ItemDataRole.UserRole + 2
@@ -35,6 +36,7 @@ EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 SORT_KEYS = ("updated", "created", "title", "importance")
 _RANK = {level: rank for rank, level in enumerate(IMPORTANCE_LEVELS)}
 
+BATCH_ROWS = 32  # above this many changes one reset is cheaper than row-by-row signals
 AnyIndex = QModelIndex | QPersistentModelIndex
 Lookup = Callable[[str], Memory]
 
@@ -59,13 +61,16 @@ def sort_key(memory: Memory, by: str) -> tuple[Any, ...]:
 class MemoryListModel(QAbstractListModel):
     """Rows of memories (read-only objects from the store) in the chosen order."""
 
-    def __init__(self, lookup: Lookup, parent: Any = None) -> None:
+    def __init__(self, lookup: Lookup, parent: Any = None, *, bus: MemoryBus | None = None) -> None:
         super().__init__(parent)
         self._lookup = lookup
+        self._loaded = False  # changes before the first load are already in it
         self._rows: list[Memory] = []
         self._keys: list[tuple[Any, ...]] = []
         self._row_of: dict[str, int] = {}
         self._sort_by = "updated"
+        if bus is not None:
+            bus.memory_updated.connect(self._memory_updated)
 
     # -- Qt model interface --------------------------------------------------------------
 
@@ -114,6 +119,7 @@ class MemoryListModel(QAbstractListModel):
 
     def set_memories(self, memories: Iterable[Memory]) -> None:
         """Replace every row (the initial load): one reset, not thousands of inserts."""
+        self._loaded = True
         self.beginResetModel()
         self._rows = sorted(memories, key=lambda m: sort_key(m, self._sort_by))
         self._rebuild_keys()
@@ -129,6 +135,26 @@ class MemoryListModel(QAbstractListModel):
         self._rebuild_keys()
         self._move_persistent_indexes(old)
         self.layoutChanged.emit()
+
+    def _memory_updated(self, changes: ChangeSet, _initiator: object) -> None:
+        if self._loaded:
+            self.apply_changes(changes)
+
+    def apply_changes(self, changes: ChangeSet) -> None:
+        """Apply one change set: row by row when small, else one sorted rebuild and reset."""
+        if len(changes) <= BATCH_ROWS:
+            for action, memory_id in changes.pairs():
+                self.apply_change(action, memory_id)
+            return
+        rows = {m.id: m for m in self._rows}
+        for memory_id in changes.deleted:
+            rows.pop(memory_id, None)
+        for memory_id in (*changes.created, *changes.updated):
+            try:
+                rows[memory_id] = self._lookup(memory_id)
+            except PixelmemError:  # gone again already
+                rows.pop(memory_id, None)
+        self.set_memories(rows.values())
 
     def apply_change(self, action: str, memory_id: str) -> None:
         """The bus said a memory changed: insert, update in place / move, or remove its row."""

@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QStackedWidget, QVBoxLayout, QWidget
 
 from pixelmem.core.engine import Engine
 from pixelmem.core.search import SearchHit
-from pixelmem.gui.bus import DELETED, MemoryBus
+from pixelmem.gui.bus import ChangeSet, MemoryBus
 from pixelmem.gui.search_results import SearchResultsModel, placeholder_label, results_view
 from pixelmem.gui.workers import LatestOnly
 
@@ -75,8 +75,8 @@ class RelatedPanel(QWidget):
             self.empty_label.setText(self.tr("Open a memory to see the ones closest in meaning."))
         self.stack.setCurrentWidget(self.empty_label)
 
-    def _memory_updated(self, action: str, memory_id: str) -> None:
-        if action == DELETED:
+    def _memory_updated(self, changes: ChangeSet, _initiator: object) -> None:
+        for memory_id in changes.deleted:
             self.model.remove_memory(memory_id)
 
     def _activated(self, index: QModelIndex) -> None:

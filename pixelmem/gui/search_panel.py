@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 
 from pixelmem.core.engine import Engine
 from pixelmem.core.search import SearchHit
-from pixelmem.gui.bus import DELETED, MemoryBus
+from pixelmem.gui.bus import ChangeSet, MemoryBus
 from pixelmem.gui.search_results import SearchResultsModel, placeholder_label, results_view
 from pixelmem.gui.session import describe_error
 from pixelmem.gui.workers import LatestOnly
@@ -155,8 +155,8 @@ class SearchPanel(QWidget):
         if self.query:
             self.run_search()
 
-    def _memory_updated(self, action: str, memory_id: str) -> None:
-        if action == DELETED:  # at once; the index catches up a moment later
+    def _memory_updated(self, changes: ChangeSet, _initiator: object) -> None:
+        for memory_id in changes.deleted:  # at once; the index catches up a moment later
             self.model.remove_memory(memory_id)
 
     def _show(self, outcome: SearchOutcome) -> None:

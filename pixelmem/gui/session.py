@@ -1,10 +1,11 @@
 """One open vault: every engine call runs off the GUI thread and every write is announced.
 
-Writes (save, create, delete, import, external changes) run on the shared write lane and emit
-``memory_updated`` when the file is on disk. The search index follows on its own lane: each
-announcement asks for a reindex, and requests arriving while one runs are folded into one more
-run. So a save never waits for a long first indexing, and the index is never rebuilt twice in
-parallel.
+Writes (save, create, delete, import, accepting drafts, external changes) go through the
+engine's one write gateway (``core.writes.MemoryWrites``) on the shared write lane and emit
+``memory_updated(changes, initiator)`` once per batch, as soon as the files are on disk. The
+search index follows on its own lane: each announcement asks for a reindex, and requests
+arriving while one runs are folded into one more run. So a save never waits for a long
+first indexing, and the index is never rebuilt twice in parallel.
 """
 
 from __future__ import annotations
@@ -19,15 +20,15 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from pixelmem.core.engine import Engine, EngineStatus
-from pixelmem.core.errors import ImportFailed, PixelmemError
-from pixelmem.core.importers import import_doc, iter_importable, read_importable
+from pixelmem.core.errors import PixelmemError
+from pixelmem.core.inbox import Draft, Inbox
 from pixelmem.core.indexer import IndexCancelled
 from pixelmem.core.memory import Memory
 from pixelmem.core.settings import Settings
 from pixelmem.core.store import MemoryStore
+from pixelmem.core.writes import ChangeSet, ImportResult, TrashRecord, Written
 from pixelmem.gui import welcome
-from pixelmem.gui.bus import CREATED, DELETED, UPDATED, MemoryBus
-from pixelmem.gui.trash import TrashRecord, move_to_trash, restore
+from pixelmem.gui.bus import MemoryBus
 from pixelmem.gui.workers import SerialLane, write_lane
 
 Callback = Callable[[Any], None] | None
@@ -88,7 +89,7 @@ class VaultSession(QObject):
         store = self.engine.store
         memories = store.scan().memories  # already copies: no second list() on a 10k vault
         if self.first_run and not memories:
-            store.create(
+            self.engine.writes.create(
                 welcome.WELCOME_TITLE,
                 welcome.WELCOME_BODY,
                 topics=welcome.WELCOME_TOPICS,
@@ -176,17 +177,18 @@ class VaultSession(QObject):
         if self._index_again:
             self._start_reindex()
 
-    # -- writes ----------------------------------------------------------------------------
+    # -- writes (all through the engine's one gateway, ``engine.writes``) -------------------
 
-    def create(self, draft: Memory, on_done: Callback = None, on_error: Callback = None) -> None:
-        store = self.engine.store
-
-        def work() -> Memory:
-            return store.create(
-                draft.title, draft.body, topics=draft.topics, importance=draft.importance
-            )
-
-        self._write(work, CREATED, on_done, on_error)
+    def create(
+        self,
+        draft: Memory,
+        on_done: Callback = None,
+        on_error: Callback = None,
+        *,
+        initiator: object = None,
+    ) -> None:
+        writes = self.engine.writes
+        self._write(lambda: writes.create_from(draft), on_done, on_error, initiator)
 
     def save(
         self,
@@ -195,100 +197,116 @@ class VaultSession(QObject):
         force: bool = False,
         on_done: Callback = None,
         on_error: Callback = None,
+        initiator: object = None,
     ) -> None:
         """Save an edited memory; ``ConflictError`` reaches ``on_error`` unless forced."""
-        store = self.engine.store
-        self._write(lambda: store.update(memory, force=force), UPDATED, on_done, on_error)
+        writes = self.engine.writes
+        self._write(lambda: writes.update(memory, force=force), on_done, on_error, initiator)
 
-    def save_copy(self, memory: Memory, on_done: Callback = None) -> None:
+    def save_copy(
+        self, memory: Memory, on_done: Callback = None, *, initiator: object = None
+    ) -> None:
         """Keep both: the edit becomes a new conflict-copy memory beside the original."""
-        store = self.engine.store
-        self._write(lambda: store.save_conflict_copy(memory), CREATED, on_done, None)
+        writes = self.engine.writes
+        self._write(lambda: writes.save_conflict_copy(memory), on_done, None, initiator)
+
+    def accept_draft(
+        self,
+        inbox: Inbox,
+        draft: Draft,
+        *,
+        update: bool = False,
+        on_done: Callback = None,
+        on_error: Callback = None,
+        initiator: object = None,
+    ) -> None:
+        """Accept a review-inbox draft (saving ``draft``'s edits first when ``update``)."""
+        writes = self.engine.writes
+
+        def work() -> Written[Memory]:
+            if update:
+                inbox.update(draft)
+            return writes.accept_draft(inbox, draft.id)
+
+        self._write(work, on_done, on_error, initiator)
 
     def _write(
-        self, work: Callable[[], Memory], action: str, on_done: Callback, on_error: Callback
+        self,
+        work: Callable[[], Written[Any]],
+        on_done: Callback,
+        on_error: Callback,
+        initiator: object,
     ) -> None:
-        def done(memory: Memory) -> None:
-            self.bus.memory_updated.emit(action, memory.id)  # views first: the row exists
+        def done(written: Written[Any]) -> None:
+            self.announce(written.changes, initiator)  # views first: the row exists
             if on_done is not None:
-                on_done(memory)
+                on_done(written.value)
 
         self.writes.submit(work, done, on_error or self._report, context=self)
 
-    def delete(self, memory_id: str, on_done: Callback = None) -> None:
-        store = self.engine.store
+    def announce(self, changes: ChangeSet, initiator: object = None) -> None:
+        """Tell every view what changed (once per change set; nothing when nothing did)."""
+        if changes:
+            self.bus.memory_updated.emit(changes, initiator)
+
+    def delete(self, memory_id: str, on_done: Callback = None, *, initiator: object = None) -> None:
+        writes = self.engine.writes
 
         def done(record: TrashRecord) -> None:
             self.trashed.emit(record)
-            self.bus.memory_updated.emit(DELETED, record.memory_id)
             if on_done is not None:
                 on_done(record)
 
-        self.writes.submit(
-            lambda: move_to_trash(store, memory_id), done, self._report, context=self
-        )
+        self._write(lambda: writes.delete(memory_id), done, None, initiator)
 
     def undo_delete(self, record: TrashRecord, on_done: Callback = None) -> None:
-        store = self.engine.store
+        writes = self.engine.writes
 
-        def done(memory_id: str) -> None:
-            self.bus.memory_updated.emit(CREATED, memory_id)
+        def done(memory: Memory) -> None:
             self.bus.message_reported.emit(self.tr("Restored “{title}”").format(title=record.title))
             if on_done is not None:
-                on_done(memory_id)
+                on_done(memory.id)
 
-        self.writes.submit(lambda: restore(store, record), done, self._report, context=self)
+        self._write(lambda: writes.restore(record), done, None, None)
 
-    def reload(self, memory: Memory, on_done: Callback = None) -> None:
+    def reload(self, memory: Memory, on_done: Callback = None, *, initiator: object = None) -> None:
         """Re-read a memory's file from disk (the "Reload" answer to a conflict)."""
-        store = self.engine.store
+        store, writes = self.engine.store, self.engine.writes
 
-        def work() -> tuple[tuple[str, str] | None, Memory]:
-            change = store.reload_path(memory.path) if memory.path else None
-            return change, store.get(change[1] if change else memory.id)
+        def work() -> Written[Memory]:
+            paths = [memory.path] if memory.path else []
+            written = writes.reload_paths(paths)
+            fresh_id = (written.changes.created or written.changes.updated or (memory.id,))[0]
+            return Written(store.get(fresh_id), written.changes)
 
-        def done(result: tuple[tuple[str, str] | None, Memory]) -> None:
-            change, fresh = result
-            if on_done is not None:
-                on_done(fresh)
-            if change is not None:
-                self.bus.memory_updated.emit(*change)
-
-        self.writes.submit(work, done, self._report, context=self)
+        self._write(work, on_done, None, initiator)
 
     def apply_paths(self, paths: Iterable[Path]) -> None:
-        """Files changed outside pixelmem: re-read them; our own writes compare equal and vanish."""
-        store, paths = self.engine.store, list(paths)
+        """Files changed outside pixelmem: re-read them; our own writes compare equal and vanish.
 
-        def work() -> list[tuple[str, str]]:
-            changes = (store.reload_path(p) for p in paths)
-            return [c for c in changes if c is not None]
+        A memory another program (the CLI, an AI tool) moved to the vault's trash can be
+        undone here like one deleted in the app.
+        """
+        writes, paths = self.engine.writes, list(paths)
 
-        def done(changes: list[tuple[str, str]]) -> None:
-            for action, memory_id in changes:
-                self.bus.memory_updated.emit(action, memory_id)
+        def work() -> Written[list[TrashRecord]]:
+            written = writes.reload_paths(paths)
+            found = (writes.trash.find(i) for i in written.changes.deleted)
+            return Written([r for r in found if r is not None], written.changes)
 
-        self.writes.submit(work, done, self._report, context=self)
+        def done(records: list[TrashRecord]) -> None:
+            if records:
+                self.trashed.emit(records[-1])
+
+        self._write(work, done, None, None)
 
     def import_files(self, paths: Iterable[Path]) -> None:
         """Import files and folders (.md .txt .pdf .docx); failures are reported, not fatal."""
-        store, paths = self.engine.store, list(paths)
+        writes, paths = self.engine.writes, list(paths)
+        self._write(lambda: writes.import_files(paths), self._imported, None, None)
 
-        def work() -> tuple[list[str], list[str]]:
-            created, failed = [], []
-            for path in iter_importable(paths):
-                try:
-                    created.append(import_doc(store, read_importable(path)).id)
-                except (ImportFailed, PixelmemError) as exc:
-                    failed.append(str(exc))
-            return created, failed
-
-        self.writes.submit(work, self._imported, self._report, context=self)
-
-    def _imported(self, result: tuple[list[str], list[str]]) -> None:
-        created, failed = result
-        for memory_id in created:
-            self.bus.memory_updated.emit(CREATED, memory_id)
+    def _imported(self, result: ImportResult) -> None:
+        created, failed = result.created, result.failed
         message = (
             self.tr("Imported 1 file")
             if len(created) == 1

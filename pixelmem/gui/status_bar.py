@@ -9,7 +9,7 @@ from PySide6.QtCore import QLocale, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar, QToolButton, QWidget
 
 from pixelmem.core.engine import EngineStatus
-from pixelmem.gui.trash import TrashRecord
+from pixelmem.core.writes import TrashRecord
 
 MESSAGE_MS = 4000
 ERROR_MS = 10000

@@ -132,10 +132,10 @@ def test_import_creates_memories_and_reports(qtbot, window, tmp_path: Path) -> N
     window.bus.error_reported.connect(errors.append)
     with qtbot.waitSignal(window.bus.memory_updated, timeout=5000) as created:
         window.session.import_files([note, bad])
-    assert created.args[0] == "created"
+    assert len(created.args[0].created) == 1  # one change set per import
     qtbot.waitUntil(lambda: bool(errors))
     assert "Imported 1 file" in errors[0] and "image.bmp" in errors[0]
-    qtbot.waitUntil(lambda: window.list_model.row_of(created.args[1]) >= 0)
+    qtbot.waitUntil(lambda: window.list_model.row_of(created.args[0].created[0]) >= 0)
 
 
 def test_open_vault_replaces_the_window(qtbot, tmp_path: Path, embedder, monkeypatch) -> None:

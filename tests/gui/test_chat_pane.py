@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QMainWindow, QWidget
 from pixelmem.core.engine import Engine
 from pixelmem.core.settings import Settings
 from pixelmem.gui import workers
-from pixelmem.gui.bus import MemoryBus
+from pixelmem.gui.bus import ChangeSet, MemoryBus
 from pixelmem.gui.chat_dialogs import PromptDialog, SaveMemoryDialog, title_from_text
 from pixelmem.gui.chat_pane import ChatPane
 from pixelmem.gui.chat_widgets import MEMORY_ID_MIME, MemoriesPanel, MessageWidget, link_citations
@@ -311,11 +311,11 @@ def test_the_pinned_list_follows_renames_and_deletions(
     pane.pin(ids["Tomato garden"])
     memory = engine.store.get(ids["Sourdough starter"])
     memory.title = "Sourdough levain"
-    engine.update_memory(memory)
-    bus.memory_updated.emit("updated", ids["Sourdough starter"])
+    engine.writes.update(memory)
+    bus.memory_updated.emit(ChangeSet(updated=(ids["Sourdough starter"],)), None)
     assert "Sourdough levain" in pane.body.pinned_bar.chip_text(ids["Sourdough starter"])
-    engine.delete_memory(ids["Tomato garden"])
-    bus.memory_updated.emit("deleted", ids["Tomato garden"])
+    engine.writes.delete(ids["Tomato garden"])
+    bus.memory_updated.emit(ChangeSet(deleted=(ids["Tomato garden"],)), None)
     assert pane.pinned == [ids["Sourdough starter"]]
     assert pane.body.pinned_bar.ids() == [ids["Sourdough starter"]]
 
@@ -514,8 +514,8 @@ def test_save_as_memory_writes_only_after_confirmation(
     assert sorted(vault.glob("*.md")) == files_before  # still nothing before Save
     with qtbot.waitSignal(bus.memory_updated, timeout=TIMEOUT) as updated:
         dialog.buttons.button(dialog.buttons.StandardButton.Save).click()
-    action, memory_id = updated.args
-    assert action == "created"
+    [(action, memory_id)] = updated.args[0].pairs()
+    assert action == "created" and updated.args[1] is pane
     saved = engine.store.get(memory_id)
     assert (saved.title, saved.topics, saved.importance) == (
         "Ristretto grind",
@@ -669,7 +669,8 @@ def test_the_pane_at_320_px_shows_nothing_clipped(
     long_title = "A memory whose title goes on and on " * 6
     ids = ids_by_title(indexed)
     memory = indexed.store.get(ids["Espresso ratio"])
-    memory = indexed.update_memory(dataclasses.replace(memory, title=long_title.strip()))
+    memory = indexed.writes.update(dataclasses.replace(memory, title=long_title.strip())).value
+    indexed.reindex()
     settings = chat_settings(server)
     settings.chat.model = "hf.co/someone/a-very-long-model-name-GGUF:Q4_K_M"
     pane = make_pane(settings)

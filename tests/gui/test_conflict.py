@@ -51,10 +51,10 @@ def test_keep_both_writes_a_conflict_copy(qtbot, window, answer) -> None:
     _change_on_disk(window, memory_id, "28 seconds", "30 seconds (theirs)")
     original = window.session.store.path_for(memory_id)
     with qtbot.waitSignal(
-        window.bus.memory_updated, timeout=5000, check_params_cb=lambda a, _m: a == "created"
+        window.bus.memory_updated, timeout=5000, check_params_cb=lambda c, _i: bool(c.created)
     ) as created:
         window.save_memory()
-    copy_id = created.args[1]
+    copy_id = created.args[0].created[0]
     copy_path = window.session.store.path_for(copy_id)
     assert "(conflict" in copy_path.name and copy_path.parent == original.parent
     assert "mine" in copy_path.read_text(encoding="utf-8")

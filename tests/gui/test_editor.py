@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pixelmem.core.store import MemoryStore
+from pixelmem.core.writes import MemoryWrites
 from pixelmem.gui import prompts
 
 
@@ -35,8 +37,8 @@ def test_new_memory_is_created_announced_and_listed(qtbot, window) -> None:
     assert window.editor.is_dirty and window.isWindowModified()
     with qtbot.waitSignal(window.bus.memory_updated, timeout=5000) as announced:
         window.save_memory()
-    action, memory_id = announced.args
-    assert action == "created"
+    [(action, memory_id)] = announced.args[0].pairs()
+    assert action == "created" and announced.args[1] is window.editor
     qtbot.waitUntil(lambda: "Kettle descaling" in _list_titles(window))
     saved = window.session.store.get(memory_id)
     assert saved.topics == ["home", "cleaning"]
@@ -49,7 +51,7 @@ def test_edit_is_saved_and_the_row_updates(qtbot, window) -> None:
     window.editor.form.title_edit.setText("Tomato garden (2025)")
     with qtbot.waitSignal(window.bus.memory_updated, timeout=5000) as announced:
         window.save_memory()
-    assert announced.args == ["updated", memory_id]
+    assert announced.args[0].pairs() == [("updated", memory_id)]
     model = window.list_model
     qtbot.waitUntil(
         lambda: model.memory_at(model.row_of(memory_id)).title == "Tomato garden (2025)"
@@ -63,7 +65,7 @@ def test_delete_moves_to_trash_and_undo_restores(qtbot, window, small_vault: Pat
     path = window.session.store.path_for(memory_id)
     with qtbot.waitSignal(window.bus.memory_updated, timeout=5000) as announced:
         window.delete_memory()
-    assert announced.args == ["deleted", memory_id]
+    assert announced.args[0].pairs() == [("deleted", memory_id)]
     assert not path.exists()
     assert "Rust lifetimes" not in _list_titles(window)
     assert not window.editor.is_open
@@ -72,27 +74,27 @@ def test_delete_moves_to_trash_and_undo_restores(qtbot, window, small_vault: Pat
     assert window.status.undo_button.isVisibleTo(window.status)
     with qtbot.waitSignal(window.bus.memory_updated, timeout=5000) as restored:
         window.undo_delete()
-    assert restored.args == ["created", memory_id]
+    assert restored.args[0].pairs() == [("created", memory_id)]
     assert path.exists() and not record.trashed.exists()
     qtbot.waitUntil(lambda: "Rust lifetimes" in _list_titles(window))
     assert window.editor.current_id == memory_id
 
 
-def test_delete_falls_back_to_the_vault_trash(
-    qtbot, window, small_vault: Path, monkeypatch
+def test_a_delete_made_by_the_cli_can_be_undone_in_the_app(
+    qtbot, window, small_vault: Path
 ) -> None:
-    from PySide6.QtCore import QFile
-
-    monkeypatch.setattr(QFile, "moveToTrash", lambda _self: False)
     memory_id = _open(qtbot, window, "Sourdough starter")
-    with qtbot.waitSignal(window.bus.memory_updated, timeout=5000):
-        window.delete_memory()
+    path = window.session.store.path_for(memory_id)
+    MemoryWrites(MemoryStore(small_vault)).delete(memory_id)  # another process, one trash policy
+    with qtbot.waitSignal(window.session.trashed, timeout=5000):
+        window.session.apply_paths([path])  # what the file watcher does
     record = window.status.last_trashed
-    assert record is not None and not record.system_trash
+    assert record is not None and record.memory_id == memory_id
     assert record.trashed.parent == small_vault / ".pixelmem" / "trash"
     with qtbot.waitSignal(window.bus.memory_updated, timeout=5000):
         window.undo_delete()
     qtbot.waitUntil(lambda: window.list_model.row_of(memory_id) >= 0)
+    assert path.exists()
 
 
 def test_switching_with_unsaved_edits_asks_first(qtbot, window, monkeypatch) -> None:

@@ -10,6 +10,7 @@ from pixelmem.core.engine import Engine
 from pixelmem.core.inbox import Inbox
 from pixelmem.gui.bus import MemoryBus
 from pixelmem.gui.inbox_view import InboxView
+from pixelmem.gui.session import VaultSession
 
 
 @pytest.fixture
@@ -20,7 +21,7 @@ def bus(qtbot) -> MemoryBus:
 @pytest.fixture
 def view(qtbot, engine: Engine, bus: MemoryBus) -> InboxView:
     Inbox(engine.vault).add("Espresso grind", "Finer for light roasts.", ["coffee"], "low", "mcp")
-    widget = InboxView(engine, bus)
+    widget = InboxView(VaultSession(engine, bus), bus)
     qtbot.addWidget(widget)
     qtbot.waitUntil(lambda: len(widget.drafts) == 1)
     return widget
@@ -47,7 +48,8 @@ def test_accept_creates_the_memory_and_announces_it(qtbot, view: InboxView, bus:
     view.title_edit.setText("Espresso grind size")  # edited before accepting
     with qtbot.waitSignal(bus.memory_updated, timeout=5000) as announced:
         view.accept_current()
-    assert announced.args == ["created", draft_id]
+    assert announced.args[0].pairs() == [("created", draft_id)]
+    assert announced.args[1] is view
     memory = view.engine.store.get(draft_id)
     assert memory.title == "Espresso grind size" and memory.body == "Finer for light roasts."
     qtbot.waitUntil(lambda: view.drafts == [])
@@ -57,7 +59,7 @@ def test_accept_creates_the_memory_and_announces_it(qtbot, view: InboxView, bus:
 
 def test_reject_moves_the_draft_to_the_trash(qtbot, view: InboxView, bus: MemoryBus) -> None:
     announced: list[tuple[str, str]] = []
-    bus.memory_updated.connect(lambda action, mid: announced.append((action, mid)))
+    bus.memory_updated.connect(lambda c, _i: announced.extend(c.pairs()))
     with qtbot.waitSignal(view.count_changed, timeout=5000) as counted:
         view.reject_current()
     assert counted.args == [0] and announced == []

@@ -30,7 +30,7 @@ def _titles(window) -> list[str]:
 def test_an_external_new_file_shows_up(qtbot, watched, small_vault: Path) -> None:
     with qtbot.waitSignal(watched.bus.memory_updated, timeout=5000) as announced:
         (small_vault / "elsewhere.md").write_text(NEW_NOTE, encoding="utf-8")
-    assert announced.args[0] == "created"
+    assert announced.args[0].created
     qtbot.waitUntil(lambda: "Written elsewhere" in _titles(watched))
 
 
@@ -52,11 +52,11 @@ def test_a_rename_save_updates_and_a_delete_removes(qtbot, watched) -> None:
     )
     with qtbot.waitSignal(watched.bus.memory_updated, timeout=5000) as announced:
         os.replace(temp, path)  # how vim, VS Code and sync tools often save
-    assert announced.args == ["updated", memory.id]
+    assert announced.args[0].pairs() == [("updated", memory.id)]
     qtbot.waitUntil(lambda: "Tomato bed" in _titles(watched))
     with qtbot.waitSignal(watched.bus.memory_updated, timeout=5000) as announced:
         path.unlink()
-    assert announced.args == ["deleted", memory.id]
+    assert announced.args[0].pairs() == [("deleted", memory.id)]
     qtbot.waitUntil(lambda: "Tomato bed" not in _titles(watched))
 
 
@@ -72,7 +72,7 @@ def test_an_in_place_edit_of_the_open_memory_refreshes_the_editor(qtbot, watched
 
 def test_our_own_save_is_announced_once(qtbot, watched) -> None:
     announced: list[tuple[str, str]] = []
-    watched.bus.memory_updated.connect(lambda a, m: announced.append((a, m)))
+    watched.bus.memory_updated.connect(lambda c, _i: announced.extend(c.pairs()))
     memory = next(m for m in watched.list_model.memories() if m.title == "Sourdough starter")
     watched.open_memory(memory.id)
     watched.editor.form.title_edit.setText("Sourdough starter, fed daily")
