@@ -22,6 +22,7 @@ from fake_servers import FakeServer, fake_vector, free_port
 from pixelmem.core.embeddings import Embedder, factory
 from pixelmem.core.embeddings.ollama import OllamaEmbedder
 from pixelmem.core.embeddings.openai import OpenAIEmbedder
+from pixelmem.core.embeddings.remote import float_matrix
 from pixelmem.core.errors import (
     ProviderAuthError,
     ProviderError,
@@ -36,7 +37,6 @@ from pixelmem.core.http import (
     ProviderTimeout,
     RetryPolicy,
     Service,
-    float_matrix,
     parse_retry_after,
 )
 from pixelmem.core.settings import EmbeddingSettings

@@ -43,7 +43,7 @@ from pixelmem.core.restore import (
     restore_backup,
     verify_backup,
 )
-from pixelmem.core.vault_files import walk_tree
+from pixelmem.core.vault_files import is_hidden, walk_tree
 
 APPDATA_FOLDERS = ("inbox",)  # .pixelmem sub-folders that are the user's data
 
@@ -92,8 +92,8 @@ def backup_sources(
 
 def _enter(rel: Path, include_trash: bool) -> bool:
     parts = rel.parts
-    if not parts[0].startswith("."):
-        return not any(p.startswith(".") for p in parts)
+    if not is_hidden(parts[0]):
+        return not any(map(is_hidden, parts))
     if parts[0] != APPDATA_DIRNAME:
         return False
     if len(parts) == 1:
@@ -104,8 +104,8 @@ def _enter(rel: Path, include_trash: bool) -> bool:
 def _wanted(rel: str) -> bool:
     parts = PurePosixPath(rel).parts
     if parts[0] == APPDATA_DIRNAME:
-        return rel == CACHE_RELPATH or (len(parts) > 2 and not parts[-1].startswith("."))
-    return not parts[-1].startswith(".")
+        return rel == CACHE_RELPATH or (len(parts) > 2 and not is_hidden(parts[-1]))
+    return not is_hidden(parts[-1])
 
 
 def create_backup(

@@ -19,7 +19,7 @@ import io
 import os
 import struct
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -30,11 +30,7 @@ import zstandard
 from pixelmem.core.atomic import atomic_write_bytes
 from pixelmem.core.errors import CacheError
 from pixelmem.core.safe_open import open_regular
-
-try:
-    import fcntl
-except ImportError:  # Windows: no advisory locks; saves are still atomic.
-    fcntl = None  # type: ignore[assignment]
+from pixelmem.core.vault_files import LOCK_SUFFIX, process_lock
 
 CACHE_FILENAME = "embeddings.msgpack.zst"
 FORMAT_VERSION = 1
@@ -294,18 +290,9 @@ class EmbeddingCache:
         blob = vectors.reshape(-1).view(np.uint8).data
         return _compress(_msgpack_map(header=header, hashes=b"".join(self._rows), vectors=blob))
 
-    @contextlib.contextmanager
-    def _file_lock(self) -> Iterator[None]:
-        """Serialise saves across processes (advisory; a no-op where flock is missing)."""
-        if fcntl is None:
-            yield
-            return
-        with open(f"{self.path}.lock", "a+b") as handle:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+    def _file_lock(self) -> contextlib.AbstractContextManager[None]:
+        """Serialise saves across processes."""
+        return process_lock(self.path.parent, self.path.name + LOCK_SUFFIX)
 
 
 def _finite_rows(hashes: bytes, vectors: np.ndarray) -> tuple[bytes, np.ndarray]:

@@ -25,7 +25,7 @@ from pixelmem.core.ids import is_valid_id
 from pixelmem.core.memory import DEFAULT_IMPORTANCE, IMPORTANCE_LEVELS, Memory
 from pixelmem.core.safe_open import read_regular_bytes
 from pixelmem.core.store import MemoryStore
-from pixelmem.core.vault_files import walk_tree
+from pixelmem.core.vault_files import MARKDOWN_SUFFIXES, is_hidden, walk_tree
 
 MAX_IMPORT_BYTES = 50 * 1024 * 1024
 _BOMS = ((b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
@@ -84,9 +84,9 @@ def iter_importable(paths: Iterable[Path]) -> Iterator[Path]:
             yield path
             continue
         for folder, dirnames, filenames in walk_tree(path):
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+            dirnames[:] = sorted(d for d in dirnames if not is_hidden(d))
             for name in sorted(filenames):
-                if not name.startswith(".") and Path(name).suffix.lower() in READERS:
+                if not is_hidden(name) and Path(name).suffix.lower() in READERS:
                     yield Path(folder) / name
 
 
@@ -184,7 +184,7 @@ def _docx_line(style: str, text: str) -> str:
     return text
 
 
-register_reader((".md", ".markdown"), read_markdown)
+register_reader(MARKDOWN_SUFFIXES, read_markdown)
 register_reader((".txt", ".text"), read_text)
 register_reader((".pdf",), read_pdf)
 register_reader((".docx",), read_docx)

@@ -33,7 +33,7 @@ from pixelmem.core.frontmatter_io import (
 from pixelmem.core.memory import DEFAULT_IMPORTANCE, Memory
 from pixelmem.core.paths import appdata_dir
 from pixelmem.core.store import MAX_FILE_BYTES, MemoryStore, UnreadableFile, read_checked
-from pixelmem.core.vault_files import process_lock, unique_path
+from pixelmem.core.vault_files import is_hidden, is_markdown, process_lock, unique_path
 
 log = logging.getLogger(__name__)
 
@@ -182,7 +182,7 @@ class Inbox:
                 return sorted(
                     Path(e.path)
                     for e in entries
-                    if e.name.endswith(".md") and not e.name.startswith(".") and e.is_file()
+                    if is_markdown(e.name) and not is_hidden(e.name) and e.is_file()
                 )
         except FileNotFoundError:
             return []

@@ -7,6 +7,7 @@ Only entry points load settings; everything else gets the values passed in.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
 import json
@@ -19,12 +20,11 @@ from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
-from filelock import FileLock
-
 from pixelmem.core.atomic import atomic_write_bytes
 from pixelmem.core.errors import SettingsError
 from pixelmem.core.paths import config_dir
 from pixelmem.core.safe_open import read_regular_bytes
+from pixelmem.core.vault_files import LOCK_SUFFIX, process_lock
 
 log = logging.getLogger(__name__)
 
@@ -295,10 +295,10 @@ def update_settings(changes: Mapping[str, Any], path: Path | None = None) -> Set
     return merged
 
 
-def _file_lock(path: Path) -> FileLock:
+def _file_lock(path: Path) -> contextlib.AbstractContextManager[None]:
     """A lock beside the settings file, held across processes for one read-merge-write."""
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    return FileLock(path.with_name(path.name + ".lock"), timeout=LOCK_TIMEOUT)
+    return process_lock(path.parent, path.name + LOCK_SUFFIX, timeout=LOCK_TIMEOUT)
 
 
 _SECTIONS: dict[str, type[Any]] = {

@@ -56,12 +56,17 @@ from pixelmem.core.memory import DEFAULT_IMPORTANCE, Memory
 from pixelmem.core.paths import appdata_dir, resolve_vault
 from pixelmem.core.safe_open import open_regular
 from pixelmem.core.stale_temps import remove_stale_temps
-from pixelmem.core.vault_files import process_lock, unique_path
+from pixelmem.core.vault_files import (
+    is_inside,
+    is_memory_relpath,
+    iter_memory_entries,
+    process_lock,
+    unique_path,
+)
 
 log = logging.getLogger(__name__)
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
-MARKDOWN_SUFFIXES = (".md", ".markdown")
 # Temp files of atomic.write_temp that a killed process left behind (".<name>.<random>.tmp").
 _TEMP_RE = re.compile(r"^\..+\.(?:md|markdown)\.[A-Za-z0-9_]{8}\.tmp$", re.IGNORECASE)
 STALE_TEMP_SECONDS = 3600
@@ -404,46 +409,24 @@ class MemoryStore:
             self.scan()
 
     def _iter_markdown(self, top: str) -> Iterator[tuple[str, os.DirEntry[str]]]:
-        """``(path, scandir entry)`` of the Markdown files below ``top`` (paths as strings:
-        Path objects cost ~20 % of a scan). Not recursive: a vault may be 2,000 folders deep."""
-        pending = [top]
-        while pending:
-            folder = pending.pop()
-            try:
-                entries = list(os.scandir(folder))
-            except FileNotFoundError:
-                if folder == str(self.root):
-                    raise VaultError(f"the vault folder {self.root} no longer exists") from None
-                continue
-            except OSError as exc:
-                log.warning("cannot read folder %s: %s", folder, exc)
-                continue
-            for entry in entries:
-                if entry.name.startswith("."):
-                    _remove_if_stale_temp(entry)
-                    continue
-                if entry.is_dir(follow_symlinks=False):
-                    pending.append(entry.path)
-                elif entry.name.lower().endswith(MARKDOWN_SUFFIXES) and self._is_vault_file(entry):
-                    yield entry.path, entry
+        """``(path, scandir entry)`` of the memory files below ``top`` (paths as strings:
+        Path objects cost ~20 % of a scan); the rules are :mod:`vault_files`'."""
+        for entry in iter_memory_entries(
+            top, self._resolved_root, on_hidden=_remove_if_stale_temp, on_error=self._unreadable
+        ):
+            yield entry.path, entry
+
+    def _unreadable(self, folder: str, exc: OSError) -> None:
+        if isinstance(exc, FileNotFoundError) and folder == str(self.root):
+            raise VaultError(f"the vault folder {self.root} no longer exists") from None
+        if not isinstance(exc, FileNotFoundError):
+            log.warning("cannot read folder %s: %s", folder, exc)
 
     def _scan_cache_path(self) -> Path:
         return appdata_dir(self.root) / scan_cache.CACHE_FILENAME
 
-    def _is_vault_file(self, entry: os.DirEntry[str]) -> bool:
-        """A regular file, or a symlink to one inside the vault (saving through a symlink
-        that points outside would write there). A symlink loop counts: reading reports it."""
-        try:
-            if not entry.is_file():
-                return False
-            return not entry.is_symlink() or self._is_inside(Path(entry.path).resolve())
-        except OSError:  # ELOOP and the like: the read skips it with the reason
-            return True
-        except RuntimeError:  # Path.resolve on a loop before Python 3.13
-            return False
-
     def _is_inside(self, resolved: Path) -> bool:
-        return resolved == self._resolved_root or resolved.is_relative_to(self._resolved_root)
+        return is_inside(resolved, self._resolved_root)
 
     def _inside_vault(self, path: Path) -> Path:
         path = path if path.is_absolute() else self.root / path
@@ -453,12 +436,9 @@ class MemoryStore:
 
     def _is_memory_path(self, path: Path) -> bool:
         try:
-            rel = path.relative_to(self.root)
+            return is_memory_relpath(path.relative_to(self.root))
         except ValueError:
             return False
-        if not path.name.lower().endswith(MARKDOWN_SUFFIXES):
-            return False
-        return not any(part.startswith(".") for part in rel.parts)
 
     def _deduplicated(self, memory: Memory, table: Mapping[str, Memory]) -> Memory:
         """A second file claiming an id already taken gets its path-derived id instead."""

@@ -4,7 +4,7 @@ The MCP server has no file-system watcher; before each request it asks :class:`V
 which Markdown files were added, changed or removed since the previous poll, and re-reads only
 those. A file's signature is ``(mtime_ns, size, inode)`` from ``os.scandir``: pixelmem writes by
 atomic rename, so every save gets a new inode even when the clock is too coarse to move the
-mtime. The walk follows the store's rules (dot-folders skipped, symlinked folders not entered).
+mtime. The walk follows the vault's file rules (:mod:`vault_files`), as the store's scan does.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import logging
 import os
 from pathlib import Path
 
-from pixelmem.core.store import MARKDOWN_SUFFIXES
+from pixelmem.core.vault_files import iter_memory_entries
 
 log = logging.getLogger(__name__)
 
@@ -21,33 +21,15 @@ Signature = tuple[int, int, int]  # (mtime_ns, size, inode)
 
 
 def vault_signatures(root: Path) -> dict[str, Signature]:
-    """``{absolute path: signature}`` for every Markdown file the store would scan."""
+    """``{absolute path: signature}`` for every memory file the store would scan."""
     found: dict[str, Signature] = {}
-    _walk(str(root), found)
-    return found
-
-
-def _walk(top: str, found: dict[str, Signature]) -> None:
-    pending = [top]  # not recursive: a vault may be thousands of folders deep
-    while pending:
-        folder = pending.pop()
+    for entry in iter_memory_entries(str(root), Path(root).resolve()):
         try:
-            with os.scandir(folder) as entries:
-                listed = list(entries)
-        except OSError as exc:
-            log.debug("cannot read folder %s: %s", folder, exc)
+            info = entry.stat()
+        except OSError:  # vanished between readdir and stat: it shows up as removed
             continue
-        for entry in listed:
-            if entry.name.startswith("."):
-                continue
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    pending.append(entry.path)
-                elif entry.name.lower().endswith(MARKDOWN_SUFFIXES) and entry.is_file():
-                    info = entry.stat()
-                    found[entry.path] = (info.st_mtime_ns, info.st_size, info.st_ino)
-            except OSError:  # vanished between readdir and stat: it shows up as removed
-                continue
+        found[entry.path] = (info.st_mtime_ns, info.st_size, info.st_ino)
+    return found
 
 
 def file_signature(path: Path) -> Signature | None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
-from pixelmem.core.store import MARKDOWN_SUFFIXES
+from pixelmem.core.vault_files import is_hidden, is_markdown, memory_folders
 from pixelmem.core.vault_watch import VaultWatcher
 from pixelmem.gui.workers import SerialLane
 
@@ -25,15 +25,7 @@ ADD_BATCH = 400  # paths added per event-loop turn, so a big vault never stalls 
 
 def vault_folders(root: Path) -> list[str]:
     """The vault folder and every sub-folder the store scans (no dot-folders, no symlinks)."""
-    found = [str(root)]
-    for folder, dirnames, _files in os.walk(root):
-        dirnames[:] = [
-            d
-            for d in dirnames
-            if not d.startswith(".") and not os.path.islink(os.path.join(folder, d))
-        ]
-        found.extend(os.path.join(folder, d) for d in dirnames)
-    return found
+    return memory_folders(root)
 
 
 class VaultFileWatcher(QObject):
@@ -107,9 +99,7 @@ def _markdown_files(folders: list[str]) -> list[str]:
         try:
             with os.scandir(folder) as entries:
                 found.extend(
-                    e.path
-                    for e in entries
-                    if e.name.lower().endswith(MARKDOWN_SUFFIXES) and not e.name.startswith(".")
+                    e.path for e in entries if is_markdown(e.name) and not is_hidden(e.name)
                 )
         except OSError:
             continue

@@ -6,8 +6,8 @@ import logging
 
 import numpy as np
 
-from pixelmem.core.embeddings.remote import RemoteEmbedder
-from pixelmem.core.http import EndpointNotFound, Service, float_matrix, json_field
+from pixelmem.core.embeddings.remote import RemoteEmbedder, float_matrix
+from pixelmem.core.http import EndpointNotFound, Service, json_field
 from pixelmem.core.providers import OLLAMA_BASE_URL, ollama_service
 
 log = logging.getLogger(__name__)

@@ -9,9 +9,9 @@ from typing import Any
 import httpx
 import numpy as np
 
-from pixelmem.core.embeddings.remote import RemoteEmbedder
+from pixelmem.core.embeddings.remote import RemoteEmbedder, float_matrix
 from pixelmem.core.errors import ProviderResponseError
-from pixelmem.core.http import Service, float_matrix, json_field
+from pixelmem.core.http import Service, json_field
 from pixelmem.core.providers import OPENAI_BASE_URL, openai_service
 
 DEFAULT_BASE_URL = OPENAI_BASE_URL
