@@ -8,22 +8,15 @@ no traceback.
 from __future__ import annotations
 
 import argparse
-import importlib
 import logging
 import sys
 from collections.abc import Sequence
 
 from pixelmem import __version__
+from pixelmem.commands import backup, chat, config, mcp, search, vault
 from pixelmem.core.errors import PixelmemError
 
-COMMAND_MODULES = (
-    "pixelmem.commands.vault",
-    "pixelmem.commands.search",
-    "pixelmem.commands.config",
-    "pixelmem.commands.chat",
-    "pixelmem.commands.mcp",
-    "pixelmem.commands.backup",
-)
+COMMAND_MODULES = (vault, search, config, chat, mcp, backup)
 
 
 VAULT_HELP = "vault folder (default: $PIXELMEM_VAULT, else the vault the app last opened)"
@@ -49,13 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     app = subparsers.add_parser("app", parents=[common], help="open the desktop app (default)")
     app.set_defaults(handler=_run_app)
-    for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-            continue  # a command group not built yet
+    for module in COMMAND_MODULES:
         module.register(subparsers, common)
     return parser
 

@@ -1,14 +1,23 @@
-"""pixelmem/core must never import Qt: the CLI, the MCP server and the app all share it."""
+"""Import contracts (STYLE §1), checked by parsing imports: which package may import which.
+
+- ``core`` imports no Qt and none of the entry points (GUI, CLI, commands, MCP, service).
+- The CLI's commands, the MCP server and the HTTP service use the core only: no Qt, no GUI.
+- Only ``gui`` imports Qt; ``cli.py`` may start the app (it imports ``pixelmem.gui`` lazily).
+"""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
+import pytest
+
 import pixelmem
 
-CORE = Path(pixelmem.__file__).parent / "core"
-FORBIDDEN = ("PySide6", "shiboken6", "pytestqt", "PyQt5", "PyQt6", "pixelmem.gui")
+PACKAGE = Path(pixelmem.__file__).parent
+QT = ("PySide6", "shiboken6", "pytestqt", "PyQt5", "PyQt6")
+GUI = ("pixelmem.gui",)
+ENTRY_POINTS = ("pixelmem.cli", "pixelmem.commands", "pixelmem.mcp_", "pixelmem.service")
 
 
 def _imported_modules(path: Path) -> list[str]:
@@ -22,17 +31,43 @@ def _imported_modules(path: Path) -> list[str]:
     return names
 
 
-def test_core_does_not_import_qt() -> None:
-    offenders = [
-        f"{path.relative_to(CORE.parent)} imports {name}"
-        for path in sorted(CORE.rglob("*.py"))
+def _files(pattern: str) -> list[Path]:
+    return sorted(p for p in PACKAGE.glob(pattern) if "__pycache__" not in p.parts)
+
+
+def _offenders(files: list[Path], forbidden: tuple[str, ...]) -> list[str]:
+    return [
+        f"{path} imports {name}"
+        for path in files
         for name in _imported_modules(path)
-        if name.split(".")[0] in FORBIDDEN or name.startswith("pixelmem.gui")
+        if name.split(".")[0] in forbidden or name.startswith(forbidden)
     ]
-    assert not offenders, "\n".join(offenders)
+
+
+CONTRACTS = {
+    "core: no Qt, no GUI, no entry points": (["core/**/*.py"], QT + GUI + ENTRY_POINTS),
+    "commands: no Qt, no GUI": (["commands/**/*.py"], QT + GUI),
+    "MCP server: no Qt, no GUI": (["mcp_*.py"], QT + GUI),
+    "HTTP service (when it exists): no Qt, no GUI": (["service*.py", "service/**/*.py"], QT + GUI),
+    "outside gui nothing imports Qt": (["*.py", "models/**/*.py"], QT),
+}
+
+
+@pytest.mark.parametrize("contract", list(CONTRACTS))
+def test_import_contract(contract: str) -> None:
+    patterns, forbidden = CONTRACTS[contract]
+    files = [path for pattern in patterns for path in _files(pattern)]
+    assert not _offenders(files, forbidden), "\n".join(_offenders(files, forbidden))
+
+
+def test_the_contracts_cover_the_entry_points() -> None:
+    assert _files("commands/**/*.py") and _files("mcp_*.py") and _files("core/**/*.py")
 
 
 def test_the_checker_sees_an_offender(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
-    bad.write_text("from PySide6.QtCore import QObject\n", encoding="utf-8")
-    assert "PySide6.QtCore" in _imported_modules(bad)
+    bad.write_text(
+        "from PySide6.QtCore import QObject\nimport pixelmem.mcp_tools\n", encoding="utf-8"
+    )
+    assert _offenders([bad], QT) and _offenders([bad], ENTRY_POINTS)
+    assert not _offenders([bad], GUI)
