@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 import zstandard
 
-from pixelmem.core import scan_cache
-from pixelmem.core import store as store_module
+from pixelmem.core import scan_cache, vault_scan
 from pixelmem.core.errors import ConflictError, MemoryNotFound
 from pixelmem.core.memory import Memory
 from pixelmem.core.scan_cache import CACHE_FILENAME, ScanCache, ScanSession
-from pixelmem.core.store import MemoryStore, ScanResult
+from pixelmem.core.store import MemoryStore
+from pixelmem.core.vault_scan import ScanResult
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks._vaultgen import generate_vault
@@ -88,13 +88,13 @@ def long_racy_window(monkeypatch: pytest.MonkeyPatch) -> None:
 def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Names of the files the store reads and parses (the misses of the cache)."""
     seen: list[str] = []
-    original = store_module._load
+    original = vault_scan.load_with_document
 
     def counting(path: Path, vault_root: Path) -> tuple[Memory, Any]:
         seen.append(Path(path).name)
         return original(path, vault_root)
 
-    monkeypatch.setattr(store_module, "_load", counting)
+    monkeypatch.setattr(vault_scan, "load_with_document", counting)
     return seen
 
 
@@ -436,14 +436,14 @@ def test_a_file_that_could_not_be_opened_is_not_cached(
 ) -> None:
     note = vault / "locked.md"
     note.write_text("# Locked for now\n")
-    real_open = store_module.open_regular
+    real_open = vault_scan.open_regular
 
     def failing_open(path: Any) -> Any:
         if Path(path) == note:
             raise PermissionError(13, "Permission denied")
         return real_open(path)
 
-    monkeypatch.setattr(store_module, "open_regular", failing_open)
+    monkeypatch.setattr(vault_scan, "open_regular", failing_open)
     result = scan(vault)
     assert [s.path for s in result.skipped] == [note]
     assert "Permission denied" in result.skipped[0].reason
@@ -563,7 +563,7 @@ def test_a_memory_that_cannot_be_stored_exactly_is_parsed_every_time(
 ) -> None:
     (vault / "odd.md").write_text("# Odd\n")
     (vault / "plain.md").write_text("# Plain\n")
-    counting = store_module._load
+    counting = vault_scan.load_with_document
 
     def with_odd_value(path: Path, vault_root: Path) -> tuple[Memory, Any]:
         memory, doc = counting(path, vault_root)
@@ -571,7 +571,7 @@ def test_a_memory_that_cannot_be_stored_exactly_is_parsed_every_time(
             memory.extra["raw"] = Opaque()
         return memory, doc
 
-    monkeypatch.setattr(store_module, "_load", with_odd_value)
+    monkeypatch.setattr(vault_scan, "load_with_document", with_odd_value)
     first = scan(vault)
     written = file_state(cache_file(vault))
     parses.clear()

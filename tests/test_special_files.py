@@ -17,7 +17,8 @@ from pixelmem.core.cache import CACHE_FILENAME, EmbeddingCache
 from pixelmem.core.importers import read_markdown
 from pixelmem.core.safe_open import NotRegularFile, open_regular
 from pixelmem.core.settings import Settings
-from pixelmem.core.store import MemoryStore, read_checked
+from pixelmem.core.store import MemoryStore
+from pixelmem.core.vault_scan import read_checked
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
 

@@ -19,7 +19,8 @@ from pixelmem.core.errors import (
     VaultError,
     VaultNotWritable,
 )
-from pixelmem.core.store import MemoryStore, SkippedFile, UnreadableFile, load_memory
+from pixelmem.core.store import MemoryStore
+from pixelmem.core.vault_scan import SkippedFile, UnreadableFile, load_memory
 
 OBSIDIAN = (
     "---\n"

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from pixelmem.core.store import MemoryStore, load_memory
+from pixelmem.core.store import MemoryStore
+from pixelmem.core.vault_scan import load_memory
 
 LINES = 3000  # ~250 KB per file, so a kill often lands inside a write
 

@@ -37,8 +37,9 @@ from pixelmem.core.relevance import (
 )
 from pixelmem.core.search import SearchFilters, SearchHit, SearchIndex
 from pixelmem.core.settings import EmbeddingSettings, RerankSettings, Settings
-from pixelmem.core.store import MemoryStore, SkippedFile
+from pixelmem.core.store import MemoryStore
 from pixelmem.core.text_tokens import cjk_share
+from pixelmem.core.vault_scan import SkippedFile
 from pixelmem.core.writes import MemoryWrites
 
 if TYPE_CHECKING:  # httpx (via rerank) costs ~90 ms at start-up; only load it when used

@@ -32,8 +32,9 @@ from pixelmem.core.frontmatter_io import (
 )
 from pixelmem.core.memory import DEFAULT_IMPORTANCE, Memory
 from pixelmem.core.paths import appdata_dir
-from pixelmem.core.store import MAX_FILE_BYTES, MemoryStore, UnreadableFile, read_checked
+from pixelmem.core.store import MemoryStore
 from pixelmem.core.vault_files import is_hidden, is_markdown, process_lock, unique_path
+from pixelmem.core.vault_scan import MAX_FILE_BYTES, UnreadableFile, read_checked
 
 log = logging.getLogger(__name__)
 

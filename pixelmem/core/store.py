@@ -7,24 +7,22 @@ Rules this module keeps (SPEC §1, §9):
   ``created`` or ``updated`` keys the file did not have.
 - Every write is atomic and is refused (:class:`ConflictError`) if the file changed on disk
   since it was read, unless forced. Deleting moves the file into ``<vault>/.pixelmem/trash``.
-- Files that cannot be read are skipped and reported, never modified.
+- Files that cannot be read are skipped and reported, never modified (reading and scanning
+  are :mod:`vault_scan`'s; which files count is :mod:`vault_files`').
 
 The table is guarded by an RLock; file reads happen outside it. Writes are serialised per
-process by a lock and across processes (GUI + MCP server) by ``flock`` where available.
+process by a lock and across processes (GUI, CLI, MCP server) by ``vault_files.process_lock``.
+Callers write through :class:`~pixelmem.core.writes.MemoryWrites`, not the store directly.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
-import hashlib
 import logging
 import os
-import re
 import threading
-import time
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -42,105 +40,39 @@ from pixelmem.core.errors import (
 )
 from pixelmem.core.frontmatter_io import (
     Document,
-    FrontmatterError,
     checked_body,
     checked_fields,
-    memory_from_document,
     new_file_text,
     normalise_datetime,
-    parse_document,
-    relpath,
     render_update,
 )
 from pixelmem.core.memory import DEFAULT_IMPORTANCE, Memory
 from pixelmem.core.paths import appdata_dir, resolve_vault
-from pixelmem.core.safe_open import open_regular
 from pixelmem.core.stale_temps import remove_stale_temps
 from pixelmem.core.vault_files import (
     is_inside,
     is_memory_relpath,
-    iter_memory_entries,
     process_lock,
     unique_path,
+)
+from pixelmem.core.vault_scan import (
+    MAX_FILE_BYTES,
+    ScanResult,
+    SkippedFile,
+    UnreadableFile,
+    deduplicated,
+    load_memory,
+    load_with_document,
+    scan_vault,
 )
 
 log = logging.getLogger(__name__)
 
-MAX_FILE_BYTES = 10 * 1024 * 1024
-# Temp files of atomic.write_temp that a killed process left behind (".<name>.<random>.tmp").
-_TEMP_RE = re.compile(r"^\..+\.(?:md|markdown)\.[A-Za-z0-9_]{8}\.tmp$", re.IGNORECASE)
-STALE_TEMP_SECONDS = 3600
 NEW_FILE = "<new file>"  # MemoryStore._write: the path must not exist yet
-
-
-@dataclass(frozen=True)
-class SkippedFile:
-    path: Path
-    reason: str
-
-
-@dataclass
-class ScanResult:
-    memories: list[Memory]
-    skipped: list[SkippedFile]
-
-
-class UnreadableFile(PixelmemError):
-    """A file in the vault that cannot be read as a memory; it is skipped, never modified."""
-
-    def __init__(self, path: Path, reason: str) -> None:
-        super().__init__(f"{path.name} is skipped: {reason}")
-        self.path = path
-        self.reason = reason
-
-    def skipped(self) -> SkippedFile:
-        return SkippedFile(self.path, self.reason)
 
 
 MemoryList = list[Memory]
 SkippedList = list[SkippedFile]
-
-
-# ---------------------------------------------------------------- reading one file
-
-
-def read_checked(path: Path) -> tuple[str, bytes, os.stat_result]:
-    """The text of a file if it is a readable Markdown file; raise :class:`UnreadableFile`."""
-    try:
-        with open_regular(path) as handle:
-            info = os.fstat(handle.fileno())
-            if info.st_size > MAX_FILE_BYTES:
-                raise UnreadableFile(path, f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
-            data = handle.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise UnreadableFile(path, f"cannot be read: {exc.strerror or exc}") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise UnreadableFile(path, f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
-    if not data.strip():
-        raise UnreadableFile(path, "empty file")
-    if b"\0" in data:
-        raise UnreadableFile(path, "binary file (contains NUL bytes)")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise UnreadableFile(path, f"not UTF-8 text (bad byte at offset {exc.start})") from None
-    return text, data, info
-
-
-def load_memory(path: Path, vault_root: Path) -> Memory:
-    """Read one file as a :class:`Memory`; raise :class:`UnreadableFile` if it must be skipped."""
-    return _load(path if isinstance(path, Path) else Path(path), vault_root)[0]
-
-
-def _load(path: Path, vault_root: Path) -> tuple[Memory, Document]:
-    text, data, info = read_checked(path)
-    try:
-        doc = parse_document(text)
-    except FrontmatterError as exc:
-        raise UnreadableFile(path, str(exc)) from None
-    memory = memory_from_document(doc, path, vault_root, info.st_mtime_ns)
-    memory.disk_hash = hashlib.sha256(data).hexdigest()
-    return memory, doc
 
 
 # ---------------------------------------------------------------- the store
@@ -170,42 +102,11 @@ class MemoryStore:
         Files whose stat is unchanged since the last scan reuse that scan's result from the
         scan cache (:mod:`pixelmem.core.scan_cache`) instead of being read and parsed again.
         """
-        if not self.root.is_dir():
-            raise VaultError(f"the vault folder {self.root} no longer exists")
-        previous = self._scan_cache
-        if previous is None:
-            previous = scan_cache.ScanCache.load(self._scan_cache_path())
-        session = scan_cache.ScanSession(previous)
-        prefix = len(os.path.join(str(self.root), ""))
-        memories: dict[str, Memory] = {}
-        by_path: dict[Path, str] = {}
-        skipped: SkippedList = []
-        files = sorted(self._iter_markdown(str(self.root)), key=lambda pair: pair[0])
-        for name, entry in files:
-            path = Path(name)
-            rel = name[prefix:]
-            sig = scan_cache.signature(entry)
-            found = session.cached(rel, sig, path)
-            if found is None:
-                try:
-                    found, doc = _load(path, self.root)
-                except UnreadableFile as exc:
-                    # A file that could not be opened may be readable next time: not cached.
-                    if not isinstance(exc.__context__, OSError):
-                        session.record(rel, sig, exc.reason)
-                    skipped.append(exc.skipped())
-                    continue
-                # Before de-duplication may change its id. Values built from YAML aliases
-                # share objects the cache would store expanded: those files are parsed again.
-                session.record(rel, sig, None if doc.aliases else found)
-            if isinstance(found, str):
-                skipped.append(SkippedFile(path, found))
-                continue
-            memory = self._deduplicated(found, memories)
-            memories[memory.id] = memory
-            by_path[path] = memory.id
-        self._scan_cache = session.finish(self._scan_cache_path())
-        log.debug("scan: %d file(s) from the scan cache, %d read", session.hits, session.misses)
+        if self._scan_cache is None:
+            self._scan_cache = scan_cache.ScanCache.load(self._scan_cache_path())
+        found = scan_vault(self.root, self._resolved_root, self._scan_cache)
+        self._scan_cache = found.cache.finish(self._scan_cache_path())
+        memories, by_path, skipped = found.memories, found.by_path, found.skipped
         with self._lock:
             self._memories, self._by_path, self._skipped = memories, by_path, skipped
             self._scanned = True
@@ -408,20 +309,6 @@ class MemoryStore:
         if not self._scanned:
             self.scan()
 
-    def _iter_markdown(self, top: str) -> Iterator[tuple[str, os.DirEntry[str]]]:
-        """``(path, scandir entry)`` of the memory files below ``top`` (paths as strings:
-        Path objects cost ~20 % of a scan); the rules are :mod:`vault_files`'."""
-        for entry in iter_memory_entries(
-            top, self._resolved_root, on_hidden=_remove_if_stale_temp, on_error=self._unreadable
-        ):
-            yield entry.path, entry
-
-    def _unreadable(self, folder: str, exc: OSError) -> None:
-        if isinstance(exc, FileNotFoundError) and folder == str(self.root):
-            raise VaultError(f"the vault folder {self.root} no longer exists") from None
-        if not isinstance(exc, FileNotFoundError):
-            log.warning("cannot read folder %s: %s", folder, exc)
-
     def _scan_cache_path(self) -> Path:
         return appdata_dir(self.root) / scan_cache.CACHE_FILENAME
 
@@ -440,23 +327,12 @@ class MemoryStore:
         except ValueError:
             return False
 
-    def _deduplicated(self, memory: Memory, table: Mapping[str, Memory]) -> Memory:
-        """A second file claiming an id already taken gets its path-derived id instead."""
-        other = table.get(memory.id)
-        if other is None or other.path == memory.path:
-            return memory
-        assert memory.path is not None
-        log.warning("%s repeats the id of %s; using a path-derived id", memory.path, other.path)
-        memory.id = ids.path_id(relpath(memory.path, self.root))
-        memory.has_id = False
-        return memory
-
     def _replace_entry(self, path: Path, memory: Memory) -> Memory:
         """Put the memory just read from ``path`` in the table instead of that file's old entry."""
         old_id = self._by_path.get(path)
         if old_id is not None:
             self._forget(old_id)
-        memory = self._deduplicated(memory, self._memories)
+        memory = deduplicated(memory, self._memories, self.root)
         self._remember(memory)
         return memory
 
@@ -492,7 +368,7 @@ class MemoryStore:
     ) -> tuple[Document, Memory | None]:
         """The file as it is now, after the dirty check."""
         try:
-            current, doc = _load(path, self.root)
+            current, doc = load_with_document(path, self.root)
         except UnreadableFile as exc:
             if not path.exists() and force:
                 return Document(), None
@@ -585,17 +461,6 @@ def _prepare_root(root: Path, create: bool) -> None:
         root.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise VaultNotWritable(root, exc.strerror or str(exc)) from None
-
-
-def _remove_if_stale_temp(entry: os.DirEntry[str]) -> None:
-    """Remove our own leftover temp file once no write can still be using it (an hour on)."""
-    if not _TEMP_RE.match(entry.name):
-        return
-    try:
-        if time.time() - entry.stat(follow_symlinks=False).st_mtime > STALE_TEMP_SECONDS:
-            os.unlink(entry.path)
-    except OSError:
-        pass
 
 
 def _now() -> datetime:
