@@ -8,7 +8,13 @@ import numpy as np
 from fakes import HashEmbedder
 
 from pixelmem.core.engine import Engine
-from pixelmem.core.map_clusters import cluster_count, cluster_keywords, kmeans, label_terms
+from pixelmem.core.map_clusters import (
+    choose_clusters,
+    cluster_count,
+    cluster_keywords,
+    kmeans,
+    label_terms,
+)
 from pixelmem.core.map_layout import layout, pca_2d, place_new
 from pixelmem.core.memory_vectors import MemoryVectors, memory_vectors, nearest, unit_rows
 from pixelmem.core.semantic_map import MapStore, SemanticMap, build_map, engine_map
@@ -116,7 +122,8 @@ def test_kmeans_orders_by_size_and_is_deterministic():
     labels = kmeans(points, 2)
     assert np.array_equal(labels, kmeans(points, 2))
     assert (labels[:60] == 0).all() and (labels[60:] == 1).all()
-    assert cluster_count(5) == 1 and cluster_count(1000) == 16 and cluster_count(10**6) == 24
+    assert cluster_count(5) == 2 and cluster_count(800) == 20 and cluster_count(10**6) == 24
+    assert len(set(choose_clusters(points).tolist())) == 2
 
 
 def test_cluster_keywords_english_and_chinese():

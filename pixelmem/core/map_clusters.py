@@ -1,8 +1,8 @@
 """Clusters on the map and their labels: k-means on the 2-D positions, tf-idf-like keywords.
 
 Clustering the positions (not the 384-d vectors) makes a cluster a group the person can see
-as one, and a label sits where its points are. ``k`` grows with the square root of the vault
-(:func:`cluster_count`). A cluster is named by the words its memories use much more often
+as one, and a label sits where its points are. ``k`` is the one that separates the map best
+(:func:`choose_clusters`). A cluster is named by the words its memories use much more often
 than the rest of the vault does, from :func:`~pixelmem.core.text_tokens.tokenize` — English
 words and Chinese character pairs alike, never stems, stopwords or single characters.
 """
@@ -23,8 +23,40 @@ _ITERATIONS = 30
 
 
 def cluster_count(n: int) -> int:
-    """Clusters for ``n`` memories: ``√(n / 4)`` between 1 and :data:`MAX_CLUSTERS`."""
-    return max(1, min(MAX_CLUSTERS, round(math.sqrt(n / 4))))
+    """At most this many clusters for ``n`` memories: ``√(n / 2)``, up to :data:`MAX_CLUSTERS`."""
+    return max(1, min(MAX_CLUSTERS, round(math.sqrt(n / 2))))
+
+
+def choose_clusters(points: np.ndarray, *, seed: int = 0) -> np.ndarray:
+    """Cluster numbers for the map: k-means with the ``k`` that separates best.
+
+    Each ``k`` from 2 to :func:`cluster_count` is scored by the simplified silhouette (distance
+    to the nearest other centre against distance to one's own, on up to 2000 points); the
+    best wins, so six groups on the map give six clusters, not the ten a size rule would.
+    """
+    n = len(points)
+    top = cluster_count(n)
+    if n < 6 or top < 2:
+        return np.zeros(n, np.int32)
+    rng = np.random.default_rng(seed)
+    sample = points if n <= 2000 else points[rng.choice(n, 2000, replace=False)]
+    best, best_score = np.zeros(n, np.int32), -1.0
+    for k in range(2, top + 1):
+        labels = kmeans(sample, k, seed=seed)
+        score = _silhouette(sample, labels)
+        if score > best_score + 1e-9:
+            best, best_score = k, score
+    return kmeans(points, int(best), seed=seed)
+
+
+def _silhouette(points: np.ndarray, labels: np.ndarray) -> float:
+    k = int(labels.max()) + 1
+    centres = np.array([points[labels == c].mean(axis=0) for c in range(k)])
+    d = np.sqrt(((points[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2))
+    own = d[np.arange(len(points)), labels]
+    d[np.arange(len(points)), labels] = np.inf
+    other = d.min(axis=1)
+    return float(np.mean((other - own) / np.maximum(np.maximum(other, own), 1e-12)))
 
 
 def kmeans(points: np.ndarray, k: int, *, seed: int = 0) -> np.ndarray:

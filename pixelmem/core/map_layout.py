@@ -30,6 +30,7 @@ NEGATIVES = 6  # random non-neighbours per point per epoch
 EPOCHS = 150
 REDUCED_DIM = 64
 STEP = 4.0
+REPULSION = 5.0  # UMAP's negative samples per edge
 CLIP = 4.0
 SPREAD = 10.0  # the initial layout's standard deviation per axis
 _EPS = 1e-3
@@ -123,10 +124,10 @@ def _epoch(
     ax, ay = np.clip(pull * dx, -CLIP, CLIP), np.clip(pull * dy, -CLIP, CLIP)
     mx = np.bincount(heads, ax, n) - np.bincount(tails, ax, n)
     my = np.bincount(heads, ay, n) - np.bincount(tails, ay, n)
-    # Non-neighbours: NEGATIVES per edge in UMAP; the same total push from fewer random pairs
+    # Non-neighbours: REPULSION per edge in UMAP; the same total push from fewer random pairs
     # per point, weighted up, gives the same picture at a fraction of the cost.
     others = rng.integers(0, n, (NEGATIVES, n))
-    weight = len(heads) / (NEGATIVES * n)
+    weight = REPULSION * len(heads) / (NEGATIVES * n)
     for row in others:
         dx, dy = px - px[row], py - py[row]
         d2 = dx * dx + dy * dy

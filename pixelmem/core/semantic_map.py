@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from pixelmem.core.atomic import atomic_write_text
-from pixelmem.core.map_clusters import cluster_count, cluster_keywords, kmeans, label_terms
+from pixelmem.core.map_clusters import choose_clusters, cluster_keywords, label_terms
 from pixelmem.core.map_layout import layout, place_new
 from pixelmem.core.memory_vectors import MemoryVectors, memory_vectors
 from pixelmem.core.paths import appdata_dir
@@ -171,8 +171,7 @@ def _with_clusters(
     terms_cache: dict[tuple[str, str], set[str]] | None,
     placed: int,
 ) -> SemanticMap:
-    k = cluster_count(len(base))
-    labels = kmeans(base.xy, k, seed=base.seed)
+    labels = choose_clusters(base.xy, seed=base.seed)
     cache = terms_cache if terms_cache is not None else {}
     terms = []
     for mid, fp in zip(base.ids, base.fingerprints, strict=True):
