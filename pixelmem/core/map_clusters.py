@@ -40,13 +40,13 @@ def choose_clusters(points: np.ndarray, *, seed: int = 0) -> np.ndarray:
         return np.zeros(n, np.int32)
     rng = np.random.default_rng(seed)
     sample = points if n <= 2000 else points[rng.choice(n, 2000, replace=False)]
-    best, best_score = np.zeros(n, np.int32), -1.0
+    best, best_score = 2, -1.0
     for k in range(2, top + 1):
         labels = kmeans(sample, k, seed=seed)
         score = _silhouette(sample, labels)
         if score > best_score + 1e-9:
             best, best_score = k, score
-    return kmeans(points, int(best), seed=seed)
+    return kmeans(points, best, seed=seed)
 
 
 def _silhouette(points: np.ndarray, labels: np.ndarray) -> float:
