@@ -142,8 +142,21 @@ class MainWindow(QMainWindow):
             self.tabifyDockWidget(self.list_dock, self.inbox_dock)
             self.list_dock.raise_()
             _connect_if(inbox, "open_memory_requested", self.open_memory)
+        self.map_dock = self._map_dock(right)
         self.resizeDocks([self.list_dock, self.search_dock], [330, 400], Qt.Orientation.Horizontal)
         self.resizeDocks([self.search_dock, self.related_dock], [560, 260], Qt.Orientation.Vertical)
+
+    def _map_dock(self, area: Qt.DockWidgetArea) -> QDockWidget | None:
+        """The semantic map, a tab beside search (View → Semantic Map, Ctrl+4)."""
+        view = self._optional_dock("pixelmem.gui.map_view", "MapView", (self.session, self))
+        if view is None:
+            return None
+        self.map_view = view
+        dock = self._dock("mapDock", view, area)
+        self.tabifyDockWidget(self.search_dock, dock)
+        self.search_dock.raise_()
+        _connect_if(view, "open_memory_requested", self.open_memory)
+        return dock
 
     def _optional_dock(self, module: str, name: str, args: tuple[object, ...]) -> QWidget | None:
         """A pane another module provides; the window works without it if it fails to load."""
@@ -217,6 +230,9 @@ class MainWindow(QMainWindow):
         self.list_dock.setWindowTitle(self.tr("Memories"))
         self.search_dock.setWindowTitle(self.tr("Search"))
         self.related_dock.setWindowTitle(self.tr("Related"))
+        if self.map_dock is not None:
+            self.map_dock.setWindowTitle(self.tr("Map"))
+            _call_if(self.map_dock.widget(), "retranslate")
         if self.inbox_dock is not None and not self.inbox_dock.windowTitle():
             self.inbox_dock.setWindowTitle(self.tr("Inbox"))
         build_menus(self, retranslate_only=True)
@@ -331,6 +347,13 @@ class MainWindow(QMainWindow):
         if self.editor.is_open:
             self.editor.form.body_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
+    def show_map(self) -> None:
+        if self.map_dock is not None:
+            self.map_dock.show()
+            self.map_dock.raise_()
+            self.map_dock.widget().setFocus()
+            _call_if(self.map_dock.widget(), "ensure_current")
+
     def focus_search(self) -> None:
         self.search_dock.show()
         self.search_dock.raise_()
@@ -398,7 +421,14 @@ class MainWindow(QMainWindow):
 
     def toggle_docks(self) -> list[QDockWidget]:
         docks = [self.list_dock, self.search_dock, self.related_dock]
-        return docks + [d for d in (self.chat_dock, self.inbox_dock) if d is not None]
+        optional = (self.chat_dock, self.inbox_dock, self.map_dock)
+        return docks + [d for d in optional if d is not None]
+
+
+def _call_if(obj: object, method: str) -> None:
+    bound = getattr(obj, method, None)
+    if callable(bound):
+        bound()
 
 
 def _connect_if(obj: object, signal: str, slot: object) -> None:

@@ -45,6 +45,7 @@ MENU_TABLE: list[tuple[str, str, str, object, str] | tuple[str, None]] = [
     ("view", "focus_list", QT_TRANSLATE_NOOP("menus", "Go to &List"), "Ctrl+1", "focus_list"),
     ("view", "focus_editor", QT_TRANSLATE_NOOP("menus", "Go to &Editor"), "Ctrl+2", "focus_editor"),
     ("view", "focus_search", QT_TRANSLATE_NOOP("menus", "Go to &Search"), "Ctrl+3", "focus_search"),
+    ("view", "show_map", QT_TRANSLATE_NOOP("menus", "Semantic &Map"), "Ctrl+4", "show_map"),
     ("view", None),
     ("help", "about", QT_TRANSLATE_NOOP("menus", "&About pixelmem"), "", "show_about"),
 ]
