@@ -59,11 +59,12 @@ def unit_rows(matrix: np.ndarray) -> np.ndarray:
 
 
 def nearest(
-    vectors: np.ndarray, queries: np.ndarray, k: int, *, block: int = 2048
+    vectors: np.ndarray, queries: np.ndarray, k: int, *, block: int = 1024
 ) -> tuple[np.ndarray, np.ndarray]:
     """The ``k`` rows of ``vectors`` most similar to each query row: (indices, cosines).
 
-    Computed in blocks of queries so 10k × 10k similarities never sit in memory at once.
+    Computed in blocks of queries so 10k × 10k similarities never sit in memory at once, and
+    no single numpy call (which holds the GIL) stalls the GUI thread for more than a few ms.
     Rows are sorted best first; ties go to the lower index.
     """
     n, q = len(vectors), len(queries)
