@@ -26,7 +26,20 @@ from pixelmem.core.map_layout import layout
 from pixelmem.core.memory_vectors import MemoryVectors, unit_rows
 from pixelmem.core.semantic_map import build_map
 
-WORDS = "index query cache vector garden tomato recipe budget invoice meeting train museum".split()
+WORDS = [
+    "index",
+    "query",
+    "cache",
+    "vector",
+    "garden",
+    "tomato",
+    "recipe",
+    "budget",
+    "invoice",
+    "meeting",
+    "train",
+    "museum",
+]
 
 
 def synthetic(n: int, dim: int = 384, clusters: int = 30, seed: int = 0):
@@ -77,24 +90,28 @@ def ui_stall(fn) -> float:
     return 1000 * max(gaps[1:] or [0.0])
 
 
+def measure(n: int, ui: bool) -> str:
+    vectors, texts = synthetic(n + 10)
+    old = vectors.subset(vectors.ids[:n])
+    text_of = texts.__getitem__
+    tracemalloc.start()
+    first, build = timed(lambda: build_map(old, text_of, "bench"))
+    peak = tracemalloc.get_traced_memory()[1] / 2**20
+    tracemalloc.stop()
+    _, layout_s = timed(lambda: layout(old.vectors))
+    _, update = timed(lambda: build_map(vectors, text_of, "bench", previous=first))
+    stall = ui_stall(lambda: build_map(old, text_of, "b")) if ui else float("nan")
+    return f"{n:>9,} {build:8.2f} {layout_s:9.2f} {update:7.2f} {peak:8.0f} {stall:9.1f}"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
     ap.add_argument("--no-ui", action="store_true", help="skip the UI stall measurement")
     args = ap.parse_args()
-    print(f"{'memories':>9} {'build s':>8} {'layout s':>9} {'+10 s':>7} {'peak MB':>8} {'stall ms':>9}")
+    print("memories  build s  layout s   +10 s  peak MB  stall ms")
     for n in args.sizes:
-        vectors, texts = synthetic(n + 10)
-        old = vectors.subset(vectors.ids[:n])
-        text_of = texts.__getitem__
-        tracemalloc.start()
-        first, build = timed(lambda: build_map(old, text_of, "bench"))
-        peak = tracemalloc.get_traced_memory()[1] / 2**20
-        tracemalloc.stop()
-        _, layout_s = timed(lambda: layout(old.vectors))
-        _, update = timed(lambda: build_map(vectors, text_of, "bench", previous=first))
-        stall = float("nan") if args.no_ui else ui_stall(lambda: build_map(old, text_of, "b"))
-        print(f"{n:>9,} {build:8.2f} {layout_s:9.2f} {update:7.2f} {peak:8.0f} {stall:9.1f}")
+        print(measure(n, not args.no_ui))
 
 
 if __name__ == "__main__":

@@ -12,8 +12,17 @@ on a point opens its memory, hovering shows its title.
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRect, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter, QPen, QPolygonF, QWheelEvent
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QMouseEvent,
+    QPainter,
+    QPen,
+    QPolygonF,
+    QResizeEvent,
+    QWheelEvent,
+)
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsScene,
@@ -96,11 +105,16 @@ class MapCanvas(QGraphicsView):
         self._band = QRect()
         self._press = QPointF()
         self.selected = np.zeros(0, np.int64)
+        self._fitted = True  # follows the widget's size until the person zooms or pans
         self.setRenderHint(QPainter.RenderHint.Antialiasing)
         self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.FullViewportUpdate)
         self.setMouseTracking(True)
+        # Panning is by dragging; a scene far larger than any map makes it unbounded.
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scene().setSceneRect(QRectF(-1e6, -1e6, 2e6, 2e6))
         self.rubberBandChanged.connect(self._band_changed)
 
     # -- content ---------------------------------------------------------------------------
@@ -121,9 +135,24 @@ class MapCanvas(QGraphicsView):
         for item in self._labels:
             self.scene().removeItem(item)
         self._labels = [self._label(x, y, text) for x, y, text in labels]
-        self.scene().setSceneRect(self.points.boundingRect().adjusted(-200, -200, 200, 200))
-        if not keep_view:
-            self.fitInView(self.points.boundingRect(), Qt.AspectRatioMode.KeepAspectRatio)
+        if not keep_view or self._fitted:
+            QTimer.singleShot(0, self, self.fit)  # once the layout has given the view its size
+
+    def fit(self) -> None:
+        """Show the whole map (again)."""
+        self._fitted = True
+        bounds = self.points.boundingRect()
+        # Room for the cluster labels, which keep their size in pixels at every zoom.
+        margin = 0.12 * max(bounds.width(), bounds.height())
+        self.fitInView(
+            bounds.adjusted(-margin, -margin / 3, margin, margin / 3),
+            Qt.AspectRatioMode.KeepAspectRatio,
+        )
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self._fitted and len(self._xy):
+            self.fit()
 
     def _label(self, x: float, y: float, text: str) -> QGraphicsSimpleTextItem:
         item = QGraphicsSimpleTextItem(text)
@@ -157,6 +186,7 @@ class MapCanvas(QGraphicsView):
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         steps = event.angleDelta().y() / 120
+        self._fitted = False
         self.scale(ZOOM_STEP**steps, ZOOM_STEP**steps)
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
@@ -184,6 +214,8 @@ class MapCanvas(QGraphicsView):
             self._select(QRectF(self.mapToScene(band).boundingRect()))
             return
         moved = (event.position() - self._press).manhattanLength()
+        if moved >= 4:
+            self._fitted = False
         if event.button() == Qt.MouseButton.LeftButton and moved < 4:
             row = self.row_at(event.position())
             if row is not None:
