@@ -97,7 +97,7 @@ class MainWindow(QMainWindow):
         self.related_panel = RelatedPanel(self.engine, self.bus)
         self.status = StatusBar()
         self.setStatusBar(self.status)
-        self.setCentralWidget(self.editor)
+        self.setCentralWidget(self._with_duplicate_banner(self.editor))
         self.watcher = VaultFileWatcher(self.engine.vault, self.session.writes, self)
 
     def _dock(self, name: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
@@ -145,6 +145,19 @@ class MainWindow(QMainWindow):
         self.map_dock = self._map_dock(right)
         self.resizeDocks([self.list_dock, self.search_dock], [330, 400], Qt.Orientation.Horizontal)
         self.resizeDocks([self.search_dock, self.related_dock], [560, 260], Qt.Orientation.Vertical)
+
+    def _with_duplicate_banner(self, editor: QWidget) -> QWidget:
+        """The editor, with the "looks like another memory" banner above it when available."""
+        banner = self._optional_dock(
+            "pixelmem.gui.duplicate_banner", "DuplicateBanner", (self.engine, self.bus, self)
+        )
+        self.duplicate_banner = banner
+        if banner is None:
+            return editor
+        _connect_if(banner, "open_memory_requested", self.open_memory)
+        from pixelmem.gui.duplicate_banner import with_banner
+
+        return with_banner(banner, editor)
 
     def _map_dock(self, area: Qt.DockWidgetArea) -> QDockWidget | None:
         """The semantic map, a tab beside search (View → Semantic Map, Ctrl+4)."""
@@ -230,6 +243,7 @@ class MainWindow(QMainWindow):
         self.list_dock.setWindowTitle(self.tr("Memories"))
         self.search_dock.setWindowTitle(self.tr("Search"))
         self.related_dock.setWindowTitle(self.tr("Related"))
+        _call_if(self.duplicate_banner, "retranslate")
         if self.map_dock is not None:
             self.map_dock.setWindowTitle(self.tr("Map"))
             _call_if(self.map_dock.widget(), "retranslate")
