@@ -115,3 +115,23 @@ def test_topic_suggestions_come_from_neighbours():
     assert suggest_for_memory("c2", vectors, topics)[0] == "morning"
     assert suggest_topics(vectors.vectors[3], vectors, topics, current=["COFFEE"]) == ["morning"]
     assert suggest_for_memory("missing", vectors, topics) == []
+
+
+def test_merge_keeps_both_texts_and_all_topics():
+    from pixelmem.core.memory import Memory
+    from pixelmem.core.merge import merged
+
+    keep = Memory(id="a", title="Espresso", body="18 g in, 36 g out.", topics=["coffee"])
+    other = Memory(
+        id="b",
+        title="Espresso ratio",
+        body="Grind finer when it runs fast.",
+        topics=["Coffee", "brewing"],
+        importance="high",
+    )
+    result = merged(keep, [other])
+    assert result.topics == ["coffee", "brewing"] and result.importance == "high"
+    assert "18 g in" in result.body and "Grind finer" in result.body
+    assert "«Espresso ratio»" in result.body
+    assert keep.topics == ["coffee"]  # the original is not changed
+    assert merged(keep, [keep]).body == keep.body  # the same text is not repeated

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from pixelmem.core.errors import PixelmemError
 from pixelmem.core.paths import appdata_dir
 from pixelmem.core.semantic_map import MapStore, SemanticMap, engine_map
+from pixelmem.gui.duplicates_dialog import DuplicatesDialog
 from pixelmem.gui.map_canvas import MapCanvas
 from pixelmem.gui.map_paint import HUES, SCALE, scene_points
 from pixelmem.gui.session import VaultSession
@@ -53,6 +54,7 @@ class MapView(QWidget):
         self.colour_by = QComboBox()
         self.tag_button = QPushButton()
         self.tag_button.setEnabled(False)
+        self.duplicates_button = QPushButton()
         self.info = QLabel()
         self._timer = QTimer(self, singleShot=True, interval=SEARCH_DELAY_MS)
         self._layout()
@@ -61,6 +63,7 @@ class MapView(QWidget):
         self.query.textChanged.connect(lambda _: self._timer.start())
         self.colour_by.currentIndexChanged.connect(lambda _: self._draw(keep_view=True))
         self.tag_button.clicked.connect(self.tag_selected)
+        self.duplicates_button.clicked.connect(self.show_duplicates)
         self.canvas.point_clicked.connect(self._clicked)
         self.canvas.selection_changed.connect(self._selected)
         session.bus.index_changed.connect(self.refresh_if_visible)
@@ -71,6 +74,7 @@ class MapView(QWidget):
         bar.addWidget(self.query, 1)
         bar.addWidget(self.colour_by)
         bar.addWidget(self.tag_button)
+        bar.addWidget(self.duplicates_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(bar)
@@ -81,6 +85,7 @@ class MapView(QWidget):
         self.query.setPlaceholderText(self.tr("Highlight memories matching…"))
         self.tag_button.setText(self.tr("Tag…"))
         self.tag_button.setToolTip(self.tr("Add a topic to the memories selected (Shift+drag)"))
+        self.duplicates_button.setText(self.tr("Duplicates…"))
         current = max(self.colour_by.currentIndex(), 0)
         self.colour_by.blockSignals(True)
         self.colour_by.clear()
@@ -218,6 +223,12 @@ class MapView(QWidget):
         )
         if ok and topic.strip():
             self.add_topic(ids, topic.strip())
+
+    def show_duplicates(self) -> DuplicatesDialog:
+        dialog = DuplicatesDialog(self.session, self)
+        dialog.open_memory_requested.connect(self.open_memory_requested)
+        dialog.open()
+        return dialog
 
     def add_topic(self, ids: list[str], topic: str) -> None:
         """Add ``topic`` to each memory that lacks it (one save each, through the write lane)."""

@@ -6,6 +6,7 @@ import pytest
 
 from pixelmem.core.memory import Memory
 from pixelmem.gui.duplicate_banner import CompareDialog
+from pixelmem.gui.duplicates_dialog import ID_ROLE
 
 pytestmark = pytest.mark.gui
 
@@ -49,3 +50,23 @@ def test_no_banner_for_a_new_subject(qtbot, window):
     with qtbot.waitSignal(banner.checked, timeout=10_000) as checked:
         window.session.create(draft)
     assert checked.args[1] == [] and banner.isHidden()
+
+
+def test_duplicates_list_and_merge(qtbot, window):
+    _save_copy_of(qtbot, window, "Espresso ratio")
+    dialog = window.map_view.show_duplicates()
+    with qtbot.waitSignal(dialog.groups_shown, timeout=10_000) as shown:
+        pass
+    assert shown.args == [1]
+    group = dialog.tree.topLevelItem(0)
+    keep = group.child(0)
+    keep_id, other_id = keep.data(0, ID_ROLE), group.child(1).data(0, ID_ROLE)
+    dialog.tree.setCurrentItem(keep)
+    other_path = window.session.store.path_for(other_id)
+    with qtbot.waitSignals([window.bus.memory_updated] * 2, timeout=5000):
+        dialog.merge_selected(confirm=False)
+    assert not other_path.exists()
+    assert any((window.engine.vault / ".pixelmem").rglob(other_path.name))  # in the trash
+    body = window.session.store.get(keep_id).body
+    assert body.count("Use 18 g of coffee") == 1  # the same text is not repeated
+    dialog.close()
