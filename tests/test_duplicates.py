@@ -110,10 +110,12 @@ def test_topic_suggestions_come_from_neighbours():
         "far": ["rust"],
         "farther": ["rust"],
     }
-    found = suggest_for_memory("new", vectors, topics)
+    found = suggest_for_memory("new", vectors, topics, min_voters=2)
     assert [t.casefold() for t in found] == ["coffee", "morning"]  # brewing: one voter only
-    assert suggest_for_memory("c2", vectors, topics)[0] == "morning"
-    assert suggest_topics(vectors.vectors[3], vectors, topics, current=["COFFEE"]) == ["morning"]
+    assert "brewing" in suggest_for_memory("new", vectors, topics)  # a small vault: one will do
+    assert suggest_for_memory("c2", vectors, topics, min_voters=2)[0] == "morning"
+    found = suggest_topics(vectors.vectors[3], vectors, topics, current=["COFFEE"], min_voters=2)
+    assert found == ["morning"]
     assert suggest_for_memory("missing", vectors, topics) == []
 
 

@@ -2,7 +2,7 @@
 
 Each of the ``k`` nearest memories (by document vector, copies included) votes for its
 topics with its cosine; topics the memory already has are left out. A topic needs votes from
-at least two neighbours (or one when the vault is tiny), so one stray neighbour does not
+at least two neighbours (one in a vault of up to 20 memories), so one stray neighbour does not
 suggest its private topic.
 """
 
@@ -16,6 +16,7 @@ from pixelmem.core.memory_vectors import MemoryVectors, nearest
 
 NEIGHBOURS = 10
 MIN_COSINE = 0.3
+SMALL_VAULT = 20  # memories; below this one neighbour's topic is worth suggesting
 
 
 def suggest_topics(
@@ -26,6 +27,7 @@ def suggest_topics(
     exclude_id: str | None = None,
     current: Sequence[str] = (),
     limit: int = 5,
+    min_voters: int | None = None,
 ) -> list[str]:
     """Up to ``limit`` topics for a memory with document vector ``vector``, best first."""
     if not len(vectors):
@@ -46,13 +48,17 @@ def suggest_topics(
             votes[key] = votes.get(key, 0.0) + s
             voters[key] = voters.get(key, 0) + 1
             shown.setdefault(key, topic)
-    least = 2 if len(vectors) > 5 else 1
+    least = min_voters if min_voters is not None else (2 if len(vectors) > SMALL_VAULT else 1)
     ranked = sorted((k for k in votes if voters[k] >= least), key=lambda k: (-votes[k], k))
     return [shown[k] for k in ranked[:limit]]
 
 
 def suggest_for_memory(
-    memory_id: str, vectors: MemoryVectors, topics: Mapping[str, Sequence[str]], limit: int = 5
+    memory_id: str,
+    vectors: MemoryVectors,
+    topics: Mapping[str, Sequence[str]],
+    limit: int = 5,
+    min_voters: int | None = None,
 ) -> list[str]:
     """Suggestions for a memory that is in ``vectors`` (empty if it is not)."""
     row = vectors.row_of().get(memory_id)
@@ -65,4 +71,5 @@ def suggest_for_memory(
         exclude_id=memory_id,
         current=topics.get(memory_id, ()),
         limit=limit,
+        min_voters=min_voters,
     )

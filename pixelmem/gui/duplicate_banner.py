@@ -159,12 +159,13 @@ class CompareDialog(QDialog):
         layout.addWidget(buttons)
 
 
-def with_banner(banner: QWidget, editor: QWidget) -> QWidget:
-    """The central widget: the banner (hidden until needed) above the editor."""
+def above_editor(editor: QWidget, *strips: QWidget) -> QWidget:
+    """The central widget: strips (hidden until needed) above the editor."""
     box = QWidget()
     layout = QVBoxLayout(box)
     layout.setContentsMargins(0, 0, 0, 0)
     layout.setSpacing(0)
-    layout.addWidget(banner)
+    for strip in strips:
+        layout.addWidget(strip)
     layout.addWidget(editor, 1)
     return box

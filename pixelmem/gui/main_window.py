@@ -146,18 +146,26 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.list_dock, self.search_dock], [330, 400], Qt.Orientation.Horizontal)
         self.resizeDocks([self.search_dock, self.related_dock], [560, 260], Qt.Orientation.Vertical)
 
-    def _with_duplicate_banner(self, editor: QWidget) -> QWidget:
-        """The editor, with the "looks like another memory" banner above it when available."""
+    def _with_duplicate_banner(self, editor: MemoryEditor) -> QWidget:
+        """The editor, with the duplicate banner and topic suggestions above it if available."""
         banner = self._optional_dock(
             "pixelmem.gui.duplicate_banner", "DuplicateBanner", (self.engine, self.bus, self)
         )
         self.duplicate_banner = banner
-        if banner is None:
+        suggestions = self._optional_dock(
+            "pixelmem.gui.topic_suggestions",
+            "TopicSuggestions",
+            (self.engine, self.bus, editor.form.topics_edit, self),
+        )
+        self.topic_suggestions = suggestions
+        strips = [w for w in (banner, suggestions) if w is not None]
+        if not strips:
             return editor
         _connect_if(banner, "open_memory_requested", self.open_memory)
-        from pixelmem.gui.duplicate_banner import with_banner
+        _connect_if(editor, "memory_opened", getattr(suggestions, "set_memory", None))
+        from pixelmem.gui.duplicate_banner import above_editor
 
-        return with_banner(banner, editor)
+        return above_editor(editor, *strips)
 
     def _map_dock(self, area: Qt.DockWidgetArea) -> QDockWidget | None:
         """The semantic map, a tab beside search (View → Semantic Map, Ctrl+4)."""
@@ -244,6 +252,7 @@ class MainWindow(QMainWindow):
         self.search_dock.setWindowTitle(self.tr("Search"))
         self.related_dock.setWindowTitle(self.tr("Related"))
         _call_if(self.duplicate_banner, "retranslate")
+        _call_if(self.topic_suggestions, "retranslate")
         if self.map_dock is not None:
             self.map_dock.setWindowTitle(self.tr("Map"))
             _call_if(self.map_dock.widget(), "retranslate")
@@ -447,5 +456,5 @@ def _call_if(obj: object, method: str) -> None:
 
 def _connect_if(obj: object, signal: str, slot: object) -> None:
     bound = getattr(obj, signal, None)
-    if bound is not None and hasattr(bound, "connect"):
+    if bound is not None and slot is not None and hasattr(bound, "connect"):
         bound.connect(slot)
