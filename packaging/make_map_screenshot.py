@@ -27,6 +27,7 @@ CHINESE = LANGUAGE.startswith("zh")
 SUFFIX = "-zh" if CHINESE else ""
 OUT = Path(os.environ.get("SCREENSHOT_OUT", ROOT / "docs" / f"screenshot-map{SUFFIX}.png"))
 QUERY = os.environ.get("SCREENSHOT_QUERY", "火车" if CHINESE else "espresso")
+BANNER_SOURCE = "Espresso dial-in notes"
 GENERATED = int(os.environ.get("SCREENSHOT_GENERATED", "160"))
 
 
@@ -43,6 +44,19 @@ def fill_vault(root: Path) -> None:
     notes, _ = generate_notes(GENERATED, 7, chinese_share=1.0 if CHINESE else 0.0)
     for title, body in notes:
         store.create(title, body)
+
+
+def _save_near_copy(window, wait_until) -> None:
+    """Save a reworded copy of a memory, as a person might, and wait for the banner."""
+    from pixelmem.core.memory import Memory
+
+    original = next(m for m in window.session.store.list() if m.title == BANNER_SOURCE)
+    body = original.body.replace("change one thing at a time", "only change one variable")
+    draft = Memory(id="", title="Espresso recipe", body=body, topics=["coffee"])
+    created: list = []
+    window.session.create(draft, on_done=created.append)
+    wait_until(lambda: window.duplicate_banner.isVisible(), 60)
+    window.open_memory(created[0].id)
 
 
 def main() -> int:
@@ -84,6 +98,8 @@ def main() -> int:
     wait_until(lambda: bool(shown), 120)
     first = next(m for m in window.list_model.memories())
     window.open_memory(first.id)
+    if os.environ.get("SCREENSHOT_BANNER"):
+        _save_near_copy(window, wait_until)
     window.map_view.query.setText(QUERY)
     wait_until(lambda: window.map_view.highlighted_count() > 0, 30)
     wait_until(lambda: False, 0.5)
