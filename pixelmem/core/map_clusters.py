@@ -98,7 +98,7 @@ def _plus_plus(x: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:
 
 def label_terms(text: str) -> set[str]:
     """The words of ``text`` that may name a cluster (one set per memory)."""
-    return {t for t in tokenize(text) if _labelable(t)}
+    return {t for t in set(tokenize(text)) if _labelable(t)}
 
 
 def _labelable(token: str) -> bool:
