@@ -6,7 +6,8 @@ Vectors are synthetic (clusters in 384-d, like MiniLM's), texts are short genera
 the numbers are the map's own cost, not the embedder's. For each size it prints: full build
 (layout + clusters + keywords), the layout alone, an update after 10 new memories, the peak
 extra memory of a full build (tracemalloc: numpy allocations), and the longest gap between
-1 ms timer ticks on a Qt event loop while the build runs on a worker thread (UI stall).
+1 ms timer ticks on a Qt event loop while the build runs on a worker thread (UI stall), and
+the median repaint of the map view while panning and zooming.
 """
 
 from __future__ import annotations
@@ -64,11 +65,12 @@ def timed(fn):
 def ui_stall(fn) -> float:
     """Longest gap (ms) between 1 ms timer ticks on the Qt thread while ``fn`` runs elsewhere."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtCore import QCoreApplication, QThreadPool, QTimer
+    from PySide6.QtCore import QThreadPool, QTimer
+    from PySide6.QtWidgets import QApplication
 
     from pixelmem.gui.workers import run_in_pool
 
-    app = QCoreApplication.instance() or QCoreApplication([])
+    app = QApplication.instance() or QApplication([])
     gaps: list[float] = []
     last = [time.perf_counter()]
 
@@ -90,6 +92,34 @@ def ui_stall(fn) -> float:
     return 1000 * max(gaps[1:] or [0.0])
 
 
+def repaint_ms(semantic_map) -> float:
+    """Median time to repaint a 1000×800 map view while panning and zooming (GUI thread)."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtWidgets import QApplication
+
+    from pixelmem.gui.map_canvas import MapCanvas
+    from pixelmem.gui.map_paint import scene_points
+
+    app = QApplication.instance() or QApplication([])
+    canvas = MapCanvas()
+    canvas.resize(1000, 800)
+    canvas.show()
+    titles = list(semantic_map.ids)
+    canvas.set_points(scene_points(semantic_map), semantic_map.clusters, titles, [])
+    app.processEvents()
+    times = []
+    for i in range(30):
+        if i % 2:
+            canvas.scale(1.05, 1.05)
+        else:
+            canvas.translate(5, 5)
+        start = time.perf_counter()
+        canvas.viewport().repaint()
+        times.append(1000 * (time.perf_counter() - start))
+    canvas.close()
+    return float(np.median(times))
+
+
 def measure(n: int, ui: bool) -> str:
     vectors, texts = synthetic(n + 10)
     old = vectors.subset(vectors.ids[:n])
@@ -101,7 +131,10 @@ def measure(n: int, ui: bool) -> str:
     _, layout_s = timed(lambda: layout(old.vectors))
     _, update = timed(lambda: build_map(vectors, text_of, "bench", previous=first))
     stall = ui_stall(lambda: build_map(old, text_of, "b")) if ui else float("nan")
-    return f"{n:>9,} {build:8.2f} {layout_s:9.2f} {update:7.2f} {peak:8.0f} {stall:9.1f}"
+    paint = repaint_ms(first) if ui else float("nan")
+    return (
+        f"{n:>9,} {build:8.2f} {layout_s:9.2f} {update:7.2f} {peak:8.0f} {stall:9.1f} {paint:10.1f}"
+    )
 
 
 def main() -> None:
@@ -109,7 +142,7 @@ def main() -> None:
     ap.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
     ap.add_argument("--no-ui", action="store_true", help="skip the UI stall measurement")
     args = ap.parse_args()
-    print("memories  build s  layout s   +10 s  peak MB  stall ms")
+    print("memories  build s  layout s   +10 s  peak MB  stall ms  repaint ms")
     for n in args.sizes:
         print(measure(n, not args.no_ui))
 

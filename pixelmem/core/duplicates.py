@@ -92,7 +92,7 @@ def candidate_pairs(vectors: MemoryVectors, cosine: float) -> list[tuple[int, in
     pairs: list[tuple[int, int, float]] = []
     for start in range(0, len(v), _BLOCK):
         scores = v[start : start + _BLOCK] @ v.T
-        rows, cols = np.nonzero(scores >= cosine)
+        rows, cols = np.divmod(np.flatnonzero(scores >= cosine), len(v))
         keep = cols > rows + start
         for r, c in zip(rows[keep].tolist(), cols[keep].tolist(), strict=True):
             pairs.append((r + start, c, float(scores[r, c])))
