@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "pixelmem.commands.chat",
     "pixelmem.commands.mcp",
     "pixelmem.commands.backup",
+    "pixelmem.commands.insight",
 )
 
 

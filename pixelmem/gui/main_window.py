@@ -99,7 +99,7 @@ class MainWindow(QMainWindow):
         self.related_panel = RelatedPanel(self.engine, self.bus)
         self.status = StatusBar()
         self.setStatusBar(self.status)
-        self.setCentralWidget(self.editor)
+        self.setCentralWidget(self._with_duplicate_banner(self.editor))
         self.watcher = VaultFileWatcher(self.engine.vault, self.session.writes, self)
         self.settings_watcher = SettingsWatcher(settings_path(), lambda: self.settings, self)
         self.settings_watcher.changed.connect(self._use_settings)
@@ -146,8 +146,42 @@ class MainWindow(QMainWindow):
             self.tabifyDockWidget(self.list_dock, self.inbox_dock)
             self.list_dock.raise_()
             _connect_if(inbox, "open_memory_requested", self.open_memory)
+        self.map_dock = self._map_dock(right)
         self.resizeDocks([self.list_dock, self.search_dock], [330, 400], Qt.Orientation.Horizontal)
         self.resizeDocks([self.search_dock, self.related_dock], [560, 260], Qt.Orientation.Vertical)
+
+    def _with_duplicate_banner(self, editor: MemoryEditor) -> QWidget:
+        """The editor, with the duplicate banner and topic suggestions above it if available."""
+        banner = self._optional_dock(
+            "pixelmem.gui.duplicate_banner", "DuplicateBanner", (self.engine, self.bus, self)
+        )
+        self.duplicate_banner = banner
+        suggestions = self._optional_dock(
+            "pixelmem.gui.topic_suggestions",
+            "TopicSuggestions",
+            (self.engine, self.bus, editor.form.topics_edit, self),
+        )
+        self.topic_suggestions = suggestions
+        strips = [w for w in (banner, suggestions) if w is not None]
+        if not strips:
+            return editor
+        _connect_if(banner, "open_memory_requested", self.open_memory)
+        _connect_if(editor, "memory_opened", getattr(suggestions, "set_memory", None))
+        from pixelmem.gui.duplicate_banner import above_editor
+
+        return above_editor(editor, *strips)
+
+    def _map_dock(self, area: Qt.DockWidgetArea) -> QDockWidget | None:
+        """The semantic map, a tab beside search (View → Semantic Map, Ctrl+5)."""
+        view = self._optional_dock("pixelmem.gui.map_view", "MapView", (self.session, self))
+        if view is None:
+            return None
+        self.map_view = view
+        dock = self._dock("mapDock", view, area)
+        self.tabifyDockWidget(self.search_dock, dock)
+        self.search_dock.raise_()
+        _connect_if(view, "open_memory_requested", self.open_memory)
+        return dock
 
     def _optional_dock(self, module: str, name: str, args: tuple[object, ...]) -> QWidget | None:
         """A pane another module provides; the window works without it if it fails to load."""
@@ -221,6 +255,11 @@ class MainWindow(QMainWindow):
         self.list_dock.setWindowTitle(self.tr("Memories"))
         self.search_dock.setWindowTitle(self.tr("Search"))
         self.related_dock.setWindowTitle(self.tr("Related"))
+        _call_if(self.duplicate_banner, "retranslate")
+        _call_if(self.topic_suggestions, "retranslate")
+        if self.map_dock is not None:
+            self.map_dock.setWindowTitle(self.tr("Map"))
+            _call_if(self.map_dock.widget(), "retranslate")
         if self.inbox_dock is not None and not self.inbox_dock.windowTitle():
             self.inbox_dock.setWindowTitle(self.tr("Inbox"))
         build_menus(self, retranslate_only=True)
@@ -337,6 +376,13 @@ class MainWindow(QMainWindow):
         if self.editor.is_open:
             self.editor.form.body_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
+    def show_map(self) -> None:
+        if self.map_dock is not None:
+            self.map_dock.show()
+            self.map_dock.raise_()
+            self.map_dock.widget().setFocus()
+            _call_if(self.map_dock.widget(), "ensure_current")
+
     def focus_search(self) -> None:
         self.search_dock.show()
         self.search_dock.raise_()
@@ -435,10 +481,17 @@ class MainWindow(QMainWindow):
 
     def toggle_docks(self) -> list[QDockWidget]:
         docks = [self.list_dock, self.search_dock, self.related_dock]
-        return docks + [d for d in (self.chat_dock, self.inbox_dock) if d is not None]
+        optional = (self.chat_dock, self.inbox_dock, self.map_dock)
+        return docks + [d for d in optional if d is not None]
+
+
+def _call_if(obj: object, method: str) -> None:
+    bound = getattr(obj, method, None)
+    if callable(bound):
+        bound()
 
 
 def _connect_if(obj: object, signal: str, slot: object) -> None:
     bound = getattr(obj, signal, None)
-    if bound is not None and hasattr(bound, "connect"):
+    if bound is not None and slot is not None and hasattr(bound, "connect"):
         bound.connect(slot)
