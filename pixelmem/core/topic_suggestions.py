@@ -1,9 +1,13 @@
 """Topic suggestions for a memory: the topics of its nearest memories, weighted by nearness.
 
-Each of the ``k`` nearest memories (by document vector, copies included) votes for its
-topics with its cosine; topics the memory already has are left out. A topic needs votes from
-at least two neighbours (one in a vault of up to 20 memories), so one stray neighbour does not
-suggest its private topic.
+Each of the ``k`` nearest memories (by document vector, copies included) votes for its topics
+with its nearness; topics the memory already has are left out. Nearness is the cosine measured
+against this vault's typical cosine (the median over all memories, as the Related panel does;
+the least similar note in a vault of fewer than SMALL_VAULT): models place unrelated text at
+very different cosines (MiniLM near 0.1, e5 near 0.8), so a raw cosine threshold would let
+every note of an e5 vault vote. A topic needs votes from at least two neighbours (one in a
+vault of up to SMALL_VAULT memories), so one stray neighbour does not suggest its private
+topic.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import numpy as np
 from pixelmem.core.memory_vectors import MemoryVectors, nearest
 
 NEIGHBOURS = 10
-MIN_COSINE = 0.3
+MIN_NEARNESS = 0.3  # (cosine − vault median) / (1 − vault median)
 SMALL_VAULT = 20  # memories; below this one neighbour's topic is worth suggesting
 
 
@@ -32,14 +36,20 @@ def suggest_topics(
     """Up to ``limit`` topics for a memory with document vector ``vector``, best first."""
     if not len(vectors):
         return []
-    idx, sim = nearest(vectors.vectors, np.asarray(vector, np.float32)[None, :], NEIGHBOURS + 1)
+    query = np.asarray(vector, np.float32)
+    idx, sim = nearest(vectors.vectors, query[None, :], NEIGHBOURS + 1)
+    cosines = vectors.vectors @ query
+    # A vault of a few notes has no "typical" note: its least similar one stands in.
+    typical = float(np.median(cosines) if len(vectors) >= SMALL_VAULT else cosines.min())
+    typical = min(typical, 0.99)
     have = {t.casefold() for t in current}
     votes: dict[str, float] = {}
     voters: dict[str, int] = {}
     shown: dict[str, str] = {}
     for i, s in zip(idx[0].tolist(), sim[0].tolist(), strict=True):
         mid = vectors.ids[i]
-        if mid == exclude_id or s < MIN_COSINE:
+        s = (s - typical) / (1.0 - typical)
+        if mid == exclude_id or s < MIN_NEARNESS:
             continue
         for topic in dict.fromkeys(topics.get(mid, ())):
             key = topic.casefold()

@@ -397,6 +397,7 @@ class MainWindow(QMainWindow):
             central.show()
             self.restoreState(self._layout_before_chat)
             self._layout_before_chat = None
+            self.chat_dock.raise_()  # the person was chatting: the chat stays the open tab
             return
         self._layout_before_chat = self.saveState()
         for dock in self.findChildren(QDockWidget):

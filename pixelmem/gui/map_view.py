@@ -56,6 +56,7 @@ class MapView(QWidget):
         self.tag_button.setEnabled(False)
         self.duplicates_button = QPushButton()
         self.info = QLabel()
+        self.info.setWordWrap(True)
         self._timer = QTimer(self, singleShot=True, interval=SEARCH_DELAY_MS)
         self._layout()
         self.retranslate()
@@ -70,6 +71,11 @@ class MapView(QWidget):
         session.bus.memory_updated.connect(self._mark_stale)
 
     def _layout(self) -> None:
+        self.colour_by.setMinimumContentsLength(6)  # a narrow dock elides, never widens
+        self.colour_by.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.query.setMinimumWidth(self.fontMetrics().horizontalAdvance("x" * 8))
         bar = QHBoxLayout()
         bar.addWidget(self.query, 1)
         bar.addWidget(self.colour_by)
