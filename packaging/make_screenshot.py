@@ -2,7 +2,7 @@
 
     xvfb-run -s "-screen 0 1600x1000x24" .venv/bin/python packaging/make_screenshot.py
 
-Uses the built-in embedder when it loads (the fake one otherwise) and a throw-away vault and
+Uses the default embedding model (SCREENSHOT_EMBEDDER=local|fake for others) and a throw-away vault and
 config folder, so the user's own data is never touched.
 """
 
@@ -77,7 +77,8 @@ def main() -> int:
 
     i18n.install_translator(LANGUAGE)
     build_vault(folder / "Knowledge")
-    embedder, name = pick_embedder(os.environ.get("SCREENSHOT_EMBEDDER", "local"))
+    kind = os.environ.get("SCREENSHOT_EMBEDDER", "auto")  # auto: what a new vault gets
+    embedder, name = (None, "the vault's default (auto)") if kind == "auto" else pick_embedder(kind)
     print(f"embedder: {name}")
     settings = Settings()
     window = MainWindow(Engine(folder / "Knowledge", settings, embedder=embedder), settings)

@@ -496,16 +496,32 @@ def _merge_lines(body: str, old: str, newline: str) -> str:
     old_lines = old.splitlines(keepends=True)
     new_lines = body.splitlines(keepends=True)
     bare = [line.rstrip("\r\n") + ("\n" if line.endswith("\n") else "") for line in old_lines]
-    out: list[str] = []
-    matcher = difflib.SequenceMatcher(None, bare, new_lines, autojunk=False)
+    # Common first and last lines are matched by position before diffing the rest, as diff
+    # tools do: among identical lines (blank ones) the matcher's choice is arbitrary and would
+    # hand one blank line's ending to another.
+    head = 0
+    while head < min(len(bare), len(new_lines)) and bare[head] == new_lines[head]:
+        head += 1
+    tail = 0
+    while (
+        tail < min(len(bare), len(new_lines)) - head
+        and bare[len(bare) - 1 - tail] == new_lines[len(new_lines) - 1 - tail]
+    ):
+        tail += 1
+    out = old_lines[:head]
+    middle_old = slice(head, len(bare) - tail)
+    middle_new = new_lines[head : len(new_lines) - tail]
+    old_mid, bare_mid = old_lines[middle_old], bare[middle_old]
+    matcher = difflib.SequenceMatcher(None, bare_mid, middle_new, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
-            out.extend(old_lines[i1:i2])
+            out.extend(old_mid[i1:i2])
         elif tag == "replace" and i2 - i1 == j2 - j1:  # lines edited in place: their endings
-            for old_line, line in zip(old_lines[i1:i2], new_lines[j1:j2], strict=True):
+            for old_line, line in zip(old_mid[i1:i2], middle_new[j1:j2], strict=True):
                 out.append(_with_ending(line, _ending(old_line) or newline))
         else:
-            out.extend(_with_ending(line, newline) for line in new_lines[j1:j2])
+            out.extend(_with_ending(line, newline) for line in middle_new[j1:j2])
+    out.extend(old_lines[len(old_lines) - tail :] if tail else [])
     return "".join(out)
 
 

@@ -6,21 +6,25 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
 from PySide6.QtGui import (
     QFont,
     QKeySequence,
     QPalette,
+    QResizeEvent,
     QShortcut,
     QTextCharFormat,
     QTextOption,
 )
 from PySide6.QtWidgets import (
     QComboBox,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
+    QLayout,
     QLineEdit,
     QPlainTextEdit,
+    QSizePolicy,
     QStackedWidget,
     QTextEdit,
     QToolButton,
@@ -103,21 +107,38 @@ class EditorForm(QWidget):
         self.preview_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
 
     def _layout(self) -> None:
-        fields = QHBoxLayout()
-        fields.setSpacing(8)
+        # Two groups that sit on one row when there is room and on two rows in a narrow
+        # window (800 px with the docks open), instead of squeezing labels to "Topi…".
         self.topics_label = QLabel()
         self.topics_label.setBuddy(self.topics_edit)
         self.importance_label = QLabel()
         self.importance_label.setBuddy(self.importance_combo)
-        fields.addWidget(self.topics_label)
-        fields.addWidget(self.topics_edit, 1)
-        fields.addWidget(self.importance_label)
-        fields.addWidget(self.importance_combo)
-        fields.addSpacing(8)
-        fields.addWidget(self.dirty_label)
-        fields.addWidget(self.preview_button)
-        fields.addWidget(self.save_button)
-        fields.addWidget(self.delete_button)
+        self.topics_edit.setMinimumWidth(self.fontMetrics().horizontalAdvance("x" * 12))
+        self.field_group = QWidget()
+        field_row = QHBoxLayout(self.field_group)
+        field_row.setContentsMargins(0, 0, 0, 0)
+        field_row.setSpacing(8)
+        field_row.addWidget(self.topics_label)
+        field_row.addWidget(self.topics_edit, 1)
+        field_row.addWidget(self.importance_label)
+        field_row.addWidget(self.importance_combo)
+        self.action_group = QWidget()
+        action_row = QHBoxLayout(self.action_group)
+        action_row.setContentsMargins(0, 0, 0, 0)
+        action_row.setSpacing(8)
+        action_row.addWidget(self.dirty_label)
+        action_row.addWidget(self.preview_button)
+        action_row.addWidget(self.save_button)
+        action_row.addWidget(self.delete_button)
+        self.fields = fields = QGridLayout()
+        fields.setHorizontalSpacing(16)
+        fields.setVerticalSpacing(6)
+        fields.addWidget(self.field_group, 0, 0)
+        fields.addWidget(self.action_group, 0, 1, Qt.AlignmentFlag.AlignRight)
+        fields.setColumnStretch(0, 1)
+        # The footer names the file: a long name is cut (full text in the tooltip) rather
+        # than widening the window for good.
+        self.meta_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         head = QVBoxLayout()
         head.setContentsMargins(14, 10, 14, 6)
         head.setSpacing(6)
@@ -128,6 +149,7 @@ class EditorForm(QWidget):
         foot.setContentsMargins(14, 4, 14, 6)
         foot.addWidget(self.meta_label, 1)
         layout = QVBoxLayout(self)
+        layout.setSizeConstraint(QLayout.SizeConstraint.SetNoConstraint)  # see minimumSizeHint
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addLayout(head)
@@ -136,6 +158,33 @@ class EditorForm(QWidget):
         self.setTabOrder(self.title_edit, self.topics_edit)
         self.setTabOrder(self.topics_edit, self.importance_combo)
         self.setTabOrder(self.importance_combo, self.body_edit)
+
+    def _two_rows_needed(self, width: int) -> bool:
+        margins = 28 + self.fields.horizontalSpacing()
+        wanted = (
+            self.field_group.minimumSizeHint().width()
+            + self.action_group.sizeHint().width()
+            + margins
+        )
+        return width < wanted
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._place_actions(event.size().width())
+
+    def _place_actions(self, width: int) -> None:
+        row, column = (1, 0) if self._two_rows_needed(width) else (0, 1)
+        if self.fields.getItemPosition(self.fields.indexOf(self.action_group))[:2] == (row, column):
+            return
+        self.fields.removeWidget(self.action_group)
+        self.fields.addWidget(self.action_group, row, column, Qt.AlignmentFlag.AlignRight)
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        narrow = max(
+            self.field_group.minimumSizeHint().width(), self.action_group.sizeHint().width()
+        )
+        return QSize(min(hint.width(), narrow + 28), hint.height())
 
     def _connect(self) -> None:
         self.title_edit.textChanged.connect(self._edited)

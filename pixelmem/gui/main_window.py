@@ -33,9 +33,11 @@ from pixelmem.gui import i18n, workers
 from pixelmem.gui.app_icon import app_icon
 from pixelmem.gui.bus import MemoryBus
 from pixelmem.gui.chat_pane import ChatPane
+from pixelmem.gui.duplicate_banner import DuplicateBanner, above_editor
 from pixelmem.gui.editor import MemoryEditor
 from pixelmem.gui.highlight import hit_terms
 from pixelmem.gui.inbox_view import InboxView
+from pixelmem.gui.map_view import MapView
 from pixelmem.gui.memory_list import MemoryListPanel
 from pixelmem.gui.memory_list_model import MemoryListModel
 from pixelmem.gui.menus import build_menus
@@ -47,6 +49,7 @@ from pixelmem.gui.settings_dialog import SettingsDialog
 from pixelmem.gui.settings_watch import SettingsWatcher
 from pixelmem.gui.skipped_dialog import SkippedDialog
 from pixelmem.gui.status_bar import StatusBar
+from pixelmem.gui.topic_suggestions import TopicSuggestions
 from pixelmem.gui.watcher import VaultFileWatcher
 
 log = logging.getLogger(__name__)
@@ -102,7 +105,7 @@ class MainWindow(QMainWindow):
         self.related_panel = RelatedPanel(self.engine, self.bus)
         self.status = StatusBar()
         self.setStatusBar(self.status)
-        self.setCentralWidget(self.editor)
+        self.setCentralWidget(self._with_duplicate_banner(self.editor))
         self.watcher = VaultFileWatcher(self.engine.vault, self.session.writes, self)
         self.settings_watcher = SettingsWatcher(settings_path(), lambda: self.settings, self)
         self.settings_watcher.changed.connect(self._use_settings)
@@ -136,8 +139,28 @@ class MainWindow(QMainWindow):
         self.inbox_dock = self._dock("inboxDock", self.inbox, left)
         self.tabifyDockWidget(self.list_dock, self.inbox_dock)
         self.list_dock.raise_()
+        self.map_dock = self._map_dock(right)
         self.resizeDocks([self.list_dock, self.search_dock], [330, 400], Qt.Orientation.Horizontal)
         self.resizeDocks([self.search_dock, self.related_dock], [560, 260], Qt.Orientation.Vertical)
+
+    def _with_duplicate_banner(self, editor: MemoryEditor) -> QWidget:
+        """The editor, with the duplicate banner and topic suggestions above it."""
+        self.duplicate_banner = DuplicateBanner(self.engine, self.bus, self)
+        self.topic_suggestions = TopicSuggestions(
+            self.engine, self.bus, editor.form.topics_edit, self
+        )
+        self.duplicate_banner.open_memory_requested.connect(self.open_memory)
+        editor.memory_opened.connect(self.topic_suggestions.set_memory)
+        return above_editor(editor, self.duplicate_banner, self.topic_suggestions)
+
+    def _map_dock(self, area: Qt.DockWidgetArea) -> QDockWidget:
+        """The semantic map, a tab beside search (View → Semantic Map, Ctrl+5)."""
+        self.map_view = MapView(self.session, self)
+        dock = self._dock("mapDock", self.map_view, area)
+        self.tabifyDockWidget(self.search_dock, dock)
+        self.search_dock.raise_()
+        self.map_view.open_memory_requested.connect(self.open_memory)
+        return dock
 
     def _connect(self) -> None:
         session, bus, status = self.session, self.bus, self.status
@@ -202,6 +225,10 @@ class MainWindow(QMainWindow):
         self.list_dock.setWindowTitle(self.tr("Memories"))
         self.search_dock.setWindowTitle(self.tr("Search"))
         self.related_dock.setWindowTitle(self.tr("Related"))
+        self.duplicate_banner.retranslate()
+        self.topic_suggestions.retranslate()
+        self.map_dock.setWindowTitle(self.tr("Map"))
+        self.map_view.retranslate()
         if not self.inbox_dock.windowTitle():
             self.inbox_dock.setWindowTitle(self.tr("Inbox"))
         build_menus(self, retranslate_only=True)
@@ -314,6 +341,12 @@ class MainWindow(QMainWindow):
         if self.editor.is_open:
             self.editor.form.body_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
+    def show_map(self) -> None:
+        self.map_dock.show()
+        self.map_dock.raise_()
+        self.map_view.setFocus()
+        self.map_view.ensure_current()
+
     def focus_search(self) -> None:
         self.search_dock.show()
         self.search_dock.raise_()
@@ -326,6 +359,7 @@ class MainWindow(QMainWindow):
             central.show()
             self.restoreState(self._layout_before_chat)
             self._layout_before_chat = None
+            self.chat_dock.raise_()  # the person was chatting: the chat stays the open tab
             return
         self._layout_before_chat = self.saveState()
         for dock in self.findChildren(QDockWidget):
@@ -410,4 +444,4 @@ class MainWindow(QMainWindow):
 
     def toggle_docks(self) -> list[QDockWidget]:
         docks = [self.list_dock, self.search_dock, self.related_dock]
-        return [*docks, self.chat_dock, self.inbox_dock]
+        return [*docks, self.chat_dock, self.inbox_dock, self.map_dock]

@@ -46,12 +46,14 @@ class MemoryListPanel(QWidget):
         self.count_label.setObjectName("memoryCount")
         self.sort_combo = QComboBox()
         self.topic_combo = QComboBox()
-        self.topic_combo.setMinimumContentsLength(8)
-        self.topic_combo.setSizeAdjustPolicy(
-            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
-        )
         self.importance_combo = QComboBox()
         self.date_combo = QComboBox()
+        # Preferred width: the longest entry; minimum: a few characters. A narrow dock (an
+        # 800 px window) shows "Any imp…" instead of pushing the window wider than the screen.
+        narrow = self.fontMetrics().horizontalAdvance("x" * 5) + 36
+        for combo in (self.sort_combo, self.topic_combo, self.importance_combo, self.date_combo):
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+            combo.setMinimumWidth(narrow)
         self.view = QListView()
         self.view.setModel(self.proxy)
         self.view.setItemDelegate(MemoryDelegate(self.view))

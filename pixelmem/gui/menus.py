@@ -46,6 +46,7 @@ MENU_TABLE: list[tuple[str, str, str, object, str] | tuple[str, None]] = [
     ("view", "focus_editor", QT_TRANSLATE_NOOP("menus", "Go to &Editor"), "Ctrl+2", "focus_editor"),
     ("view", "focus_search", QT_TRANSLATE_NOOP("menus", "Go to &Search"), "Ctrl+3", "focus_search"),
     ("view", "focus_chat", QT_TRANSLATE_NOOP("menus", "Focus &Chat"), "Ctrl+4", "focus_chat"),
+    ("view", "show_map", QT_TRANSLATE_NOOP("menus", "Semantic &Map"), "Ctrl+5", "show_map"),
     ("view", None),
     ("help", "about", QT_TRANSLATE_NOOP("menus", "&About pixelmem"), "", "show_about"),
 ]

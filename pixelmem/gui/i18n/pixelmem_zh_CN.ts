@@ -264,6 +264,19 @@
     </message>
 </context>
 <context>
+    <name>CompareDialog</name>
+    <message>
+        <location filename="../duplicate_banner.py" line="135"/>
+        <source>Compare memories</source>
+        <translation>比较记忆</translation>
+    </message>
+    <message>
+        <location filename="../duplicate_banner.py" line="153"/>
+        <source>Open the other</source>
+        <translation>打开另一条</translation>
+    </message>
+</context>
+<context>
     <name>ConversationBar</name>
     <message>
         <location filename="../chat_conversations.py" line="41"/>
@@ -332,6 +345,85 @@
         <location filename="../chat_history.py" line="157"/>
         <source>Delete “{name}”?</source>
         <translation>删除“{name}”？</translation>
+    </message>
+</context>
+<context>
+    <name>DuplicateBanner</name>
+    <message>
+        <location filename="../duplicate_banner.py" line="73"/>
+        <source>Compare side by side</source>
+        <translation>并排比较</translation>
+    </message>
+    <message>
+        <location filename="../duplicate_banner.py" line="74"/>
+        <source>Keep both</source>
+        <translation>两条都保留</translation>
+    </message>
+    <message>
+        <location filename="../duplicate_banner.py" line="109"/>
+        <source>Looks like «{title}» — an earlier memory says much the same.</source>
+        <translation>看起来像«{title}»——之前的一条记忆说的几乎一样。</translation>
+    </message>
+</context>
+<context>
+    <name>DuplicatesDialog</name>
+    <message>
+        <location filename="../duplicates_dialog.py" line="50"/>
+        <source>Near-duplicates</source>
+        <translation>近似重复</translation>
+    </message>
+    <message>
+        <location filename="../duplicates_dialog.py" line="52"/>
+        <source>Looking for memories that say the same thing…</source>
+        <translation>正在查找内容相同的记忆…</translation>
+    </message>
+    <message>
+        <location filename="../duplicates_dialog.py" line="54"/>
+        <source>Memory</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <location filename="../duplicates_dialog.py" line="54"/>
+        <source>Similarity</source>
+        <translation>相似度</translation>
+    </message>
+    <message>
+        <location filename="../duplicates_dialog.py" line="58"/>
+        <source>Merge…</source>
+        <translation>合并…</translation>
+    </message>
+    <message>
+        <location filename="../duplicates_dialog.py" line="84"/>
+        <source>{n} memories</source>
+        <translation>{n} 条记忆</translation>
+    </message>
+    <message>
+        <location filename="../duplicates_dialog.py" line="97"/>
+        <source>{n} groups of near-duplicates. Double-click to open one.</source>
+        <translation>{n} 组近似重复。双击打开。</translation>
+    </message>
+    <message>
+        <location filename="../duplicates_dialog.py" line="101"/>
+        <source>No near-duplicates found.</source>
+        <translation>没有发现近似重复。</translation>
+    </message>
+    <message>
+        <location filename="../duplicates_dialog.py" line="135"/>
+        <source>Keep «{keep}» and add to it the text and topics of:
+
+{others}
+
+Those will be moved to the trash (they can be restored).</source>
+        <translation>保留«{keep}»，并把以下记忆的正文和主题并入：
+
+{others}
+
+它们会被移到回收站（可以恢复）。</translation>
+    </message>
+    <message>
+        <location filename="../duplicates_dialog.py" line="138"/>
+        <source>Merge memories</source>
+        <translation>合并记忆</translation>
     </message>
 </context>
 <context>
@@ -551,54 +643,112 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../main_window.py" line="209"/>
+        <location filename="../main_window.py" line="243"/>
         <source>No other vaults yet</source>
         <translation>还没有其他知识库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="219"/>
+        <location filename="../main_window.py" line="253"/>
         <source>Recent &amp;Vaults</source>
         <translation>最近的知识库(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="221"/>
+        <location filename="../main_window.py" line="255"/>
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="222"/>
+        <location filename="../main_window.py" line="256"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="223"/>
+        <location filename="../main_window.py" line="257"/>
         <source>Related</source>
         <translation>相关</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="225"/>
+        <location filename="../main_window.py" line="261"/>
+        <source>Map</source>
+        <translation>地图</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="264"/>
         <source>Inbox</source>
         <translation>收件箱</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="368"/>
+        <location filename="../main_window.py" line="414"/>
         <source>Import files</source>
         <translation>导入文件</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="374"/>
+        <location filename="../main_window.py" line="420"/>
         <source>Open vault folder</source>
         <translation>打开知识库文件夹</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="428"/>
+        <location filename="../main_window.py" line="474"/>
         <source>About pixelmem</source>
         <translation>关于 pixelmem</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="430"/>
+        <location filename="../main_window.py" line="476"/>
         <source>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;Local-first knowledge memory: Markdown files in a folder you own, searched by meaning and by keyword, offline.&lt;/p&gt;&lt;p&gt;Vault: {vault}&lt;/p&gt;</source>
         <translation>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;本地优先的知识记忆：Markdown 文件存放在你自己的文件夹里，可离线按语义和关键词搜索。&lt;/p&gt;&lt;p&gt;知识库：{vault}&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>MapView</name>
+    <message>
+        <location filename="../map_view.py" line="85"/>
+        <source>Highlight memories matching…</source>
+        <translation>高亮匹配的记忆…</translation>
+    </message>
+    <message>
+        <location filename="../map_view.py" line="86"/>
+        <source>Tag…</source>
+        <translation>添加主题…</translation>
+    </message>
+    <message>
+        <location filename="../map_view.py" line="87"/>
+        <source>Add a topic to the memories selected (Shift+drag)</source>
+        <translation>为选中的记忆添加主题（Shift+拖动选择）</translation>
+    </message>
+    <message>
+        <location filename="../map_view.py" line="88"/>
+        <source>Duplicates…</source>
+        <translation>重复项…</translation>
+    </message>
+    <message>
+        <location filename="../map_view.py" line="92"/>
+        <source>Colour by cluster</source>
+        <translation>按聚类着色</translation>
+    </message>
+    <message>
+        <location filename="../map_view.py" line="92"/>
+        <source>Colour by topic</source>
+        <translation>按主题着色</translation>
+    </message>
+    <message>
+        <location filename="../map_view.py" line="169"/>
+        <source>The map appears once memories are embedded.</source>
+        <translation>记忆计算完向量后会显示地图。</translation>
+    </message>
+    <message>
+        <location filename="../map_view.py" line="171"/>
+        <source>{n} memories · {k} clusters · drag to pan, wheel to zoom</source>
+        <translation>{n} 条记忆 · {k} 个聚类 · 拖动平移，滚轮缩放</translation>
+    </message>
+    <message>
+        <location filename="../map_view.py" line="221"/>
+        <source>Tag memories</source>
+        <translation>为记忆添加主题</translation>
+    </message>
+    <message>
+        <location filename="../map_view.py" line="222"/>
+        <source>Topic to add to {n} memories:</source>
+        <translation>要添加到 {n} 条记忆的主题：</translation>
     </message>
 </context>
 <context>
@@ -1359,6 +1509,14 @@ Click to see the files that could not be read</source>
     </message>
 </context>
 <context>
+    <name>TopicSuggestions</name>
+    <message>
+        <location filename="../topic_suggestions.py" line="48"/>
+        <source>Suggested topics:</source>
+        <translation>建议的主题：</translation>
+    </message>
+</context>
+<context>
     <name>VaultSession</name>
     <message>
         <location filename="../session.py" line="236"/>
@@ -1487,27 +1645,32 @@ Click to see the files that could not be read</source>
         <translation>专注聊天(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="50"/>
+        <location filename="../menus.py" line="49"/>
+        <source>Semantic &amp;Map</source>
+        <translation>语义地图(&amp;M)</translation>
+    </message>
+    <message>
+        <location filename="../menus.py" line="51"/>
         <source>&amp;About pixelmem</source>
         <translation>关于 pixelmem(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="53"/>
+        <location filename="../menus.py" line="54"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="54"/>
+        <location filename="../menus.py" line="55"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="55"/>
+        <location filename="../menus.py" line="56"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="56"/>
+        <location filename="../menus.py" line="57"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>

