@@ -27,6 +27,8 @@ REQUIRED: dict[str, list[str]] = {
     "delete": ["abc"],
     "import": ["x.md"],
     "doctor": [],
+    "duplicates": [],
+    "map": [],
     "index": [],
     "search": ["query"],
     "status": [],

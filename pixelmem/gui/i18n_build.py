@@ -69,7 +69,7 @@ def update_ts() -> bool:
     if command is None:
         print("lupdate not found", file=sys.stderr)
         return False
-    sources = sorted(str(p) for p in I18N_DIR.parent.glob("*.py"))
+    sources = sorted(str(p) for p in I18N_DIR.parent.rglob("*.py"))  # gui/chat/ too
     ok = True
     for ts in sorted(I18N_DIR.glob("*.ts")):
         args = [*command, *sources, "-no-obsolete", "-locations", "absolute", "-ts", str(ts)]
