@@ -16,8 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
-from pixelmem.core.cache import EmbeddingCache, content_hash
-from pixelmem.core.chunking import ChunkerSettings
+from pixelmem.core.index.cache import EmbeddingCache, content_hash
+from pixelmem.core.index.chunking import ChunkerSettings
 
 DIM = 384
 MODEL_ID = "local:all-MiniLM-L6-v2-int8"

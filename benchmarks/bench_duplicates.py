@@ -5,7 +5,7 @@
 Embeds a generated vault (``benchmarks/_dupgen.py``: distinct notes on shared subjects, planted
 paraphrases and exact copies, English and Chinese) with a built-in model, then prints, for each
 threshold, the pairs found, precision and recall. The thresholds in
-``pixelmem/core/duplicates.py`` are the ones this picks (best F1 with both ≥ 0.9).
+``pixelmem/core/insight/duplicates.py`` are the ones this picks (best F1 with both ≥ 0.9).
 """
 
 from __future__ import annotations
@@ -19,17 +19,17 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks._dupgen import generate_notes
-from pixelmem.core.duplicates import WordWeights, candidate_pairs, rule_for
-from pixelmem.core.indexer import embedding_text
-from pixelmem.core.memory_vectors import MemoryVectors, unit_rows
+from pixelmem.core.index.indexer import embedding_text
+from pixelmem.core.insight.duplicates import WordWeights, candidate_pairs, rule_for
+from pixelmem.core.insight.memory_vectors import MemoryVectors, unit_rows
 
 
 def embedder(name: str):
     if name == "multilingual":
-        from pixelmem.core.embeddings.multilingual import MultilingualEmbedder
+        from pixelmem.core.providers.embeddings.multilingual import MultilingualEmbedder
 
         return MultilingualEmbedder()
-    from pixelmem.core.embeddings.local import LocalEmbedder
+    from pixelmem.core.providers.embeddings.local import LocalEmbedder
 
     return LocalEmbedder()
 

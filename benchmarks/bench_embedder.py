@@ -11,7 +11,7 @@ import random
 import statistics
 import time
 
-from pixelmem.core.embeddings.local import LocalEmbedder
+from pixelmem.core.providers.embeddings.local import LocalEmbedder
 
 PROSE = (
     "the memory of a person is a vault of notes about projects meetings ideas and books that "

@@ -27,7 +27,7 @@ def measure(files: int, workdir: Path) -> dict[str, float]:
     os.environ["PIXELMEM_CONFIG_DIR"] = str(workdir / "config")
     from PySide6.QtWidgets import QApplication
 
-    from pixelmem.core.engine import Engine
+    from pixelmem.core.index.engine import Engine
     from pixelmem.core.settings import Settings
     from pixelmem.gui.main_window import MainWindow
 
@@ -79,7 +79,7 @@ def _wait(app: object, done: object, timeout: float = 300.0) -> None:
 def default_old_ref() -> str:
     """The commit before core/writes.py (the one write gateway) was added."""
     added = subprocess.run(
-        ["git", "log", "--diff-filter=A", "--format=%H", "--", "pixelmem/core/writes.py"],
+        ["git", "log", "--diff-filter=A", "--format=%H", "--", "pixelmem/core/vault/writes.py"],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -23,9 +23,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pixelmem.core.map_layout import layout
-from pixelmem.core.memory_vectors import MemoryVectors, unit_rows
-from pixelmem.core.semantic_map import build_map
+from pixelmem.core.insight.map_layout import layout
+from pixelmem.core.insight.memory_vectors import MemoryVectors, unit_rows
+from pixelmem.core.insight.semantic_map import build_map
 
 WORDS = [
     "index",

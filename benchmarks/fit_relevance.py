@@ -1,4 +1,4 @@
-"""Fit the relevance calibration (pixelmem.core.relevance) on development sets, and report it.
+"""Fit the relevance calibration (pixelmem.core.index.relevance) on development sets, and report it.
 
     python benchmarks/fit_relevance.py [--sets DIR ...] [--models local,local-multilingual]
 
@@ -36,10 +36,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pixelmem.core import relevance as rel  # noqa: E402
-from pixelmem.core.evaluate import build_eval_engine, load_beir, ndcg_at  # noqa: E402
+from pixelmem.core.index import relevance as rel  # noqa: E402
+from pixelmem.core.index.evaluate import build_eval_engine, load_beir, ndcg_at  # noqa: E402
+from pixelmem.core.index.text_tokens import split_query  # noqa: E402
 from pixelmem.core.settings import Settings  # noqa: E402
-from pixelmem.core.text_tokens import split_query  # noqa: E402
 
 TOP = 10
 NEGATIVES = 3  # per query: the strongest distractors, which the floor must keep out

@@ -32,8 +32,8 @@ sys.path.insert(0, str(ROOT / "tests" / "reliability"))
 
 from hostile_gen import billion_laughs, make_hostile  # noqa: E402
 
-from pixelmem.core.memory_json import memory_json  # noqa: E402
-from pixelmem.core.store import MemoryStore  # noqa: E402
+from pixelmem.core.vault.memory_json import memory_json  # noqa: E402
+from pixelmem.core.vault.store import MemoryStore  # noqa: E402
 
 OK = "---\nid: ok-memory\ntitle: fine\n---\nbody\n"
 

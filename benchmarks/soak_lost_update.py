@@ -28,11 +28,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pixelmem.core import store as store_module
-from pixelmem.core.atomic import atomic_write_bytes
 from pixelmem.core.errors import ConflictError
-from pixelmem.core.store import MemoryStore
-from pixelmem.core.vault_scan import load_memory
+from pixelmem.core.vault import store as store_module
+from pixelmem.core.vault.atomic import atomic_write_bytes
+from pixelmem.core.vault.store import MemoryStore
+from pixelmem.core.vault.vault_scan import load_memory
 
 _OUTSIDE = re.compile(r"\bo(\d+)\b")
 _PIXELMEM = re.compile(r"\bp(\d+)\b")

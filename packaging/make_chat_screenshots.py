@@ -35,7 +35,7 @@ def main() -> int:
     from PySide6.QtCore import Qt
     from screenshot_vault import build_vault
 
-    from pixelmem.core.engine import Engine
+    from pixelmem.core.index.engine import Engine
     from pixelmem.core.settings import Settings
     from pixelmem.gui.app import create_application
     from pixelmem.gui.main_window import MainWindow

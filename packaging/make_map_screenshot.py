@@ -48,7 +48,7 @@ def fill_vault(root: Path) -> None:
 
 def _save_near_copy(window, wait_until) -> None:
     """Save a reworded copy of a memory, as a person might, and wait for the banner."""
-    from pixelmem.core.memory import Memory
+    from pixelmem.core.vault.memory import Memory
 
     original = next(m for m in window.session.store.list() if m.title == BANNER_SOURCE)
     body = original.body.replace("change one thing at a time", "only change one variable")
@@ -68,7 +68,7 @@ def main() -> int:
     from PySide6.QtCore import Qt
     from PySide6.QtGui import QFont
 
-    from pixelmem.core.engine import Engine
+    from pixelmem.core.index.engine import Engine
     from pixelmem.core.settings import Settings
     from pixelmem.gui import i18n
     from pixelmem.gui.app import create_application

@@ -59,7 +59,7 @@ def main() -> int:
     from bench_ui import pick_embedder, wait_until
     from screenshot_vault import build_vault
 
-    from pixelmem.core.engine import Engine
+    from pixelmem.core.index.engine import Engine
     from pixelmem.core.settings import Settings
     from pixelmem.gui.app import create_application
     from pixelmem.gui.main_window import MainWindow

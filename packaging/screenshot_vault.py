@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from pixelmem.core.store import MemoryStore
+from pixelmem.core.vault.store import MemoryStore
 
 # (title, topics, importance, hours ago, body)
 MEMORIES = [

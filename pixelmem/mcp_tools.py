@@ -16,14 +16,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pixelmem.core import ids
-from pixelmem.core.engine import Engine
+from pixelmem.core.archive.inbox import DraftNotFound, Inbox, checked_text
 from pixelmem.core.errors import MemoryNotFound, PixelmemError
-from pixelmem.core.inbox import DraftNotFound, Inbox, checked_text
-from pixelmem.core.memory import Memory
-from pixelmem.core.memory_json import display_path, memory_json
+from pixelmem.core.index.engine import Engine
 from pixelmem.core.settings import Settings, settings_path
-from pixelmem.core.vault_watch import Signature, VaultWatcher, file_signature
+from pixelmem.core.vault import ids
+from pixelmem.core.vault.memory import Memory
+from pixelmem.core.vault.memory_json import display_path, memory_json
+from pixelmem.core.vault.vault_watch import Signature, VaultWatcher, file_signature
 
 log = logging.getLogger(__name__)
 

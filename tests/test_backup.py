@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from pixelmem.cli import main
-from pixelmem.core.backup import (
+from pixelmem.core.archive.backup import (
     MANIFEST_NAME,
     BackupError,
     RestoreConflict,

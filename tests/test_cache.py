@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 import zstandard
 
-from pixelmem.core import cache as cache_module
-from pixelmem.core.cache import CACHE_FILENAME, EmbeddingCache, content_hash
+from pixelmem.core.index import cache as cache_module
+from pixelmem.core.index.cache import CACHE_FILENAME, EmbeddingCache, content_hash
 
 MODEL = "local:test-model"
 DIM = 8
@@ -377,7 +377,7 @@ def test_concurrent_save_with_another_process(path: Path) -> None:
         import sys
         from pathlib import Path
         import numpy as np
-        from pixelmem.core.cache import EmbeddingCache, content_hash
+        from pixelmem.core.index.cache import EmbeddingCache, content_hash
         cache = EmbeddingCache(Path(sys.argv[1]), {MODEL!r}, {DIM}, {CHUNKER!r})
         cache.load()
         for r in range(10):

@@ -8,10 +8,10 @@ from pathlib import Path
 import numpy as np
 from fakes import HashEmbedder
 
-from pixelmem.core.cache import CACHE_FILENAME, EmbeddingCache, content_hash
-from pixelmem.core.engine import Engine
+from pixelmem.core.index.cache import CACHE_FILENAME, EmbeddingCache, content_hash
+from pixelmem.core.index.engine import Engine
 from pixelmem.core.settings import Settings
-from pixelmem.core.store import MemoryStore
+from pixelmem.core.vault.store import MemoryStore
 
 DIM = 8
 

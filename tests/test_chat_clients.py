@@ -14,15 +14,6 @@ import pytest
 from chat_fakes import GatedServer
 from fake_servers import FakeServer, free_port
 
-from pixelmem.core.chat import (
-    NOT_CONFIGURED,
-    CancelToken,
-    ChatNotConfigured,
-    OllamaChat,
-    OpenAIChat,
-    create_chat_client,
-    fitted_settings,
-)
 from pixelmem.core.errors import (
     AnswerCutOff,
     ContextExceeded,
@@ -32,7 +23,16 @@ from pixelmem.core.errors import (
     ProviderResponseError,
     ProviderUnavailable,
 )
-from pixelmem.core.http import EndpointNotFound, ProviderTimeout, RetryPolicy
+from pixelmem.core.providers.chat import (
+    NOT_CONFIGURED,
+    CancelToken,
+    ChatNotConfigured,
+    OllamaChat,
+    OpenAIChat,
+    create_chat_client,
+    fitted_settings,
+)
+from pixelmem.core.providers.http import EndpointNotFound, ProviderTimeout, RetryPolicy
 from pixelmem.core.settings import ChatSettings
 
 SECRET = "sk-chat-DO-NOT-LEAK-0987654321"

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from pixelmem.core.chunking import Chunk, ChunkerSettings, chunk_text, text_weight
+from pixelmem.core.index.chunking import Chunk, ChunkerSettings, chunk_text, text_weight
 
 WORDS = ("alpha", "beta", "gamma", "delta", "memory", "vault", "search", "index", "note", "idea")
 ZH_SENTENCE = "我今天在公园里散步，天气非常好。"  # 16 characters, weight 48

@@ -15,7 +15,7 @@ from fake_servers import FakeServer, free_port
 from pixelmem.cli import main
 from pixelmem.commands.chat import _stream_answer
 from pixelmem.core.settings import Settings
-from pixelmem.core.store import MemoryStore
+from pixelmem.core.vault.store import MemoryStore
 
 CHAT_PATHS = {"ollama": "/api/chat", "openai": "/v1/chat/completions"}
 REPLY = "Your espresso ratio is 1:2 [Espresso ratio]."

@@ -10,7 +10,7 @@ from fake_servers import FakeServer, free_port
 
 from pixelmem.cli import main
 from pixelmem.core.settings import Settings
-from pixelmem.core.store import MemoryStore
+from pixelmem.core.vault.store import MemoryStore
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pixelmem.cli import main
-from pixelmem.core.store import MemoryStore
+from pixelmem.core.vault.store import MemoryStore
 
 NOTES = [
     ("Espresso ratio", "Use 18 g of coffee for 36 g of espresso in 28 seconds.", ["coffee"]),

@@ -10,7 +10,7 @@ import pytest
 from test_importers import make_docx, make_pdf  # tests/ is on sys.path (no __init__)
 
 from pixelmem.cli import main
-from pixelmem.core.store import MemoryStore
+from pixelmem.core.vault.store import MemoryStore
 
 
 class _Tty(io.StringIO):
@@ -216,7 +216,7 @@ def test_doctor_lists_skipped_files(vault: Path, capsys) -> None:
 def test_cli_uses_the_vault_the_app_opened_last(tmp_path, capsys) -> None:
     from pixelmem.cli import main
     from pixelmem.core.settings import Settings
-    from pixelmem.core.store import MemoryStore
+    from pixelmem.core.vault.store import MemoryStore
 
     last = tmp_path / "last-vault"
     MemoryStore(last).create("Remembered vault", "body")

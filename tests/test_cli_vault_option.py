@@ -16,7 +16,7 @@ import pytest
 from pixelmem import __version__, cli
 from pixelmem.commands import backup, chat, common, mcp, vault
 from pixelmem.core.settings import Settings
-from pixelmem.core.store import MemoryStore
+from pixelmem.core.vault.store import MemoryStore
 
 # The arguments each subcommand needs besides --vault; a new subcommand must be added here.
 REQUIRED: dict[str, list[str]] = {

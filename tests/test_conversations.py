@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pixelmem.core.conversations import (
+from pixelmem.core.assist.conversations import (
     ChatMessage,
     Conversation,
     ConversationStore,

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from benchmarks._dupgen import generate_notes
-from pixelmem.core.duplicates import (
+from pixelmem.core.index.indexer import embedding_text
+from pixelmem.core.insight.duplicates import (
     DuplicateRule,
     WordWeights,
     duplicate_groups,
@@ -14,9 +15,8 @@ from pixelmem.core.duplicates import (
     duplicates_of,
     rule_for,
 )
-from pixelmem.core.indexer import embedding_text
-from pixelmem.core.memory_vectors import MemoryVectors, unit_rows
-from pixelmem.core.topic_suggestions import suggest_for_memory, suggest_topics
+from pixelmem.core.insight.memory_vectors import MemoryVectors, unit_rows
+from pixelmem.core.insight.topic_suggestions import suggest_for_memory, suggest_topics
 
 SAME_WORDS = ["same words"] * 8
 VECTORS_ONLY = DuplicateRule(candidate=0.9, threshold=0.9)  # with identical texts: cos ≥ 0.8
@@ -81,7 +81,7 @@ def test_rules_by_model_family():
 @pytest.mark.slow
 def test_precision_and_recall_on_a_generated_vault():
     """The shipped rule on planted paraphrases and copies (benchmarks/bench_duplicates.py)."""
-    from pixelmem.core.embeddings.local import LocalEmbedder
+    from pixelmem.core.providers.embeddings.local import LocalEmbedder
 
     notes, truth = generate_notes(400, seed=2, chinese_share=0.0)
     texts = [embedding_text(title, body) for title, body in notes]
@@ -120,8 +120,8 @@ def test_topic_suggestions_come_from_neighbours():
 
 
 def test_merge_keeps_both_texts_and_all_topics():
-    from pixelmem.core.memory import Memory
-    from pixelmem.core.merge import merged
+    from pixelmem.core.insight.merge import merged
+    from pixelmem.core.vault.memory import Memory
 
     keep = Memory(id="a", title="Espresso", body="18 g in, 36 g out.", topics=["coffee"])
     other = Memory(

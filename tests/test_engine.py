@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from fakes import HashEmbedder
 
-from pixelmem.core.engine import Engine
 from pixelmem.core.errors import ProviderUnavailable
-from pixelmem.core.indexer import IndexCancelled
+from pixelmem.core.index.engine import Engine
+from pixelmem.core.index.indexer import IndexCancelled
 from pixelmem.core.settings import Settings
-from pixelmem.core.store import MemoryStore
+from pixelmem.core.vault.store import MemoryStore
 
 LONG_BODY = "\n\n".join(
     f"Paragraph {i} about topic{i} with enough words to fill the chunk. " * 6 for i in range(8)

@@ -9,7 +9,7 @@ import pytest
 
 from pixelmem.cli import main
 from pixelmem.core.errors import PixelmemError
-from pixelmem.core.evaluate import evaluate, load_beir, ndcg_at, recall_at
+from pixelmem.core.index.evaluate import evaluate, load_beir, ndcg_at, recall_at
 
 
 def _write_beir(folder: Path) -> Path:

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from pixelmem.core import ids, scan_cache
-from pixelmem.core.memory_json import memory_json
-from pixelmem.core.store import MemoryStore
-from pixelmem.core.yaml_guard import MAX_NESTING, depth_bound
+from pixelmem.core.vault import ids, scan_cache
+from pixelmem.core.vault.memory_json import memory_json
+from pixelmem.core.vault.store import MemoryStore
+from pixelmem.core.vault.yaml_guard import MAX_NESTING, depth_bound
 
 OK = "---\nid: ok-memory\ntitle: fine\n---\nbody\n"
 

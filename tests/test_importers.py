@@ -7,8 +7,7 @@ from pathlib import Path
 import docx
 import pytest
 
-from pixelmem.core.errors import ImportFailed
-from pixelmem.core.importers import (
+from pixelmem.core.archive.importers import (
     ImportedDoc,
     import_doc,
     iter_importable,
@@ -16,7 +15,8 @@ from pixelmem.core.importers import (
     register_reader,
     supported_suffixes,
 )
-from pixelmem.core.store import MemoryStore
+from pixelmem.core.errors import ImportFailed
+from pixelmem.core.vault.store import MemoryStore
 
 
 def make_pdf(path: Path, pages: list[str], title: str | None = None) -> None:
@@ -114,7 +114,7 @@ def test_unreadable_files_raise_import_failed(tmp_path: Path, name, data, reason
 def test_missing_and_huge_files(tmp_path: Path, monkeypatch) -> None:
     with pytest.raises(ImportFailed, match="no such file"):
         read_importable(tmp_path / "missing.md")
-    monkeypatch.setattr("pixelmem.core.importers.MAX_IMPORT_BYTES", 10)
+    monkeypatch.setattr("pixelmem.core.archive.importers.MAX_IMPORT_BYTES", 10)
     (tmp_path / "big.txt").write_text("x" * 20, encoding="utf-8")
     with pytest.raises(ImportFailed, match="larger than"):
         read_importable(tmp_path / "big.txt")
@@ -175,7 +175,7 @@ def test_registry_accepts_new_readers(tmp_path: Path) -> None:
         assert read_importable(tmp_path / "x.csvx").body == "a,b"
         assert ".csvx" in supported_suffixes()
     finally:
-        from pixelmem.core import importers
+        from pixelmem.core.archive import importers
 
         importers.READERS.pop(".csvx")
 
@@ -190,7 +190,7 @@ def test_reader_os_errors_become_import_failed(tmp_path: Path) -> None:
         with pytest.raises(ImportFailed, match="Permission denied"):
             read_importable(tmp_path / "x.perm")
     finally:
-        from pixelmem.core import importers
+        from pixelmem.core.archive import importers
 
         importers.READERS.pop(".perm")
 

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from pixelmem.core.archive.inbox import DraftNotFound, Inbox
 from pixelmem.core.errors import InvalidIdError, InvalidMemoryError
-from pixelmem.core.frontmatter_io import parse_document
-from pixelmem.core.inbox import DraftNotFound, Inbox
-from pixelmem.core.store import MemoryStore
-from pixelmem.core.vault_watch import VaultWatcher
+from pixelmem.core.vault.frontmatter_io import parse_document
+from pixelmem.core.vault.store import MemoryStore
+from pixelmem.core.vault.vault_watch import VaultWatcher
 
 
 def test_a_draft_is_a_memory_file_in_the_inbox(vault: Path) -> None:

@@ -8,8 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from pixelmem.core.errors import InvalidIdError, MemoryNotFound
-from pixelmem.core.injection import (
+from pixelmem.core.assist.injection import (
     AUTO_K,
     CONTEXT_INSTRUCTIONS,
     NO_CONTEXT,
@@ -17,8 +16,9 @@ from pixelmem.core.injection import (
     build_prompt_for,
     format_entry,
 )
-from pixelmem.core.memory import Memory
-from pixelmem.core.token_budget import estimate_tokens, fit_history, prompt_room
+from pixelmem.core.assist.token_budget import estimate_tokens, fit_history, prompt_room
+from pixelmem.core.errors import InvalidIdError, MemoryNotFound
+from pixelmem.core.vault.memory import Memory
 
 
 @dataclass(frozen=True)
@@ -289,7 +289,7 @@ def test_build_prompt_for_searches_hybrid_top5_with_the_engines_threshold() -> N
 
 
 def test_below_the_similarity_threshold_nothing_is_injected(tmp_path) -> None:
-    engine_mod = pytest.importorskip("pixelmem.core.engine")
+    engine_mod = pytest.importorskip("pixelmem.core.index.engine")
     from fakes import HashEmbedder
 
     from pixelmem.core.settings import Settings
@@ -308,7 +308,7 @@ def test_below_the_similarity_threshold_nothing_is_injected(tmp_path) -> None:
 
 
 def test_a_floor_nothing_clears_injects_nothing(tmp_path) -> None:
-    engine_mod = pytest.importorskip("pixelmem.core.engine")
+    engine_mod = pytest.importorskip("pixelmem.core.index.engine")
     from fakes import HashEmbedder
 
     from pixelmem.core.settings import Settings

@@ -7,9 +7,9 @@ import math
 import numpy as np
 import pytest
 
-from pixelmem.core import keyword_index
-from pixelmem.core.keyword_index import KeywordIndex
-from pixelmem.core.text_tokens import highlight_terms, normalise, query_terms, tokenize
+from pixelmem.core.index import keyword_index
+from pixelmem.core.index.keyword_index import KeywordIndex
+from pixelmem.core.index.text_tokens import highlight_terms, normalise, query_terms, tokenize
 
 # -- tokenizer ---------------------------------------------------------------------------------
 

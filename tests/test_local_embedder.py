@@ -10,9 +10,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from pixelmem.core.embeddings import Embedder, local
-from pixelmem.core.embeddings.local import DIM, MODEL_ID, LocalEmbedder, verify_model_file
 from pixelmem.core.errors import ModelFileError
+from pixelmem.core.providers.embeddings import Embedder, local
+from pixelmem.core.providers.embeddings.local import DIM, MODEL_ID, LocalEmbedder, verify_model_file
 
 REFERENCE = Path(__file__).parent / "data" / "minilm_reference.npz"
 

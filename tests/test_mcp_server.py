@@ -26,9 +26,9 @@ from test_importers import make_docx, make_pdf
 
 from pixelmem import __version__
 from pixelmem.cli import main
-from pixelmem.core.inbox import Inbox
+from pixelmem.core.archive.inbox import Inbox
 from pixelmem.core.settings import Settings
-from pixelmem.core.store import MemoryStore
+from pixelmem.core.vault.store import MemoryStore
 
 TOOLS = {
     "semantic_search",

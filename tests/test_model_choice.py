@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from pixelmem.core import model_choice
-from pixelmem.core.engine import Engine
-from pixelmem.core.memory import Memory
+from pixelmem.core.index import model_choice
+from pixelmem.core.index.engine import Engine
 from pixelmem.core.settings import Settings
-from pixelmem.core.store import MemoryStore
+from pixelmem.core.vault.memory import Memory
+from pixelmem.core.vault.store import MemoryStore
 
 ENGLISH = [
     Memory(f"e{i}", f"Note {i}", body="Plain English text about gardening.") for i in range(40)

@@ -19,10 +19,6 @@ import numpy as np
 import pytest
 from fake_servers import FakeServer, fake_vector, free_port
 
-from pixelmem.core.embeddings import Embedder, factory
-from pixelmem.core.embeddings.ollama import OllamaEmbedder
-from pixelmem.core.embeddings.openai import OpenAIEmbedder
-from pixelmem.core.embeddings.remote import float_matrix
 from pixelmem.core.errors import (
     ProviderAuthError,
     ProviderError,
@@ -31,7 +27,11 @@ from pixelmem.core.errors import (
     ProviderUnavailable,
     SettingsError,
 )
-from pixelmem.core.http import (
+from pixelmem.core.providers.embeddings import Embedder, factory
+from pixelmem.core.providers.embeddings.ollama import OllamaEmbedder
+from pixelmem.core.providers.embeddings.openai import OpenAIEmbedder
+from pixelmem.core.providers.embeddings.remote import float_matrix
+from pixelmem.core.providers.http import (
     EndpointNotFound,
     JsonClient,
     ProviderTimeout,
@@ -499,9 +499,9 @@ def test_factory_local_is_imported_lazily(monkeypatch: pytest.MonkeyPatch) -> No
     class FakeLocal:
         model_id = "local:fake"
 
-    module = types.ModuleType("pixelmem.core.embeddings.local")
+    module = types.ModuleType("pixelmem.core.providers.embeddings.local")
     module.LocalEmbedder = FakeLocal  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "pixelmem.core.embeddings.local", module)
+    monkeypatch.setitem(sys.modules, "pixelmem.core.providers.embeddings.local", module)
     assert isinstance(factory.create_embedder(EmbeddingSettings()), FakeLocal)
 
 

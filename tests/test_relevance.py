@@ -15,13 +15,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pixelmem.core import relevance as rel
-from pixelmem.core.engine import Engine
-from pixelmem.core.evaluate import load_beir
-from pixelmem.core.injection import build_prompt_for
+from pixelmem.core.assist.injection import build_prompt_for
+from pixelmem.core.index import relevance as rel
+from pixelmem.core.index.engine import Engine
+from pixelmem.core.index.evaluate import load_beir
+from pixelmem.core.index.text_tokens import cjk_share
 from pixelmem.core.settings import Settings
-from pixelmem.core.store import MemoryStore
-from pixelmem.core.text_tokens import cjk_share
+from pixelmem.core.vault.store import MemoryStore
 
 FLOOR_SET = Path(__file__).resolve().parent.parent / "benchmarks" / "data" / "floor_bilingual"
 

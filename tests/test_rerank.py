@@ -8,8 +8,8 @@ import pytest
 from fake_servers import FakeServer, free_port
 
 from pixelmem.core.errors import ProviderAuthError, ProviderResponseError
-from pixelmem.core.http import RetryPolicy
-from pixelmem.core.rerank import Reranker, rerank_or_fallback, reranker_from_settings
+from pixelmem.core.providers.http import RetryPolicy
+from pixelmem.core.providers.rerank import Reranker, rerank_or_fallback, reranker_from_settings
 from pixelmem.core.settings import RerankSettings
 
 SECRET = "sk-rerank-DO-NOT-LEAK-7"

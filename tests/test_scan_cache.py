@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 import zstandard
 
-from pixelmem.core import scan_cache, vault_scan
 from pixelmem.core.errors import ConflictError, MemoryNotFound
-from pixelmem.core.memory import Memory
-from pixelmem.core.scan_cache import CACHE_FILENAME, ScanCache, ScanSession
-from pixelmem.core.store import MemoryStore
-from pixelmem.core.vault_scan import ScanResult
+from pixelmem.core.vault import scan_cache, vault_scan
+from pixelmem.core.vault.memory import Memory
+from pixelmem.core.vault.scan_cache import CACHE_FILENAME, ScanCache, ScanSession
+from pixelmem.core.vault.store import MemoryStore
+from pixelmem.core.vault.vault_scan import ScanResult
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks._vaultgen import generate_vault

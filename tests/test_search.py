@@ -11,11 +11,11 @@ from datetime import UTC, date, datetime
 import numpy as np
 import pytest
 
-from pixelmem.core.chunking import Chunk
-from pixelmem.core.memory import Memory
-from pixelmem.core.relevance import DEFAULT_MIN_RELEVANCE, relevance
-from pixelmem.core.search import SearchFilters, SearchIndex
-from pixelmem.core.text_tokens import make_snippet
+from pixelmem.core.index.chunking import Chunk
+from pixelmem.core.index.relevance import DEFAULT_MIN_RELEVANCE, relevance
+from pixelmem.core.index.search import SearchFilters, SearchIndex
+from pixelmem.core.index.text_tokens import make_snippet
+from pixelmem.core.vault.memory import Memory
 
 DIM = 8
 E = np.eye(DIM, dtype=np.float32)
@@ -275,7 +275,7 @@ def test_concurrent_searches_on_one_snapshot(index: SearchIndex) -> None:
 
 
 def test_rebuild_with_previous_reuses_unchanged_chunks(monkeypatch) -> None:
-    from pixelmem.core import search
+    from pixelmem.core.index import search
 
     first = SearchIndex.build(CHUNKS, VECTORS, MEMORIES)
     edited = list(CHUNKS)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pixelmem.core.engine import Engine
+from pixelmem.core.index.engine import Engine
 from pixelmem.core.settings import Settings
-from pixelmem.core.store import MemoryStore
+from pixelmem.core.vault.store import MemoryStore
 
 MEMORIES = [
     (

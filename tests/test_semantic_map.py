@@ -7,17 +7,17 @@ from pathlib import Path
 import numpy as np
 from fakes import HashEmbedder
 
-from pixelmem.core.engine import Engine
-from pixelmem.core.map_clusters import (
+from pixelmem.core.index.engine import Engine
+from pixelmem.core.insight.map_clusters import (
     choose_clusters,
     cluster_count,
     cluster_keywords,
     kmeans,
     label_terms,
 )
-from pixelmem.core.map_layout import layout, pca_2d, place_new
-from pixelmem.core.memory_vectors import MemoryVectors, memory_vectors, nearest, unit_rows
-from pixelmem.core.semantic_map import MapStore, SemanticMap, build_map, engine_map
+from pixelmem.core.insight.map_layout import layout, pca_2d, place_new
+from pixelmem.core.insight.memory_vectors import MemoryVectors, memory_vectors, nearest, unit_rows
+from pixelmem.core.insight.semantic_map import MapStore, SemanticMap, build_map, engine_map
 from pixelmem.core.settings import Settings
 
 

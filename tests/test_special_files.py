@@ -12,13 +12,14 @@ from typing import Any
 
 import pytest
 
-from pixelmem.core import model_choice, scan_cache
-from pixelmem.core.cache import CACHE_FILENAME, EmbeddingCache
-from pixelmem.core.importers import read_markdown
-from pixelmem.core.safe_open import NotRegularFile, open_regular
+from pixelmem.core.archive.importers import read_markdown
+from pixelmem.core.index import model_choice
+from pixelmem.core.index.cache import CACHE_FILENAME, EmbeddingCache
 from pixelmem.core.settings import Settings
-from pixelmem.core.store import MemoryStore
-from pixelmem.core.vault_scan import read_checked
+from pixelmem.core.vault import scan_cache
+from pixelmem.core.vault.safe_open import NotRegularFile, open_regular
+from pixelmem.core.vault.store import MemoryStore
+from pixelmem.core.vault.vault_scan import read_checked
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
 

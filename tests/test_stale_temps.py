@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from pixelmem.core.stale_temps import open_files
-from pixelmem.core.store import MemoryStore
+from pixelmem.core.vault.stale_temps import open_files
+from pixelmem.core.vault.store import MemoryStore
 
 HOUR_AGO = time.time() - 2 * 3600
 

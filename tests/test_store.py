@@ -9,8 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from pixelmem.core import atomic
-from pixelmem.core import store as store_module
 from pixelmem.core.errors import (
     ConflictError,
     InvalidIdError,
@@ -19,8 +17,10 @@ from pixelmem.core.errors import (
     VaultError,
     VaultNotWritable,
 )
-from pixelmem.core.store import MemoryStore
-from pixelmem.core.vault_scan import SkippedFile, UnreadableFile, load_memory
+from pixelmem.core.vault import atomic
+from pixelmem.core.vault import store as store_module
+from pixelmem.core.vault.store import MemoryStore
+from pixelmem.core.vault.vault_scan import SkippedFile, UnreadableFile, load_memory
 
 OBSIDIAN = (
     "---\n"
@@ -392,7 +392,7 @@ def test_memory_without_fingerprint_uses_the_table(vault: Path) -> None:
 
 def test_update_unknown_memory(vault: Path) -> None:
     store = MemoryStore(vault)
-    from pixelmem.core.memory import Memory
+    from pixelmem.core.vault.memory import Memory
 
     with pytest.raises(MemoryNotFound):
         store.update(Memory(id="nope", title="x"))

@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from pixelmem.core.store import MemoryStore
-from pixelmem.core.vault_scan import load_memory
+from pixelmem.core.vault.store import MemoryStore
+from pixelmem.core.vault.vault_scan import load_memory
 
 LINES = 3000  # ~250 KB per file, so a kill often lands inside a write
 
 WRITER = r"""
 import sys
 from pathlib import Path
-from pixelmem.core.store import MemoryStore
+from pixelmem.core.vault.store import MemoryStore
 
 def body(k):
     return f"version {k} " + "x" * 70 + "\n"

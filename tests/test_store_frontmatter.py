@@ -6,9 +6,9 @@ from datetime import UTC, date, datetime, timedelta, timezone
 
 import pytest
 
-from pixelmem.core import ids
 from pixelmem.core.errors import InvalidIdError
-from pixelmem.core.frontmatter_io import (
+from pixelmem.core.vault import ids
+from pixelmem.core.vault.frontmatter_io import (
     FrontmatterEditRefused,
     FrontmatterError,
     dump_entry,
@@ -257,7 +257,7 @@ def _yaml_or_error(text: str):
 def test_simple_parser_agrees_with_pyyaml_or_declines() -> None:
     import random
 
-    from pixelmem.core.frontmatter_io import parse_simple_yaml
+    from pixelmem.core.vault.frontmatter_io import parse_simple_yaml
 
     rng = random.Random(1234)
     handled = 0
@@ -277,7 +277,7 @@ def test_simple_parser_agrees_with_pyyaml_or_declines() -> None:
 
 
 def test_simple_parser_handles_what_pixelmem_writes() -> None:
-    from pixelmem.core.frontmatter_io import parse_simple_yaml
+    from pixelmem.core.vault.frontmatter_io import parse_simple_yaml
 
     stamp = datetime(2026, 11, 21, 10, 0, tzinfo=UTC)
     data = {
@@ -290,7 +290,7 @@ def test_simple_parser_handles_what_pixelmem_writes() -> None:
         "source": "https://example.com/a?b=1",
         "aliases": [],
     }
-    from pixelmem.core.frontmatter_io import dump_mapping
+    from pixelmem.core.vault.frontmatter_io import dump_mapping
 
     text = dump_mapping(data)
     assert parse_simple_yaml(text) == data

@@ -17,10 +17,10 @@ from fake_servers import FakeServer
 from fakes import HashEmbedder
 from test_mcp_server import McpClient, write_settings
 
-from pixelmem.core.engine import Engine
+from pixelmem.core.index.engine import Engine
 from pixelmem.core.settings import Settings
-from pixelmem.core.store import MemoryStore
-from pixelmem.core.vault_watch import VaultWatcher, file_signature, vault_signatures
+from pixelmem.core.vault.store import MemoryStore
+from pixelmem.core.vault.vault_watch import VaultWatcher, file_signature, vault_signatures
 
 WRITES = 200
 

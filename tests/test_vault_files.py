@@ -9,15 +9,15 @@ from pathlib import Path, PurePath
 
 import pytest
 
-from pixelmem.core.backup import backup_sources
-from pixelmem.core.store import MemoryStore
-from pixelmem.core.vault_files import (
+from pixelmem.core.archive.backup import backup_sources
+from pixelmem.core.vault.store import MemoryStore
+from pixelmem.core.vault.vault_files import (
     is_memory_relpath,
     iter_memory_entries,
     memory_folders,
     process_lock,
 )
-from pixelmem.core.vault_watch import vault_signatures
+from pixelmem.core.vault.vault_watch import vault_signatures
 
 
 @pytest.fixture

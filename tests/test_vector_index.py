@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from pixelmem.core.vector_index import VectorIndex, top_k_of_scores
+from pixelmem.core.index.vector_index import VectorIndex, top_k_of_scores
 
 
 def _unit_rows(n: int, dim: int, seed: int = 0) -> np.ndarray:

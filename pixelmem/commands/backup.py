@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from pixelmem.commands.common import ProgressBar, vault_from_args
-from pixelmem.core.backup import create_backup
+from pixelmem.core.archive.backup import create_backup
+from pixelmem.core.archive.restore import restore_backup
 from pixelmem.core.errors import VaultError
-from pixelmem.core.restore import restore_backup
 from pixelmem.core.settings import Settings
 from pixelmem.core.wording import counted
 

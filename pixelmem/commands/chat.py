@@ -1,6 +1,7 @@
 """``pixelmem ask``: one question to the chat model, with the relevant memories injected.
 
-The same injection as the app's chat pane (:mod:`pixelmem.core.injection`); the answer streams
+The same injection as the app's chat pane (:mod:`pixelmem.core.assist.injection`); the answer
+streams
 to standard output, then the memories it was given are listed. Without a chat provider the
 command says so in one line and exits 1 (``--show-prompt`` still prints the prompt first).
 An answer that was cut off (no finish reason from the server) is an error: exit 1 after the
@@ -14,14 +15,14 @@ import sys
 from typing import TextIO
 
 from pixelmem.commands.common import ProgressBar, vault_from_args
-from pixelmem.core.chat import (
+from pixelmem.core.assist.injection import DEFAULT_MODE, InjectedPrompt, build_prompt_for
+from pixelmem.core.errors import PixelmemError
+from pixelmem.core.providers.chat import (
     TOKEN_LIMIT,
     ChatNotConfigured,
     create_chat_client,
     fitted_settings,
 )
-from pixelmem.core.errors import PixelmemError
-from pixelmem.core.injection import DEFAULT_MODE, InjectedPrompt, build_prompt_for
 from pixelmem.core.settings import SEARCH_MODES, Settings
 
 CONFIGURE_HINT = " (or run `pixelmem config set chat.provider ollama`)"
@@ -60,7 +61,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         print(problem, file=sys.stderr)  # before indexing anything: nothing to wait for
         return 1
 
-    from pixelmem.core.engine import Engine  # numpy and the model load lazily
+    from pixelmem.core.index.engine import Engine  # numpy and the model load lazily
 
     engine = Engine(vault_from_args(args, settings), settings)
     engine.open(progress=ProgressBar("indexing"))

@@ -22,7 +22,7 @@ def vault_from_args(args: argparse.Namespace, settings: Settings | None = None) 
 
 
 def open_engine(args: argparse.Namespace):  # -> Engine (imported lazily: numpy/onnx are slow)
-    from pixelmem.core.engine import Engine
+    from pixelmem.core.index.engine import Engine
 
     settings = Settings.load()
     return Engine(vault_from_args(args, settings), settings)

@@ -66,8 +66,8 @@ def _set(args: argparse.Namespace) -> int:
 
 
 def _test(args: argparse.Namespace) -> int:
-    from pixelmem.core.embeddings.factory import create_embedder, test_connection
-    from pixelmem.core.rerank import reranker_from_settings
+    from pixelmem.core.providers.embeddings.factory import create_embedder, test_connection
+    from pixelmem.core.providers.rerank import reranker_from_settings
 
     settings = Settings.load()
     embedder = create_embedder(settings.embedding)
@@ -83,7 +83,7 @@ def _test(args: argparse.Namespace) -> int:
 
 def _test_chat(settings: Settings) -> int:
     """The chat model: listed by the server, and a one-token completion from the same model."""
-    from pixelmem.core.chat import create_chat_client
+    from pixelmem.core.providers.chat import create_chat_client
 
     if not settings.chat.provider:
         print("chat: not configured (chat.provider)")

@@ -35,8 +35,8 @@ def _opened(args: argparse.Namespace):
 
 
 def cmd_duplicates(args: argparse.Namespace) -> int:
-    from pixelmem.core.duplicates import duplicate_groups, rule_for
-    from pixelmem.core.memory_vectors import memory_vectors
+    from pixelmem.core.insight.duplicates import duplicate_groups, rule_for
+    from pixelmem.core.insight.memory_vectors import memory_vectors
 
     engine = _opened(args)
     vectors = memory_vectors(engine.index)
@@ -68,7 +68,7 @@ def cmd_duplicates(args: argparse.Namespace) -> int:
 
 
 def cmd_map(args: argparse.Namespace) -> int:
-    from pixelmem.core.semantic_map import engine_map
+    from pixelmem.core.insight.semantic_map import engine_map
 
     engine = _opened(args)
     semantic_map = engine_map(engine)

@@ -140,7 +140,7 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from pixelmem.core.evaluate import evaluate
+    from pixelmem.core.index.evaluate import evaluate
     from pixelmem.core.settings import Settings
 
     if not args.folder.is_dir():

@@ -12,14 +12,14 @@ from typing import Any
 
 from pixelmem.commands.common import vault_from_args
 from pixelmem.core.errors import MemoryNotFound, PixelmemError
-from pixelmem.core.ids import printable_name
-from pixelmem.core.memory import IMPORTANCE_LEVELS, Memory
-from pixelmem.core.memory_json import memory_json
 from pixelmem.core.paths import VAULT_ENV
 from pixelmem.core.settings import Settings
-from pixelmem.core.store import MemoryStore
+from pixelmem.core.vault.ids import printable_name
+from pixelmem.core.vault.memory import IMPORTANCE_LEVELS, Memory
+from pixelmem.core.vault.memory_json import memory_json
+from pixelmem.core.vault.store import MemoryStore
+from pixelmem.core.vault.writes import MemoryWrites
 from pixelmem.core.wording import counted
-from pixelmem.core.writes import MemoryWrites
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:

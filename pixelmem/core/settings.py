@@ -20,18 +20,18 @@ from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
-from pixelmem.core.atomic import atomic_write_bytes
 from pixelmem.core.errors import SettingsError
 from pixelmem.core.paths import config_dir
-from pixelmem.core.safe_open import read_regular_bytes
-from pixelmem.core.vault_files import LOCK_SUFFIX, process_lock
+from pixelmem.core.vault.atomic import atomic_write_bytes
+from pixelmem.core.vault.safe_open import read_regular_bytes
+from pixelmem.core.vault.vault_files import LOCK_SUFFIX, process_lock
 
 log = logging.getLogger(__name__)
 
 SETTINGS_FILENAME = "settings.json"
 LOCK_TIMEOUT = 10.0  # seconds; a save waits this long for another process's save
 MASK = "***"
-# "auto": a built-in model chosen per vault from its languages (pixelmem.core.model_choice).
+# "auto": a built-in model chosen per vault from its languages (pixelmem.core.index.model_choice).
 EMBEDDING_PROVIDERS = (
     "auto",
     "local",
@@ -119,7 +119,7 @@ class ChatSettings(_Section):
 class SearchSettings(_Section):
     mode: str = _setting("hybrid", choices=SEARCH_MODES)
     top_k: int = _setting(5, low=1, high=100)
-    # The calibrated relevance (pixelmem.core.relevance) below which nothing is shown or
+    # The calibrated relevance (pixelmem.core.index.relevance) below which nothing is shown or
     # injected; chosen on development data by benchmarks/fit_relevance.py.
     min_relevance: float = _setting(0.5, low=0.0, high=1.0)
 

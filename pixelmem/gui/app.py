@@ -10,8 +10,8 @@ from pathlib import Path
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
-from pixelmem.core.engine import Engine
 from pixelmem.core.errors import PixelmemError
+from pixelmem.core.index.engine import Engine
 from pixelmem.core.paths import VAULT_ENV, default_vault_dir
 from pixelmem.core.settings import Settings, update_settings
 from pixelmem.gui import i18n, workers

@@ -21,10 +21,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from pixelmem.core.duplicates import duplicates_of, rule_for
-from pixelmem.core.engine import Engine
 from pixelmem.core.errors import PixelmemError
-from pixelmem.core.memory_vectors import memory_vectors
+from pixelmem.core.index.engine import Engine
+from pixelmem.core.insight.duplicates import duplicates_of, rule_for
+from pixelmem.core.insight.memory_vectors import memory_vectors
 from pixelmem.gui.bus import ChangeSet, MemoryBus
 from pixelmem.gui.workers import LatestOnly
 

@@ -19,11 +19,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from pixelmem.core.duplicates import DuplicateGroup, duplicate_groups, rule_for
-from pixelmem.core.engine import Engine
 from pixelmem.core.errors import PixelmemError
-from pixelmem.core.memory_vectors import memory_vectors
-from pixelmem.core.merge import merged
+from pixelmem.core.index.engine import Engine
+from pixelmem.core.insight.duplicates import DuplicateGroup, duplicate_groups, rule_for
+from pixelmem.core.insight.memory_vectors import memory_vectors
+from pixelmem.core.insight.merge import merged
 from pixelmem.gui.session import VaultSession
 from pixelmem.gui.workers import run_in_pool
 

@@ -15,7 +15,7 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QStackedWidget, QWidget
 
 from pixelmem.core.errors import ConflictError, PixelmemError
-from pixelmem.core.memory import DEFAULT_IMPORTANCE, Memory
+from pixelmem.core.vault.memory import DEFAULT_IMPORTANCE, Memory
 from pixelmem.gui import prompts
 from pixelmem.gui.bus import DELETED, ChangeSet, MemoryBus
 from pixelmem.gui.editor_form import EditorForm, parse_topics

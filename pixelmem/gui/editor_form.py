@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from pixelmem.core.memory import IMPORTANCE_LEVELS, Memory
+from pixelmem.core.vault.memory import IMPORTANCE_LEVELS, Memory
 from pixelmem.gui import colors
 from pixelmem.gui.dates import full_date
 from pixelmem.gui.markdown_highlighter import MarkdownHighlighter

@@ -28,8 +28,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from pixelmem.core.inbox import Draft, Inbox
-from pixelmem.core.memory import IMPORTANCE_LEVELS, Memory
+from pixelmem.core.archive.inbox import Draft, Inbox
+from pixelmem.core.vault.memory import IMPORTANCE_LEVELS, Memory
 from pixelmem.gui.bus import MemoryBus
 from pixelmem.gui.dates import relative_date
 from pixelmem.gui.session import VaultSession

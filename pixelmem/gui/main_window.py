@@ -24,15 +24,15 @@ from PySide6.QtWidgets import (
 )
 
 from pixelmem import __version__
-from pixelmem.core.engine import Engine
 from pixelmem.core.errors import PixelmemError
+from pixelmem.core.index.engine import Engine
+from pixelmem.core.index.search import SearchHit
 from pixelmem.core.paths import config_dir
-from pixelmem.core.search import SearchHit
 from pixelmem.core.settings import Settings, settings_path
 from pixelmem.gui import i18n, workers
 from pixelmem.gui.app_icon import app_icon
 from pixelmem.gui.bus import MemoryBus
-from pixelmem.gui.chat_pane import ChatPane
+from pixelmem.gui.chat.pane import ChatPane
 from pixelmem.gui.duplicate_banner import DuplicateBanner, above_editor
 from pixelmem.gui.editor import MemoryEditor
 from pixelmem.gui.highlight import hit_terms

@@ -12,7 +12,7 @@ import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPainterPath, QPen, QPolygonF
 
-from pixelmem.core.semantic_map import SemanticMap
+from pixelmem.core.insight.semantic_map import SemanticMap
 
 SCALE = 30.0  # scene units per layout unit
 # Twelve hues that stay apart on light and dark backgrounds (Tableau 10 + two).

@@ -1,6 +1,7 @@
 """The Map pane: every memory as a point, coloured by cluster or topic, searchable, taggable.
 
-The map is computed on a worker (:func:`~pixelmem.core.semantic_map.engine_map`) whenever the
+The map is computed on a worker (:func:`~pixelmem.core.insight.semantic_map.engine_map`)
+whenever the
 index changes while the pane is visible; when hidden it only notes that it is stale. Typing in
 the box highlights the memories a search finds; Shift+drag selects points, "Tag…" adds one
 topic to all of them through the session's write lane.
@@ -23,8 +24,8 @@ from PySide6.QtWidgets import (
 )
 
 from pixelmem.core.errors import PixelmemError
+from pixelmem.core.insight.semantic_map import MapStore, SemanticMap, engine_map
 from pixelmem.core.paths import appdata_dir
-from pixelmem.core.semantic_map import MapStore, SemanticMap, engine_map
 from pixelmem.gui.duplicates_dialog import DuplicatesDialog
 from pixelmem.gui.map_canvas import MapCanvas
 from pixelmem.gui.map_paint import HUES, SCALE, scene_points

@@ -6,7 +6,7 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QRectF, QS
 from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPalette
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-from pixelmem.core.memory import Memory
+from pixelmem.core.vault.memory import Memory
 from pixelmem.gui import colors
 from pixelmem.gui.dates import relative_date
 from pixelmem.gui.memory_list_model import MemoryRole

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from pixelmem.core.memory import IMPORTANCE_LEVELS, Memory
+from pixelmem.core.vault.memory import IMPORTANCE_LEVELS, Memory
 from pixelmem.gui.memory_delegate import MemoryDelegate
 from pixelmem.gui.memory_list_model import IdRole, MemoryFilterProxy, MemoryListModel
 

@@ -22,8 +22,8 @@ from PySide6.QtCore import (
 )
 
 from pixelmem.core.errors import PixelmemError
-from pixelmem.core.memory import IMPORTANCE_LEVELS, Memory
-from pixelmem.core.writes import DELETED, ChangeSet
+from pixelmem.core.vault.memory import IMPORTANCE_LEVELS, Memory
+from pixelmem.core.vault.writes import DELETED, ChangeSet
 from pixelmem.gui.bus import MemoryBus
 
 MemoryRole = Qt.ItemDataRole.UserRole + 1

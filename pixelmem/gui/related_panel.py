@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import QModelIndex, Signal
 from PySide6.QtWidgets import QStackedWidget, QVBoxLayout, QWidget
 
-from pixelmem.core.engine import Engine
-from pixelmem.core.search import SearchHit
+from pixelmem.core.index.engine import Engine
+from pixelmem.core.index.search import SearchHit
 from pixelmem.gui.bus import ChangeSet, MemoryBus
 from pixelmem.gui.search_results import SearchResultsModel, placeholder_label, results_view
 from pixelmem.gui.workers import LatestOnly

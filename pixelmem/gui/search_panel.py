@@ -18,8 +18,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from pixelmem.core.engine import Engine
-from pixelmem.core.search import SearchHit
+from pixelmem.core.index.engine import Engine
+from pixelmem.core.index.search import SearchHit
 from pixelmem.gui.bus import ChangeSet, MemoryBus
 from pixelmem.gui.search_results import SearchResultsModel, placeholder_label, results_view
 from pixelmem.gui.session import describe_error

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QStyleOptionViewItem,
 )
 
-from pixelmem.core.search import SearchHit
+from pixelmem.core.index.search import SearchHit
 from pixelmem.gui import colors
 from pixelmem.gui.highlight import compact, highlight_html, hit_terms
 from pixelmem.gui.memory_delegate import small_font

@@ -19,14 +19,14 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from pixelmem.core.engine import Engine, EngineStatus
+from pixelmem.core.archive.inbox import Draft, Inbox
 from pixelmem.core.errors import PixelmemError
-from pixelmem.core.inbox import Draft, Inbox
-from pixelmem.core.indexer import IndexCancelled
-from pixelmem.core.memory import Memory
+from pixelmem.core.index.engine import Engine, EngineStatus
+from pixelmem.core.index.indexer import IndexCancelled
 from pixelmem.core.settings import Settings
-from pixelmem.core.store import MemoryStore
-from pixelmem.core.writes import ChangeSet, ImportResult, TrashRecord, Written
+from pixelmem.core.vault.memory import Memory
+from pixelmem.core.vault.store import MemoryStore
+from pixelmem.core.vault.writes import ChangeSet, ImportResult, TrashRecord, Written
 from pixelmem.gui import welcome
 from pixelmem.gui.bus import MemoryBus
 from pixelmem.gui.workers import SerialLane, write_lane

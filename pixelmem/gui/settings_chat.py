@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from pixelmem.core.chat import ChatCheck, create_chat_client
 from pixelmem.core.errors import SettingsError
+from pixelmem.core.providers.chat import ChatCheck, create_chat_client
 from pixelmem.core.settings import ChatSettings, Settings
 from pixelmem.gui.session import describe_error
 from pixelmem.gui.workers import run_in_pool

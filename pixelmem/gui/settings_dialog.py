@@ -24,8 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from pixelmem.core.embeddings.factory import create_embedder, test_connection
 from pixelmem.core.errors import SettingsError
+from pixelmem.core.providers.embeddings.factory import create_embedder, test_connection
 from pixelmem.core.settings import ChunkSettings, EmbeddingSettings, Settings
 from pixelmem.gui.session import describe_error
 from pixelmem.gui.settings_chat import ChatSettingsPage

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from pixelmem.core.vault_scan import SkippedFile
+from pixelmem.core.vault.vault_scan import SkippedFile
 
 
 class SkippedDialog(QDialog):

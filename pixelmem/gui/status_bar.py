@@ -8,8 +8,8 @@ from pathlib import Path
 from PySide6.QtCore import QLocale, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar, QToolButton, QWidget
 
-from pixelmem.core.engine import EngineStatus
-from pixelmem.core.writes import TrashRecord
+from pixelmem.core.index.engine import EngineStatus
+from pixelmem.core.vault.writes import TrashRecord
 
 MESSAGE_MS = 4000
 ERROR_MS = 10000

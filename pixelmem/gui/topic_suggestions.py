@@ -10,9 +10,9 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QWidget
 
-from pixelmem.core.engine import Engine
-from pixelmem.core.memory_vectors import memory_vectors
-from pixelmem.core.topic_suggestions import suggest_for_memory
+from pixelmem.core.index.engine import Engine
+from pixelmem.core.insight.memory_vectors import memory_vectors
+from pixelmem.core.insight.topic_suggestions import suggest_for_memory
 from pixelmem.gui.bus import MemoryBus
 from pixelmem.gui.workers import LatestOnly
 

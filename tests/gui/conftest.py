@@ -17,9 +17,9 @@ import pytest
 
 pytest.importorskip("pytestqt")
 
-from pixelmem.core.engine import Engine
+from pixelmem.core.index.engine import Engine
 from pixelmem.core.settings import Settings
-from pixelmem.core.store import MemoryStore
+from pixelmem.core.vault.store import MemoryStore
 from pixelmem.gui import workers
 
 TOKEN = re.compile(r"[a-z0-9]+|[\u4e00-\u9fff]", re.IGNORECASE)

@@ -16,13 +16,13 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent, QPixmap, QTextDocument
 from PySide6.QtWidgets import QMainWindow, QWidget
 
-from pixelmem.core.engine import Engine
+from pixelmem.core.index.engine import Engine
 from pixelmem.core.settings import Settings
 from pixelmem.gui import workers
 from pixelmem.gui.bus import ChangeSet, MemoryBus
-from pixelmem.gui.chat_dialogs import PromptDialog, SaveMemoryDialog, title_from_text
-from pixelmem.gui.chat_pane import ChatPane
-from pixelmem.gui.chat_widgets import MEMORY_ID_MIME, MemoriesPanel, MessageWidget, link_citations
+from pixelmem.gui.chat.dialogs import PromptDialog, SaveMemoryDialog, title_from_text
+from pixelmem.gui.chat.pane import ChatPane
+from pixelmem.gui.chat.widgets import MEMORY_ID_MIME, MemoriesPanel, MessageWidget, link_citations
 
 pytestmark = pytest.mark.gui  # conftest.py also ignores the offscreen platform's size warning
 
@@ -734,7 +734,7 @@ def test_each_code_block_of_an_answer_can_be_copied(qtbot, make_pane) -> None:
 
 
 def test_code_blocks_are_found_with_either_fence() -> None:
-    from pixelmem.gui.chat_widgets import code_blocks
+    from pixelmem.gui.chat.widgets import code_blocks
 
     text = "a\n```\nx = 1\n```\nb\n~~~js\nf()\n~~~\n```\nnot closed"
     assert code_blocks(text) == [("", "x = 1\n"), ("js", "f()\n")]

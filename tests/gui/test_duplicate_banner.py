@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pixelmem.core.memory import Memory
+from pixelmem.core.vault.memory import Memory
 from pixelmem.gui.duplicate_banner import CompareDialog
 from pixelmem.gui.duplicates_dialog import ID_ROLE
 

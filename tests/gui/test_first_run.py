@@ -8,9 +8,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog
 
 import pixelmem.gui.app as app_module
-from pixelmem.core.engine import Engine
+from pixelmem.core.index.engine import Engine
 from pixelmem.core.settings import Settings
-from pixelmem.core.store import MemoryStore
+from pixelmem.core.vault.store import MemoryStore
 from pixelmem.gui.first_run import FirstRunDialog, VaultChoice
 from pixelmem.gui.recent_vaults import RECENT_LIMIT, recent_vaults, remember_vault
 

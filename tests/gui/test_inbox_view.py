@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from pixelmem.core.engine import Engine
-from pixelmem.core.inbox import Inbox
+from pixelmem.core.archive.inbox import Inbox
+from pixelmem.core.index.engine import Engine
 from pixelmem.gui.bus import MemoryBus
 from pixelmem.gui.inbox_view import InboxView
 from pixelmem.gui.session import VaultSession

@@ -6,7 +6,7 @@ import dataclasses
 from datetime import UTC, datetime, timedelta
 
 from pixelmem.core.errors import MemoryNotFound
-from pixelmem.core.memory import Memory
+from pixelmem.core.vault.memory import Memory
 from pixelmem.gui.memory_list_model import MemoryFilterProxy, MemoryListModel
 
 NOW = datetime(2025, 5, 1, tzinfo=UTC)
@@ -96,7 +96,7 @@ def test_filters_by_topic_importance_and_date() -> None:
 
 
 def test_count_label_says_one_memory_not_one_memories(qtbot) -> None:
-    from pixelmem.core.memory import Memory
+    from pixelmem.core.vault.memory import Memory
     from pixelmem.gui.memory_list import MemoryListPanel
     from pixelmem.gui.memory_list_model import MemoryListModel
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import numpy as np
 from conftest import FakeEmbedder
 
-from pixelmem.core.engine import Engine
+from pixelmem.core.index.engine import Engine
 from pixelmem.core.settings import Settings
-from pixelmem.core.writes import ChangeSet
-from pixelmem.gui.chat_dialogs import Draft
+from pixelmem.core.vault.writes import ChangeSet
+from pixelmem.gui.chat.dialogs import Draft
 from pixelmem.gui.main_window import MainWindow
 
 

@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QImage
 
-from pixelmem.gui.chat_widgets import MarkdownView
+from pixelmem.gui.chat.widgets import MarkdownView
 from pixelmem.gui.markdown_preview import MarkdownPreview
 
 REMOTE = """# Title

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import threading
 
-from pixelmem.core.engine import Engine
 from pixelmem.core.errors import ProviderUnavailable
+from pixelmem.core.index.engine import Engine
 from pixelmem.gui.search_results import HitRole
 
 
@@ -82,7 +82,7 @@ def test_enter_opens_the_hit_with_its_words_marked(qtbot, window) -> None:
 
 
 def test_a_hit_in_a_long_memory_selects_its_chunk(qtbot, window) -> None:
-    from pixelmem.core.memory import Memory
+    from pixelmem.core.vault.memory import Memory
 
     paragraphs = [f"Paragraph {i} talks about bicycles and the weather." * 6 for i in range(8)]
     paragraphs[6] = "The zeppelin hangar in Friedrichshafen is enormous. " * 4

@@ -10,7 +10,7 @@ import random
 import tarfile
 from pathlib import Path
 
-from pixelmem.core.backup import MANIFEST_NAME, BackupError, restore_backup
+from pixelmem.core.archive.backup import MANIFEST_NAME, BackupError, restore_backup
 
 CASES = 200
 NAMES = [

@@ -10,9 +10,9 @@ import msgpack
 import numpy as np
 import zstandard
 
-from pixelmem.core import scan_cache
-from pixelmem.core.cache import CACHE_FILENAME, EmbeddingCache, content_hash
-from pixelmem.core.store import MemoryStore
+from pixelmem.core.index.cache import CACHE_FILENAME, EmbeddingCache, content_hash
+from pixelmem.core.vault import scan_cache
+from pixelmem.core.vault.store import MemoryStore
 
 DIM = 4
 CASES = 300

@@ -7,8 +7,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from pixelmem.core.frontmatter_io import FrontmatterEditRefused
-from pixelmem.core.store import MemoryStore
+from pixelmem.core.vault.frontmatter_io import FrontmatterEditRefused
+from pixelmem.core.vault.store import MemoryStore
 
 CASES = 800  # case 691 once caught blank lines trading their endings
 ODD_LINES = [

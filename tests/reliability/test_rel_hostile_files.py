@@ -14,8 +14,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 from hostile_gen import make_hostile
 
-from pixelmem.core.memory_json import memory_json
-from pixelmem.core.store import MemoryStore
+from pixelmem.core.vault.memory_json import memory_json
+from pixelmem.core.vault.store import MemoryStore
 from pixelmem.mcp_tools import PixelmemService
 
 CASES = 300

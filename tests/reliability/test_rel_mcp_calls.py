@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 
 from pixelmem.core.errors import PixelmemError
-from pixelmem.core.store import MemoryStore
+from pixelmem.core.vault.store import MemoryStore
 from pixelmem.mcp_tools import PixelmemService
 
 CASES = 300

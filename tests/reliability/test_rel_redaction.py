@@ -7,7 +7,7 @@ import random
 import string
 from urllib.parse import quote, unquote
 
-from pixelmem.core.http import MASK, redact
+from pixelmem.core.providers.http import MASK, redact
 
 KEY_CHARS = string.ascii_letters + string.digits + "-_.~+/=:!$&'()*,;@%?#[]"
 

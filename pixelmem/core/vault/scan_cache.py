@@ -1,0 +1,364 @@
+"""The scan cache: what the last scan read from each file, so a start skips re-parsing them.
+
+``<vault>/.pixelmem/scan-cache-<host>.msgpack.zst`` is a zstd-compressed msgpack map::
+
+    {"header": {"format": 1, "code": str, "stamp_ns": int, "count": n},
+     "entries": {vault-relative path: [mtime_ns, size, inode, ctime_ns, *result]}}
+
+``result`` is ``[reason]`` for a skipped file, or the parsed memory as ``[id, title, body,
+topics, importance, created, updated, source, extra, has_id, disk_hash]`` (the fields a cold
+parse would give before duplicate ids are resolved; ``path`` and ``disk_mtime_ns`` come from
+the scan itself), or nothing for a file whose result cannot be stored exactly. ``code``
+fingerprints the pixelmem version and the source of the modules that decide how a file is
+read: any change there ignores the whole file.
+
+**When an entry is trusted.** The file's ``os.stat`` must still give the same mtime, size,
+inode and ctime (ctime also catches ``chmod`` and ``os.utime`` setting an old mtime back), and
+both its mtime and ctime must be older than the moment the scan that wrote the entry began,
+by more than one tick of the filesystem's clock. The second rule is git's "racily clean"
+problem: a file written again within the same tick *after* it was read can keep all four
+values. The tick is taken generously: :data:`RACY_WINDOW_NS` (3 s) when a timestamp is a whole
+second (FAT's 2 s, HFS+ and ext3's 1 s, or a time set by an unzip), else
+:data:`FINE_RACY_WINDOW_NS` (0.1 s; ext4, APFS, NTFS, btrfs… stamp files with a clock of a
+few ms at most). Entries that new are re-parsed until a later scan finds them old enough, and
+that scan rewrites the cache. What remains is a same-size rewrite keeping mtime, inode and
+ctime although made after that window, which only a filesystem whose clock disagrees with
+this machine's (a network share with a skewed server) and that stamps both writes with the
+same instant can produce.
+
+**When the file is written.** Only when a scan's entries differ from the ones it started from
+(a file added, changed or removed, or a racy entry that became trustworthy), atomically, so an
+unchanged vault never pays for a write. Two processes saving at once are harmless: each
+writes a complete, correct file and the last one wins.
+
+Anything wrong with the file (missing, cut short, damaged, another format or code) is logged
+at debug level and ignored; the scan then parses every file and the cache is rebuilt. A file
+whose result cannot be stored exactly (a value of a type YAML does not make) keeps only its
+signature, and a file that could not be opened (possibly a passing condition) no entry: both
+are read again on every scan, as without a cache, without causing a rewrite each time.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib
+import logging
+import os
+import socket
+import time
+from datetime import date, datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import yaml
+import zstandard
+
+from pixelmem import __version__
+from pixelmem.core.vault import frontmatter_io
+from pixelmem.core.vault.atomic import atomic_write_bytes
+from pixelmem.core.vault.memory import Memory
+from pixelmem.core.vault.safe_open import read_regular_bytes
+
+log = logging.getLogger(__name__)
+
+# Per machine: a synced vault (Dropbox, Syncthing) carries .pixelmem/ to machines where inodes
+# and ctimes never match, which would make each of them re-parse and rewrite one shared file.
+_HOST_TAG = hashlib.blake2b(socket.gethostname().encode(), digest_size=4).hexdigest()
+CACHE_FILENAME = f"scan-cache-{_HOST_TAG}.msgpack.zst"
+FORMAT_VERSION = 1
+# Entries whose mtime or ctime is this close to (or after) the start of the scan that wrote
+# them are re-parsed. Timestamps in whole seconds: 2 s of FAT's granularity plus 1 s to spare;
+# finer ones: a filesystem clock tick (<= 16 ms on Linux, Windows and macOS) with margin.
+RACY_WINDOW_NS = 3_000_000_000
+FINE_RACY_WINDOW_NS = 100_000_000
+_ZSTD_LEVEL = 1  # text: ~4.5x smaller; level 3 saves 4 % more and compresses 15 % slower
+_MAX_PAYLOAD = 1 << 31  # a header announcing more is damaged (10k memories take ~20 MB)
+# Modules whose code decides what a file reads as; their source is part of ``code``.
+_PARSER_MODULES = (
+    "pixelmem.core.vault.frontmatter_io",
+    "pixelmem.core.vault.ids",
+    "pixelmem.core.vault.memory",
+    "pixelmem.core.vault.scan_cache",
+    "pixelmem.core.vault.simple_yaml",
+    "pixelmem.core.vault.store",
+    "pixelmem.core.vault.yaml_guard",
+)
+
+Signature = list[int]  # [mtime_ns, size, inode, ctime_ns]; a list compares to decoded entries
+_SIGNATURE_LEN = 4
+_MEMORY_LEN = _SIGNATURE_LEN + 11
+_SKIPPED_LEN = _SIGNATURE_LEN + 1
+
+
+def signature(entry: os.DirEntry[str]) -> Signature | None:
+    """What identifies a file's current contents without reading them; None if it vanished."""
+    try:
+        info = entry.stat()  # follows a symlink, like the read does
+    except OSError:
+        return None
+    return [info.st_mtime_ns, info.st_size, info.st_ino, info.st_ctime_ns]
+
+
+def settled_at(sig: Signature) -> int:
+    """When a file with this signature has been left alone for one filesystem clock tick: an
+    entry read by a scan that began later can be trusted (see the module docstring)."""
+    mtime, ctime = sig[0], sig[3]
+    coarse = mtime % 1_000_000_000 == 0 or ctime % 1_000_000_000 == 0
+    return max(mtime, ctime) + (RACY_WINDOW_NS if coarse else FINE_RACY_WINDOW_NS)
+
+
+class ScanCache:
+    """The entries one scan produced, by vault-relative path; not changed once built."""
+
+    def __init__(self, entries: dict[str, list[Any]] | None = None, stamp_ns: int = 0) -> None:
+        self.entries: dict[str, list[Any]] = entries if entries is not None else {}
+        self.stamp_ns = stamp_ns  # time.time_ns() when that scan began
+
+    @classmethod
+    def load(cls, path: Path) -> ScanCache:
+        """The cache saved at ``path``, or an empty one if it is missing or unusable."""
+        try:
+            data = read_regular_bytes(path)
+        except OSError as exc:
+            log.debug("no usable scan cache at %s (%s); every file is parsed", path, exc)
+            return cls()
+        try:
+            return cls._decode(data)
+        except Exception as exc:  # anything wrong with the file: parse every file instead
+            log.debug("ignoring the scan cache %s: %s", path, exc)
+            return cls()
+
+    def save(self, path: Path) -> bool:
+        """Write the cache atomically; False if it could not be written. Never raises.
+
+        An entry that cannot be stored exactly is replaced by a bare signature first (here
+        and in the file): "known, but parse it every time".
+        """
+        try:
+            data = self._encode()
+            Path(path).parent.mkdir(exist_ok=True)
+            atomic_write_bytes(Path(path), data)
+        except OSError as exc:  # read-only vault, disk full: the next start parses again
+            log.debug("cannot save the scan cache %s: %s", path, exc)
+            return False
+        except Exception:  # a cache must never stop a scan
+            log.warning("cannot save the scan cache %s", path, exc_info=True)
+            return False
+        return True
+
+    @classmethod
+    def _decode(cls, data: bytes) -> ScanCache:
+        size = zstandard.get_frame_parameters(data).content_size
+        if size == zstandard.CONTENTSIZE_UNKNOWN or size > _MAX_PAYLOAD:
+            raise ValueError("damaged (no plausible content size)")
+        raw = zstandard.ZstdDecompressor().decompress(data)  # checks the frame's checksum
+        payload = _unpack(raw)
+        header = payload.get("header") if isinstance(payload, dict) else None
+        if not isinstance(header, dict):
+            raise ValueError("damaged (no header)")
+        if header.get("format") != FORMAT_VERSION:
+            raise ValueError(f"another format ({header.get('format')!r})")
+        if header.get("code") != code_fingerprint():
+            raise ValueError("written by other pixelmem code")
+        entries, stamp = payload.get("entries"), header.get("stamp_ns")
+        if not isinstance(entries, dict) or not isinstance(stamp, int):
+            raise ValueError("damaged (no entries)")
+        if header.get("count") != len(entries):
+            raise ValueError("damaged (entry count)")
+        return cls(entries, stamp)
+
+    def _encode(self) -> bytes:
+        header = {
+            "format": FORMAT_VERSION,
+            "code": code_fingerprint(),
+            "stamp_ns": self.stamp_ns,
+            "count": len(self.entries),
+        }
+        try:
+            raw = _pack({"header": header, "entries": self.entries})
+        except (TypeError, ValueError, OverflowError):  # UnicodeError is a ValueError
+            for rel, entry in list(self.entries.items()):  # rare: find the culprits
+                try:
+                    _pack(rel)  # a file name that is not UTF-8: not cached at all
+                except ValueError:
+                    del self.entries[rel]
+                    header["count"] = len(self.entries)
+                    continue
+                try:
+                    _pack(entry)
+                except (TypeError, ValueError, OverflowError) as exc:
+                    log.debug("not caching %s: %s", rel, exc)
+                    self.entries[rel] = entry[:_SIGNATURE_LEN]
+            raw = _pack({"header": header, "entries": self.entries})
+        return zstandard.ZstdCompressor(level=_ZSTD_LEVEL, write_checksum=True).compress(raw)
+
+
+class ScanSession:
+    """Builds the next :class:`ScanCache` during one scan, reusing what ``previous`` holds.
+
+    For each file: :meth:`cached` gives its cached result (a :class:`Memory` or a skip
+    reason) or None, and after a miss the scan parses the file and calls :meth:`record`.
+    """
+
+    def __init__(self, previous: ScanCache) -> None:
+        self.previous = previous
+        self.stamp_ns = time.time_ns()  # before any file is looked at
+        self._entries: dict[str, list[Any]] = {}
+        self._changed = False
+        self.hits = 0
+        self.misses = 0
+
+    def cached(self, rel: str, sig: Signature | None, path: Path) -> Memory | str | None:
+        """The cached result for the file at ``rel`` if its entry can be trusted."""
+        old = self.previous.entries.get(rel)
+        if (
+            type(old) is not list
+            or sig is None
+            or old[:_SIGNATURE_LEN] != sig
+            or settled_at(sig) >= self.previous.stamp_ns  # racy: see the module docstring
+        ):
+            self.misses += 1
+            return None
+        try:
+            result = _result(old, path)
+        except (TypeError, ValueError, IndexError):
+            result = None  # an entry this code did not write: parse the file instead
+        if result is None:
+            self.misses += 1
+            return None
+        self._entries[rel] = old
+        self.hits += 1
+        return result
+
+    def record(self, rel: str, sig: Signature | None, result: Memory | str | None) -> None:
+        """Remember what a parse of ``rel`` gave (a memory before de-duplication, or why the
+        file was skipped; None: a result not to be stored, so the file is parsed every time);
+        call it before the memory's id may be changed.
+
+        The entry shares ``topics`` and ``extra`` with the memory: the store never changes
+        its memories in place (callers get copies), and entries are never changed either.
+        """
+        if sig is None:
+            return
+        old = self.previous.entries.get(rel)
+        if old == sig:  # known as one that cannot be stored: it stays that way
+            self._entries[rel] = old
+            return
+        entry: list[Any]
+        if isinstance(result, Memory):
+            m = result
+            entry = [*sig, m.id, m.title, m.body, m.topics, m.importance, m.created, m.updated]
+            entry += [m.source, m.extra, m.has_id, m.disk_hash]
+        elif result is None:
+            entry = list(sig)
+        else:
+            entry = [*sig, result]
+        self._entries[rel] = entry
+        if old != entry or settled_at(sig) < self.stamp_ns:
+            self._changed = True  # new, changed, or a racy entry that is now trustworthy
+
+    @property
+    def changed(self) -> bool:
+        """True if the entries differ from the ones the scan started from."""
+        return self._changed or len(self._entries) != len(self.previous.entries)
+
+    def finish(self, path: Path) -> ScanCache:
+        """The new cache, saved to ``path`` first if it differs from the previous one."""
+        cache = ScanCache(self._entries, self.stamp_ns)
+        if self.changed:
+            cache.save(path)
+        return cache
+
+
+def _result(entry: list[Any], path: Path) -> Memory | str | None:
+    if len(entry) == _SKIPPED_LEN:
+        reason = entry[4]
+        return reason if type(reason) is str else None
+    if len(entry) != _MEMORY_LEN:
+        return None
+    return Memory(
+        id=entry[4],
+        title=entry[5],
+        body=entry[6],
+        topics=list(entry[7]),
+        importance=entry[8],
+        created=entry[9],
+        updated=entry[10],
+        source=entry[11],
+        path=path,
+        extra=dict(entry[12]),
+        has_id=entry[13],
+        disk_mtime_ns=entry[0],
+        disk_hash=entry[14],
+    )
+
+
+@functools.cache
+def code_fingerprint() -> str:
+    """The pixelmem version plus a digest of the code that turns a file into a memory."""
+    digest = hashlib.blake2b(digest_size=12)
+    loader = getattr(frontmatter_io, "_Loader", None)
+    digest.update(f"{yaml.__version__} {getattr(loader, '__name__', '?')}".encode())
+    for name in _PARSER_MODULES:
+        module_file = getattr(importlib.import_module(name), "__file__", None)
+        try:
+            digest.update(Path(module_file).read_bytes() if module_file else b"?")
+        except OSError:  # a frozen app may ship no source: the version alone then decides
+            digest.update(b"?")
+    return f"{__version__} {digest.hexdigest()}"
+
+
+# ---------------------------------------------------------------- exact msgpack round trips
+#
+# strict_types sends every value whose type is not exactly a msgpack one here, so a subclass
+# or an unexpected type is refused (the entry is not cached) instead of coming back changed.
+# (bytearray and memoryview are the exception: msgpack packs them as bytes. YAML makes
+# neither, and the parser is the only source of values.)
+
+_EXT_DATETIME, _EXT_DATE, _EXT_SET, _EXT_TUPLE, _EXT_BIGINT = 1, 2, 3, 4, 5
+
+
+def _default(value: Any) -> msgpack.ExtType:
+    kind = type(value)
+    if kind is datetime and value.fold == 0 and _plain_tz(value.tzinfo):
+        return msgpack.ExtType(_EXT_DATETIME, value.isoformat().encode())
+    if kind is date:
+        return msgpack.ExtType(_EXT_DATE, value.isoformat().encode())
+    if kind is set:
+        return msgpack.ExtType(_EXT_SET, _pack(list(value)))
+    if kind is tuple:
+        return msgpack.ExtType(_EXT_TUPLE, _pack(list(value)))
+    if kind is int:  # beyond 64 bits
+        return msgpack.ExtType(_EXT_BIGINT, str(value).encode())
+    raise TypeError(f"a {kind.__name__} value cannot be cached")
+
+
+def _plain_tz(tz: Any) -> bool:
+    """No zone, or a fixed offset without a name: what isoformat/fromisoformat carry back."""
+    if tz is None:
+        return True
+    return type(tz) is timezone and str(tz) == str(timezone(tz.utcoffset(None)))
+
+
+def _ext_hook(code: int, data: bytes) -> Any:
+    if code == _EXT_DATETIME:
+        return datetime.fromisoformat(data.decode())
+    if code == _EXT_DATE:
+        return date.fromisoformat(data.decode())
+    if code == _EXT_SET:
+        return set(_unpack(data))
+    if code == _EXT_TUPLE:
+        return tuple(_unpack(data))
+    if code == _EXT_BIGINT:
+        return int(data)
+    raise ValueError(f"unknown msgpack extension {code}")
+
+
+def _pack(value: Any) -> bytes:
+    return msgpack.packb(value, default=_default, strict_types=True, use_bin_type=True)
+
+
+def _unpack(data: bytes) -> Any:
+    return msgpack.unpackb(data, raw=False, strict_map_key=False, ext_hook=_ext_hook)

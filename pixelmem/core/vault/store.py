@@ -1,0 +1,476 @@
+"""The vault: a folder of Markdown memories, read into a table and written back safely.
+
+Rules this module keeps (SPEC §1, §9):
+- A file is rewritten only when pixelmem saves an edit to it, and then only the frontmatter
+  lines of keys that changed; unknown keys, their order and the body bytes stay as they were.
+- Foreign files (no ``id`` key) keep a path-derived id; saving one never adds ``id``,
+  ``created`` or ``updated`` keys the file did not have.
+- Every write is atomic and is refused (:class:`ConflictError`) if the file changed on disk
+  since it was read, unless forced. Deleting moves the file into ``<vault>/.pixelmem/trash``.
+- Files that cannot be read are skipped and reported, never modified (reading and scanning
+  are :mod:`vault_scan`'s; which files count is :mod:`vault_files`').
+
+The table is guarded by an RLock; file reads happen outside it. Writes are serialised per
+process by a lock and across processes (GUI, CLI, MCP server) by ``vault_files.process_lock``.
+Callers write through :class:`~pixelmem.core.vault.writes.MemoryWrites`, not the store directly.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import logging
+import os
+import threading
+from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from pixelmem.core.errors import (
+    ConflictError,
+    InvalidIdError,
+    InvalidMemoryError,
+    MemoryNotFound,
+    PixelmemError,
+    VaultError,
+    VaultNotWritable,
+)
+from pixelmem.core.paths import appdata_dir, resolve_vault
+from pixelmem.core.vault import ids, scan_cache
+from pixelmem.core.vault.checked_replace import ContentChanged, checked_replace, write_new
+from pixelmem.core.vault.frontmatter_io import (
+    Document,
+    checked_body,
+    checked_fields,
+    new_file_text,
+    normalise_datetime,
+    render_update,
+)
+from pixelmem.core.vault.memory import DEFAULT_IMPORTANCE, Memory
+from pixelmem.core.vault.stale_temps import remove_stale_temps
+from pixelmem.core.vault.vault_files import (
+    is_inside,
+    is_memory_relpath,
+    process_lock,
+    unique_path,
+)
+from pixelmem.core.vault.vault_scan import (
+    MAX_FILE_BYTES,
+    ScanResult,
+    SkippedFile,
+    UnreadableFile,
+    deduplicated,
+    load_memory,
+    load_with_document,
+    scan_vault,
+)
+
+log = logging.getLogger(__name__)
+
+NEW_FILE = "<new file>"  # MemoryStore._write: the path must not exist yet
+
+
+MemoryList = list[Memory]
+SkippedList = list[SkippedFile]
+
+
+# ---------------------------------------------------------------- the store
+
+
+class MemoryStore:
+    """The memories of one vault folder. Safe to share between threads."""
+
+    def __init__(self, root: Path | None = None, *, create: bool = True) -> None:
+        self.root = Path(root).expanduser() if root is not None else resolve_vault()
+        _prepare_root(self.root, create)
+        remove_stale_temps(appdata_dir(self.root))
+        self._resolved_root = self.root.resolve()
+        self._lock = threading.RLock()
+        self._write_lock = threading.Lock()
+        self._memories: dict[str, Memory] = {}
+        self._by_path: dict[Path, str] = {}
+        self._skipped: SkippedList = []
+        self._scanned = False
+        self._scan_cache: scan_cache.ScanCache | None = None  # the last scan's, for the next
+
+    # ------------------------------------------------------------ reading
+
+    def scan(self) -> ScanResult:
+        """Read every Markdown file under the vault and replace the table.
+
+        Files whose stat is unchanged since the last scan reuse that scan's result from the
+        scan cache (:mod:`pixelmem.core.vault.scan_cache`) instead of being read and parsed again.
+        """
+        if self._scan_cache is None:
+            self._scan_cache = scan_cache.ScanCache.load(self._scan_cache_path())
+        found = scan_vault(self.root, self._resolved_root, self._scan_cache)
+        self._scan_cache = found.cache.finish(self._scan_cache_path())
+        memories, by_path, skipped = found.memories, found.by_path, found.skipped
+        with self._lock:
+            self._memories, self._by_path, self._skipped = memories, by_path, skipped
+            self._scanned = True
+        return ScanResult([_copy(m) for m in memories.values()], list(skipped))
+
+    def list(self) -> MemoryList:
+        """Copies of every memory from the last scan (scans on first use); ~2 ms per 1000."""
+        self._ensure_scanned()
+        with self._lock:
+            memories = list(self._memories.values())
+        return [_copy(memory) for memory in memories]
+
+    def get(self, memory_id: str) -> Memory:
+        """A copy of one memory; raise :class:`MemoryNotFound` or :class:`InvalidIdError`."""
+        ids.validate_id(memory_id)
+        self._ensure_scanned()
+        with self._lock:
+            memory = self._memories.get(memory_id)
+        if memory is None:
+            raise MemoryNotFound(memory_id)
+        return _copy(memory)
+
+    def __contains__(self, memory_id: object) -> bool:
+        self._ensure_scanned()
+        with self._lock:
+            return memory_id in self._memories
+
+    def path_for(self, memory_id: str) -> Path:
+        memory = self.get(memory_id)
+        assert memory.path is not None
+        return memory.path
+
+    @property
+    def skipped(self) -> SkippedList:
+        self._ensure_scanned()
+        with self._lock:
+            return list(self._skipped)
+
+    def reload_path(self, path: Path) -> tuple[str, str] | None:
+        """Re-read one file after a change on disk: ``(action, memory_id)`` or None if unchanged.
+
+        ``action`` is ``created``, ``updated`` or ``deleted`` (also when a file became
+        unreadable). Files outside the vault, in dot-folders or not Markdown are ignored.
+        """
+        path = Path(path)
+        path = path if path.is_absolute() else self.root / path
+        if not self._is_memory_path(path):
+            return None
+        try:
+            if path.is_symlink() and not self._is_inside(path.resolve()):
+                return None
+        except (OSError, RuntimeError):  # a symlink loop: not a file below, so it counts as gone
+            pass
+        self._ensure_scanned()
+        memory: Memory | None = None
+        skipped: SkippedFile | None = None
+        if path.is_file():
+            try:
+                memory = load_memory(path, self.root)
+            except UnreadableFile as exc:
+                skipped = exc.skipped()
+        with self._lock:
+            self._skipped = [s for s in self._skipped if s.path != path]
+            if skipped:
+                self._skipped.append(skipped)
+            old_id = self._by_path.get(path)
+            old = self._memories.get(old_id) if old_id else None
+            if memory is None:
+                if old_id is None:
+                    return None
+                self._forget(old_id)
+                return ("deleted", old_id)
+            if old is not None and old.disk_hash == memory.disk_hash:
+                return None
+            memory = self._replace_entry(path, memory)
+            return ("updated" if old is not None else "created", memory.id)
+
+    # ------------------------------------------------------------ writing
+
+    def create(
+        self,
+        title: str,
+        body: str = "",
+        *,
+        topics: Iterable[str] = (),
+        importance: str = DEFAULT_IMPORTANCE,
+        source: str | None = None,
+        extra: Mapping[str, Any] | None = None,
+        created: datetime | None = None,
+        updated: datetime | None = None,
+        memory_id: str | None = None,
+    ) -> Memory:
+        """Write a new memory file ``memory_YYYY-MM-DD_<slug>_<id8>.md`` and return it.
+
+        ``memory_id`` keeps a given id (imports); it must be valid and unused.
+        """
+        self._ensure_scanned()
+        now = _now()
+        fields = checked_fields(title, topics, importance, source, extra)
+        checked_body(body)
+        created_at = normalise_datetime(created) or now
+        with self._lock:
+            if memory_id is not None and ids.validate_id(memory_id) in self._memories:
+                raise InvalidIdError(memory_id, "already used by another memory")
+        new_id = memory_id or self._fresh_id()
+        slug_source = fields["topics"][0] if fields["topics"] else fields["title"]
+        name = ids.memory_filename(created_at, slug_source, new_id)
+        updated_at = normalise_datetime(updated) or now
+        memory = self._write_new(self.root / name, new_id, fields, created_at, updated_at, body)
+        return _copy(memory)
+
+    def update(self, memory: Memory, *, force: bool = False) -> Memory:
+        """Save an edited memory; raise :class:`ConflictError` if its file changed on disk.
+
+        Only what differs from the file is rewritten. ``force=True`` overwrites a changed file
+        (keys on disk that ``memory`` does not mention are still kept). Unknown keys are never
+        removed; set a new value in ``memory.extra`` to change one.
+        """
+        ids.validate_id(memory.id)
+        fields = checked_fields(
+            memory.title, memory.topics, memory.importance, memory.source, memory.extra
+        )
+        checked_body(memory.body)
+        path = self._known_path(memory)
+        with self._write_lock, self._process_lock():
+            doc, current = self._read_for_update(path, memory, force)
+            data = render_update(memory, fields, doc, current, _now())
+            if data is None:  # nothing changed: leave the file alone
+                assert current is not None
+                return _copy(current)
+            expected = None if force or current is None else current.disk_hash
+            try:
+                self._write(path, data, expected)
+            except ContentChanged:
+                raise ConflictError(path, memory.id) from None
+            saved = self._load_written(path)
+            with self._lock:
+                saved = self._replace_entry(path, saved)
+        return _copy(saved)
+
+    def save_conflict_copy(self, memory: Memory) -> Memory:
+        """Keep both: write ``memory`` as ``<stem> (conflict YYYY-MM-DD HHMMSS).md``, new id."""
+        fields = checked_fields(
+            memory.title, memory.topics, memory.importance, memory.source, memory.extra
+        )
+        checked_body(memory.body)
+        original = self._known_path(memory)
+        now = _now()
+        path = original.parent / f"{original.stem} (conflict {now:%Y-%m-%d %H%M%S}).md"
+        copy = self._write_new(
+            path, self._fresh_id(), fields, memory.created or now, now, memory.body
+        )
+        return _copy(copy)
+
+    def delete(self, memory_id: str) -> Path:
+        """Move a memory's file to ``<vault>/.pixelmem/trash/``; return where it went."""
+        path = self.path_for(memory_id)
+        trash = appdata_dir(self.root) / "trash"
+        with self._write_lock, self._process_lock():
+            try:
+                trash.mkdir(parents=True, exist_ok=True)
+                target = unique_path(trash, path.name)
+                os.replace(path, target)
+            except FileNotFoundError:
+                with self._lock:
+                    self._forget(memory_id)
+                raise MemoryNotFound(memory_id) from None
+            except OSError as exc:
+                raise self._write_error(exc) from exc
+            with self._lock:
+                self._forget(memory_id)
+        return target
+
+    def restore_from_trash(self, trashed: Path, original: Path) -> Memory:
+        """Undo :meth:`delete`: move ``trashed`` back (beside ``original`` if that is taken)."""
+        trash = (appdata_dir(self.root) / "trash").resolve()
+        if not Path(trashed).resolve().is_relative_to(trash):
+            raise VaultError(f"{trashed} is not in the vault's trash")
+        original = self._inside_vault(Path(original))
+        with self._write_lock, self._process_lock():
+            target = unique_path(original.parent, original.name)
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(trashed, target)
+            except FileNotFoundError:
+                raise VaultError(f"{trashed} is no longer in the trash") from None
+            except OSError as exc:
+                raise self._write_error(exc) from exc
+        try:
+            memory = load_memory(target, self.root)
+        except UnreadableFile as exc:
+            raise VaultError(str(exc)) from None
+        with self._lock:
+            memory = self._replace_entry(target, memory)
+        return _copy(memory)
+
+    # ------------------------------------------------------------ internals
+
+    def _ensure_scanned(self) -> None:
+        if not self._scanned:
+            self.scan()
+
+    def _scan_cache_path(self) -> Path:
+        return appdata_dir(self.root) / scan_cache.CACHE_FILENAME
+
+    def _is_inside(self, resolved: Path) -> bool:
+        return is_inside(resolved, self._resolved_root)
+
+    def _inside_vault(self, path: Path) -> Path:
+        path = path if path.is_absolute() else self.root / path
+        if not self._is_inside(path.resolve()):
+            raise VaultError(f"{path} is outside the vault {self.root}")
+        return path
+
+    def _is_memory_path(self, path: Path) -> bool:
+        try:
+            return is_memory_relpath(path.relative_to(self.root))
+        except ValueError:
+            return False
+
+    def _replace_entry(self, path: Path, memory: Memory) -> Memory:
+        """Put the memory just read from ``path`` in the table instead of that file's old entry."""
+        old_id = self._by_path.get(path)
+        if old_id is not None:
+            self._forget(old_id)
+        memory = deduplicated(memory, self._memories, self.root)
+        self._remember(memory)
+        return memory
+
+    def _remember(self, memory: Memory) -> None:
+        assert memory.path is not None
+        self._memories[memory.id] = memory
+        self._by_path[memory.path] = memory.id
+
+    def _forget(self, memory_id: str) -> None:
+        memory = self._memories.pop(memory_id, None)
+        if memory is not None and memory.path is not None:
+            self._by_path.pop(memory.path, None)
+
+    def _fresh_id(self) -> str:
+        with self._lock:
+            while True:
+                candidate = ids.new_id()
+                if candidate not in self._memories:
+                    return candidate
+
+    def _known_path(self, memory: Memory) -> Path:
+        self._ensure_scanned()
+        with self._lock:
+            known = self._memories.get(memory.id)
+        if known is not None and known.path is not None:
+            return known.path
+        if memory.path is None:
+            raise MemoryNotFound(memory.id)
+        return self._inside_vault(Path(memory.path))
+
+    def _read_for_update(
+        self, path: Path, memory: Memory, force: bool
+    ) -> tuple[Document, Memory | None]:
+        """The file as it is now, after the dirty check."""
+        try:
+            current, doc = load_with_document(path, self.root)
+        except UnreadableFile as exc:
+            if not path.exists() and force:
+                return Document(), None
+            if path.exists() and force:
+                raise VaultError(f"{exc}; not overwriting it") from None
+            raise ConflictError(path, memory.id) from None
+        baseline = memory.disk_hash
+        if baseline is None:
+            with self._lock:
+                known = self._memories.get(memory.id)
+            baseline = known.disk_hash if known else None
+        if not force and current.disk_hash != baseline:
+            raise ConflictError(path, memory.id)
+        return doc, current
+
+    def _write_new(
+        self,
+        path: Path,
+        memory_id: str,
+        fields: dict[str, Any],
+        created: datetime,
+        updated: datetime,
+        body: str,
+    ) -> Memory:
+        """Write a new file at ``path``, or beside it as ``<stem> (2).md`` if that is taken."""
+        text = new_file_text(memory_id, fields, created, updated, body)
+        with self._write_lock, self._process_lock():
+            while True:  # another program may create the free name first: take the next one
+                path = unique_path(path.parent, path.name)
+                try:
+                    self._write(path, text.encode("utf-8"), NEW_FILE)
+                    break
+                except FileExistsError:
+                    continue
+            memory = self._load_written(path)
+            with self._lock:
+                memory = self._replace_entry(path, memory)
+        return memory
+
+    def _load_written(self, path: Path) -> Memory:
+        try:
+            return load_memory(path, self.root)
+        except UnreadableFile as exc:  # pragma: no cover - we just wrote it
+            raise VaultError(str(exc)) from None
+
+    def _write(self, path: Path, data: bytes, expected_hash: str | None) -> None:
+        """Replace ``path`` if it still hashes to ``expected_hash`` (:class:`ContentChanged`
+        if not; ``None``: unconditionally), or create it when given :data:`NEW_FILE`."""
+        if len(data) > MAX_FILE_BYTES:  # it would be skipped as unreadable on the next scan
+            limit = MAX_FILE_BYTES // (1024 * 1024)
+            raise InvalidMemoryError(f"a memory cannot be larger than {limit} MB; split it up")
+        self._inside_vault(path)
+        # Through a symlink (checked to stay in the vault): replace the target, keep the link.
+        target = path.resolve() if path.is_symlink() else path
+        try:
+            if expected_hash == NEW_FILE:
+                write_new(target, data)
+            else:
+                checked_replace(target, data, expected_hash)
+        except FileExistsError:
+            raise
+        except OSError as exc:
+            raise self._write_error(exc) from exc
+
+    def _write_error(self, exc: OSError) -> PixelmemError:
+        if exc.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
+            return VaultNotWritable(self.root, "the disk is full; the file was left unchanged")
+        if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+            return VaultNotWritable(self.root, f"{exc.strerror}; nothing was changed")
+        if isinstance(exc, FileNotFoundError) and not self.root.exists():
+            return VaultError(f"the vault folder {self.root} no longer exists")
+        return VaultNotWritable(self.root, exc.strerror or str(exc))
+
+    def _process_lock(self) -> contextlib.AbstractContextManager[None]:
+        """Serialise check-and-write across processes sharing the vault (GUI + MCP server)."""
+        return process_lock(appdata_dir(self.root), "write.lock")
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _prepare_root(root: Path, create: bool) -> None:
+    if root.is_dir():
+        return
+    if root.exists():
+        raise VaultError(f"the vault {root} is not a folder")
+    if not create:
+        raise VaultError(f"the vault folder {root} does not exist")
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise VaultNotWritable(root, exc.strerror or str(exc)) from None
+
+
+def _now() -> datetime:
+    return datetime.now(UTC).replace(microsecond=0)
+
+
+def _copy(memory: Memory) -> Memory:
+    """A copy callers may edit without touching the table (2x faster than dataclasses.replace)."""
+    clone = object.__new__(Memory)
+    clone.__dict__.update(memory.__dict__)
+    clone.topics = list(memory.topics)
+    clone.extra = dict(memory.extra)
+    return clone

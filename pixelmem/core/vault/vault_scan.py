@@ -1,0 +1,189 @@
+"""Reading a vault: one file as a :class:`Memory`, or every memory file in one scan.
+
+Which files are scanned is :mod:`vault_files`' rule. A file that cannot be read as a memory
+(too big, binary, not UTF-8, broken frontmatter, unreadable) is skipped and reported as a
+:class:`SkippedFile`, never modified. Files whose stat is unchanged since the last scan reuse
+that scan's result (:mod:`scan_cache`) instead of being read and parsed again. A second file
+claiming an id already taken gets its path-derived id. Our own temp files that a killed process
+left behind are removed on the way, an hour after they were last touched.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import re
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from pixelmem.core.errors import PixelmemError, VaultError
+from pixelmem.core.vault import ids, scan_cache
+from pixelmem.core.vault.frontmatter_io import (
+    Document,
+    FrontmatterError,
+    memory_from_document,
+    parse_document,
+    relpath,
+)
+from pixelmem.core.vault.memory import Memory
+from pixelmem.core.vault.safe_open import open_regular
+from pixelmem.core.vault.vault_files import iter_memory_entries
+
+log = logging.getLogger(__name__)
+
+MAX_FILE_BYTES = 10 * 1024 * 1024
+# Temp files of atomic.write_temp that a killed process left behind (".<name>.<random>.tmp").
+_TEMP_RE = re.compile(r"^\..+\.(?:md|markdown)\.[A-Za-z0-9_]{8}\.tmp$", re.IGNORECASE)
+STALE_TEMP_SECONDS = 3600
+
+
+@dataclass(frozen=True)
+class SkippedFile:
+    path: Path
+    reason: str
+
+
+@dataclass
+class ScanResult:
+    memories: list[Memory]
+    skipped: list[SkippedFile]
+
+
+class UnreadableFile(PixelmemError):
+    """A file in the vault that cannot be read as a memory; it is skipped, never modified."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"{path.name} is skipped: {reason}")
+        self.path = path
+        self.reason = reason
+
+    def skipped(self) -> SkippedFile:
+        return SkippedFile(self.path, self.reason)
+
+
+def read_checked(path: Path) -> tuple[str, bytes, os.stat_result]:
+    """The text of a file if it is a readable Markdown file; raise :class:`UnreadableFile`."""
+    try:
+        with open_regular(path) as handle:
+            info = os.fstat(handle.fileno())
+            if info.st_size > MAX_FILE_BYTES:
+                raise UnreadableFile(path, f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise UnreadableFile(path, f"cannot be read: {exc.strerror or exc}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise UnreadableFile(path, f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
+    if not data.strip():
+        raise UnreadableFile(path, "empty file")
+    if b"\0" in data:
+        raise UnreadableFile(path, "binary file (contains NUL bytes)")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UnreadableFile(path, f"not UTF-8 text (bad byte at offset {exc.start})") from None
+    return text, data, info
+
+
+def load_memory(path: Path, vault_root: Path) -> Memory:
+    """Read one file as a :class:`Memory`; raise :class:`UnreadableFile` if it must be skipped."""
+    return load_with_document(path if isinstance(path, Path) else Path(path), vault_root)[0]
+
+
+def load_with_document(path: Path, vault_root: Path) -> tuple[Memory, Document]:
+    text, data, info = read_checked(path)
+    try:
+        doc = parse_document(text)
+    except FrontmatterError as exc:
+        raise UnreadableFile(path, str(exc)) from None
+    memory = memory_from_document(doc, path, vault_root, info.st_mtime_ns)
+    memory.disk_hash = hashlib.sha256(data).hexdigest()
+    return memory, doc
+
+
+# ---------------------------------------------------------------- the whole vault
+
+
+@dataclass
+class VaultScan:
+    """One scan's table: memories by id, ids by path, skipped files, and the scan cache."""
+
+    memories: dict[str, Memory]
+    by_path: dict[Path, str]
+    skipped: list[SkippedFile]
+    cache: scan_cache.ScanSession
+
+
+def scan_vault(root: Path, resolved_root: Path, previous: scan_cache.ScanCache) -> VaultScan:
+    """Read every memory file below ``root`` (sorted by path); ``previous`` is the last scan's
+    cache. Call ``result.cache.finish(path)`` to save the cache for the next scan."""
+    if not root.is_dir():
+        raise VaultError(f"the vault folder {root} no longer exists")
+    session = scan_cache.ScanSession(previous)
+    prefix = len(os.path.join(str(root), ""))
+    result = VaultScan({}, {}, [], session)
+    entries = sorted(_memory_entries(root, resolved_root), key=lambda entry: entry.path)
+    for entry in entries:
+        path = Path(entry.path)
+        rel = entry.path[prefix:]
+        sig = scan_cache.signature(entry)
+        found = session.cached(rel, sig, path)
+        if found is None:
+            try:
+                found, doc = load_with_document(path, root)
+            except UnreadableFile as exc:
+                # A file that could not be opened may be readable next time: not cached.
+                if not isinstance(exc.__context__, OSError):
+                    session.record(rel, sig, exc.reason)
+                result.skipped.append(exc.skipped())
+                continue
+            # Before de-duplication may change its id. Values built from YAML aliases
+            # share objects the cache would store expanded: those files are parsed again.
+            session.record(rel, sig, None if doc.aliases else found)
+        if isinstance(found, str):
+            result.skipped.append(SkippedFile(path, found))
+            continue
+        memory = deduplicated(found, result.memories, root)
+        result.memories[memory.id] = memory
+        result.by_path[path] = memory.id
+    log.debug("scan: %d file(s) from the scan cache, %d read", session.hits, session.misses)
+    return result
+
+
+def _memory_entries(root: Path, resolved_root: Path) -> list[os.DirEntry[str]]:
+    def unreadable(folder: str, exc: OSError) -> None:
+        if isinstance(exc, FileNotFoundError) and folder == str(root):
+            raise VaultError(f"the vault folder {root} no longer exists") from None
+        if not isinstance(exc, FileNotFoundError):
+            log.warning("cannot read folder %s: %s", folder, exc)
+
+    return list(
+        iter_memory_entries(
+            str(root), resolved_root, on_hidden=_remove_if_stale_temp, on_error=unreadable
+        )
+    )
+
+
+def deduplicated(memory: Memory, table: Mapping[str, Memory], root: Path) -> Memory:
+    """A second file claiming an id already taken gets its path-derived id instead."""
+    other = table.get(memory.id)
+    if other is None or other.path == memory.path:
+        return memory
+    assert memory.path is not None
+    log.warning("%s repeats the id of %s; using a path-derived id", memory.path, other.path)
+    memory.id = ids.path_id(relpath(memory.path, root))
+    memory.has_id = False
+    return memory
+
+
+def _remove_if_stale_temp(entry: os.DirEntry[str]) -> None:
+    """Remove our own leftover temp file once no write can still be using it (an hour on)."""
+    if not _TEMP_RE.match(entry.name):
+        return
+    try:
+        if time.time() - entry.stat(follow_symlinks=False).st_mtime > STALE_TEMP_SECONDS:
+            os.unlink(entry.path)
+    except OSError:
+        pass
