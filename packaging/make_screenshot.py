@@ -2,8 +2,8 @@
 
     xvfb-run -s "-screen 0 1600x1000x24" .venv/bin/python packaging/make_screenshot.py
 
-Uses the default embedding model (SCREENSHOT_EMBEDDER=local|fake for others) and a throw-away vault and
-config folder, so the user's own data is never touched.
+Uses the default embedding model (SCREENSHOT_EMBEDDER=local|fake for others) and a throw-away
+vault and config folder, so the user's own data is never touched.
 """
 
 from __future__ import annotations

@@ -83,6 +83,7 @@ _PARSER_MODULES = (
     "pixelmem.core.vault.scan_cache",
     "pixelmem.core.vault.simple_yaml",
     "pixelmem.core.vault.store",
+    "pixelmem.core.vault.vault_scan",
     "pixelmem.core.vault.yaml_guard",
 )
 
