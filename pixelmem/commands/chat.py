@@ -15,13 +15,13 @@ import sys
 from typing import TextIO
 
 from pixelmem.commands.common import ProgressBar, vault_from_args
-from pixelmem.core.assist.injection import DEFAULT_MODE, InjectedPrompt, build_prompt_for
+from pixelmem.core.assist.conversation import prepare
+from pixelmem.core.assist.injection import DEFAULT_MODE, InjectedPrompt
 from pixelmem.core.errors import PixelmemError
 from pixelmem.core.providers.chat import (
     TOKEN_LIMIT,
     ChatNotConfigured,
     create_chat_client,
-    fitted_settings,
 )
 from pixelmem.core.settings import SEARCH_MODES, Settings
 
@@ -68,12 +68,20 @@ def cmd_ask(args: argparse.Namespace) -> int:
     if engine.semantic_error and args.mode != "keyword":
         print(f"note: semantic search unavailable ({engine.semantic_error})", file=sys.stderr)
     question = " ".join(args.question)
-    chat = fitted_settings(settings.chat) if client is not None else settings.chat
-    if client is not None:
-        client.context_window = chat.context_window  # the model's own window, if smaller
-    prompt = build_prompt_for(
-        engine, question, pinned=args.pin, excluded=args.exclude, mode=args.mode, chat=chat
+    # The same turn preparation as the app's chat pane; the model's own window is asked only
+    # when there is a model to answer.
+    prepared = prepare(
+        engine,
+        question,
+        pinned=args.pin,
+        excluded=set(args.exclude),
+        history=[],
+        chat=settings.chat if client is not None else None,
+        mode=args.mode,
     )
+    prompt = prepared.prompt
+    if client is not None:
+        client.context_window = prepared.chat.context_window  # the model's own, if smaller
     for memory_id in prompt.missing:
         print(f"warning: pinned memory {memory_id} not found (deleted?)", file=sys.stderr)
     if args.show_prompt:

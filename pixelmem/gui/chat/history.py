@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QInputDialog, QMessageBox
 
+from pixelmem.core.assist.conversation import ChatMemories, restored_prompt
 from pixelmem.core.assist.conversations import ChatMessage, Conversation
 from pixelmem.core.providers.chat import LENGTH
-from pixelmem.gui.chat.state import ChatMemories, restored_prompt
 from pixelmem.gui.session import describe_error
 from pixelmem.gui.workers import write_lane
 

@@ -22,6 +22,7 @@ from typing import Any
 from PySide6.QtCore import QThreadPool, QTimer, Signal, Slot
 from PySide6.QtWidgets import QDockWidget, QWidget
 
+from pixelmem.core.assist.conversation import ChatMemories, Prepared, Turn, prepare, record_turn
 from pixelmem.core.assist.conversations import Conversation, ConversationStore
 from pixelmem.core.assist.injection import InjectedPrompt, Message
 from pixelmem.core.errors import (
@@ -47,15 +48,7 @@ from pixelmem.gui.bus import ChangeSet, MemoryBus
 from pixelmem.gui.chat.body import ChatBody
 from pixelmem.gui.chat.dialogs import Draft, PromptDialog, SaveMemoryDialog, draft_from_text
 from pixelmem.gui.chat.history import ConversationsMixin
-from pixelmem.gui.chat.state import (
-    ChatMemories,
-    Prepared,
-    StreamSignals,
-    Turn,
-    prepare,
-    record_turn,
-    stream_job,
-)
+from pixelmem.gui.chat.state import StreamSignals, stream_job
 from pixelmem.gui.chat.widgets import MemoriesPanel, MessageWidget
 from pixelmem.gui.session import VaultSession, describe_error
 from pixelmem.gui.workers import run_in_pool
