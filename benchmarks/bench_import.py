@@ -10,6 +10,7 @@ list showing every new row, and how many ``memory_updated`` emissions it took. A
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import subprocess
@@ -27,13 +28,13 @@ def measure(files: int, workdir: Path) -> dict[str, float]:
     os.environ["PIXELMEM_CONFIG_DIR"] = str(workdir / "config")
     from PySide6.QtWidgets import QApplication
 
-    from pixelmem.core.index.engine import Engine
     from pixelmem.core.settings import Settings
     from pixelmem.gui.main_window import MainWindow
 
     sys.path.insert(0, str(ROOT / "tests"))
     from fakes import HashEmbedder
 
+    Engine = _engine_class()
     app = QApplication.instance() or QApplication([])
     vault, notes = workdir / "vault", workdir / "notes"
     vault.mkdir()
@@ -67,6 +68,17 @@ def measure(files: int, workdir: Path) -> dict[str, float]:
     }
 
 
+def _engine_class() -> type:
+    """``Engine`` from this checkout's layout or an older, flat one (names built at run time so
+    tools/move_modules.py leaves them alone)."""
+    for where in ("index.engine", "engine"):
+        try:
+            return importlib.import_module(f"pixelmem.core.{where}").Engine
+        except ImportError:
+            continue
+    raise ImportError("no pixelmem Engine found")
+
+
 def _wait(app: object, done: object, timeout: float = 300.0) -> None:
     deadline = time.monotonic() + timeout
     while not done():  # type: ignore[operator]
@@ -78,8 +90,9 @@ def _wait(app: object, done: object, timeout: float = 300.0) -> None:
 
 def default_old_ref() -> str:
     """The commit before core/writes.py (the one write gateway) was added."""
+    flat = "pixelmem/core/" + "writes.py"  # its first home, before the package layout
     added = subprocess.run(
-        ["git", "log", "--diff-filter=A", "--format=%H", "--", "pixelmem/core/vault/writes.py"],
+        ["git", "log", "--diff-filter=A", "--format=%H", "--", flat],
         cwd=ROOT,
         capture_output=True,
         text=True,
