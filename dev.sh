@@ -3,6 +3,8 @@
 #   ./dev.sh app [ARGS]    set up .venv (first time) and start the app
 #   ./dev.sh test [ARGS]   set up .venv with test extras and run the test suite with coverage
 #   ./dev.sh bench NAME    run benchmarks/bench_NAME.py (installs the bench extra)
+#   ./dev.sh package       build, validate and smoke-test dist/pixelmem/ and a Linux bundle
+#                          (installs the packaging extra; see packaging/README.md)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -57,8 +59,12 @@ case "$cmd" in
         shift
         exec "$VENV/bin/python" "benchmarks/bench_$name.py" "$@"
         ;;
+    package)
+        setup packaging
+        exec packaging/package.sh "$@"
+        ;;
     *)
-        echo "usage: ./dev.sh app|test|bench NAME" >&2
+        echo "usage: ./dev.sh app|test|bench NAME|package" >&2
         exit 2
         ;;
 esac

@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from pixelmem.core.errors import PixelmemError
@@ -21,6 +21,9 @@ from pixelmem.gui.main_window import MainWindow
 from pixelmem.gui.recent_vaults import remember_vault
 
 log = logging.getLogger(__name__)
+
+# Set by the packaging smoke test: open the window, let it paint once, exit 0.
+QUIT_AFTER_SHOW_ENV = "PIXELMEM_QUIT_AFTER_SHOW"
 
 
 def choose_vault(explicit: str | None, settings: Settings) -> tuple[Path, bool]:
@@ -95,6 +98,8 @@ def run_app(vault: str | None = None) -> int:
         folder = QFileDialog.getExistingDirectory(None, "pixelmem", str(Path.home()))
         if not folder or not controller.open(Path(folder)):
             return 1
+    if os.environ.get(QUIT_AFTER_SHOW_ENV):
+        QTimer.singleShot(0, app.quit)
     code = app.exec()
     workers.wait_for_all()  # queued saves finish before the process ends
     return code

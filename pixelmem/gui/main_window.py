@@ -45,7 +45,6 @@ from pixelmem.gui.recent_vaults import recent_vaults
 from pixelmem.gui.related_panel import RelatedPanel
 from pixelmem.gui.search_panel import SearchPanel
 from pixelmem.gui.session import VaultSession, describe_error
-from pixelmem.gui.settings_dialog import SettingsDialog
 from pixelmem.gui.settings_watch import SettingsWatcher
 from pixelmem.gui.skipped_dialog import SkippedDialog
 from pixelmem.gui.status_bar import StatusBar
@@ -392,6 +391,9 @@ class MainWindow(QMainWindow):
         SkippedDialog(self.engine.vault, self.session.store.skipped, self).exec()
 
     def show_settings(self) -> None:
+        # Imported here: the dialog pulls in the embedder factory and httpx (~0.15 s at launch).
+        from pixelmem.gui.settings_dialog import SettingsDialog
+
         dialog = SettingsDialog(self.settings, str(self.engine.vault), self)
         if dialog.exec() != SettingsDialog.DialogCode.Accepted:
             return
