@@ -4,67 +4,67 @@
 <context>
     <name>ChatBody</name>
     <message>
-        <location filename="../chat_body.py" line="98"/>
+        <location filename="../chat/body.py" line="98"/>
         <source>No chat model is configured — open Settings → Chat to choose one.</source>
         <translation>尚未配置聊天模型——请打开“设置 → 聊天”选择一个。</translation>
     </message>
     <message>
-        <location filename="../chat_body.py" line="100"/>
+        <location filename="../chat/body.py" line="100"/>
         <source>Open Settings</source>
         <translation>打开设置</translation>
     </message>
     <message>
-        <location filename="../chat_body.py" line="102"/>
+        <location filename="../chat/body.py" line="102"/>
         <source>Pinned:</source>
         <translation>已固定：</translation>
     </message>
     <message>
-        <location filename="../chat_body.py" line="102"/>
+        <location filename="../chat/body.py" line="102"/>
         <source>drop memories here to send them with every message</source>
         <translation>把记忆拖到这里，每条消息都会附带它们</translation>
     </message>
     <message>
-        <location filename="../chat_body.py" line="104"/>
+        <location filename="../chat/body.py" line="104"/>
         <source>Excluded:</source>
         <translation>已排除：</translation>
     </message>
     <message>
-        <location filename="../chat_body.py" line="107"/>
+        <location filename="../chat/body.py" line="107"/>
         <source>Ask anything. Relevant memories are added to the prompt, and every answer shows which ones.</source>
         <translation>尽管提问。相关的记忆会加入提示词，每个回答都会注明用了哪些。</translation>
     </message>
     <message>
-        <location filename="../chat_body.py" line="112"/>
+        <location filename="../chat/body.py" line="112"/>
         <source>Ask about your memories… (Enter to send, Shift+Enter for a new line)</source>
         <translation>就你的记忆提问…（Enter 发送，Shift+Enter 换行）</translation>
     </message>
     <message>
-        <location filename="../chat_body.py" line="114"/>
+        <location filename="../chat/body.py" line="114"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../chat_body.py" line="115"/>
+        <location filename="../chat/body.py" line="115"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../chat_body.py" line="116"/>
+        <location filename="../chat/body.py" line="116"/>
         <source>Preview prompt</source>
         <translation>预览提示词</translation>
     </message>
     <message>
-        <location filename="../chat_body.py" line="117"/>
+        <location filename="../chat/body.py" line="117"/>
         <source>See what would be sent, without sending it</source>
         <translation>查看将要发送的内容，但不发送</translation>
     </message>
     <message>
-        <location filename="../chat_body.py" line="119"/>
+        <location filename="../chat/body.py" line="119"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../chat_body.py" line="120"/>
+        <location filename="../chat/body.py" line="120"/>
         <source>Start a new chat (pinned memories stay)</source>
         <translation>开始新的对话（固定的记忆会保留）</translation>
     </message>
@@ -72,92 +72,92 @@
 <context>
     <name>ChatPane</name>
     <message>
-        <location filename="../chat_pane.py" line="133"/>
+        <location filename="../chat/pane.py" line="136"/>
         <source>Chat</source>
         <translation>聊天</translation>
     </message>
     <message>
-        <location filename="../chat_pane.py" line="149"/>
+        <location filename="../chat/pane.py" line="152"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../chat_pane.py" line="168"/>
+        <location filename="../chat/pane.py" line="171"/>
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../chat_pane.py" line="171"/>
+        <location filename="../chat/pane.py" line="174"/>
         <source>searching memories…</source>
         <translation>正在搜索记忆…</translation>
     </message>
     <message>
-        <location filename="../chat_pane.py" line="210"/>
+        <location filename="../chat/pane.py" line="213"/>
         <source>waiting for the model…</source>
         <translation>正在等待模型…</translation>
     </message>
     <message>
-        <location filename="../chat_pane.py" line="229"/>
+        <location filename="../chat/pane.py" line="232"/>
         <source>answering…</source>
         <translation>正在回答…</translation>
     </message>
     <message>
-        <location filename="../chat_pane.py" line="245"/>
+        <location filename="../chat/pane.py" line="248"/>
         <source>no answer</source>
         <translation>没有回答</translation>
     </message>
     <message>
-        <location filename="../chat_pane.py" line="248"/>
+        <location filename="../chat/pane.py" line="251"/>
         <source>stopped at the token limit (chat.max_tokens = {n})</source>
         <translation>已达到 token 上限（chat.max_tokens = {n}）</translation>
     </message>
     <message>
-        <location filename="../chat_pane.py" line="256"/>
+        <location filename="../chat/pane.py" line="259"/>
         <source>The model stopped before writing anything: the prompt probably fills its context window. Start a new chat, or set chat.context_window to the model&apos;s context size (now {n}).</source>
         <translation>模型还没写出任何内容就停止了：提示词可能占满了它的上下文窗口。请开始新对话，或把 chat.context_window 设为模型的上下文长度（当前 {n}）。</translation>
     </message>
     <message>
-        <location filename="../chat_pane.py" line="271"/>
+        <location filename="../chat/pane.py" line="274"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../chat_pane.py" line="271"/>
+        <location filename="../chat/pane.py" line="274"/>
         <source>cut off</source>
         <translation>被截断</translation>
     </message>
     <message>
-        <location filename="../chat_pane.py" line="285"/>
+        <location filename="../chat/pane.py" line="288"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../chat_pane.py" line="423"/>
+        <location filename="../chat/pane.py" line="428"/>
         <source>{count} memories, {chars} of {budget} context characters</source>
         <translation>{count} 条记忆，上下文 {chars}/{budget} 字符</translation>
     </message>
     <message>
-        <location filename="../chat_pane.py" line="427"/>
+        <location filename="../chat/pane.py" line="432"/>
         <source>Sent to the model: {context}.</source>
         <translation>已发送给模型：{context}。</translation>
     </message>
     <message>
-        <location filename="../chat_pane.py" line="429"/>
+        <location filename="../chat/pane.py" line="434"/>
         <source>Not sent yet. With the current pins and exclusions: {context}.</source>
         <translation>尚未发送。按当前的固定与排除设置：{context}。</translation>
     </message>
     <message>
-        <location filename="../chat_pane.py" line="432"/>
+        <location filename="../chat/pane.py" line="437"/>
         <source>{n} earlier messages left out to fit the model&apos;s context ({tokens}).</source>
         <translation>为放入模型的上下文，省略了 {n} 条较早的消息（{tokens}）。</translation>
     </message>
     <message>
-        <location filename="../chat_pane.py" line="433"/>
+        <location filename="../chat/pane.py" line="438"/>
         <source>about {used} of {room} tokens, chat.context_window</source>
         <translation>约 {used}/{room} 个 token，chat.context_window</translation>
     </message>
     <message>
-        <location filename="../chat_pane.py" line="479"/>
+        <location filename="../chat/pane.py" line="481"/>
         <source>Saved “{title}”</source>
         <translation>已保存“{title}”</translation>
     </message>
@@ -258,7 +258,7 @@
 <context>
     <name>ChipBar</name>
     <message>
-        <location filename="../chat_chips.py" line="77"/>
+        <location filename="../chat/chips.py" line="77"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
@@ -266,12 +266,12 @@
 <context>
     <name>CompareDialog</name>
     <message>
-        <location filename="../duplicate_banner.py" line="135"/>
+        <location filename="../duplicate_banner.py" line="136"/>
         <source>Compare memories</source>
         <translation>比较记忆</translation>
     </message>
     <message>
-        <location filename="../duplicate_banner.py" line="153"/>
+        <location filename="../duplicate_banner.py" line="154"/>
         <source>Open the other</source>
         <translation>打开另一条</translation>
     </message>
@@ -279,17 +279,17 @@
 <context>
     <name>ConversationBar</name>
     <message>
-        <location filename="../chat_conversations.py" line="41"/>
+        <location filename="../chat/conversations.py" line="41"/>
         <source>Earlier conversations (kept in the vault&apos;s .pixelmem/chats)</source>
         <translation>以前的对话（保存在知识库的 .pixelmem/chats 中）</translation>
     </message>
     <message>
-        <location filename="../chat_conversations.py" line="43"/>
+        <location filename="../chat/conversations.py" line="43"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../chat_conversations.py" line="44"/>
+        <location filename="../chat/conversations.py" line="44"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
@@ -297,52 +297,52 @@
 <context>
     <name>ConversationsMixin</name>
     <message>
-        <location filename="../chat_history.py" line="96"/>
+        <location filename="../chat/history.py" line="96"/>
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../chat_history.py" line="101"/>
+        <location filename="../chat/history.py" line="101"/>
         <source>stopped at the token limit</source>
         <translation>已达到 token 上限</translation>
     </message>
     <message>
-        <location filename="../chat_history.py" line="102"/>
+        <location filename="../chat/history.py" line="102"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../chat_history.py" line="103"/>
+        <location filename="../chat/history.py" line="103"/>
         <source>cut off</source>
         <translation>被截断</translation>
     </message>
     <message>
-        <location filename="../chat_history.py" line="104"/>
+        <location filename="../chat/history.py" line="104"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../chat_history.py" line="128"/>
+        <location filename="../chat/history.py" line="128"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../chat_history.py" line="143"/>
+        <location filename="../chat/history.py" line="143"/>
         <source>Rename chat</source>
         <translation>重命名对话</translation>
     </message>
     <message>
-        <location filename="../chat_history.py" line="143"/>
+        <location filename="../chat/history.py" line="143"/>
         <source>Name:</source>
         <translation>名称：</translation>
     </message>
     <message>
-        <location filename="../chat_history.py" line="156"/>
+        <location filename="../chat/history.py" line="156"/>
         <source>Delete chat</source>
         <translation>删除对话</translation>
     </message>
     <message>
-        <location filename="../chat_history.py" line="157"/>
+        <location filename="../chat/history.py" line="157"/>
         <source>Delete “{name}”?</source>
         <translation>删除“{name}”？</translation>
     </message>
@@ -360,7 +360,7 @@
         <translation>两条都保留</translation>
     </message>
     <message>
-        <location filename="../duplicate_banner.py" line="109"/>
+        <location filename="../duplicate_banner.py" line="110"/>
         <source>Looks like «{title}» — an earlier memory says much the same.</source>
         <translation>看起来像«{title}»——之前的一条记忆说的几乎一样。</translation>
     </message>
@@ -429,102 +429,102 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>EditorForm</name>
     <message>
-        <location filename="../editor_form.py" line="151"/>
+        <location filename="../editor_form.py" line="200"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="152"/>
+        <location filename="../editor_form.py" line="201"/>
         <source>&amp;Topics</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="153"/>
+        <location filename="../editor_form.py" line="202"/>
         <source>comma, separated, topics</source>
         <translation>用逗号分隔的主题</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="154"/>
+        <location filename="../editor_form.py" line="203"/>
         <source>&amp;Importance</source>
         <translation>重要性(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="158"/>
+        <location filename="../editor_form.py" line="207"/>
         <source>Low</source>
         <translation>低</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="158"/>
+        <location filename="../editor_form.py" line="207"/>
         <source>Medium</source>
         <translation>中</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="158"/>
+        <location filename="../editor_form.py" line="207"/>
         <source>High</source>
         <translation>高</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="163"/>
+        <location filename="../editor_form.py" line="212"/>
         <source>● Unsaved</source>
         <translation>● 未保存</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="164"/>
+        <location filename="../editor_form.py" line="213"/>
         <source>This memory has changes that are not saved yet</source>
         <translation>这条记忆有尚未保存的修改</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="165"/>
+        <location filename="../editor_form.py" line="214"/>
         <source>Preview</source>
         <translation>预览</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="166"/>
+        <location filename="../editor_form.py" line="215"/>
         <source>Show the rendered Markdown (Ctrl+E)</source>
         <translation>显示渲染后的 Markdown（Ctrl+E）</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="167"/>
+        <location filename="../editor_form.py" line="216"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="168"/>
+        <location filename="../editor_form.py" line="217"/>
         <source>Save (Ctrl+S)</source>
         <translation>保存（Ctrl+S）</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="169"/>
+        <location filename="../editor_form.py" line="218"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="170"/>
+        <location filename="../editor_form.py" line="219"/>
         <source>Move this memory to the trash (undoable)</source>
         <translation>把这条记忆移到回收站（可撤销）</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="171"/>
+        <location filename="../editor_form.py" line="220"/>
         <source>Write in Markdown…</source>
         <translation>用 Markdown 书写…</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="174"/>
+        <location filename="../editor_form.py" line="223"/>
         <source>Select a memory on the left, or press Ctrl+N to write a new one.</source>
         <translation>在左侧选择一条记忆，或按 Ctrl+N 新建。</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="285"/>
+        <location filename="../editor_form.py" line="334"/>
         <source>New memory — not saved yet</source>
         <translation>新记忆——尚未保存</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="294"/>
+        <location filename="../editor_form.py" line="343"/>
         <source>updated {date}</source>
         <translation>更新于 {date}</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="296"/>
+        <location filename="../editor_form.py" line="345"/>
         <source>created {date}</source>
         <translation>创建于 {date}</translation>
     </message>
@@ -575,67 +575,67 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>InboxView</name>
     <message>
-        <location filename="../inbox_view.py" line="78"/>
+        <location filename="../inbox_view.py" line="81"/>
         <source>Save draft</source>
         <translation>保存草稿</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="79"/>
+        <location filename="../inbox_view.py" line="82"/>
         <source>Accept</source>
         <translation>接受</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="80"/>
+        <location filename="../inbox_view.py" line="83"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="96"/>
+        <location filename="../inbox_view.py" line="99"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="97"/>
+        <location filename="../inbox_view.py" line="100"/>
         <source>Topics</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="98"/>
+        <location filename="../inbox_view.py" line="101"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="159"/>
+        <location filename="../inbox_view.py" line="162"/>
         <source>1 draft from AI tools waiting for review</source>
         <translation>1 份来自 AI 工具的草稿等待审阅</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="161"/>
+        <location filename="../inbox_view.py" line="164"/>
         <source>{count} drafts from AI tools waiting for review</source>
         <translation>{count} 份来自 AI 工具的草稿等待审阅</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="165"/>
+        <location filename="../inbox_view.py" line="168"/>
         <source>No drafts waiting. Memories that AI tools propose over MCP appear here.</source>
         <translation>没有待审草稿。AI 工具通过 MCP 提议的记忆会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="191"/>
+        <location filename="../inbox_view.py" line="194"/>
         <source>From: {source}</source>
         <translation>来源：{source}</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="255"/>
+        <location filename="../inbox_view.py" line="258"/>
         <source>Draft saved</source>
         <translation>草稿已保存</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="261"/>
+        <location filename="../inbox_view.py" line="263"/>
         <source>Accepted “{title}” into the vault</source>
         <translation>已将“{title}”收入知识库</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="267"/>
+        <location filename="../inbox_view.py" line="269"/>
         <source>Rejected “{title}” (moved to the vault&apos;s trash)</source>
         <translation>已拒绝“{title}”（已移到知识库的回收站）</translation>
     </message>
@@ -643,57 +643,57 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../main_window.py" line="243"/>
+        <location filename="../main_window.py" line="212"/>
         <source>No other vaults yet</source>
         <translation>还没有其他知识库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="253"/>
+        <location filename="../main_window.py" line="222"/>
         <source>Recent &amp;Vaults</source>
         <translation>最近的知识库(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="255"/>
+        <location filename="../main_window.py" line="224"/>
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="256"/>
+        <location filename="../main_window.py" line="225"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="257"/>
+        <location filename="../main_window.py" line="226"/>
         <source>Related</source>
         <translation>相关</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="261"/>
+        <location filename="../main_window.py" line="229"/>
         <source>Map</source>
         <translation>地图</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="264"/>
+        <location filename="../main_window.py" line="232"/>
         <source>Inbox</source>
         <translation>收件箱</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="414"/>
+        <location filename="../main_window.py" line="376"/>
         <source>Import files</source>
         <translation>导入文件</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="420"/>
+        <location filename="../main_window.py" line="382"/>
         <source>Open vault folder</source>
         <translation>打开知识库文件夹</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="474"/>
+        <location filename="../main_window.py" line="439"/>
         <source>About pixelmem</source>
         <translation>关于 pixelmem</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="476"/>
+        <location filename="../main_window.py" line="441"/>
         <source>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;Local-first knowledge memory: Markdown files in a folder you own, searched by meaning and by keyword, offline.&lt;/p&gt;&lt;p&gt;Vault: {vault}&lt;/p&gt;</source>
         <translation>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;本地优先的知识记忆：Markdown 文件存放在你自己的文件夹里，可离线按语义和关键词搜索。&lt;/p&gt;&lt;p&gt;知识库：{vault}&lt;/p&gt;</translation>
     </message>
@@ -701,52 +701,52 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>MapView</name>
     <message>
-        <location filename="../map_view.py" line="85"/>
+        <location filename="../map_view.py" line="92"/>
         <source>Highlight memories matching…</source>
         <translation>高亮匹配的记忆…</translation>
     </message>
     <message>
-        <location filename="../map_view.py" line="86"/>
+        <location filename="../map_view.py" line="93"/>
         <source>Tag…</source>
         <translation>添加主题…</translation>
     </message>
     <message>
-        <location filename="../map_view.py" line="87"/>
+        <location filename="../map_view.py" line="94"/>
         <source>Add a topic to the memories selected (Shift+drag)</source>
         <translation>为选中的记忆添加主题（Shift+拖动选择）</translation>
     </message>
     <message>
-        <location filename="../map_view.py" line="88"/>
+        <location filename="../map_view.py" line="95"/>
         <source>Duplicates…</source>
         <translation>重复项…</translation>
     </message>
     <message>
-        <location filename="../map_view.py" line="92"/>
+        <location filename="../map_view.py" line="99"/>
         <source>Colour by cluster</source>
         <translation>按聚类着色</translation>
     </message>
     <message>
-        <location filename="../map_view.py" line="92"/>
+        <location filename="../map_view.py" line="99"/>
         <source>Colour by topic</source>
         <translation>按主题着色</translation>
     </message>
     <message>
-        <location filename="../map_view.py" line="169"/>
+        <location filename="../map_view.py" line="176"/>
         <source>The map appears once memories are embedded.</source>
         <translation>记忆计算完向量后会显示地图。</translation>
     </message>
     <message>
-        <location filename="../map_view.py" line="171"/>
+        <location filename="../map_view.py" line="178"/>
         <source>{n} memories · {k} clusters · drag to pan, wheel to zoom</source>
         <translation>{n} 条记忆 · {k} 个聚类 · 拖动平移，滚轮缩放</translation>
     </message>
     <message>
-        <location filename="../map_view.py" line="221"/>
+        <location filename="../map_view.py" line="228"/>
         <source>Tag memories</source>
         <translation>为记忆添加主题</translation>
     </message>
     <message>
-        <location filename="../map_view.py" line="222"/>
+        <location filename="../map_view.py" line="229"/>
         <source>Topic to add to {n} memories:</source>
         <translation>要添加到 {n} 条记忆的主题：</translation>
     </message>
@@ -767,17 +767,17 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>MarkdownView</name>
     <message>
-        <location filename="../chat_widgets.py" line="132"/>
+        <location filename="../chat/widgets.py" line="132"/>
         <source>Show all (may be slow)</source>
         <translation>全部显示（可能较慢）</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="171"/>
+        <location filename="../chat/widgets.py" line="171"/>
         <source>Save Selection as Memory…</source>
         <translation>将所选内容存为记忆…</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="172"/>
+        <location filename="../chat/widgets.py" line="172"/>
         <source>Save Message as Memory…</source>
         <translation>将消息存为记忆…</translation>
     </message>
@@ -785,84 +785,84 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>MemoriesPanel</name>
     <message numerus="yes">
-        <location filename="../chat_widgets.py" line="406"/>
+        <location filename="../chat/widgets.py" line="406"/>
         <source>Memories used (%n)</source>
         <translation>
             <numerusform>用到的记忆（%n）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="408"/>
+        <location filename="../chat/widgets.py" line="408"/>
         <source>No memory was relevant to this message.</source>
         <translation>没有与这条消息相关的记忆。</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="409"/>
+        <location filename="../chat/widgets.py" line="409"/>
         <source>Show prompt</source>
         <translation>显示提示词</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="410"/>
+        <location filename="../chat/widgets.py" line="410"/>
         <source>Exactly what was sent to the model</source>
         <translation>实际发送给模型的内容</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="415"/>
+        <location filename="../chat/widgets.py" line="415"/>
         <source>Not sent (over the {budget}-character budget): {names}</source>
         <translation>未发送（超出 {budget} 字符预算）：{names}</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="421"/>
+        <location filename="../chat/widgets.py" line="421"/>
         <source>Pinned but deleted: {ids}</source>
         <translation>已固定但已删除：{ids}</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="440"/>
+        <location filename="../chat/widgets.py" line="440"/>
         <source>pinned</source>
         <translation>固定</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="440"/>
+        <location filename="../chat/widgets.py" line="440"/>
         <source>automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="441"/>
+        <location filename="../chat/widgets.py" line="441"/>
         <source>passage</source>
         <translation>片段</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="441"/>
+        <location filename="../chat/widgets.py" line="441"/>
         <source>truncated</source>
         <translation>已截断</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="449"/>
+        <location filename="../chat/widgets.py" line="449"/>
         <source>Unpin</source>
         <translation>取消固定</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="449"/>
+        <location filename="../chat/widgets.py" line="449"/>
         <source>Pin</source>
         <translation>固定</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="450"/>
+        <location filename="../chat/widgets.py" line="450"/>
         <source>Send this memory with every message of this chat</source>
         <translation>在本次对话的每条消息中附带这条记忆</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="451"/>
+        <location filename="../chat/widgets.py" line="451"/>
         <source>Include</source>
         <translation>包含</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="451"/>
+        <location filename="../chat/widgets.py" line="451"/>
         <source>Exclude</source>
         <translation>排除</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="452"/>
+        <location filename="../chat/widgets.py" line="452"/>
         <source>Exclude from this chat</source>
         <translation>在本次对话中排除</translation>
     </message>
@@ -875,17 +875,17 @@ Those will be moved to the trash (they can be restored).</source>
         <translation>无标题</translation>
     </message>
     <message>
-        <location filename="../editor.py" line="200"/>
+        <location filename="../editor.py" line="203"/>
         <source>Saved “{title}”</source>
         <translation>已保存“{title}”</translation>
     </message>
     <message>
-        <location filename="../editor.py" line="270"/>
+        <location filename="../editor.py" line="277"/>
         <source>This memory was deleted. Saving creates it again.</source>
         <translation>这条记忆已被删除。保存会重新创建它。</translation>
     </message>
     <message>
-        <location filename="../editor.py" line="282"/>
+        <location filename="../editor.py" line="287"/>
         <source>This memory changed on disk. Saving will ask what to do.</source>
         <translation>这条记忆在磁盘上已被修改。保存时会询问如何处理。</translation>
     </message>
@@ -893,102 +893,102 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>MemoryListPanel</name>
     <message>
-        <location filename="../memory_list.py" line="115"/>
+        <location filename="../memory_list.py" line="121"/>
         <source>Move to Trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="119"/>
+        <location filename="../memory_list.py" line="125"/>
         <source>Recently updated</source>
         <translation>最近更新</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="120"/>
+        <location filename="../memory_list.py" line="126"/>
         <source>Recently created</source>
         <translation>最近创建</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="121"/>
+        <location filename="../memory_list.py" line="127"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="122"/>
+        <location filename="../memory_list.py" line="128"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="127"/>
+        <location filename="../memory_list.py" line="133"/>
         <source>Any importance</source>
         <translation>任意重要性</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="136"/>
+        <location filename="../memory_list.py" line="142"/>
         <source>Any time</source>
         <translation>任意时间</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="137"/>
+        <location filename="../memory_list.py" line="143"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="138"/>
+        <location filename="../memory_list.py" line="144"/>
         <source>Past 7 days</source>
         <translation>最近 7 天</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="139"/>
+        <location filename="../memory_list.py" line="145"/>
         <source>Past 30 days</source>
         <translation>最近 30 天</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="140"/>
+        <location filename="../memory_list.py" line="146"/>
         <source>Past year</source>
         <translation>最近一年</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="147"/>
+        <location filename="../memory_list.py" line="153"/>
         <source>Low</source>
         <translation>低</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="147"/>
+        <location filename="../memory_list.py" line="153"/>
         <source>Medium</source>
         <translation>中</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="147"/>
+        <location filename="../memory_list.py" line="153"/>
         <source>High</source>
         <translation>高</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="155"/>
+        <location filename="../memory_list.py" line="161"/>
         <source>All topics</source>
         <translation>全部主题</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="180"/>
+        <location filename="../memory_list.py" line="186"/>
         <source>{count} memories</source>
         <translation>{count} 条记忆</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="180"/>
+        <location filename="../memory_list.py" line="186"/>
         <source>1 memory</source>
         <translation>1 条记忆</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="184"/>
+        <location filename="../memory_list.py" line="190"/>
         <source>{shown} of {total} memories</source>
         <translation>{shown} / {total} 条记忆</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="192"/>
+        <location filename="../memory_list.py" line="198"/>
         <source>No memory matches these filters.</source>
         <translation>没有符合筛选条件的记忆。</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="194"/>
+        <location filename="../memory_list.py" line="200"/>
         <source>No memories yet.
 Press Ctrl+N to write one.</source>
         <translation>还没有记忆。
@@ -998,47 +998,47 @@ Press Ctrl+N to write one.</source>
 <context>
     <name>MessageWidget</name>
     <message>
-        <location filename="../chat_widgets.py" line="259"/>
+        <location filename="../chat/widgets.py" line="259"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="260"/>
+        <location filename="../chat/widgets.py" line="260"/>
         <source>Copy this message as Markdown</source>
         <translation>以 Markdown 复制这条消息</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="261"/>
+        <location filename="../chat/widgets.py" line="261"/>
         <source>Copy code</source>
         <translation>复制代码</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="262"/>
+        <location filename="../chat/widgets.py" line="262"/>
         <source>Copy one of the answer&apos;s code blocks</source>
         <translation>复制回答中的某个代码块</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="263"/>
+        <location filename="../chat/widgets.py" line="263"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="264"/>
+        <location filename="../chat/widgets.py" line="264"/>
         <source>Ask again and replace this answer</source>
         <translation>重新提问并替换这个回答</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="265"/>
+        <location filename="../chat/widgets.py" line="265"/>
         <source>Save as memory</source>
         <translation>存为记忆</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="266"/>
+        <location filename="../chat/widgets.py" line="266"/>
         <source>Save this message (or the selected text) as a memory</source>
         <translation>把这条消息（或所选文字）存为记忆</translation>
     </message>
     <message>
-        <location filename="../chat_widgets.py" line="267"/>
+        <location filename="../chat/widgets.py" line="267"/>
         <source>Open Settings</source>
         <translation>打开设置</translation>
     </message>
@@ -1046,12 +1046,12 @@ Press Ctrl+N to write one.</source>
 <context>
     <name>PromptDialog</name>
     <message>
-        <location filename="../chat_dialogs.py" line="123"/>
+        <location filename="../chat/dialogs.py" line="123"/>
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../chat_dialogs.py" line="130"/>
+        <location filename="../chat/dialogs.py" line="130"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
@@ -1080,52 +1080,52 @@ Press Ctrl+N to write one.</source>
 <context>
     <name>SaveMemoryDialog</name>
     <message>
-        <location filename="../chat_dialogs.py" line="82"/>
+        <location filename="../chat/dialogs.py" line="82"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../chat_dialogs.py" line="83"/>
+        <location filename="../chat/dialogs.py" line="83"/>
         <source>Topics</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../chat_dialogs.py" line="84"/>
+        <location filename="../chat/dialogs.py" line="84"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../chat_dialogs.py" line="85"/>
+        <location filename="../chat/dialogs.py" line="85"/>
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../chat_dialogs.py" line="91"/>
+        <location filename="../chat/dialogs.py" line="91"/>
         <source>Save as Memory</source>
         <translation>存为记忆</translation>
     </message>
     <message>
-        <location filename="../chat_dialogs.py" line="92"/>
+        <location filename="../chat/dialogs.py" line="92"/>
         <source>comma-separated, e.g. coffee, recipes</source>
         <translation>用逗号分隔，例如：咖啡, 食谱</translation>
     </message>
     <message>
-        <location filename="../chat_dialogs.py" line="96"/>
+        <location filename="../chat/dialogs.py" line="96"/>
         <source>Low</source>
         <translation>低</translation>
     </message>
     <message>
-        <location filename="../chat_dialogs.py" line="96"/>
+        <location filename="../chat/dialogs.py" line="96"/>
         <source>Medium</source>
         <translation>中</translation>
     </message>
     <message>
-        <location filename="../chat_dialogs.py" line="96"/>
+        <location filename="../chat/dialogs.py" line="96"/>
         <source>High</source>
         <translation>高</translation>
     </message>
     <message>
-        <location filename="../chat_dialogs.py" line="110"/>
+        <location filename="../chat/dialogs.py" line="110"/>
         <source>A memory needs a title.</source>
         <translation>记忆需要一个标题。</translation>
     </message>
@@ -1519,22 +1519,22 @@ Click to see the files that could not be read</source>
 <context>
     <name>VaultSession</name>
     <message>
-        <location filename="../session.py" line="236"/>
+        <location filename="../session.py" line="266"/>
         <source>Restored “{title}”</source>
         <translation>已恢复“{title}”</translation>
     </message>
     <message>
-        <location filename="../session.py" line="293"/>
+        <location filename="../session.py" line="311"/>
         <source>Imported 1 file</source>
         <translation>已导入 1 个文件</translation>
     </message>
     <message>
-        <location filename="../session.py" line="295"/>
+        <location filename="../session.py" line="313"/>
         <source>Imported {count} files</source>
         <translation>已导入 {count} 个文件</translation>
     </message>
     <message>
-        <location filename="../session.py" line="300"/>
+        <location filename="../session.py" line="318"/>
         <source>{message}; {failed} could not be imported: {detail}</source>
         <translation>{message}；{failed} 个无法导入：{detail}</translation>
     </message>
