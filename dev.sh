@@ -21,10 +21,11 @@ setup() {
     fi
     if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
         "$VENV/bin/python" -m pip install --quiet --upgrade pip
+        # setuptools prints a banner about editable installs on every build: not for users.
         if [ "$extras" = base ]; then
-            "$VENV/bin/python" -m pip install --quiet -e .
+            PYTHONWARNINGS=ignore::UserWarning "$VENV/bin/python" -m pip install --quiet -e .
         else
-            "$VENV/bin/python" -m pip install --quiet -e ".[$extras]"
+            PYTHONWARNINGS=ignore::UserWarning "$VENV/bin/python" -m pip install --quiet -e ".[$extras]"
         fi
         echo "$want" > "$stamp"
         path_hint
