@@ -349,7 +349,7 @@ def test_conflict_is_detected_then_keep_both_or_force(vault: Path) -> None:
     assert copy.id != memory.id
     assert copy.path is not None and copy.path.parent == path.parent
     assert copy.path.name.startswith(f"{path.stem} (conflict ")
-    assert copy.body == "my edit\n" and copy.title == "Shared"
+    assert copy.body == "my edit\n" and copy.title.startswith("Shared (conflict copy 20")
     assert path.read_text(encoding="utf-8") == theirs
     second = store.save_conflict_copy(memory)
     assert second.path != copy.path  # same second: a unique name, nothing overwritten

@@ -248,13 +248,18 @@ class MemoryStore:
         return _copy(saved)
 
     def save_conflict_copy(self, memory: Memory) -> Memory:
-        """Keep both: write ``memory`` as ``<stem> (conflict YYYY-MM-DD HHMMSS).md``, new id."""
+        """Keep both: write ``memory`` as ``<stem> (conflict YYYY-MM-DD HHMMSS).md``, new id.
+
+        The copy's title says so too ("… (conflict copy 2026-11-24 01:35)"): two rows with one
+        title in the list would leave the person guessing which is which.
+        """
+        now = _now()
+        title = f"{memory.title} (conflict copy {now:%Y-%m-%d %H:%M})"
         fields = checked_fields(
-            memory.title, memory.topics, memory.importance, memory.source, memory.extra
+            title, memory.topics, memory.importance, memory.source, memory.extra
         )
         checked_body(memory.body)
         original = self._known_path(memory)
-        now = _now()
         path = original.parent / f"{original.stem} (conflict {now:%Y-%m-%d %H%M%S}).md"
         copy = self._write_new(
             path, self._fresh_id(), fields, memory.created or now, now, memory.body
