@@ -40,6 +40,7 @@ import numpy as np
 
 from pixelmem.core.errors import ModelFileError, ProviderUnavailable
 from pixelmem.core.providers.embeddings.base import normalise_rows, validate_vectors
+from pixelmem.core.providers.embeddings.onnx_session import open_cpu_session
 
 MODEL_ID = "local:multilingual-e5-small-int8"
 DIM = 384
@@ -433,7 +434,6 @@ class E5OnnxEmbedder:
         return self._session, self._tokenizer
 
     def _load(self) -> None:
-        import onnxruntime as ort
         from tokenizers import Tokenizer
 
         root = self._cache_dir or default_cache_root()
@@ -453,16 +453,8 @@ class E5OnnxEmbedder:
         tokenizer.enable_truncation(MAX_TOKENS)
         tokenizer.no_padding()
         self._translate = {int(k): v for k, v in raw.items()}
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = self._threads
-        options.inter_op_num_threads = 1
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        options.log_severity_level = 3
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         try:
-            session = ort.InferenceSession(
-                str(target / "graph.onnx"), sess_options=options, providers=["CPUExecutionProvider"]
-            )
+            session = open_cpu_session(target / "graph.onnx", self._threads)
         except Exception as exc:  # onnxruntime raises its own untyped errors
             shutil.rmtree(target, ignore_errors=True)
             raise ModelFileError(

@@ -13,6 +13,7 @@ import numpy as np
 
 from pixelmem.core.errors import ModelFileError
 from pixelmem.core.providers.embeddings.base import normalise_rows, validate_vectors
+from pixelmem.core.providers.embeddings.onnx_session import open_cpu_session
 
 MODEL_ID = "local:all-MiniLM-L6-v2-int8"
 DIM = 384
@@ -153,21 +154,10 @@ class LocalEmbedder:
         return self._session, self._tokenizer
 
     def _load_session(self) -> Any:
-        import onnxruntime as ort
-
         path = self._model_path or default_model_path()
         verify_model_file(path, self._expected_sha256)
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = self._threads
-        options.inter_op_num_threads = 1
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        options.log_severity_level = 3
-        # Idle worker threads must not spin: they would take CPU from the UI thread.
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         try:
-            return ort.InferenceSession(
-                str(path), sess_options=options, providers=["CPUExecutionProvider"]
-            )
+            return open_cpu_session(path, self._threads)
         except Exception as exc:  # onnxruntime raises its own untyped errors
             raise ModelFileError(f"the embedding model {path} cannot be loaded: {exc}") from exc
 
