@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import shiboken6
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -27,7 +27,6 @@ from pixelmem import __version__
 from pixelmem.core.errors import PixelmemError
 from pixelmem.core.index.engine import Engine
 from pixelmem.core.index.search import SearchHit
-from pixelmem.core.paths import config_dir
 from pixelmem.core.settings import Settings, settings_path
 from pixelmem.gui import i18n, workers
 from pixelmem.gui.app_icon import app_icon
@@ -41,7 +40,7 @@ from pixelmem.gui.map_view import MapView
 from pixelmem.gui.memory_list import MemoryListPanel
 from pixelmem.gui.memory_list_model import MemoryListModel
 from pixelmem.gui.menus import build_menus
-from pixelmem.gui.recent_vaults import recent_vaults
+from pixelmem.gui.recent_vaults import recent_vaults, ui_state
 from pixelmem.gui.related_panel import RelatedPanel
 from pixelmem.gui.search_panel import SearchPanel
 from pixelmem.gui.session import VaultSession, describe_error
@@ -54,11 +53,6 @@ from pixelmem.gui.watcher import VaultFileWatcher
 log = logging.getLogger(__name__)
 
 IMPORT_FILTER = "Documents (*.md *.markdown *.txt *.pdf *.docx);;All files (*)"
-
-
-def ui_state() -> QSettings:
-    """Window geometry and dock layout: UI-only state, next to the settings file."""
-    return QSettings(str(config_dir() / "ui.ini"), QSettings.Format.IniFormat)
 
 
 class MainWindow(QMainWindow):

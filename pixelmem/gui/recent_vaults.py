@@ -1,4 +1,4 @@
-"""The vaults opened lately, most recent first, for File → Recent Vaults (UI state)."""
+"""UI-only state in ui.ini (window layout, File → Recent Vaults): not settings, not synced."""
 
 from __future__ import annotations
 
@@ -12,20 +12,21 @@ RECENT_LIMIT = 8
 _KEY = "vaults/recent"
 
 
-def _state() -> QSettings:
+def ui_state() -> QSettings:
+    """UI-only state (window layout, recent vaults), in ``ui.ini`` next to the settings file."""
     return QSettings(str(config_dir() / "ui.ini"), QSettings.Format.IniFormat)
 
 
 def recent_vaults() -> list[Path]:
     """Remembered vault folders that still exist, most recently opened first."""
-    value = _state().value(_KEY, [])
+    value = ui_state().value(_KEY, [])
     names = [value] if isinstance(value, str) else list(value or [])
     return [Path(name) for name in names if isinstance(name, str) and Path(name).is_dir()]
 
 
 def remember_vault(vault: Path) -> None:
     """Put ``vault`` first in the list (once), keeping at most :data:`RECENT_LIMIT`."""
-    state = _state()
+    state = ui_state()
     value = state.value(_KEY, [])
     names = [value] if isinstance(value, str) else [str(v) for v in value or []]
     names = [str(vault), *(n for n in names if n != str(vault))][:RECENT_LIMIT]

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from pixelmem.core.insight.memory_vectors import MemoryVectors, nearest
+from pixelmem.core.insight.memory_vectors import MemoryVectors
 
 NEIGHBOURS = 10
 MIN_NEARNESS = 0.3  # (cosine − vault median) / (1 − vault median)
@@ -36,9 +36,8 @@ def suggest_topics(
     """Up to ``limit`` topics for a memory with document vector ``vector``, best first."""
     if not len(vectors):
         return []
-    query = np.asarray(vector, np.float32)
-    idx, sim = nearest(vectors.vectors, query[None, :], NEIGHBOURS + 1)
-    cosines = vectors.vectors @ query
+    cosines = vectors.vectors @ np.asarray(vector, np.float32)
+    order = np.argsort(-cosines, kind="stable")[: NEIGHBOURS + 1]  # best first, ties by row
     # A vault of a few notes has no "typical" note: its least similar one stands in.
     typical = float(np.median(cosines) if len(vectors) >= SMALL_VAULT else cosines.min())
     typical = min(typical, 0.99)
@@ -46,7 +45,7 @@ def suggest_topics(
     votes: dict[str, float] = {}
     voters: dict[str, int] = {}
     shown: dict[str, str] = {}
-    for i, s in zip(idx[0].tolist(), sim[0].tolist(), strict=True):
+    for i, s in zip(order.tolist(), cosines[order].tolist(), strict=True):
         mid = vectors.ids[i]
         s = (s - typical) / (1.0 - typical)
         if mid == exclude_id or s < MIN_NEARNESS:
