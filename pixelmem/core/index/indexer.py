@@ -2,10 +2,14 @@
 
 Only chunks whose exact embedded text is missing from the cache are sent to the embedder, so a
 restart on an unchanged vault embeds nothing and an edit embeds only the chunks it changed.
+When the snapshot being replaced is this indexer's own last one, a few changed memories are
+applied to it through :meth:`SearchIndex.updated` (their chunks only, the rest untouched);
+many changes, or a snapshot worn by updates, make a fresh build.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import logging
 import threading
@@ -16,6 +20,7 @@ import numpy as np
 
 from pixelmem.core.errors import PixelmemError, ProviderError
 from pixelmem.core.index.cache import EmbeddingCache, content_hash
+from pixelmem.core.index.catalog import MemoryChunks
 from pixelmem.core.index.chunking import Chunk, ChunkerSettings, chunk_text
 from pixelmem.core.index.search import SearchIndex
 from pixelmem.core.providers.embeddings.base import Embedder
@@ -26,6 +31,8 @@ log = logging.getLogger(__name__)
 Progress = Callable[[int, int], None]
 EMBED_BATCH = 64  # texts handed to the embedder per call: progress and cancel granularity
 PUBLISH_KEYWORD_FIRST = 64  # this many chunks to embed: offer keyword search meanwhile
+UPDATE_MAX_CHUNKS = 2000  # more new chunks than this (or than a quarter of all): rebuild
+REBUILD_STALE_SHARE = 0.25  # dead chunks + keyword delta past this share: rebuild
 
 
 class IndexCancelled(PixelmemError):
@@ -53,6 +60,18 @@ class _Prepared:
     fingerprint: str
     chunks: tuple[Chunk, ...]
     hashes: tuple[bytes, ...]
+    metadata: tuple[object, ...] = ()  # what filters read, besides title and body
+    disk_hash: str | None = None  # the file as read: equal means nothing changed
+
+
+@dataclass(frozen=True)
+class _Changes:
+    """How the store's memories differ from those of the last snapshot."""
+
+    changed: list[Memory]  # new, or another title or body
+    refreshed: list[Memory]  # same title and body, other topics / importance / dates
+    removed: list[str]
+    prepared: dict[str, _Prepared]
 
 
 class Indexer:
@@ -72,6 +91,7 @@ class Indexer:
         self.cache = cache
         self.chunker = chunker or ChunkerSettings()
         self._prepared: dict[str, _Prepared] = {}
+        self._last: SearchIndex | None = None  # the last complete snapshot this indexer made
 
     def build(
         self,
@@ -87,6 +107,11 @@ class Indexer:
         handed to ``publish`` before embedding starts, so search works during a long first run
         (and stays working if that run is cancelled)."""
         table = {m.id: m for m in memories}
+        changes = self._changes(table) if previous is not None and previous is self._last else None
+        if changes is not None and self._can_update(previous, changes):
+            assert previous is not None
+            return self._update(previous, table, changes, progress, cancel)
+        self._last = None
         chunks, hashes = self._chunk_all(table)
         report = IndexReport(memories=len(table), chunks=len(chunks))
         vectors: np.ndarray | None = None
@@ -109,7 +134,77 @@ class Indexer:
             report.semantic_error = "no embedding model is configured"
         self._save_cache(hashes, report)
         index = SearchIndex.build(chunks, vectors, table, previous=previous)
+        self._remember(index, report)
         return index, report
+
+    # -- updating the last snapshot ----------------------------------------------------------
+
+    def _changes(self, table: dict[str, Memory]) -> _Changes:
+        changed, refreshed = [], []
+        prepared: dict[str, _Prepared] = {}
+        for memory in table.values():
+            known = self._prepared.get(memory.id)
+            if known is not None and memory.disk_hash and known.disk_hash == memory.disk_hash:
+                prepared[memory.id] = known  # the same file as last time
+                continue
+            fresh = self._prepare(memory)
+            prepared[memory.id] = fresh
+            if known is None or known.fingerprint != fresh.fingerprint:
+                changed.append(memory)
+            elif known.metadata != fresh.metadata:
+                refreshed.append(memory)
+        removed = [mid for mid in self._prepared if mid not in table]
+        return _Changes(changed, refreshed, removed, prepared)
+
+    def _can_update(self, previous: SearchIndex | None, changes: _Changes) -> bool:
+        if previous is None or previous.stale_share > REBUILD_STALE_SHARE:
+            return False
+        new_chunks = sum(len(changes.prepared[m.id].chunks) for m in changes.changed)
+        return new_chunks <= min(UPDATE_MAX_CHUNKS, max(64, previous.chunk_count // 4))
+
+    def _update(
+        self,
+        previous: SearchIndex,
+        table: dict[str, Memory],
+        changes: _Changes,
+        progress: Progress | None,
+        cancel: threading.Event | None,
+    ) -> tuple[SearchIndex, IndexReport]:
+        """Apply ``changes`` to ``previous``: only the changed memories' chunks are embedded
+        (cache first), tokenised and stored."""
+        report = IndexReport(memories=len(table))
+        if self.embedder is None:
+            report.semantic_error = "no embedding model is configured"
+        items = [MemoryChunks(m.id, m, changes.prepared[m.id].chunks) for m in changes.changed]
+        chunks = [c for item in items for c in item.chunks]
+        hashes = [h for m in changes.changed for h in changes.prepared[m.id].hashes]
+        vectors = None
+        if previous.has_vectors and chunks:
+            assert self.embedder is not None
+            try:
+                vectors = self._vectors_for(
+                    chunks, table, hashes, report, progress, cancel, lambda _: None
+                )
+            except ProviderError as exc:
+                log.warning("semantic search unavailable: %s", exc)
+                self._last = None  # a keyword-only snapshot of everything, as a full build makes
+                return self.build(table.values(), progress=progress, cancel=cancel)
+        index = previous.updated(changes.removed, items, changes.refreshed, vectors)
+        self._prepared = changes.prepared  # only now: a cancelled update changes nothing
+        report.chunks = index.chunk_count
+        report.reused = index.chunk_count - report.embedded
+        self._save_cache(self._all_hashes(), report)
+        self._remember(index, report)
+        return index, report
+
+    def _all_hashes(self) -> list[bytes]:
+        return [h for p in self._prepared.values() for h in p.hashes]
+
+    def _remember(self, index: SearchIndex, report: IndexReport) -> None:
+        """Keep ``index`` as the base of the next update, when it is whole: every chunk has a
+        vector (or no embedder is configured, so none ever will)."""
+        whole = not report.semantic_error or self.embedder is None
+        self._last = index if whole and (index.has_vectors or self.embedder is None) else None
 
     # -- chunking --------------------------------------------------------------------------
 
@@ -127,14 +222,15 @@ class Indexer:
 
     def _prepare(self, memory: Memory) -> _Prepared:
         fingerprint = _fingerprint(memory)
+        metadata = _metadata(memory)
         known = self._prepared.get(memory.id)
         if known is not None and known.fingerprint == fingerprint:
-            return known
+            return dataclasses.replace(known, metadata=metadata, disk_hash=memory.disk_hash)
         chunks = chunk_text(memory.id, memory.body, self.chunker)
         if not chunks:  # a title-only memory is still findable
             chunks = [Chunk(memory.id, 0, 0, 0, "")]
         hashes = tuple(content_hash(embedding_text(memory.title, c.text)) for c in chunks)
-        return _Prepared(fingerprint, tuple(chunks), hashes)
+        return _Prepared(fingerprint, tuple(chunks), hashes, metadata, memory.disk_hash)
 
     # -- vectors ---------------------------------------------------------------------------
 
@@ -202,6 +298,11 @@ def _fingerprint(memory: Memory) -> str:
     digest.update(b"\0")
     digest.update(memory.body.encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
+
+
+def _metadata(memory: Memory) -> tuple[object, ...]:
+    """What the snapshot keeps of a memory besides its title and body (for filters)."""
+    return (tuple(memory.topics), memory.importance, memory.created, memory.updated)
 
 
 def _scatter(found: np.ndarray, missing: Sequence[int], n: int, dim: int) -> np.ndarray:
