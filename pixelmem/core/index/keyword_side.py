@@ -27,7 +27,7 @@ from pixelmem.core.index.keyword_index import (
     _postings,
     token_hashes,
 )
-from pixelmem.core.index.search_backend import ChunkBatch, ChunkIds, Scores
+from pixelmem.core.index.search_backend import Allowed, ChunkBatch, ChunkIds, Scores
 from pixelmem.core.index.text_tokens import QueryTerms, tokenize
 from pixelmem.core.index.vector_index import top_k_of_scores
 
@@ -134,10 +134,10 @@ class LocalKeywordSide:
     # -- the seam --------------------------------------------------------------------------
 
     def top_chunks(
-        self, query: QueryTerms, k: int, allowed: np.ndarray | None
+        self, query: QueryTerms, k: int, allowed: Allowed | None
     ) -> tuple[ChunkIds, Scores]:
         scores = self._evidence(query)
-        mask = self._alive if allowed is None else self._allowed(allowed)
+        mask = self._alive if allowed is None else self._allowed(allowed.mask)
         return top_k_of_scores(scores, k, mask, min_score=_POSITIVE)
 
     def idf_sum(self, terms: Iterable[str]) -> float:
@@ -258,7 +258,7 @@ class LocalKeywordSide:
         return len(docs) if self._alive is None else int(np.count_nonzero(self._alive[docs]))
 
     def _allowed(self, allowed: np.ndarray) -> np.ndarray:
-        mask = np.asarray(allowed, bool)[self._owners]
+        mask = allowed[self._owners]
         return mask if self._alive is None else mask & self._alive
 
     def _alive_or_all(self) -> np.ndarray:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, time
+from datetime import time
 
 import numpy as np
 
@@ -43,7 +43,13 @@ from pixelmem.core.index.relevance import (
     relevance,
     semantic_evidence,
 )
-from pixelmem.core.index.search_backend import ChunkBatch, KeywordSide, VectorSide
+from pixelmem.core.index.search_backend import (
+    Allowed,
+    ChunkBatch,
+    KeywordSide,
+    SearchFilters,
+    VectorSide,
+)
 from pixelmem.core.index.text_tokens import (
     QueryTerms,
     highlight_terms,
@@ -57,19 +63,6 @@ from pixelmem.core.vault.memory import Memory
 MODES = ("hybrid", "semantic", "keyword")
 RELATED_VAULT_BACKGROUND = 20  # memories: from here on, the vault's median note is the background
 _NONE = -np.inf
-
-
-@dataclass(frozen=True)
-class SearchFilters:
-    """Keep only memories with this topic / importance / date (``updated``, else ``created``).
-
-    Dates without a time zone are taken as UTC; a plain ``date`` covers that whole day.
-    """
-
-    topic: str | None = None
-    importance: str | None = None
-    date_from: datetime | date | None = None
-    date_to: datetime | date | None = None
 
 
 @dataclass(frozen=True)
@@ -294,7 +287,7 @@ class SearchIndex:
         if mode not in MODES:
             raise ValueError(f"unknown search mode {mode!r}; use one of {', '.join(MODES)}")
         allowed = self._memory_mask(filters)
-        if k <= 0 or (allowed is not None and not allowed.any()) or not len(self):
+        if k <= 0 or (allowed is not None and not allowed.mask.any()) or not len(self):
             return []
         terms = split_query(query) if mode != "semantic" else None
         vector_ok = mode != "keyword" and query_vector is not None and self.has_vectors
@@ -381,7 +374,7 @@ class SearchIndex:
 
     # -- candidates ------------------------------------------------------------------------
 
-    def _candidates(self, query: _Query, allowed: np.ndarray | None, depth: int) -> _Candidates:
+    def _candidates(self, query: _Query, allowed: Allowed | None, depth: int) -> _Candidates:
         """The memories of the ``depth`` best chunks on each side that runs, with their best
         chunk's cosine and BM25 (looked up on the other side when it did not list them), and
         the most any other memory can have (None when a side listed every match)."""
@@ -426,10 +419,12 @@ class SearchIndex:
             out[np.searchsorted(positions, found_at)] = found_best
         return out
 
-    def _only(self, positions: np.ndarray) -> np.ndarray:
-        allowed = np.zeros(self._catalog.size, bool)
-        allowed[positions] = True
-        return allowed
+    def _only(self, positions: np.ndarray) -> Allowed:
+        """Just these memories (to look up their chunks' scores)."""
+        mask = np.zeros(self._catalog.size, bool)
+        mask[positions] = True
+        ids = self._catalog.ids
+        return Allowed(mask, memory_ids=tuple(str(ids[m]) for m in positions.tolist()))
 
     def _cosines(self, query: _Query, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         assert self._vectors is not None and query.vector is not None
@@ -449,7 +444,7 @@ class SearchIndex:
         kw[~(bm25 > 0)] = 0.0
         return kw
 
-    def _ranked_candidates(self, query: _Query, allowed: np.ndarray | None, depth: int) -> _Ranked:
+    def _ranked_candidates(self, query: _Query, allowed: Allowed | None, depth: int) -> _Ranked:
         """Candidates scored by relevance, plus the score no memory outside them can beat.
 
         That bound is scored as one more, imaginary memory with the caps of both sides: every
@@ -478,7 +473,7 @@ class SearchIndex:
 
     # -- internals -------------------------------------------------------------------------
 
-    def _memory_mask(self, filters: SearchFilters | None) -> np.ndarray | None:
+    def _memory_mask(self, filters: SearchFilters | None) -> Allowed | None:
         """Which memory positions pass ``filters`` (None: no filter, every live memory)."""
         if filters is None:
             return None
@@ -494,7 +489,7 @@ class SearchIndex:
             keep &= meta.dates >= as_utc(filters.date_from, time.min).timestamp()
         if filters.date_to is not None:
             keep &= meta.dates <= as_utc(filters.date_to, time.max).timestamp()
-        return keep
+        return Allowed(keep, filters=filters)
 
     def _hits(
         self, groups: list[list[int]], ranked: _Ranked, query: str, how: _Query

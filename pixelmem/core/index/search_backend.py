@@ -8,8 +8,10 @@ for this query among these memories".
 
 Identifiers are small integers handed out by the snapshot's
 :class:`~pixelmem.core.index.catalog.Catalog`: a *chunk id* per indexed chunk (never reused
-within one snapshot lineage) and a *memory position* per memory. ``allowed`` is a boolean
-array over memory positions (True: the memory may be returned; None: every memory).
+within one snapshot lineage) and a *memory position* per memory. ``allowed`` says which
+memories may be returned (None: every live one): as a boolean array over memory positions, and
+as what made it (the search filters, or a short list of memory ids being looked up), so a
+database side can say it in its own query language.
 
 Sides are persistent values: ``upsert`` and ``remove`` return the side to use from then on and
 leave the receiver untouched, so a search running on the old snapshot keeps a consistent view.
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import date, datetime
 from typing import Protocol
 
 import numpy as np
@@ -28,6 +31,29 @@ from pixelmem.core.index.text_tokens import QueryTerms
 
 ChunkIds = np.ndarray  # int64 chunk ids
 Scores = np.ndarray  # float32, one per chunk id, best first
+
+
+@dataclass(frozen=True)
+class SearchFilters:
+    """Keep only memories with this topic / importance / date (``updated``, else ``created``).
+
+    Dates without a time zone are taken as UTC; a plain ``date`` covers that whole day.
+    """
+
+    topic: str | None = None
+    importance: str | None = None
+    date_from: datetime | date | None = None
+    date_to: datetime | date | None = None
+
+
+@dataclass(frozen=True)
+class Allowed:
+    """The memories a side may return: ``mask`` (bool per memory position) is always right;
+    ``filters`` or ``memory_ids`` (at most one is set) say the same in words."""
+
+    mask: np.ndarray
+    filters: SearchFilters | None = None
+    memory_ids: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -57,7 +83,7 @@ class VectorSide(Protocol):
     def __len__(self) -> int: ...  # live chunks
 
     def top_chunks(
-        self, query: np.ndarray, k: int, allowed: np.ndarray | None
+        self, query: np.ndarray, k: int, allowed: Allowed | None
     ) -> tuple[ChunkIds, Scores]:
         """The ``k`` chunks most similar to ``query`` (best first, ties by chunk id)."""
         ...
@@ -75,7 +101,7 @@ class KeywordSide(Protocol):
     """BM25 of a query's terms in chunk texts (title words included, see ``keyword_tokens``)."""
 
     def top_chunks(
-        self, query: QueryTerms, k: int, allowed: np.ndarray | None
+        self, query: QueryTerms, k: int, allowed: Allowed | None
     ) -> tuple[ChunkIds, Scores]:
         """The ``k`` best chunks with a keyword match (score > 0), best first.
 

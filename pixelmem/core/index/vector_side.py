@@ -13,7 +13,7 @@ import threading
 
 import numpy as np
 
-from pixelmem.core.index.search_backend import ChunkBatch, ChunkIds, Scores
+from pixelmem.core.index.search_backend import Allowed, ChunkBatch, ChunkIds, Scores
 from pixelmem.core.index.vector_index import VectorIndex, top_k_of_scores
 
 
@@ -64,12 +64,12 @@ class LocalVectorSide:
     # -- the seam --------------------------------------------------------------------------
 
     def top_chunks(
-        self, query: np.ndarray, k: int, allowed: np.ndarray | None
+        self, query: np.ndarray, k: int, allowed: Allowed | None
     ) -> tuple[ChunkIds, Scores]:
         scores = self.scores(query)
         if allowed is None:
             return top_k_of_scores(scores, k, self._alive)
-        mask = np.asarray(allowed, bool)[self._owners]
+        mask = allowed.mask[self._owners]
         return top_k_of_scores(scores, k, mask if self._alive is None else mask & self._alive)
 
     def scores(self, query: np.ndarray) -> np.ndarray:
