@@ -152,7 +152,7 @@ class _Metadata:
         return cls(
             [m.title if m else "" for m in memories],
             np.array([m.importance if m else "" for m in memories], dtype=object),
-            np.array([_timestamp(m) for m in memories], np.float64),
+            np.array([timestamp(m) for m in memories], np.float64),
             # Same content → same key: an import made twice is one hit, never its own neighbour.
             np.array([_content_key(m) for m in memories], np.int64),
             [_topics(m) for m in memories],
@@ -175,7 +175,7 @@ class _Metadata:
     def set(self, m: int, memory: Memory | None) -> None:
         self.titles[m] = memory.title if memory else ""
         self.importance[m] = memory.importance if memory else ""
-        self.dates[m] = _timestamp(memory)
+        self.dates[m] = timestamp(memory)
         self.content[m] = _content_key(memory)
         self.topics[m] = _topics(memory)
         self._members = None
@@ -203,7 +203,7 @@ def _content_key(memory: Memory | None) -> int:
     return hash(text)
 
 
-def _timestamp(memory: Memory | None) -> float:
+def timestamp(memory: Memory | None) -> float:
     when = memory and (memory.updated or memory.created)
     return as_utc(when, time.min).timestamp() if when else np.nan
 

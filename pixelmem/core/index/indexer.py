@@ -15,6 +15,7 @@ import logging
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -25,6 +26,9 @@ from pixelmem.core.index.chunking import Chunk, ChunkerSettings, chunk_text
 from pixelmem.core.index.search import SearchIndex
 from pixelmem.core.providers.embeddings.base import Embedder
 from pixelmem.core.vault.memory import Memory
+
+if TYPE_CHECKING:
+    from pixelmem.core.index.postgres_store import PostgresStore
 
 log = logging.getLogger(__name__)
 
@@ -86,9 +90,13 @@ class Indexer:
         embedder: Embedder | None,
         cache: EmbeddingCache | None,
         chunker: ChunkerSettings | None = None,
+        store: PostgresStore | None = None,
     ) -> None:
+        """``store``: the ``postgres`` backend's database (it also replaces the cache: vectors
+        any client stored for the same text are reused)."""
         self.embedder = embedder
         self.cache = cache
+        self.store = store
         self.chunker = chunker or ChunkerSettings()
         self._prepared: dict[str, _Prepared] = {}
         self._last: SearchIndex | None = None  # the last complete snapshot this indexer made
@@ -115,6 +123,12 @@ class Indexer:
         chunks, hashes = self._chunk_all(table)
         report = IndexReport(memories=len(table), chunks=len(chunks))
         vectors: np.ndarray | None = None
+        if self.store is not None:
+            index = self._sync_database(self.store, chunks, hashes, table, report, progress, cancel)
+            if index is None:
+                index = SearchIndex.on_database(chunks, table, self.store, previous=previous)
+            self._remember(index, report)
+            return index, report
 
         def keyword_first(missing: int) -> None:
             nonlocal previous
@@ -175,16 +189,17 @@ class Indexer:
         report = IndexReport(memories=len(table))
         if self.embedder is None:
             report.semantic_error = "no embedding model is configured"
-        items = [MemoryChunks(m.id, m, changes.prepared[m.id].chunks) for m in changes.changed]
+        changed = changes.changed
+        if self.store is not None:  # the rows carry the metadata SQL filters read
+            changed = changed + changes.refreshed
+        items = [MemoryChunks(m.id, m, changes.prepared[m.id].chunks) for m in changed]
         chunks = [c for item in items for c in item.chunks]
-        hashes = [h for m in changes.changed for h in changes.prepared[m.id].hashes]
+        hashes = [h for m in changed for h in changes.prepared[m.id].hashes]
         vectors = None
         if previous.has_vectors and chunks:
             assert self.embedder is not None
             try:
-                vectors = self._vectors_for(
-                    chunks, table, hashes, report, progress, cancel, lambda _: None
-                )
+                vectors = self._vectors_shared(chunks, table, hashes, report, progress, cancel)
             except ProviderError as exc:
                 log.warning("semantic search unavailable: %s", exc)
                 self._last = None  # a keyword-only snapshot of everything, as a full build makes
@@ -196,6 +211,94 @@ class Indexer:
         self._save_cache(self._all_hashes(), report)
         self._remember(index, report)
         return index, report
+
+    # -- the postgres backend ----------------------------------------------------------------
+
+    def _sync_database(
+        self,
+        store: PostgresStore,
+        chunks: list[Chunk],
+        hashes: list[bytes],
+        table: dict[str, Memory],
+        report: IndexReport,
+        progress: Progress | None,
+        cancel: threading.Event | None,
+    ) -> SearchIndex | None:
+        """Write the rows of memories whose chunks the database lacks or has otherwise (by
+        content hash and metadata), delete those of memories gone from the vault."""
+        from pixelmem.core.index.postgres_sides import chunk_row, row_metadata
+        from pixelmem.core.index.search import keyword_title
+
+        states = store.row_states()
+        in_db: dict[str, int] = {}
+        for mid, _ in states:
+            in_db[mid] = in_db.get(mid, 0) + 1
+        dirty: set[str] = set()
+        local: dict[str, int] = {}
+        for chunk, h in zip(chunks, hashes, strict=True):
+            local[chunk.memory_id] = local.get(chunk.memory_id, 0) + 1
+            state = states.get((chunk.memory_id, chunk.index))
+            wanted = (h, row_metadata(table.get(chunk.memory_id)))
+            if state != wanted:
+                dirty.add(chunk.memory_id)
+        dirty |= {mid for mid, count in local.items() if in_db.get(mid, 0) != count}
+        gone = sorted(set(in_db) - set(local))
+        rows_at = [i for i, c in enumerate(chunks) if c.memory_id in dirty]
+        vectors = None
+        if self.embedder is not None and rows_at:
+            try:
+                vectors = self._vectors_shared(
+                    [chunks[i] for i in rows_at], table, [hashes[i] for i in rows_at], report,
+                    progress, cancel,
+                )  # fmt: skip
+            except ProviderError as exc:
+                report.semantic_error = str(exc)
+                log.warning("semantic search unavailable: %s", exc)
+                return SearchIndex.build(chunks, None, table)  # keyword-only, nothing written
+        elif self.embedder is None:
+            report.semantic_error = "no embedding model is configured"
+        rows = [
+            chunk_row(
+                table.get(chunks[i].memory_id), chunks[i].memory_id, chunks[i].index,
+                chunks[i].text, keyword_title(table.get(chunks[i].memory_id)),
+                None if vectors is None else vectors[n],
+            )
+            for n, i in enumerate(rows_at)
+        ]  # fmt: skip
+        store.write(rows, delete_memories=gone)
+        report.reused = len(chunks) - report.embedded
+        return None
+
+    def _vectors_shared(
+        self,
+        chunks: Sequence[Chunk],
+        table: dict[str, Memory],
+        hashes: Sequence[bytes],
+        report: IndexReport,
+        progress: Progress | None,
+        cancel: threading.Event | None,
+    ) -> np.ndarray:
+        """Vectors from the database when any client stored the same text with this model,
+        from the cache or the embedder otherwise."""
+        if self.store is None:
+            return self._vectors_for(chunks, table, hashes, report, progress, cancel, _nothing)
+        assert self.embedder is not None
+        found = self.store.vectors_by_hash(hashes)
+        matrix = np.zeros((len(chunks), self.embedder.dim), np.float32)
+        missing = []
+        for i, h in enumerate(hashes):
+            if h in found:
+                matrix[i] = found[h]
+            else:
+                missing.append(i)
+        if missing:
+            sub = self._vectors_for(
+                [chunks[i] for i in missing], table, [hashes[i] for i in missing], report,
+                progress, cancel, _nothing,
+            )  # fmt: skip
+            matrix[missing] = sub
+        report.reused = len(chunks) - len(missing)
+        return matrix
 
     def _all_hashes(self) -> list[bytes]:
         return [h for p in self._prepared.values() for h in p.hashes]
@@ -298,6 +401,10 @@ def _fingerprint(memory: Memory) -> str:
     digest.update(b"\0")
     digest.update(memory.body.encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
+
+
+def _nothing(_: int) -> None:
+    """No keyword-only snapshot first (an update, or the database answers meanwhile)."""
 
 
 def _metadata(memory: Memory) -> tuple[object, ...]:

@@ -28,6 +28,7 @@ import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import time
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -59,6 +60,9 @@ from pixelmem.core.index.text_tokens import (
 )
 from pixelmem.core.index.vector_side import LocalVectorSide
 from pixelmem.core.vault.memory import Memory
+
+if TYPE_CHECKING:
+    from pixelmem.core.index.postgres_store import PostgresStore
 
 MODES = ("hybrid", "semantic", "keyword")
 RELATED_VAULT_BACKGROUND = 20  # memories: from here on, the vault's median note is the background
@@ -112,13 +116,20 @@ class SearchIndex:
         *,
         titles_in_keyword: bool = True,
         hashes_source: _TokenHashes | None = None,
+        fallback: KeywordSide | None = None,
+        backend: str = "local",
     ) -> None:
-        """Assemble a snapshot from prepared parts; :meth:`build` is the usual way in."""
+        """Assemble a snapshot from prepared parts; :meth:`build` is the usual way in.
+
+        ``fallback``: a local keyword side that answers when ``keywords`` (a database) cannot.
+        """
         self._catalog = catalog
         self._vectors = vectors if vectors is not None and len(vectors) else None
         self._keywords = keywords
         self._titles_in_keyword = titles_in_keyword
         self._token_hashes = hashes_source
+        self._fallback = fallback
+        self.backend = backend
 
     @classmethod
     def build(
@@ -138,10 +149,58 @@ class SearchIndex:
         """
         if vectors is not None and len(vectors) and len(vectors) != len(chunks):
             raise ValueError(f"{len(vectors)} vectors for {len(chunks)} chunks")
-        catalog = Catalog.build(chunks, memories)
+        catalog, keywords, source = cls._local_parts(chunks, memories, titles_in_keyword, previous)
         vector_side = None
         if vectors is not None and len(vectors):
             vector_side = LocalVectorSide.from_matrix(vectors, catalog.owners)
+        return cls(
+            catalog, vector_side, keywords, titles_in_keyword=titles_in_keyword,
+            hashes_source=source,
+        )  # fmt: skip
+
+    @classmethod
+    def on_database(
+        cls,
+        chunks: Sequence[Chunk],
+        memories: Mapping[str, Memory],
+        store: PostgresStore,
+        *,
+        titles_in_keyword: bool = True,
+        previous: SearchIndex | None = None,
+    ) -> SearchIndex:
+        """A snapshot whose sides are the database's (its rows already written for these
+        chunks); a local keyword index of the same chunks answers while the server is down."""
+        from pixelmem.core.index.postgres_sides import (
+            ChunkKeys,
+            PostgresKeywordSide,
+            PostgresVectorSide,
+        )
+
+        catalog, local, source = cls._local_parts(chunks, memories, titles_in_keyword, previous)
+        keys = ChunkKeys(catalog)
+        vector_side = PostgresVectorSide(store, keys) if store.dim else None
+        return cls(
+            catalog, vector_side, PostgresKeywordSide(store, keys),
+            titles_in_keyword=titles_in_keyword, hashes_source=source, fallback=local,
+            backend="postgres",
+        )  # fmt: skip
+
+    def offline(self) -> SearchIndex:
+        """This snapshot's local keyword index alone (the database is unreachable)."""
+        return SearchIndex(
+            self._catalog, None, self._fallback or self._keywords,
+            titles_in_keyword=self._titles_in_keyword, hashes_source=self._token_hashes,
+        )  # fmt: skip
+
+    @classmethod
+    def _local_parts(
+        cls,
+        chunks: Sequence[Chunk],
+        memories: Mapping[str, Memory],
+        titles_in_keyword: bool,
+        previous: SearchIndex | None,
+    ) -> tuple[Catalog, LocalKeywordSide, _TokenHashes]:
+        catalog = Catalog.build(chunks, memories)
         reusable = previous._reusable_hashes(titles_in_keyword) if previous is not None else {}
         title_hashes: dict[str, np.ndarray] = {}
         parts = []
@@ -156,11 +215,7 @@ class SearchIndex:
         lengths = np.fromiter(map(len, parts), np.int64, count=len(parts))
         hashes = np.concatenate(parts) if parts else np.zeros(0, np.int64)
         keywords = LocalKeywordSide.from_hashes(hashes, lengths, catalog.owners)
-        source = _TokenHashes(titles_in_keyword, hashes, lengths)
-        return cls(
-            catalog, vector_side, keywords, titles_in_keyword=titles_in_keyword,
-            hashes_source=source,
-        )  # fmt: skip
+        return catalog, keywords, _TokenHashes(titles_in_keyword, hashes, lengths)
 
     def updated(
         self,
@@ -184,15 +239,18 @@ class SearchIndex:
         ]
         if self._vectors is not None and new_chunks and vectors is None:
             raise ValueError("this snapshot has vectors: the new chunks need theirs")
-        batch = ChunkBatch(fresh, owners, new_chunks, titles, vectors)
+        memories = [item.memory for item in changed for _ in item.chunks]
+        batch = ChunkBatch(fresh, owners, new_chunks, titles, vectors, memories)
         keywords = self._keywords.remove(gone)
         vector_side = self._vectors.remove(gone) if self._vectors is not None else None
+        fallback = self._fallback.remove(gone) if self._fallback is not None else None
         if len(batch):
             keywords = keywords.upsert(batch)
             vector_side = vector_side.upsert(batch) if vector_side is not None else None
+            fallback = fallback.upsert(batch) if fallback is not None else None
         return SearchIndex(
             catalog, vector_side, keywords, titles_in_keyword=self._titles_in_keyword,
-            hashes_source=self._token_hashes,
+            hashes_source=self._token_hashes, fallback=fallback, backend=self.backend,
         )  # fmt: skip
 
     def _reusable_hashes(self, titles_in_keyword: bool) -> dict[tuple[str, str], np.ndarray]:
@@ -241,7 +299,7 @@ class SearchIndex:
     def stale_share(self) -> float:
         """How much of the snapshot is left over from updates (dead chunks, the keyword delta):
         the indexer rebuilds from scratch when this grows large."""
-        delta = getattr(self._keywords, "delta_size", 0)
+        delta = getattr(self._fallback or self._keywords, "delta_size", 0)
         capacity = self._catalog.chunk_capacity
         return self._catalog.dead_share + (delta / capacity if capacity else 0.0)
 
@@ -378,17 +436,17 @@ class SearchIndex:
         """The memories of the ``depth`` best chunks on each side that runs, with their best
         chunk's cosine and BM25 (looked up on the other side when it did not list them), and
         the most any other memory can have (None when a side listed every match)."""
-        owners = self._catalog.owners
+        owners = self._known_owners
         sides: list[tuple[np.ndarray, np.ndarray]] = []
         cosine_cap = bm25_cap = None
         if query.vector is not None:
             assert self._vectors is not None
             ids, cos = self._vectors.top_chunks(query.vector, depth, allowed)
-            sides.append(_best_per_memory(owners[ids], cos))
+            sides.append(_best_per_memory(owners(ids), cos))
             cosine_cap = float(cos[-1]) if len(ids) >= depth else None
         if query.terms is not None:
             ids, bm = self._keywords.top_chunks(query.terms, depth, allowed)
-            sides.append(_best_per_memory(owners[ids], bm))
+            sides.append(_best_per_memory(owners(ids), bm))
             bm25_cap = float(bm[-1]) if len(ids) >= depth else None
         positions = np.unique(np.concatenate([p for p, _ in sides]))
         cosine = bm25 = None
@@ -400,6 +458,15 @@ class SearchIndex:
             look_up = (lambda m: self._bm25(query, m)) if bm25_cap is not None else None
             bm25 = self._fill(next(side), positions, look_up)
         return _Candidates(positions, cosine, bm25, cosine_cap, bm25_cap)
+
+    def _known_owners(self, ids: np.ndarray) -> np.ndarray:
+        """Memory positions of chunk ids; a database may list rows newer than this snapshot,
+        which get position -1."""
+        owners = self._catalog.owners
+        if self.backend == "local":
+            return owners[ids]
+        known = np.where(ids < len(owners), ids, 0)
+        return np.where(ids < len(owners), owners[known], -1)
 
     def _fill(
         self,
@@ -430,13 +497,13 @@ class SearchIndex:
         assert self._vectors is not None and query.vector is not None
         every = self._catalog.chunk_capacity
         ids, cos = self._vectors.top_chunks(query.vector, every, self._only(positions))
-        return _best_per_memory(self._catalog.owners[ids], cos)
+        return _best_per_memory(self._known_owners(ids), cos)
 
     def _bm25(self, query: _Query, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         assert query.terms is not None
         every = self._catalog.chunk_capacity
         ids, bm = self._keywords.top_chunks(query.terms, every, self._only(positions))
-        return _best_per_memory(self._catalog.owners[ids], bm)
+        return _best_per_memory(self._known_owners(ids), bm)
 
     def _keyword_evidence(self, bm25: np.ndarray, query: _Query) -> np.ndarray:
         assert query.terms is not None
@@ -625,7 +692,11 @@ def _monotone(calibration: Calibration | None) -> bool:
 
 
 def _best_per_memory(owners: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(memory positions sorted, best score of each) from chunks listed best first."""
+    """(memory positions sorted, best score of each) from chunks listed best first (owner -1:
+    a chunk this snapshot does not know, left out)."""
+    if len(owners) and owners.min() < 0:
+        known = owners >= 0
+        owners, scores = owners[known], scores[known]
     positions, first = np.unique(owners, return_index=True)
     return positions, scores[first].astype(np.float64)
 

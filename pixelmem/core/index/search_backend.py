@@ -28,6 +28,7 @@ import numpy as np
 
 from pixelmem.core.index.chunking import Chunk
 from pixelmem.core.index.text_tokens import QueryTerms
+from pixelmem.core.vault.memory import Memory
 
 ChunkIds = np.ndarray  # int64 chunk ids
 Scores = np.ndarray  # float32, one per chunk id, best first
@@ -69,6 +70,7 @@ class ChunkBatch:
     chunks: Sequence[Chunk]
     keyword_titles: Sequence[str]
     vectors: np.ndarray | None = None
+    memories: Sequence[Memory | None] = ()  # each chunk's memory (a database keeps its metadata)
 
     def __len__(self) -> int:
         return len(self.chunks)
