@@ -198,3 +198,28 @@ def test_server_down_keeps_keyword_search(vault: Path, settings_for, backend: st
     assert "127.0.0.1:9/nothing is unavailable" in report.semantic_error
     assert "pw" not in report.semantic_error
     assert [h.title for h in cold.search("okonkwo-ferreira")] == ["Grant meeting"]
+
+
+def test_doctor_checks_the_database(vault: Path, settings_for, backend: str, capsys) -> None:
+    from pixelmem.cli import main
+
+    _fill(vault)
+    settings = settings_for()
+    settings.save()
+    assert main(["doctor", "--vault", str(vault)]) == 0
+    out = capsys.readouterr().out
+    if backend == "local":
+        assert "search backend: local" in out
+        return
+    assert "ok  server: PostgreSQL" in out and "pgvector" in out
+    assert "schema: not created yet" in out
+    Engine(vault, settings, embedder=HashEmbedder()).open()
+    assert main(["doctor", "--vault", str(vault)]) == 0
+    out = capsys.readouterr().out
+    assert "ok  schema: 1" in out and "ok  pgvector: extension vector" in out
+    assert "ok  index fake:hash: 5 chunks, all with vectors, indexes valid" in out
+    settings.search.postgres_url = "postgresql://nobody:pw@127.0.0.1:9/nothing"
+    settings.save()
+    assert main(["doctor", "--vault", str(vault)]) == 1
+    out = capsys.readouterr().out
+    assert "BAD server: PostgreSQL at 127.0.0.1:9/nothing is unavailable" in out

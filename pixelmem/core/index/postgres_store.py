@@ -361,6 +361,73 @@ class PostgresStore:
         return ServerReport(version, extension, schema, chunks, missing, valid)
 
 
+@dataclass(frozen=True)
+class Check:
+    """One line of ``pixelmem doctor``: what was checked, what was found, whether it is fine."""
+
+    name: str
+    found: str
+    ok: bool
+
+
+def health(url: str) -> list[Check]:
+    """Server version, pgvector, schema version and each model table's index health."""
+    psycopg, _ = _psycopg()
+    try:
+        conn = psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
+    except psycopg.Error as exc:
+        return [Check("server", str(_unavailable(url, exc)), False)]
+    checks = []
+    with conn, conn.cursor() as cur:
+        cur.execute("SHOW server_version_num")
+        number = int(_one(cur))
+        cur.execute("SHOW server_version")
+        checks.append(Check("server", f"PostgreSQL {_one(cur)}", number >= 130000))
+        cur.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
+        version = _one(cur)
+        cur.execute("SELECT default_version FROM pg_available_extensions WHERE name = 'vector'")
+        available = _one(cur)
+        if version:
+            checks.append(Check("pgvector", f"extension vector {version}", True))
+        elif available:
+            found = f"vector {available} is installed but not created yet (the first client does)"
+            checks.append(Check("pgvector", found, True))
+        else:
+            checks.append(Check("pgvector", "the vector extension is not installed", False))
+        cur.execute("SELECT to_regclass('pm_schema') IS NOT NULL")
+        schema = 0
+        if _one(cur):
+            cur.execute("SELECT max(version) FROM pm_schema")
+            schema = int(_one(cur) or 0)
+        fine = schema <= SCHEMA_VERSION
+        shown = f"{schema} (this pixelmem: {SCHEMA_VERSION})" if schema else "not created yet"
+        checks.append(Check("schema", shown, fine))
+        if schema:
+            cur.execute("SELECT model_id, dim, chunk_table FROM pm_models ORDER BY model_id")
+            for model, dim, table in cur.fetchall():
+                checks.append(_table_health(cur, model or "(keyword only)", int(dim), table))
+    return checks
+
+
+def _table_health(cur: Any, model: str, dim: int, table: str) -> Check:
+    cur.execute(f"SELECT count(*), count(*) - count(embedding) FROM {table}")
+    row = cur.fetchone()
+    chunks, missing = (int(row[0]), int(row[1])) if row else (0, 0)
+    cur.execute(
+        "SELECT count(*), count(*) FILTER (WHERE i.indisvalid AND i.indisready) FROM pg_index i "
+        "JOIN pg_class t ON t.oid = i.indrelid WHERE t.relname = %s",
+        (table,),
+    )
+    counts = cur.fetchone()
+    expected = 4 if dim else 3  # primary key, tokens (GIN), content hash, HNSW
+    valid = bool(counts) and int(counts[0]) == int(counts[1]) == expected
+    parts = [f"{chunks:,} chunks"]
+    if dim:
+        parts.append(f"{missing:,} without a vector" if missing else "all with vectors")
+    parts.append("indexes valid" if valid else "an index is missing or invalid (REINDEX it)")
+    return Check(f"index {model}", ", ".join(parts), valid and not (dim and missing))
+
+
 def migrate(cur: Any) -> int:
     """Bring the schema to :data:`SCHEMA_VERSION`; returns the version found before."""
     cur.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
