@@ -643,57 +643,57 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../main_window.py" line="212"/>
+        <location filename="../main_window.py" line="206"/>
         <source>No other vaults yet</source>
         <translation>还没有其他知识库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="222"/>
+        <location filename="../main_window.py" line="216"/>
         <source>Recent &amp;Vaults</source>
         <translation>最近的知识库(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="224"/>
+        <location filename="../main_window.py" line="218"/>
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="225"/>
+        <location filename="../main_window.py" line="219"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="226"/>
+        <location filename="../main_window.py" line="220"/>
         <source>Related</source>
         <translation>相关</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="229"/>
+        <location filename="../main_window.py" line="223"/>
         <source>Map</source>
         <translation>地图</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="232"/>
+        <location filename="../main_window.py" line="226"/>
         <source>Inbox</source>
         <translation>收件箱</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="376"/>
+        <location filename="../main_window.py" line="370"/>
         <source>Import files</source>
         <translation>导入文件</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="382"/>
+        <location filename="../main_window.py" line="376"/>
         <source>Open vault folder</source>
         <translation>打开知识库文件夹</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="439"/>
+        <location filename="../main_window.py" line="433"/>
         <source>About pixelmem</source>
         <translation>关于 pixelmem</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="441"/>
+        <location filename="../main_window.py" line="435"/>
         <source>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;Local-first knowledge memory: Markdown files in a folder you own, searched by meaning and by keyword, offline.&lt;/p&gt;&lt;p&gt;Vault: {vault}&lt;/p&gt;</source>
         <translation>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;本地优先的知识记忆：Markdown 文件存放在你自己的文件夹里，可离线按语义和关键词搜索。&lt;/p&gt;&lt;p&gt;知识库：{vault}&lt;/p&gt;</translation>
     </message>
@@ -1426,84 +1426,116 @@ Enter opens the selected result.</source>
 <context>
     <name>StatusBar</name>
     <message>
-        <location filename="../status_bar.py" line="86"/>
+        <location filename="../status_bar.py" line="91"/>
         <source>Read Chinese notes too</source>
         <translation>也读懂中文笔记</translation>
     </message>
     <message>
-        <location filename="../status_bar.py" line="129"/>
+        <location filename="../status_bar.py" line="134"/>
         <source>Some notes are in Chinese, Japanese or Korean, which the English model cannot read. Click to switch this vault to the multilingual model (re-embeds it).</source>
         <translation>部分笔记是中文、日文或韩文，英文模型无法理解。点击为此记忆库切换到多语言模型（将重新生成向量）。</translation>
     </message>
     <message>
-        <location filename="../status_bar.py" line="67"/>
+        <location filename="../status_bar.py" line="72"/>
         <source>Opening vault…</source>
         <translation>正在打开知识库…</translation>
     </message>
     <message>
-        <location filename="../status_bar.py" line="73"/>
+        <location filename="../status_bar.py" line="78"/>
         <source>Vault: {path}
 Click to see the files that could not be read</source>
         <translation>知识库：{path}
 点击查看无法读取的文件</translation>
     </message>
     <message>
-        <location filename="../status_bar.py" line="79"/>
+        <location filename="../status_bar.py" line="84"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../status_bar.py" line="80"/>
+        <location filename="../status_bar.py" line="85"/>
         <source>Restore the memory from the trash</source>
         <translation>从回收站恢复这条记忆</translation>
     </message>
     <message>
-        <location filename="../status_bar.py" line="81"/>
+        <location filename="../status_bar.py" line="86"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../status_bar.py" line="82"/>
+        <location filename="../status_bar.py" line="87"/>
         <source>Stop indexing; vectors computed so far are kept</source>
         <translation>停止索引；已计算的向量会保留</translation>
     </message>
     <message>
-        <location filename="../status_bar.py" line="83"/>
+        <location filename="../status_bar.py" line="88"/>
         <source>Show the files that could not be read</source>
         <translation>显示无法读取的文件</translation>
     </message>
     <message>
-        <location filename="../status_bar.py" line="93"/>
+        <location filename="../status_bar.py" line="98"/>
         <source>Indexing…</source>
         <translation>正在索引…</translation>
     </message>
     <message>
-        <location filename="../status_bar.py" line="104"/>
+        <location filename="../status_bar.py" line="109"/>
         <source>Embedding {done} of {total}…</source>
         <translation>正在计算向量 {done}/{total}…</translation>
     </message>
     <message>
-        <location filename="../status_bar.py" line="115"/>
+        <location filename="../status_bar.py" line="120"/>
         <source>Indexing cancelled</source>
         <translation>索引已取消</translation>
     </message>
     <message>
-        <location filename="../status_bar.py" line="121"/>
+        <location filename="../status_bar.py" line="126"/>
         <source>{indexed} indexed · {skipped} skipped</source>
         <translation>已索引 {indexed} · 跳过 {skipped}</translation>
     </message>
     <message>
-        <location filename="../status_bar.py" line="134"/>
+        <location filename="../status_bar.py" line="140"/>
         <source>⚠ Keyword search only</source>
         <translation>⚠ 仅关键词搜索</translation>
     </message>
     <message>
-        <location filename="../status_bar.py" line="136"/>
+        <location filename="../status_bar.py" line="142"/>
         <source>Semantic search is unavailable: {reason}</source>
         <translation>语义搜索不可用：{reason}</translation>
     </message>
     <message>
-        <location filename="../status_bar.py" line="155"/>
+        <location filename="../status_bar.py" line="152"/>
+        <source>Local index</source>
+        <translation>本地索引</translation>
+    </message>
+    <message>
+        <location filename="../status_bar.py" line="154"/>
+        <source>Search runs on an index in this computer&apos;s memory (search.backend)</source>
+        <translation>搜索使用本机内存中的索引（search.backend）</translation>
+    </message>
+    <message>
+        <location filename="../status_bar.py" line="157"/>
+        <source>⚠ PostgreSQL unreachable</source>
+        <translation>⚠ 无法连接 PostgreSQL</translation>
+    </message>
+    <message>
+        <location filename="../status_bar.py" line="159"/>
+        <source>{reason}
+The local keyword index answers meanwhile.</source>
+        <translation>{reason}
+在此期间由本地关键词索引回答。</translation>
+    </message>
+    <message>
+        <location filename="../status_bar.py" line="165"/>
+        <source>PostgreSQL</source>
+        <translation>PostgreSQL</translation>
+    </message>
+    <message>
+        <location filename="../status_bar.py" line="167"/>
+        <source>Search runs on the shared PostgreSQL index at {where}</source>
+        <translation>搜索使用位于 {where} 的共享 PostgreSQL 索引</translation>
+    </message>
+    <message>
+        <location filename="../status_bar.py" line="184"/>
         <source>Moved “{title}” to the trash</source>
         <translation>已将“{title}”移到回收站</translation>
     </message>
