@@ -164,9 +164,7 @@ class StatusBar(QStatusBar):
             where = status.backend.partition(" ")[2].strip("()")
             self.backend_label.setText(self.tr("PostgreSQL"))
             self.backend_label.setToolTip(
-                self.tr("Search runs on the shared PostgreSQL index at {where}").format(
-                    where=where
-                )
+                self.tr("Search runs on the shared PostgreSQL index at {where}").format(where=where)
             )
         self.backend_label.show()
 
