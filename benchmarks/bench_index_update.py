@@ -52,7 +52,9 @@ def memories(n: int) -> list:
     out = []
     for i in range(n):
         paragraphs = [" ".join(rng.choice(vocab, 120, p=weights)) for _ in range(3)]
-        out.append(Memory(f"m{i:06d}", f"note {i}", "\n\n".join(paragraphs), topics=["t"]))
+        memory = Memory(f"m{i:06d}", f"note {i}", "\n\n".join(paragraphs), topics=["t"])
+        memory.disk_hash = f"file-{i}"  # as the store reads it: equal hash, same file
+        out.append(memory)
     return out
 
 
@@ -76,6 +78,7 @@ def measure(n: int, with_cache: bool, work: Path) -> dict[str, float]:
         i = edit * 97 % n
         old = table[i]
         table[i] = Memory(old.id, old.title, old.body + f" edited {edit}", topics=old.topics)
+        table[i].disk_hash = f"file-{i}-edit-{edit}"
         t = time.perf_counter()
         snapshot, report = indexer.build(table, previous=snapshot)
         times.append(time.perf_counter() - t)

@@ -328,6 +328,8 @@ class Indexer:
         metadata = _metadata(memory)
         known = self._prepared.get(memory.id)
         if known is not None and known.fingerprint == fingerprint:
+            if known.metadata == metadata and known.disk_hash == memory.disk_hash:
+                return known
             return dataclasses.replace(known, metadata=metadata, disk_hash=memory.disk_hash)
         chunks = chunk_text(memory.id, memory.body, self.chunker)
         if not chunks:  # a title-only memory is still findable
