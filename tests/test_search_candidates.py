@@ -65,7 +65,7 @@ def _vault(seed: int, memories: int = 240) -> tuple[list[Chunk], np.ndarray, dic
     return chunks, matrix, table
 
 
-def _queries(chunks: list[Chunk], vectors: np.ndarray, seed: int, n: int = 40) -> list:
+def _queries(chunks: list[Chunk], vectors: np.ndarray, seed: int, n: int = 24) -> list:
     rng = np.random.default_rng(seed + 1)
     out = []
     for _ in range(n):
@@ -99,7 +99,7 @@ def _all_results(index: SearchIndex, queries: list) -> list:
     for text, vector, background in queries:
         for mode in ("hybrid", "semantic", "keyword"):
             for filters in FILTERS:
-                for k, floor in ((5, 0.0), (5, 0.3), (12, 0.0), (1, 0.5)):
+                for k, floor in ((5, 0.3), (12, 0.0), (1, 0.5)):
                     hits = index.search(
                         text, vector, mode=mode, k=k, min_relevance=floor, filters=filters,
                         background=background, semantic_weight=0.7 if k == 12 else 1.0,
@@ -125,11 +125,11 @@ def test_candidate_search_equals_scoring_every_chunk(vault, monkeypatch) -> None
     with monkeypatch.context() as patch:  # one chunk at first: the deepening is exercised
         patch.setattr(search_module, "_FIRST_DEPTH", 1)
         patch.setattr(search_module, "_FIRST_DEPTH_PER_HIT", 0)
-        shallow = _all_results(index, queries)
+        shallow = _all_results(index, queries[:8])
     assert sum(map(len, full)) > 1000  # the queries do find things
     assert any(copies for hits in full for *_, copies in hits)  # and fold copies
     assert _untied(found) == _untied(full)
-    assert _untied(shallow) == _untied(full)
+    assert _untied(shallow) == _untied(full[: len(shallow)])
     assert found != _untied(found)  # the vault has ties (keyword evidence is capped)
 
 
@@ -212,7 +212,7 @@ def test_updates_equal_a_fresh_build(vault, with_vectors: bool) -> None:
     fresh = SearchIndex.build(fresh_chunks, fresh_vectors if with_vectors else None, current_table)
     assert set(current.memory_ids) == set(fresh.memory_ids)
     assert current.chunk_count == fresh.chunk_count
-    queries = [*_queries(fresh_chunks, fresh_vectors, 5, n=25), ("orbit kettle", None, 0.0)]
+    queries = [*_queries(fresh_chunks, fresh_vectors, 5, n=12), ("orbit kettle", None, 0.0)]
     for got, want in zip(_all_results(current, queries), _all_results(fresh, queries), strict=True):
         assert [h[0] for h in got] == [h[0] for h in want]
         for g, w in zip(got, want, strict=True):
