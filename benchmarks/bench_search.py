@@ -243,7 +243,9 @@ def compare_with(old_ref: str) -> None:
         try:
             outputs = {}
             for name, source in (("old " + old_ref, old_tree), ("new", root)):
-                env = dict(os.environ, PYTHONPATH=str(source))
+                # One string hash seed: BM25 sums its terms in hash order, so float rounding
+                # (and thus the digest) differs between processes with different seeds.
+                env = dict(os.environ, PYTHONPATH=str(source), PYTHONHASHSEED="0")
                 outputs[name] = subprocess.run(
                     [sys.executable, __file__, "--vault-only"], env=env, capture_output=True,
                     text=True, check=True,

@@ -223,3 +223,29 @@ def test_doctor_checks_the_database(vault: Path, settings_for, backend: str, cap
     assert main(["doctor", "--vault", str(vault)]) == 1
     out = capsys.readouterr().out
     assert "BAD server: PostgreSQL at 127.0.0.1:9/nothing is unavailable" in out
+
+
+def test_unknown_rows_are_left_alone_until_a_full_rebuild(vault: Path, settings_for, backend):
+    if backend == "local":
+        pytest.skip("nothing is shared")
+    _fill(vault)
+    one = Engine(vault, settings_for(), embedder=HashEmbedder())
+    one.open()
+    elsewhere = vault.parent / "other-copy"  # a copy of the vault that got one note more
+    import shutil
+
+    shutil.copytree(vault, elsewhere)
+    two = Engine(elsewhere, settings_for(), embedder=HashEmbedder())
+    two.open()
+    created = two.writes.create("Kettle", "The kettle whistles when the water boils.").value
+    two.reindex()
+    one.reindex(full=False)
+    fresh = Engine(vault, settings_for(), embedder=HashEmbedder())
+    fresh.open()  # a client without the note: its rows stay for the client that has it
+    assert [h.memory_id for h in two.search("kettle whistles")][:1] == [created.id]
+    shown = [h.memory_id for h in one.search("kettle whistles", min_relevance=0.0, k=20)]
+    assert created.id not in shown  # unknown to this copy of the vault: never shown
+    assert fresh._store is not None
+    assert any(mid == created.id for mid, _ in fresh._store.row_states())
+    fresh.reindex(full=True)
+    assert not any(mid == created.id for mid, _ in fresh._store.row_states())

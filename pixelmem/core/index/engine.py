@@ -225,6 +225,7 @@ class Engine:
             if full:
                 self._reset_index_state(drop_cache=True)
             indexer = self._ensure_indexer()
+            indexer.prune_database = full  # only an explicit rebuild deletes others' rows
             index, report = indexer.build(
                 self.store.list(),
                 progress=progress,

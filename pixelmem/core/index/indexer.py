@@ -97,6 +97,9 @@ class Indexer:
         self.embedder = embedder
         self.cache = cache
         self.store = store
+        # Delete the rows of memories this client does not know. Only on request (a full
+        # rebuild): another client may have written a memory this vault copy has not yet.
+        self.prune_database = False
         self.chunker = chunker or ChunkerSettings()
         self._prepared: dict[str, _Prepared] = {}
         self._last: SearchIndex | None = None  # the last complete snapshot this indexer made
@@ -242,7 +245,7 @@ class Indexer:
             if state != wanted:
                 dirty.add(chunk.memory_id)
         dirty |= {mid for mid, count in local.items() if in_db.get(mid, 0) != count}
-        gone = sorted(set(in_db) - set(local))
+        gone = sorted(set(in_db) - set(local)) if self.prune_database else []
         rows_at = [i for i, c in enumerate(chunks) if c.memory_id in dirty]
         vectors = None
         if self.embedder is not None and rows_at:

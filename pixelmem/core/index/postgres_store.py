@@ -17,6 +17,11 @@ under an advisory lock so two clients never migrate at once):
 A client that needs a vector first looks for the same content hash in the table: whatever any
 client already embedded with that model is copied, never embedded again.
 
+A client deletes the rows of memories it deletes itself. Rows of memories it does not know are
+left alone (another client may have written a note this copy of the vault has not received
+yet) and never shown; a full rebuild (``pixelmem index --full``, Edit → Rebuild Index) prunes
+them.
+
 Keyword scoring is BM25 in SQL over the chunks that hold a query term (found through the GIN
 index); the idf of each term is computed in Python from its document frequency, so the SQL
 sums ``idf · tf·(k1+1) / (tf + k1·(1 − b + b·len/avgdl))`` per chunk, exactly the local
