@@ -30,6 +30,7 @@ from pixelmem.core.index.keyword_index import (
 from pixelmem.core.index.search_backend import Allowed, ChunkBatch, ChunkIds, Scores
 from pixelmem.core.index.text_tokens import QueryTerms, tokenize
 from pixelmem.core.index.vector_index import top_k_of_scores
+from pixelmem.core.index.vector_side import top_of_ids
 
 
 def keyword_tokens(title: str, text: str) -> list[str]:
@@ -137,6 +138,8 @@ class LocalKeywordSide:
         self, query: QueryTerms, k: int, allowed: Allowed | None
     ) -> tuple[ChunkIds, Scores]:
         scores = self._evidence(query)
+        if allowed is not None and allowed.chunk_ids is not None:  # a few memories' chunks
+            return top_of_ids(allowed.chunk_ids, scores, k, _POSITIVE)
         mask = self._alive if allowed is None else self._allowed(allowed.mask)
         return top_k_of_scores(scores, k, mask, min_score=_POSITIVE)
 

@@ -490,8 +490,12 @@ class SearchIndex:
         """Just these memories (to look up their chunks' scores)."""
         mask = np.zeros(self._catalog.size, bool)
         mask[positions] = True
-        ids = self._catalog.ids
-        return Allowed(mask, memory_ids=tuple(str(ids[m]) for m in positions.tolist()))
+        ids, rows = self._catalog.ids, self._catalog.rows
+        chosen = positions.tolist()
+        chunks = np.concatenate([rows[m] for m in chosen]) if chosen else np.zeros(0, np.int64)
+        # Names only for a database side; the local sides read the chunk ids.
+        names = tuple(str(ids[m]) for m in chosen) if self.backend != "local" else ()
+        return Allowed(mask, memory_ids=names, chunk_ids=chunks)
 
     def _cosines(self, query: _Query, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         assert self._vectors is not None and query.vector is not None

@@ -55,6 +55,7 @@ class Allowed:
     mask: np.ndarray
     filters: SearchFilters | None = None
     memory_ids: tuple[str, ...] | None = None
+    chunk_ids: ChunkIds | None = None  # with ``memory_ids``: those memories' chunks
 
 
 @dataclass(frozen=True)

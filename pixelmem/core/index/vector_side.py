@@ -69,6 +69,8 @@ class LocalVectorSide:
         scores = self.scores(query)
         if allowed is None:
             return top_k_of_scores(scores, k, self._alive)
+        if allowed.chunk_ids is not None:  # a few memories' chunks: no pass over every row
+            return top_of_ids(allowed.chunk_ids, scores, k, None)
         mask = allowed.mask[self._owners]
         return top_k_of_scores(scores, k, mask if self._alive is None else mask & self._alive)
 
@@ -121,6 +123,15 @@ class LocalVectorSide:
 
     def _alive_or_all(self) -> np.ndarray:
         return np.ones(self._n, bool) if self._alive is None else self._alive
+
+
+def top_of_ids(
+    ids: np.ndarray, scores: np.ndarray, k: int, min_score: float | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The ``k`` best of the chunk ids ``ids`` (live ones, as the caller vouches)."""
+    ids = np.asarray(ids, np.int64)
+    found, top = top_k_of_scores(scores[ids], k, min_score=min_score)
+    return ids[found], top
 
 
 def _grown(array: np.ndarray, size: int, fill: int | bool) -> np.ndarray:
