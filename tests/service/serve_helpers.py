@@ -129,3 +129,13 @@ def search_ids(http: httpx.Client, query: str, **params: Any) -> list[str]:
     answer = http.get("/v1/search", params={"q": query, **params})
     assert answer.status_code == 200, answer.text
     return [r["id"] for r in answer.json()["results"]]
+
+
+def until(get: Callable[[], T], ok: Callable[[T], bool], timeout: float) -> T:
+    """``get()`` again and again until ``ok`` of its value (the value), or fail."""
+
+    def probe() -> T | None:
+        value = get()
+        return value if ok(value) else None
+
+    return wait_for(probe, timeout)

@@ -18,7 +18,7 @@ from typing import Any
 
 import httpx
 import pytest
-from serve_helpers import Server, running, search_ids, wait_for, write_settings
+from serve_helpers import Server, running, search_ids, until, wait_for, write_settings
 
 from pixelmem.core.vault.store import MemoryStore
 from pixelmem.service.app import ENDPOINTS
@@ -71,6 +71,9 @@ def _error(answer: httpx.Response, status: int, code: str | None = None) -> str:
     return str(error["message"])
 
 
+PIXELMEM = [sys.executable, "-m", "pixelmem"]
+
+
 def _concrete(path: str) -> str:
     return path.replace("{id}", "0123456789abcdef").replace("{job}", "nojob")
 
@@ -101,7 +104,7 @@ def test_the_token_file_is_private(server: Server) -> None:
     assert len(server.token) >= 40
     env = dict(os.environ, PIXELMEM_CONFIG_DIR=str(server.config_dir))
     printed = subprocess.run(
-        [sys.executable, "-m", "pixelmem", "serve", "--print-token"],
+        [*PIXELMEM, "serve", "--print-token"],
         env=env,
         capture_output=True,
         text=True,
@@ -193,9 +196,9 @@ def test_search_answers_like_the_cli(server: Server, http: httpx.Client) -> None
         assert set(hit) == {"id", "title", "score", "snippet", "topics", "path", "updated"}
         assert 0.5 <= hit["score"] <= 1.0  # above the relevance floor, like the CLI
     env = dict(os.environ, PIXELMEM_CONFIG_DIR=str(server.config_dir))
+    vault = str(server.vault)
     cli = subprocess.run(
-        [sys.executable, "-m", "pixelmem", "search", "how do I bake bread", "--k", "3"]
-        + ["--json", "--vault", str(server.vault)],
+        [*PIXELMEM, "search", "how do I bake bread", "--k", "3", "--json", "--vault", vault],
         env=env,
         capture_output=True,
         text=True,
@@ -297,8 +300,7 @@ def test_an_edit_on_disk_changes_the_etag(server: Server, http: httpx.Client) ->
     path.write_text(path.read_text("utf-8").replace("one", "two by an editor"), "utf-8")
     seen = wait_for(
         lambda: (
-            (m := http.get(f"/v1/memories/{memory['id']}").json())["etag"] != memory["etag"]
-            and m
+            ((m := http.get(f"/v1/memories/{memory['id']}").json())["etag"] != memory["etag"] and m)
             or None
         ),
         5,
@@ -356,9 +358,7 @@ def test_record_always_goes_to_the_inbox(server: Server, http: httpx.Client) -> 
 def test_index_jobs_report_progress_and_result(http: httpx.Client) -> None:
     started = _ok(http.post("/v1/index"), 202)
     assert started["url"] == f"/v1/index/{started['job']}"
-    done = wait_for(
-        lambda: (j := _ok(http.get(started["url"])))["state"] == "done" and j or None, 30
-    )
+    done = until(lambda: _ok(http.get(started["url"])), lambda j: j["state"] == "done", 30)
     assert done["report"]["memories"] >= len(SEEDS) and done["report"]["embedded"] == 0
     assert done["finished"].endswith("Z")
     _error(http.get("/v1/index/nosuchjob"), 404, "not_found")
@@ -366,7 +366,7 @@ def test_index_jobs_report_progress_and_result(http: httpx.Client) -> None:
 
 def test_status(server: Server, http: httpx.Client) -> None:
     (server.vault / "broken.md").write_bytes(b"\xff\xfe not text \x00")
-    status = wait_for(lambda: (s := _ok(http.get("/v1/status")))["skipped"] and s or None, 5)
+    status = until(lambda: _ok(http.get("/v1/status")), lambda s: bool(s["skipped"]), 5)
     assert status["memories"] >= len(SEEDS) and status["chunks"] >= len(SEEDS)
     assert status["vectors"] == status["chunks"]
     assert status["provider"] == "local" and "MiniLM" in status["model"]
