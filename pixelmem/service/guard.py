@@ -138,11 +138,13 @@ def _headers(scope: Scope) -> dict[str, str]:
 
 
 def _hostname(host: str) -> str:
-    """``localhost:8733`` → ``localhost``; ``[::1]:8733`` → ``::1``."""
+    """``localhost:8733`` → ``localhost``; ``[::1]:8733`` → ``::1``; anything odd as it is."""
     host = host.strip().lower()
     if host.startswith("["):
-        return host[1 : host.find("]")] if "]" in host else host
-    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+        inside, _, rest = host[1:].partition("]")
+        return inside if rest == "" or (rest[:1] == ":" and rest[1:].isdigit()) else host
+    name, _, port = host.rpartition(":") if host.count(":") == 1 else (host, "", "")
+    return name if port.isdigit() else host
 
 
 async def _send_error(send: Send, status: int, code: str, message: str) -> None:
