@@ -59,9 +59,9 @@ def create_app(live: LiveService, options: AppOptions) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        live.start()
         if watcher is not None:
             await anyio.to_thread.run_sync(watcher.start)
+        live.start()  # after the watcher: nothing written in between is missed
         try:
             async with mcp.session_manager.run():
                 yield

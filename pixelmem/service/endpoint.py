@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -79,6 +80,7 @@ class Endpoint:
 
     async def __call__(self, request: Request) -> Response:
         call = Call(request, await request.body())
+        started = time.perf_counter()
         try:
             answer = await run_in_threadpool(self.handler, call)
         except ApiError as exc:
@@ -91,6 +93,8 @@ class Endpoint:
             return error_response(500, "internal", "the service failed; see its log")
         status, data = answer[0], answer[1]
         headers = dict(answer[2]) if len(answer) > 2 else {}
+        # How long the handler took (thread-pool wait included), for clients and benchmarks.
+        headers["Server-Timing"] = f"app;dur={(time.perf_counter() - started) * 1e3:.2f}"
         return JSONResponse(data, status_code=status, headers=headers)
 
 

@@ -23,7 +23,7 @@ from typing import Any
 from pixelmem.core.archive.inbox import Draft, checked_text
 from pixelmem.core.errors import ConflictError
 from pixelmem.core.index.engine import Engine
-from pixelmem.core.settings import Settings, settings_path
+from pixelmem.core.settings import SearchSettings, Settings, settings_path
 from pixelmem.core.vault.memory import Memory
 from pixelmem.core.vault.vault_watch import file_signature
 from pixelmem.core.vault.writes import TrashRecord
@@ -61,9 +61,13 @@ class LiveService(PixelmemService):
         self.lane = IndexLane(engine, before_run=self._before_index_run)
 
     def start(self) -> int:
-        """Start the index lane with a first run; return its ticket."""
+        """Start the index lane with a first run; return its ticket.
+
+        The run re-reads the vault first (a walk; unchanged files come from the scan cache):
+        whatever changed between the scan in ``__init__`` and the watcher's start is caught.
+        """
         self.lane.start()
-        return self.lane.request()
+        return self.lane.request(rescan=True)
 
     def stop(self) -> None:
         """Let an in-flight write finish, then stop the lane (which saves the cache)."""
@@ -93,6 +97,9 @@ class LiveService(PixelmemService):
         if engine is None or file_signature(settings_path()) != self._settings_seen:
             return self._call(self._store_engine)
         return engine  # no lock: a search must not wait behind a write or a long reindex
+
+    def search_settings(self) -> SearchSettings:
+        return self._engine_for_search().settings.search
 
     def _reindex(self, engine: Engine) -> Any:
         return self.lane.run_and_wait()

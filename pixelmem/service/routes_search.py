@@ -36,7 +36,7 @@ def search(call: Call) -> Answer:
     query = call.text("q")
     if not query or not query.strip():
         raise ApiError(400, "bad_argument", "q (what to look for) is required")
-    settings = live.engine.settings.search
+    settings = live.search_settings()
     top_k = call.integer("top_k", settings.top_k, 1, MAX_K)
     mode = call.text("mode") or settings.mode
     engine, hits = live.search(
