@@ -108,9 +108,10 @@ class LiveService(PixelmemService):
         self.lane.wait(self.lane.request(), WRITE_INDEX_WAIT)
 
     def _before_index_run(self, rescan: bool) -> None:
-        if rescan:
-            with self._lock:
-                self._store_engine().writes.rescan()
+        # Not under self._lock: a tool call holding it may be waiting for this very run
+        # (reindex_documents, set_rag_config). The store is thread-safe on its own.
+        if rescan and self._engine is not None:
+            self._engine.writes.rescan()
 
     def apply_changes(self, paths: Iterable[Path], rescan: bool = False) -> int:
         """Files changed on disk (by anyone): re-read them and let the lane index; how many

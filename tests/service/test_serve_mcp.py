@@ -127,3 +127,15 @@ def test_rebinding_is_refused_on_mcp(server: Server) -> None:
         evil = {"Origin": "http://evil.example"}
         assert http.post("/mcp", json=init, headers=evil).status_code == 403
     assert httpx.post(f"{server.base}/mcp", json=init, headers=headers).status_code == 401
+
+
+def test_reindex_tool_while_a_rest_index_job_is_pending(server: Server) -> None:
+    """The tool waits for the index lane while the lane re-reads the vault: no deadlock."""
+    (server.vault / "orchard.md").write_text("# Orchard\n\nPrune the apple trees in winter.\n")
+    job = server.http.post("/v1/index").json()
+    result = call(server, "reindex_documents")
+    assert not is_error(result), text_of(result)
+    assert data_of(result)["memories"] >= 2
+    assert server.http.get(job["url"]).json()["state"] in ("running", "done")
+    assert "Orchard" in [r["title"] for r in data_of(call(server, "semantic_search", {
+        "query": "prune apple trees"}))["results"]]  # fmt: skip

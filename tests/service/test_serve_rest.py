@@ -86,7 +86,9 @@ def test_health_needs_no_token(server: Server) -> None:
     assert _ok(answer)["status"] == "ok"
 
 
-@pytest.mark.parametrize("ep", [e for e in ENDPOINTS if e.path != "/v1/health"], ids=str)
+@pytest.mark.parametrize(
+    "ep", [e for e in ENDPOINTS if e.path != "/v1/health"], ids=lambda e: f"{e.method} {e.path}"
+)
 def test_every_other_endpoint_needs_the_token(server: Server, ep: Any) -> None:
     for token in ("", "wrong-token", server.token + "x"):
         with server.client(token=token) as client:
