@@ -23,7 +23,6 @@ Prints figures; asserts nothing.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import statistics
@@ -66,13 +65,13 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
-def load(server: Server, plan: list[str], mode: str) -> dict[str, float]:
-    """``plan`` split over CLIENTS threads, each with its own keep-alive connection."""
+def load(server: Server, plan: list[str], mode: str, clients: int = CLIENTS) -> dict[str, float]:
+    """``plan`` split over ``clients`` threads, each with its own keep-alive connection."""
     latencies: list[float] = []
     server_side: list[float] = []
     errors = 0
     lock = threading.Lock()
-    shares = [plan[i::CLIENTS] for i in range(CLIENTS)]
+    shares = [plan[i::clients] for i in range(clients)]
 
     def client(share: list[str]) -> None:
         nonlocal errors
@@ -203,19 +202,22 @@ def run(args: argparse.Namespace, embedding: dict[str, str]) -> None:
               f"{status['vectors']:,} vectors, model {status['model']}")  # fmt: skip
         for q in distinct:  # embed each query once: the timed runs exclude the embedding
             server.http.get("/v1/search", params={"q": q, "top_k": 10})
-        rss_start = rss_mb(server.process.pid)
+        pid = server.process.pid
+        rss = [rss_mb(pid)]
         print(f"\n{CLIENTS} concurrent clients over HTTP (keep-alive), top_k 10:")
         hybrid = load(server, plan, "hybrid")
+        rss.append(rss_mb(pid))
         show(f"hybrid, {DISTINCT} warm queries (the target)", hybrid)
         show("keyword (no vector: same-run reference)", load(server, plan, "keyword"))
-        again = load(server, plan, "hybrid")
-        show("hybrid again (drift / memory check)", again)
+        rss.append(rss_mb(pid))
+        show("hybrid again (drift / memory check)", load(server, plan, "hybrid"))
+        rss.append(rss_mb(pid))
         cold = queries(DISTINCT * 2, seed=3)[DISTINCT:]
         show("hybrid, new queries (embedding included)", load(server, cold, "hybrid"))
-        rss_end = rss_mb(server.process.pid)
-        searches = 3 * total + 2 * DISTINCT
-        print(f"  server RSS: {rss_start:.0f} MB after warm-up, {rss_end:.0f} MB at the end "
-              f"({rss_end - rss_start:+.0f} MB over {searches:,} searches)")  # fmt: skip
+        show("hybrid, 1 client (no queueing)", load(server, plan[: total // 8], "hybrid", 1))
+        rss.append(rss_mb(pid))
+        rounds = ", ".join(f"{r:.0f}" for r in rss)
+        print(f"  server RSS (MB) after warm-up and after each round: {rounds}")
     finally:
         server.stop()
 
@@ -223,7 +225,6 @@ def run(args: argparse.Namespace, embedding: dict[str, str]) -> None:
     show("hybrid, warm queries", in_process(vault, plan[: total // 4]))
     print("\n`pixelmem search` as one process per query:")
     show(f"{cli_n} queries, one after another", cli_per_query(vault, config, distinct[:cli_n]))
-    print(json.dumps({"hybrid_http": hybrid}, indent=None))
 
 
 if __name__ == "__main__":
