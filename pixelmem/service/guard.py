@@ -57,7 +57,10 @@ class Guard:
         self._expected = f"Bearer {settings.token}".encode()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] == "websocket":  # nothing here speaks WebSocket: no unguarded door
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        if scope["type"] != "http":  # lifespan
             await self.app(scope, receive, send)
             return
         headers = _headers(scope)

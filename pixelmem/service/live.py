@@ -114,8 +114,8 @@ class LiveService(PixelmemService):
             self._engine.writes.rescan()
 
     def apply_changes(self, paths: Iterable[Path], rescan: bool = False) -> int:
-        """Files changed on disk (by anyone): re-read them and let the lane index; how many
-        memories changed (-1 when the whole vault was re-read)."""
+        """Files changed on disk (by anyone): re-read them (``rescan``: the whole vault) and
+        let the lane index; return how many memories changed."""
         with self._lock:
             writes = self._store_engine().writes
             if rescan:

@@ -79,3 +79,11 @@ def test_remote_binding_warns(capsys: pytest.CaptureFixture[str]) -> None:
         serve._check_bind(argparse.Namespace(host="0.0.0.0", allow_remote=False))
     serve._check_bind(argparse.Namespace(host="0.0.0.0", allow_remote=True))
     assert "warning" in capsys.readouterr().err
+
+
+def test_websockets_are_closed(vault: Path) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    with pytest.raises(WebSocketDisconnect), _client(vault).websocket_connect("/mcp", headers):
+        pass
