@@ -6,6 +6,7 @@ import argparse
 import ipaddress
 import logging
 import os
+import socket
 import sys
 from typing import Any
 
@@ -74,6 +75,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise PixelmemError(f"--port must be 1-65535, not {args.port}")
     if args.max_body < 1024:
         raise PixelmemError("--max-body must be at least 1024 bytes")
+    _check_port_free(args.host, args.port)
 
     _one_blas_thread_per_request()
     from pixelmem.service.app import AppOptions  # starlette, uvicorn, the MCP SDK: slow imports
@@ -123,6 +125,20 @@ def _check_bind(args: argparse.Namespace) -> None:
         "still need the token, but traffic is not encrypted (plain HTTP)",
         file=sys.stderr,
     )
+
+
+def _check_port_free(host: str, port: int) -> None:
+    """A clear sentence now instead of uvicorn's errno after the model and vault are loaded."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind((host.strip("[]"), port))
+        except OSError as exc:
+            raise PixelmemError(
+                f"cannot listen on {host} port {port}: {exc.strerror} (is another "
+                "`pixelmem serve` running? choose another --port)"
+            ) from None
 
 
 def _is_loopback(host: str) -> bool:

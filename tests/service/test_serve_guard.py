@@ -87,3 +87,15 @@ def test_websockets_are_closed(vault: Path) -> None:
     headers = {"Authorization": f"Bearer {TOKEN}"}
     with pytest.raises(WebSocketDisconnect), _client(vault).websocket_connect("/mcp", headers):
         pass
+
+
+def test_a_port_in_use_is_a_clear_error() -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(PixelmemError, match="another --port"):
+            serve._check_port_free("127.0.0.1", port)
+    serve._check_port_free("127.0.0.1", port)  # free again
