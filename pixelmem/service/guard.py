@@ -9,6 +9,7 @@ limit (checked on ``Content-Length`` and again while it streams in).
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import json
 from collections.abc import Iterable
@@ -76,7 +77,7 @@ class Guard:
         if body is None:
             await _send_error(send, *self._too_large())
             return
-        await self.app(scope, _replaying(body, receive), send)
+        await _completed(self.app, scope, _replaying(body, receive), send)
 
     def _refusal(self, scope: Scope, headers: dict[str, str]) -> tuple[int, str, str] | None:
         host = _hostname(headers.get("host", ""))
@@ -103,6 +104,26 @@ class Guard:
     def _too_large(self) -> tuple[int, str, str]:
         limit = self.settings.max_body
         return (413, "too_large", f"the request body is larger than {limit:,} bytes")
+
+
+async def _completed(app: ASGIApp, scope: Scope, receive: Receive, send: Send) -> None:
+    """Run ``app``; if it returns halfway through a response, end the response cleanly.
+
+    An MCP event stream cancelled by shutdown returns mid-stream, which uvicorn logs as an
+    error on every stop; the client only needs the stream to end."""
+    state = {"started": False, "done": False}
+
+    async def tracking(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            state["started"] = True
+        elif message["type"] == "http.response.body" and not message.get("more_body", False):
+            state["done"] = True
+        await send(message)
+
+    await app(scope, receive, tracking)
+    if state["started"] and not state["done"]:
+        with contextlib.suppress(Exception):  # the client may be gone already
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
 async def _read_body(receive: Receive, limit: int) -> bytes | None:

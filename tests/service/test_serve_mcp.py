@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import signal
+import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -139,3 +141,24 @@ def test_reindex_tool_while_a_rest_index_job_is_pending(server: Server) -> None:
     assert server.http.get(job["url"]).json()["state"] in ("running", "done")
     assert "Orchard" in [r["title"] for r in data_of(call(server, "semantic_search", {
         "query": "prune apple trees"}))["results"]]  # fmt: skip
+
+
+def test_sigterm_with_an_open_session_stops_promptly_and_cleanly(server: Server) -> None:
+    """Last in this module: it stops the shared server."""
+
+    stopped: list[float] = []
+
+    async def run() -> None:
+        async with mcp_session(server) as session:
+            await session.list_tools()
+            started = time.monotonic()
+            server.process.send_signal(signal.SIGTERM)
+            while server.process.poll() is None:
+                await asyncio.sleep(0.05)
+            stopped.append(time.monotonic() - started)
+
+    with contextlib.suppress(BaseException):  # the client sees its server go away
+        asyncio.run(run())
+    assert server.process.poll() is not None
+    assert stopped and stopped[0] < 5
+    assert "ERROR" not in server.log() and "service stopped" in server.log(), server.log()
