@@ -103,9 +103,9 @@ class PixelmemService:
     def _engine_for_search(self) -> Engine:
         return self._call(self._indexed_engine)
 
-    def _index_after_write(self, engine: Engine) -> None:
-        """A direct write is on disk: bring the index up to date (here, before answering)."""
-        self._reindex(engine)
+    def _index_after_write(self) -> None:
+        """A direct write is on disk: bring the index up to date before answering."""
+        self._call(lambda: self._reindex(self._store_engine()))
 
     def _call(self, fn: Callable[[], T]) -> T:
         with self._lock:
@@ -204,7 +204,6 @@ class PixelmemService:
                 memory = engine.writes.create(
                     title, content, topics=topics, importance=importance, source=source
                 ).value
-                self._index_after_write(engine)
                 return {
                     "status": "created",
                     "id": memory.id,
@@ -223,7 +222,10 @@ class PixelmemService:
                 ),
             }
 
-        return self._call(run)
+        answer = self._call(run)
+        if answer["status"] == "created":
+            self._index_after_write()  # outside the lock: other calls go on meanwhile
+        return answer
 
     def reindex_documents(self) -> dict[str, Any]:
         def run() -> dict[str, Any]:

@@ -104,7 +104,8 @@ class LiveService(PixelmemService):
     def _reindex(self, engine: Engine) -> Any:
         return self.lane.run_and_wait()
 
-    def _index_after_write(self, engine: Engine) -> None:
+    def _index_after_write(self) -> None:
+        """Wait (a while, not forever: a first index may be long) until the write is indexed."""
         self.lane.wait(self.lane.request(), WRITE_INDEX_WAIT)
 
     def _before_index_run(self, rescan: bool) -> None:
@@ -154,7 +155,7 @@ class LiveService(PixelmemService):
             )
 
         memory = self._call(run)
-        self.lane.wait(self.lane.request(), WRITE_INDEX_WAIT)
+        self._index_after_write()
         return memory, False
 
     def record(self, proposal: Proposal, source: str) -> Draft:
@@ -176,7 +177,7 @@ class LiveService(PixelmemService):
             return engine.writes.update(memory).value
 
         memory = self._call(run)
-        self.lane.wait(self.lane.request(), WRITE_INDEX_WAIT)
+        self._index_after_write()
         return memory
 
     def delete(self, memory_id: str, if_match: str | None) -> TrashRecord:
@@ -188,7 +189,7 @@ class LiveService(PixelmemService):
             return engine.writes.delete(memory_id).value
 
         record = self._call(run)
-        self.lane.wait(self.lane.request(), WRITE_INDEX_WAIT)
+        self._index_after_write()
         return record
 
     def _require_direct(self, what: str) -> None:
