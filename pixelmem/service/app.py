@@ -89,6 +89,7 @@ def create_app(live: LiveService, options: AppOptions) -> Starlette:
         exception_handlers={404: _not_found, 405: _not_allowed},
     )
     app.state.live = live
+    app.state.watcher = watcher
     app.state.jobs = IndexJobs(live.lane)
     app.state.openapi = openapi.document(ENDPOINTS)
     return app

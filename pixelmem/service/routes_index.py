@@ -107,6 +107,7 @@ def status(call: Call) -> Answer:
         "model_reason": state.model_reason,
         "semantic_search": f"unavailable: {state.semantic_error}" if state.semantic_error else "ok",
         "indexing": live.lane.busy,
+        "watching": call.state.watcher.mode if call.state.watcher is not None else "off",
         "last_indexed": iso_utc(last.finished) if last is not None else None,
         "pending_drafts": live.inbox.count(),
         "mcp_writes": engine.settings.mcp_writes,

@@ -25,6 +25,8 @@ log = logging.getLogger(__name__)
 
 QUIET_MS = 100
 MAX_GROUP_MS = 500
+POLL_MS = 300  # when polling: how often the tree is walked
+FALSE_WORDS = ("", "0", "false", "disable", "disabled", "no")
 Apply = Callable[[list[Path], bool], object]  # (changed memory files, rescan the vault?)
 
 
@@ -37,6 +39,7 @@ class VaultFileWatcher:
         self._apply = apply
         self._stop = threading.Event()
         self._ready = threading.Event()
+        self._mode = "starting"
         self._thread = threading.Thread(target=self._run, name="pixelmem-watch", daemon=True)
 
     def start(self, timeout: float = 10.0) -> None:
@@ -48,26 +51,48 @@ class VaultFileWatcher:
         if self._thread.is_alive():
             self._thread.join(timeout)
 
+    @property
+    def mode(self) -> str:
+        """``native`` (inotify, FSEvents, …), ``polling``, ``starting`` or ``stopped``."""
+        return self._mode
+
     def _run(self) -> None:
-        try:
-            changes = watchfiles.watch(
-                self._root,
-                watch_filter=self._wanted,
-                debounce=MAX_GROUP_MS,
-                step=QUIET_MS,
-                stop_event=self._stop,
-                rust_timeout=500,
-                yield_on_timeout=True,  # the first (empty) yield says the watch is set up
-                raise_interrupt=False,
-            )
-            for batch in changes:
-                self._ready.set()
-                if batch:
-                    self._handle(batch)
-        except Exception:
-            log.exception("the vault watcher stopped; restart the service to watch again")
-        finally:
+        # Native events first. Where they fail (the inotify watch limit on a huge tree, some
+        # network and container mounts) the vault is polled instead. WATCHFILES_FORCE_POLLING=1
+        # asks for polling from the start (file systems that accept watches but never send
+        # events, like many SMB/NFS mounts).
+        forced = os.environ.get("WATCHFILES_FORCE_POLLING", "").lower() not in FALSE_WORDS
+        for polling in (True,) if forced else (False, True):
+            self._mode = "polling" if polling else "native"
+            try:
+                self._watch(polling)
+                break  # stopped on purpose
+            except Exception:
+                if self._stop.is_set():
+                    break
+                log.exception("watching the vault (%s) failed", self._mode)
+        if not self._stop.is_set():
+            log.error("the vault is no longer watched; restart the service to watch again")
+        self._mode = "stopped"
+        self._ready.set()
+
+    def _watch(self, polling: bool) -> None:
+        changes = watchfiles.watch(
+            self._root,
+            watch_filter=self._wanted,
+            debounce=MAX_GROUP_MS,
+            step=QUIET_MS,
+            stop_event=self._stop,
+            rust_timeout=500,
+            yield_on_timeout=True,  # the first (empty) yield says the watch is set up
+            raise_interrupt=False,
+            force_polling=polling,
+            poll_delay_ms=POLL_MS,
+        )
+        for batch in changes:
             self._ready.set()
+            if batch:
+                self._handle(batch)
 
     def _wanted(self, change: watchfiles.Change, path: str) -> bool:
         rel = self._relative(path)

@@ -41,11 +41,14 @@ def write_settings(config_dir: Path, **changes: str) -> Settings:
 class Server:
     """``python -m pixelmem serve`` for one vault and config dir; stop() on the way out."""
 
-    def __init__(self, vault: Path, config_dir: Path, log: Path, *extra: str) -> None:
+    def __init__(
+        self, vault: Path, config_dir: Path, log: Path, *extra: str, **env_vars: str
+    ) -> None:
         self.vault, self.config_dir, self.log_path = vault, config_dir, log
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         env = dict(os.environ, PIXELMEM_CONFIG_DIR=str(config_dir), PYTHONUNBUFFERED="1")
+        env.update(env_vars)
         env.pop("PIXELMEM_VAULT", None)
         argv = [sys.executable, "-m", "pixelmem", "serve", "--vault", str(vault)]
         argv += ["--port", str(self.port), *extra]
@@ -117,8 +120,10 @@ def wait_for(probe: Callable[[], T | None], timeout: float, step: float = 0.05) 
 
 
 @contextlib.contextmanager
-def running(vault: Path, config_dir: Path, log: Path, *extra: str) -> Iterator[Server]:
-    server = Server(vault, config_dir, log, *extra)
+def running(
+    vault: Path, config_dir: Path, log: Path, *extra: str, **env_vars: str
+) -> Iterator[Server]:
+    server = Server(vault, config_dir, log, *extra, **env_vars)
     try:
         yield server
     finally:

@@ -160,3 +160,15 @@ def test_binding_beyond_loopback_needs_a_flag(tmp_path: Path, host: str) -> None
     )
     assert refused.returncode == 1
     assert "--allow-remote" in refused.stderr
+
+
+def test_a_polled_vault_is_followed_too(tmp_path: Path) -> None:
+    """Network and container mounts that send no file events: WATCHFILES_FORCE_POLLING=1."""
+    vault, config = _setup(tmp_path)
+    log = tmp_path / "server.log"
+    with running(vault, config, log, WATCHFILES_FORCE_POLLING="1") as server:
+        server.wait_idle()
+        assert server.http.get("/v1/status").json()["watching"] == "polling"
+        (vault / "sub").mkdir()
+        (vault / "sub" / "lantern.md").write_text("# Lantern\n\nTrim the lantern wick.\n")
+        until(lambda: search_ids(server.http, "trim the lantern wick"), bool, 2.5)

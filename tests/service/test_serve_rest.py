@@ -374,6 +374,7 @@ def test_status(server: Server, http: httpx.Client) -> None:
     assert status["vectors"] == status["chunks"]
     assert status["provider"] == "local" and "MiniLM" in status["model"]
     assert status["last_indexed"].endswith("Z") and status["semantic_search"] == "ok"
+    assert status["watching"] == "native" and status["indexing"] is False
     assert any(s["path"].endswith("broken.md") and s["reason"] for s in status["skipped"])
     (server.vault / "broken.md").unlink()
 
