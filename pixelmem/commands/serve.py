@@ -125,6 +125,12 @@ def _check_bind(args: argparse.Namespace) -> None:
         "still need the token, but traffic is not encrypted (plain HTTP)",
         file=sys.stderr,
     )
+    if args.host in ("0.0.0.0", "::") and not args.allow_host:
+        print(
+            "pixelmem: note: other machines must address this one by a name given with "
+            "--allow-host (Host header check); only loopback names are accepted now",
+            file=sys.stderr,
+        )
 
 
 def _check_port_free(host: str, port: int) -> None:

@@ -77,8 +77,9 @@ def test_remote_binding_warns(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().err == ""
     with pytest.raises(PixelmemError, match="--allow-remote"):
         serve._check_bind(argparse.Namespace(host="0.0.0.0", allow_remote=False))
-    serve._check_bind(argparse.Namespace(host="0.0.0.0", allow_remote=True))
-    assert "warning" in capsys.readouterr().err
+    serve._check_bind(argparse.Namespace(host="0.0.0.0", allow_remote=True, allow_host=[]))
+    err = capsys.readouterr().err
+    assert "warning" in err and "--allow-host" in err
 
 
 def test_websockets_are_closed(vault: Path) -> None:
