@@ -10,6 +10,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from pixelmem.core.archive.inbox import DraftNotFound
+from pixelmem.core.errors import MemoryNotFound
 from pixelmem.core.vault.memory import Memory
 from pixelmem.core.vault.memory_json import display_path, memory_json
 from pixelmem.mcp_tools import MAX_LIST_LIMIT
@@ -68,8 +70,27 @@ def list_memories(call: Call) -> Answer:
     responses={"200": oa.answer("the memory", "Memory"), **oa.errors(400, 404)},
 )
 def get_memory(call: Call) -> Answer:
-    memory = call.state.live.engine.store.get(call.path("id"))
+    live, memory_id = call.state.live, call.path("id")
+    try:
+        memory = live.engine.store.get(memory_id)
+    except MemoryNotFound:
+        if not _is_draft(live, memory_id):
+            raise
+        raise ApiError(
+            404,
+            "pending_review",
+            f"{memory_id!r} is a draft waiting in the review inbox; it becomes a memory when "
+            "the user accepts it in the pixelmem app",
+        ) from None
     return _memory_answer(200, memory)
+
+
+def _is_draft(live: Any, draft_id: str) -> bool:
+    try:
+        live.inbox.get(draft_id)
+    except DraftNotFound:
+        return False
+    return True
 
 
 @endpoint(

@@ -351,7 +351,7 @@ def test_record_always_goes_to_the_inbox(server: Server, http: httpx.Client) -> 
     assert answer["status"] == "pending_review"
     drafts = list((server.vault / ".pixelmem" / "inbox").glob("*.md"))
     assert any(answer["id"] in p.read_text("utf-8") for p in drafts)
-    _error(http.get(f"/v1/memories/{answer['id']}"), 404)
+    _error(http.get(f"/v1/memories/{answer['id']}"), 404, "pending_review")
     assert _ok(http.get("/v1/status"))["pending_drafts"] >= 1
 
 
