@@ -217,6 +217,7 @@ def test_import_doc_keeps_frontmatter_and_replaces_a_taken_id(vault: Path, tmp_p
     assert memory.topics == ["x"] and memory.importance == "high"
     assert memory.created is not None and memory.created.year == 2020
     assert memory.source == "/somewhere/file.md"
-    assert memory.extra == {"aliases": ["y"], "original_source": "https://example.com"}
+    assert memory.aliases == ["y"]
+    assert memory.extra == {"original_source": "https://example.com"}
     fresh = import_doc(store, ImportedDoc("Other", "b\n", {"id": "free-id"}, source="/x"))
     assert fresh.id == "free-id"

@@ -14,15 +14,26 @@ from pathlib import Path
 from typing import Any
 
 from pixelmem.core.errors import ImportFailed
+from pixelmem.core.vault.frontmatter_fields import (
+    CREATED_KEYS,
+    UPDATED_KEYS,
+    read_aliases,
+    read_moment,
+    read_topics,
+)
 from pixelmem.core.vault.frontmatter_io import (
     FrontmatterError,
-    normalise_datetime,
     normalise_text,
-    normalise_topics,
     parse_document,
 )
 from pixelmem.core.vault.ids import is_valid_id
-from pixelmem.core.vault.memory import DEFAULT_IMPORTANCE, IMPORTANCE_LEVELS, Memory
+from pixelmem.core.vault.memory import (
+    ALIAS_KEYS,
+    DEFAULT_IMPORTANCE,
+    IMPORTANCE_LEVELS,
+    TOPIC_KEYS,
+    Memory,
+)
 from pixelmem.core.vault.safe_open import read_regular_bytes
 from pixelmem.core.vault.store import MemoryStore
 from pixelmem.core.vault.vault_files import MARKDOWN_SUFFIXES, is_hidden, walk_tree
@@ -199,10 +210,10 @@ def import_doc(store: MemoryStore, doc: ImportedDoc) -> Memory:
     raw_id = normalise_text(extra.pop("id", None))
     keep_id = raw_id if raw_id and is_valid_id(raw_id) and raw_id not in store else None
     importance = str(extra.pop("importance", None) or "").strip().lower()
-    topics = normalise_topics(extra.pop("topics", None))
-    created = normalise_datetime(extra.pop("created", None))
-    updated = normalise_datetime(extra.pop("updated", None))
-    extra.pop("title", None)
+    topics, aliases = read_topics(extra), read_aliases(extra)  # tags are topics
+    created, updated = read_moment(extra, CREATED_KEYS), read_moment(extra, UPDATED_KEYS)
+    for key in ("title", "created", "updated", *TOPIC_KEYS, *ALIAS_KEYS):
+        extra.pop(key, None)
     original_source = normalise_text(extra.pop("source", None))
     if original_source and original_source != doc.source:
         extra.setdefault("original_source", original_source)
@@ -210,6 +221,7 @@ def import_doc(store: MemoryStore, doc: ImportedDoc) -> Memory:
         doc.title,
         doc.body,
         topics=topics,
+        aliases=aliases,
         importance=importance if importance in IMPORTANCE_LEVELS else DEFAULT_IMPORTANCE,
         source=doc.source,
         extra=extra,

@@ -48,7 +48,7 @@ from pixelmem.core.index.text_tokens import (
     tokenize,
 )
 from pixelmem.core.index.vector_index import VectorIndex, top_k_of_scores
-from pixelmem.core.vault.memory import Memory
+from pixelmem.core.vault.memory import Memory, searchable_title
 
 MODES = ("hybrid", "semantic", "keyword")
 RELATED_VAULT_BACKGROUND = 20  # memories: from here on, the vault's median note is the background
@@ -156,7 +156,7 @@ class SearchIndex:
         parts = []
         for chunk in chunks:
             memory = memories.get(chunk.memory_id)
-            title = memory.title if memory is not None and titles_in_keyword else ""
+            title = searchable_title(memory) if memory is not None and titles_in_keyword else ""
             part = reusable.get((title, chunk.text))
             if part is None:
                 if title not in title_hashes:

@@ -198,6 +198,7 @@ class MemoryWrites:
             draft.title,
             draft.body,
             topics=draft.topics,
+            aliases=draft.aliases,
             importance=draft.importance,
             source=draft.source,
             extra=draft.extra or None,
