@@ -29,6 +29,7 @@ from pixelmem.core.archive.inbox import Inbox
 from pixelmem.core.errors import ImportFailed, PixelmemError
 from pixelmem.core.paths import appdata_dir
 from pixelmem.core.vault.atomic import atomic_write_bytes
+from pixelmem.core.vault.links import LinkUpdate
 from pixelmem.core.vault.memory import Memory
 from pixelmem.core.vault.store import MemoryStore
 
@@ -108,6 +109,12 @@ class TrashRecord:
     title: str
     original: Path
     trashed: Path
+
+
+@dataclass(frozen=True)
+class LinkUpdateResult:
+    updated: tuple[str, ...] = ()
+    failed: tuple[str, ...] = ()  # one sentence per memory left as it was
 
 
 @dataclass(frozen=True)
@@ -252,6 +259,26 @@ class MemoryWrites:
         result = ImportResult(tuple(created), tuple(failed))
         return Written(result, ChangeSet(created=tuple(created)))
 
+    def apply_link_updates(self, updates: Iterable[LinkUpdate]) -> Written[LinkUpdateResult]:
+        """Write the rewritten links of :func:`links.plan_rename`/:func:`links.plan_retarget`,
+        all in one change set. A memory changed since the plan was made is left alone and
+        reported (its links are not rewritten over someone else's edit)."""
+        updated: list[str] = []
+        failed: list[str] = []
+        for update in updates:
+            try:
+                memory = self.store.get(update.memory_id)
+                if update.disk_hash is not None and memory.disk_hash != update.disk_hash:
+                    raise PixelmemError("it changed since the links were looked up")
+                memory.body = update.body
+                saved = self.store.update(memory)
+            except PixelmemError as exc:
+                failed.append(f"{update.title}: {exc}")
+                continue
+            updated.append(saved.id)
+        result = LinkUpdateResult(tuple(updated), tuple(failed))
+        return Written(result, ChangeSet(updated=tuple(updated)))
+
     def reload_paths(self, paths: Iterable[Path]) -> Written[None]:
         """Files changed outside pixelmem: re-read them; our own writes compare equal."""
         changes = (self.store.reload_path(Path(p)) for p in paths)
@@ -277,6 +304,7 @@ __all__ = [
     "UPDATED",
     "ChangeSet",
     "ImportResult",
+    "LinkUpdateResult",
     "MemoryWrites",
     "TrashRecord",
     "VaultTrash",
