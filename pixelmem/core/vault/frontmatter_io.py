@@ -541,6 +541,13 @@ def new_file_text(
     return "---\n" + dump_mapping(data) + "---\n" + with_final_newline(body, "\n")
 
 
+def without_final_newline(body: str) -> str:
+    """``body`` less the one line break every save ends it with (to compare with edited text)."""
+    if body.endswith("\r\n"):
+        return body[:-2]
+    return body[:-1] if body.endswith("\n") else body
+
+
 def with_final_newline(body: str, newline: str) -> str:
     """``body`` ending in a line break (``echo >> file`` must start a new line): the one its
     last line break is, else ``newline``."""
