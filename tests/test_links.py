@@ -110,9 +110,7 @@ def test_a_rename_rewrites_only_links_that_would_break(vault: Path) -> None:
     untouched = store.create("Other", "No links here; espresso is mentioned only.\n")
     updates = plan_rename(store.list(), vault, target.id, "Espresso basics")
     assert [u.memory_id for u in updates] == [linking.id]
-    assert updates[0].body == (
-        "By title [[Espresso basics#Dose|dose]], alias [[Coffee shots]].\n"
-    )
+    assert updates[0].body == ("By title [[Espresso basics#Dose|dose]], alias [[Coffee shots]].\n")
     before_other = untouched.path.read_bytes() if untouched.path else b""
     written = MemoryWrites(store).apply_link_updates(updates)
     assert written.changes.updated == (linking.id,) and written.value.failed == ()

@@ -24,9 +24,16 @@ from pixelmem.core.errors import PixelmemError
 from pixelmem.core.index.engine import Engine, EngineStatus
 from pixelmem.core.index.indexer import IndexCancelled
 from pixelmem.core.settings import Settings
+from pixelmem.core.vault.links import LinkUpdate
 from pixelmem.core.vault.memory import Memory
 from pixelmem.core.vault.store import MemoryStore
-from pixelmem.core.vault.writes import ChangeSet, ImportResult, TrashRecord, Written
+from pixelmem.core.vault.writes import (
+    ChangeSet,
+    ImportResult,
+    LinkUpdateResult,
+    TrashRecord,
+    Written,
+)
 from pixelmem.gui import welcome
 from pixelmem.gui.bus import MemoryBus
 from pixelmem.gui.workers import SerialLane, write_lane
@@ -299,6 +306,25 @@ class VaultSession(QObject):
                 self.trashed.emit(records[-1])
 
         self._write(work, done, None, None)
+
+    def apply_link_updates(self, updates: list[LinkUpdate]) -> None:
+        """Rewrite links in other memories (after a rename), one change set for all of them."""
+        writes = self.engine.writes
+
+        def done(result: LinkUpdateResult) -> None:
+            count = len(result.updated)
+            message = self.tr("Updated links in %n memories", "", count)
+            if result.failed:
+                detail = "; ".join(result.failed[:3])
+                self.bus.error_reported.emit(
+                    self.tr("{message}; left alone: {detail}").format(
+                        message=message, detail=detail
+                    )
+                )
+            else:
+                self.bus.message_reported.emit(message)
+
+        self._write(lambda: writes.apply_link_updates(updates), done, None, None)
 
     def import_files(self, paths: Iterable[Path]) -> None:
         """Import files and folders (.md .txt .pdf .docx); failures are reported, not fatal."""

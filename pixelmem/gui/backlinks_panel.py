@@ -1,0 +1,106 @@
+"""Backlinks of the open memory, beside Related: linked mentions, then unlinked mentions.
+
+Linked mentions are ``[[links]]`` in other memories that resolve to this one; unlinked
+mentions are places that say its title or an alias without linking. Both are computed on a
+worker from the link index's snapshot; a click opens the other memory at the mention.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+
+from pixelmem.core.vault.links import LinkGraph, Mention
+from pixelmem.gui.link_index import LinkIndex
+from pixelmem.gui.workers import LatestOnly
+
+_MENTION_ROLE = Qt.ItemDataRole.UserRole + 1
+
+Found = tuple[list[Mention], list[Mention], dict[str, str]]  # linked, unlinked, titles
+
+
+class BacklinksPanel(QWidget):
+    # (memory id, (start, end) of the mention in its body)
+    mention_activated = Signal(str, object)
+
+    def __init__(self, links: LinkIndex, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.links = links
+        self.memory_id = ""
+        self._latest = LatestOnly()
+        self._found: Found = ([], [], {})
+        self.tree = QTreeWidget()
+        self.tree.setObjectName("backlinksTree")
+        self.tree.setHeaderHidden(True)
+        self.tree.setWordWrap(True)
+        self.tree.setUniformRowHeights(False)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.empty_label = QLabel()
+        self.empty_label.setWordWrap(True)
+        self.empty_label.setEnabled(False)
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignHCenter)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.tree, 1)
+        layout.addWidget(self.empty_label)
+        self.linked_item = QTreeWidgetItem(self.tree)
+        self.unlinked_item = QTreeWidgetItem(self.tree)
+        for item in (self.linked_item, self.unlinked_item):
+            item.setFlags(Qt.ItemFlag.ItemIsEnabled)
+            font = item.font(0)
+            font.setBold(True)
+            item.setFont(0, font)
+        self.tree.itemActivated.connect(self._activated)
+        self.tree.itemClicked.connect(self._activated)
+        links.changed.connect(self.refresh)
+        self.retranslate()
+
+    def set_memory(self, memory_id: str) -> None:
+        self.memory_id = memory_id
+        self.refresh()
+
+    def refresh(self) -> None:
+        memory_id, graph = self.memory_id, self.links.graph
+        if not memory_id or graph is None:
+            self._latest.invalidate()
+            self._show(([], [], {}))
+            return
+        self._latest.submit(lambda: _find(graph, memory_id), self._show, context=self)
+
+    def _show(self, found: Found) -> None:
+        self._found = found
+        linked, unlinked, titles = found
+        for parent, mentions in ((self.linked_item, linked), (self.unlinked_item, unlinked)):
+            parent.takeChildren()
+            for mention in mentions:
+                child = QTreeWidgetItem(parent)
+                title = titles.get(mention.source_id, "")
+                child.setText(0, f"{title}\n{mention.context}")
+                child.setToolTip(0, f"{title}\n\n{mention.context}")
+                child.setData(0, _MENTION_ROLE, mention)
+            parent.setExpanded(True)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        linked, unlinked, _ = self._found
+        self.linked_item.setText(0, self.tr("Linked mentions (%n)", "", len(linked)))
+        self.unlinked_item.setText(0, self.tr("Unlinked mentions (%n)", "", len(unlinked)))
+        if not self.memory_id:
+            self.empty_label.setText(self.tr("Open a memory to see what links to it."))
+        elif not linked and not unlinked:
+            self.empty_label.setText(
+                self.tr("No other memory links to this one or mentions its title.")
+            )
+        self.empty_label.setVisible(not linked and not unlinked)
+
+    def _activated(self, item: QTreeWidgetItem) -> None:
+        mention = item.data(0, _MENTION_ROLE)
+        if isinstance(mention, Mention):
+            self.mention_activated.emit(mention.source_id, (mention.start, mention.end))
+
+
+def _find(graph: LinkGraph, memory_id: str) -> Found:
+    linked = graph.backlinks(memory_id)
+    unlinked = graph.unlinked_mentions(memory_id)
+    titles = {m.source_id: graph.memories[m.source_id].title for m in (*linked, *unlinked)}
+    return linked, unlinked, titles

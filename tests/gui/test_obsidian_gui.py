@@ -1,0 +1,165 @@
+"""Obsidian vault in the window: quick switcher, backlinks, following links by Ctrl+click and
+in the preview, and the offer to update links after a rename."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt, QUrl
+from PySide6.QtGui import QKeySequence
+from PySide6.QtTest import QTest
+
+from pixelmem.core.index.engine import Engine
+from pixelmem.core.settings import Settings
+from pixelmem.gui import link_updates
+
+FIXTURE = Path(__file__).parent.parent / "data" / "obsidian_vault"
+
+
+@pytest.fixture
+def obsidian_window(qtbot, tmp_path: Path, embedder, settings: Settings):
+    from pixelmem.gui.main_window import MainWindow
+
+    vault = tmp_path / "Obsidian"
+    shutil.copytree(FIXTURE, vault)
+    win = MainWindow(Engine(vault, settings, embedder=embedder), settings)
+    qtbot.addWidget(win)
+    win._closing_ok = True
+    win.resize(1280, 800)
+    win.show()
+    with qtbot.waitSignal(win.session.indexing_finished, timeout=10_000):
+        win.start()
+    qtbot.waitUntil(lambda: win.link_index.graph is not None, timeout=5000)
+    yield win
+    win.watcher.stop()
+    win.session.shutdown()
+
+
+def _id_of(window, title: str) -> str:
+    return next(m.id for m in window.session.store.list() if m.title == title)
+
+
+def _open(qtbot, window, title: str) -> str:
+    memory_id = _id_of(window, title)
+    window.open_memory(memory_id)
+    qtbot.waitUntil(lambda: window.editor.current_id == memory_id)
+    return memory_id
+
+
+def test_quick_switcher_finds_by_alias_and_opens_with_the_keyboard(qtbot, obsidian_window) -> None:
+    window = obsidian_window
+    action = window.actions_by_name["quick_switch"]
+    assert {k.toString() for k in action.shortcuts()} == {"Ctrl+P", "Ctrl+O"}
+    assert window.actions_by_name["open_vault"].shortcut() == QKeySequence("Ctrl+Shift+O")
+    switcher = window.quick_switcher
+    with qtbot.waitSignal(switcher.results_shown, timeout=5000):
+        action.trigger()
+    assert switcher.isVisible() and switcher.query_edit.hasFocus()
+    with qtbot.waitSignal(switcher.results_shown, timeout=5000):
+        QTest.keyClicks(switcher.query_edit, "book")  # an alias of "Reading list"
+    qtbot.waitUntil(lambda: switcher.chosen_ids()[:1] == [_id_of(window, "Reading list")])
+    with qtbot.waitSignal(switcher.results_shown, timeout=5000):
+        switcher.query_edit.setText("cofbr")  # fuzzy: COFfee BRewing
+    qtbot.waitUntil(lambda: switcher.chosen_ids()[:1] == [_id_of(window, "Coffee brewing")])
+    QTest.keyClick(switcher.query_edit, Qt.Key.Key_Return)
+    assert not switcher.isVisible()
+    qtbot.waitUntil(lambda: window.editor.current_id == _id_of(window, "Coffee brewing"))
+
+
+def test_quick_switcher_arrows_move_the_choice(qtbot, obsidian_window) -> None:
+    switcher = obsidian_window.quick_switcher
+    with qtbot.waitSignal(switcher.results_shown, timeout=5000):
+        switcher.popup()
+    assert len(switcher.chosen_ids()) == 7  # every memory, most recent first
+    QTest.keyClick(switcher.query_edit, Qt.Key.Key_Down)
+    QTest.keyClick(switcher.query_edit, Qt.Key.Key_Down)
+    assert switcher.list.currentRow() == 2
+    second = switcher.chosen_ids()[2]
+    QTest.keyClick(switcher.query_edit, Qt.Key.Key_Enter)
+    qtbot.waitUntil(lambda: obsidian_window.editor.current_id == second)
+    with qtbot.waitSignal(switcher.results_shown, timeout=5000):
+        switcher.popup()
+    QTest.keyClick(switcher.query_edit, Qt.Key.Key_Escape)
+    assert not switcher.isVisible() and obsidian_window.editor.current_id == second
+
+
+def test_backlinks_list_linked_and_unlinked_mentions(qtbot, obsidian_window) -> None:
+    window = obsidian_window
+    panel = window.backlinks_panel
+    _open(qtbot, window, "Reading list")
+    qtbot.waitUntil(lambda: panel.linked_item.childCount() == 2, timeout=5000)
+    assert panel.unlinked_item.childCount() == 1
+    assert panel.linked_item.text(0) == "Linked mentions (2)"
+    assert panel.unlinked_item.child(0).text(0).startswith("Coffee brewing\n")
+    child = panel.linked_item.child(0)
+    assert child.text(0).splitlines()[0] == "2024-01-06"
+    panel.tree.itemClicked.emit(child, 0)
+    qtbot.waitUntil(lambda: window.editor.current_id == _id_of(window, "2024-01-06"))
+
+
+def test_ctrl_click_on_a_link_in_the_editor_opens_it(qtbot, obsidian_window) -> None:
+    window = obsidian_window
+    _open(qtbot, window, "Reading list")
+    body = window.editor.form.body_edit
+    text = body.toPlainText()
+    at = text.index("[[Coffee brewing#Ratios") + 5
+    cursor = body.textCursor()
+    cursor.setPosition(at)
+    point = body.cursorRect(cursor).center()
+    QTest.mouseClick(
+        body.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point
+    )
+    assert window.editor.current_id == _id_of(window, "Reading list")  # a plain click edits
+    QTest.mouseClick(
+        body.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ControlModifier, point
+    )
+    qtbot.waitUntil(lambda: window.editor.current_id == _id_of(window, "Coffee brewing"))
+
+
+def test_links_in_the_preview_open_and_a_missing_one_says_so(qtbot, obsidian_window) -> None:
+    window = obsidian_window
+    _open(qtbot, window, "Reading list")
+    form = window.editor.form
+    form.show_preview(True)
+    hrefs = re.findall(r'href="([^"]+)"', form.preview.toHtml())
+    assert any(h.startswith("pixelmem-link:") for h in hrefs)
+    assert "![[diagram.png]]" in form.preview.toPlainText()  # an embed is left as written
+    missing = next(h for h in hrefs if "Missing" in h)
+    form.preview.anchorClicked.emit(QUrl(missing))
+    assert "Missing note" in window.status.currentMessage() or window.editor.current_id
+    garden = next(h for h in hrefs if "Garden" in h)
+    form.preview.anchorClicked.emit(QUrl(garden))
+    qtbot.waitUntil(lambda: window.editor.current_id == _id_of(window, "Garden plan"))
+
+
+def test_renaming_offers_to_update_links_and_writes_them_in_one_change(
+    qtbot, obsidian_window, monkeypatch
+) -> None:
+    window = obsidian_window
+    asked: list[tuple[str, str, int]] = []
+
+    def agree(_parent, old, new, updates) -> bool:
+        asked.append((old, new, sum(u.count for u in updates)))
+        return True
+
+    monkeypatch.setattr(link_updates, "ask_update_links", agree)
+    store = window.session.store
+    target = store.create("Espresso", "shots\n")
+    linking = store.create("Log", "Pulled [[espresso#Dose|a shot]] and [[Espresso]].\n")
+    window.link_index.rebuild()
+    window.open_memory(target.id)
+    qtbot.waitUntil(lambda: window.editor.current_id == target.id)
+    window.editor.form.title_edit.setText("Espresso basics")
+    with qtbot.waitSignal(
+        window.bus.memory_updated,
+        timeout=5000,
+        check_params_cb=lambda changes, _i: linking.id in changes.updated,
+    ):
+        window.save_memory()
+    assert asked == [("Espresso", "Espresso basics", 2)]
+    assert store.get(linking.id).body == (
+        "Pulled [[Espresso basics#Dose|a shot]] and [[Espresso basics]].\n"
+    )
