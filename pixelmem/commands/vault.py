@@ -149,8 +149,10 @@ def cmd_import(args: argparse.Namespace) -> int:
 
     paths = (Path(p).expanduser() for p in args.paths)
     result = MemoryWrites(store).import_files(paths, report).value
-    imported, failed = len(result.created), len(result.failed)
-    print(f"imported {counted(imported, 'file')}, {failed} failed", file=sys.stderr)
+    imported, failed, skipped = len(result.created), len(result.failed), len(result.skipped)
+    print(
+        f"imported {counted(imported, 'file')}, {skipped} skipped, {failed} failed", file=sys.stderr
+    )
     return 1 if failed else 0
 
 

@@ -19,8 +19,8 @@ from pixelmem.gui.session import VaultSession
 from pixelmem.gui.workers import run_in_pool
 
 
-def _tr(text: str, n: int = -1) -> str:
-    return QCoreApplication.translate("link_updates", text, "", n)
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("link_updates", text)
 
 
 def offer_link_updates(
@@ -47,9 +47,11 @@ def ask_update_links(
 ) -> bool:
     links = sum(u.count for u in updates)
     names = ", ".join(f"“{u.title}”" for u in updates[:5]) + (" …" if len(updates) > 5 else "")
-    text = _tr("%n link(s) to “{old}” in other memories would no longer resolve.", links).format(
-        old=old_title
-    )
+    text = (
+        _tr("1 link to “{old}” in another memory would no longer lead anywhere.")
+        if links == 1
+        else _tr("{count} links to “{old}” in other memories would no longer lead anywhere.")
+    ).format(old=old_title, count=links)
     question = _tr("Update them to “{new}”?").format(new=new_title)
     answer = QMessageBox.question(
         parent,

@@ -28,6 +28,7 @@ from pixelmem.core.errors import PixelmemError
 from pixelmem.core.index.engine import Engine
 from pixelmem.core.index.search import SearchHit
 from pixelmem.core.settings import Settings, settings_path
+from pixelmem.core.vault.writes import ImportResult
 from pixelmem.gui import i18n, workers
 from pixelmem.gui.app_icon import app_icon
 from pixelmem.gui.backlinks_panel import BacklinksPanel
@@ -36,6 +37,7 @@ from pixelmem.gui.chat.pane import ChatPane
 from pixelmem.gui.duplicate_banner import DuplicateBanner, above_editor
 from pixelmem.gui.editor import MemoryEditor
 from pixelmem.gui.highlight import hit_terms
+from pixelmem.gui.import_report import import_report
 from pixelmem.gui.inbox_view import InboxView
 from pixelmem.gui.link_index import LinkIndex
 from pixelmem.gui.link_updates import offer_link_updates
@@ -191,6 +193,7 @@ class MainWindow(QMainWindow):
         self.related_panel.hit_activated.connect(self.open_hit)
         self.backlinks_panel.mention_activated.connect(self.open_memory)
         self.quick_switcher.memory_chosen.connect(self.open_memory)
+        session.imported.connect(self._show_import_report)
         self.editor.form.link_requested.connect(self.open_link)
         self.editor.title_changed.connect(self._offer_link_updates)
         self.watcher.paths_changed.connect(session.apply_paths)
@@ -405,6 +408,17 @@ class MainWindow(QMainWindow):
         files, _ = QFileDialog.getOpenFileNames(self, self.tr("Import files"), "", IMPORT_FILTER)
         if files:
             self.session.import_files(Path(f) for f in files)
+
+    def import_folder(self) -> None:
+        """Import every file below a folder (an Obsidian vault, a notes folder…)."""
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Import a folder"))
+        if folder:
+            self.session.import_files([Path(folder)])
+
+    def _show_import_report(self, result: ImportResult) -> None:
+        box = import_report(self, result)
+        if box is not None:
+            box.open()  # not modal-blocking: the list may be long and work goes on
 
     def choose_vault(self) -> None:
         folder = QFileDialog.getExistingDirectory(

@@ -23,6 +23,13 @@ def _tr(text: str) -> str:
 MENU_TABLE: list[tuple[str, str, str, object, str] | tuple[str, None]] = [
     ("file", "new", QT_TRANSLATE_NOOP("menus", "&New Memory"), Key.New, "new_memory"),
     ("file", "import", QT_TRANSLATE_NOOP("menus", "&Import Files…"), "Ctrl+I", "import_files"),
+    (
+        "file",
+        "import_folder",
+        QT_TRANSLATE_NOOP("menus", "Import &Folder…"),
+        "Ctrl+Shift+I",
+        "import_folder",
+    ),
     ("file", None),
     # Ctrl+O is the quick switcher's, as in Obsidian.
     (

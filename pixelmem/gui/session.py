@@ -51,6 +51,7 @@ class VaultSession(QObject):
     indexing_finished = Signal(object)  # EngineStatus
     indexing_cancelled = Signal()
     trashed = Signal(object)  # TrashRecord, for an Undo button
+    imported = Signal(object)  # ImportResult, after an import's change set is announced
     _progress = Signal(int, int)  # emitted from the indexing thread, delivered queued
 
     def __init__(
@@ -313,7 +314,11 @@ class VaultSession(QObject):
 
         def done(result: LinkUpdateResult) -> None:
             count = len(result.updated)
-            message = self.tr("Updated links in %n memories", "", count)
+            message = (
+                self.tr("Updated the links in 1 memory")
+                if count == 1
+                else self.tr("Updated the links in {count} memories").format(count=count)
+            )
             if result.failed:
                 detail = "; ".join(result.failed[:3])
                 self.bus.error_reported.emit(
@@ -332,12 +337,17 @@ class VaultSession(QObject):
         self._write(lambda: writes.import_files(paths), self._imported, None, None)
 
     def _imported(self, result: ImportResult) -> None:
+        self.imported.emit(result)
         created, failed = result.created, result.failed
         message = (
             self.tr("Imported 1 file")
             if len(created) == 1
             else self.tr("Imported {count} files").format(count=len(created))
         )
+        if result.skipped:
+            message = self.tr("{message}; {skipped} skipped").format(
+                message=message, skipped=len(result.skipped)
+            )
         if failed:
             detail = "; ".join(failed[:3])
             self.bus.error_reported.emit(

@@ -163,3 +163,31 @@ def test_renaming_offers_to_update_links_and_writes_them_in_one_change(
     assert store.get(linking.id).body == (
         "Pulled [[Espresso basics#Dose|a shot]] and [[Espresso basics]].\n"
     )
+
+
+def test_import_a_folder_twice_names_every_skipped_file(
+    qtbot, window, tmp_path: Path, monkeypatch
+) -> None:
+    from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+    source = tmp_path / "Their vault"
+    shutil.copytree(FIXTURE, source)
+    (source / "letter.rtf").write_text("{\\rtf1 hi}", encoding="utf-8")
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *_a, **_k: str(source))
+    reports: list[QMessageBox] = []
+    monkeypatch.setattr(QMessageBox, "open", lambda box: reports.append(box))
+    with qtbot.waitSignal(window.session.imported, timeout=10_000) as first:
+        window.actions_by_name["import_folder"].trigger()
+    assert len(first.args[0].created) == 7  # every note, attachments and .obsidian/ aside
+    assert {s.split(": ")[0] for s in first.args[0].skipped} == {
+        str(source / "attachments" / "diagram.png"),
+        str(source / "letter.rtf"),
+    }
+    with qtbot.waitSignal(window.session.imported, timeout=10_000) as second:
+        window.actions_by_name["import_folder"].trigger()
+    assert second.args[0].created == ()
+    details = reports[-1].detailedText()
+    assert details.count("already there") == 7 and "letter.rtf: .rtf is not a supported" in details
+    assert reports[-1].text().startswith("Imported 0 files.")
+    titles = [m.title for m in window.session.store.list()]
+    assert titles.count("Reading list") == 1

@@ -24,9 +24,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from pixelmem.core.archive.importers import import_doc, iter_importable, read_importable
+from pixelmem.core.archive.importers import (
+    content_key,
+    import_doc,
+    iter_importable,
+    read_importable,
+)
 from pixelmem.core.archive.inbox import Inbox
-from pixelmem.core.errors import ImportFailed, PixelmemError
+from pixelmem.core.errors import ImportFailed, ImportSkipped, PixelmemError
 from pixelmem.core.paths import appdata_dir
 from pixelmem.core.vault.atomic import atomic_write_bytes
 from pixelmem.core.vault.links import LinkUpdate
@@ -121,6 +126,9 @@ class LinkUpdateResult:
 class ImportResult:
     created: tuple[str, ...] = ()
     failed: tuple[str, ...] = field(default_factory=tuple)  # one sentence per failed file
+    # One sentence per file left out on purpose: its text is already there, or its kind
+    # is not one pixelmem reads.
+    skipped: tuple[str, ...] = field(default_factory=tuple)
 
 
 class VaultTrash:
@@ -238,25 +246,34 @@ class MemoryWrites:
         """Import files and folders (.md .txt .pdf .docx); a failed file is reported, not fatal.
 
         Files already inside the vault are refused (they are memories, or ignored on purpose).
-        ``on_file(path, memory_or_error)`` hears about each file as it is done.
+        A file whose text a memory already has (an import made twice, the same note in two
+        folders) is skipped as "already there", as is a file of a kind pixelmem does not read
+        (:class:`ImportSkipped`). ``on_file(path, memory_or_error)`` hears about each file.
         """
         created: list[str] = []
         failed: list[str] = []
+        skipped: list[str] = []
         vault = self.store.root.resolve()
+        known = {content_key(m.title, m.body): m.title for m in self.store.list()}
         for path in iter_importable(paths):
             try:
                 if path.resolve().is_relative_to(vault):
                     raise ImportFailed(f"{path}: already in the vault")
-                memory = import_doc(self.store, read_importable(path))
+                doc = read_importable(path)
+                key = content_key(doc.title, doc.body)
+                if key in known:
+                    raise ImportSkipped(f"{path}: already there (the text of “{known[key]}”)")
+                memory = import_doc(self.store, doc)
             except (ImportFailed, PixelmemError) as exc:
-                failed.append(str(exc))
+                (skipped if isinstance(exc, ImportSkipped) else failed).append(str(exc))
                 if on_file is not None:
                     on_file(path, exc)
                 continue
+            known[key] = memory.title
             created.append(memory.id)
             if on_file is not None:
                 on_file(path, memory)
-        result = ImportResult(tuple(created), tuple(failed))
+        result = ImportResult(tuple(created), tuple(failed), tuple(skipped))
         return Written(result, ChangeSet(created=tuple(created)))
 
     def apply_link_updates(self, updates: Iterable[LinkUpdate]) -> Written[LinkUpdateResult]:
