@@ -234,3 +234,18 @@ def test_json_removal_and_addition_keep_commas_right(obsidian: Path) -> None:
     memory.source = None  # and removed again
     store.update(memory)
     assert '  "extra": {"nested": [1, 2]}\n}\n' in path.read_text()
+
+
+def test_a_note_that_merely_starts_with_a_brace_is_all_body(vault: Path) -> None:
+    text = "{\nnot json, just a note\n}\nmore\n"
+    (vault / "brace.md").write_text(text, encoding="utf-8")
+    store = MemoryStore(vault)
+    [memory] = store.list()
+    assert memory.body == text and store.skipped == []
+
+
+def test_broken_toml_frontmatter_is_skipped_and_named(vault: Path) -> None:
+    (vault / "bad.md").write_text('+++\ntitle = "unclosed\n+++\nbody\n', encoding="utf-8")
+    store = MemoryStore(vault)
+    assert store.list() == []
+    assert "invalid TOML frontmatter" in store.skipped[0].reason

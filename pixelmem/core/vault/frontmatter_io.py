@@ -135,6 +135,8 @@ def _parse_other(text: str, bom: bool, newline: str) -> Document | None:
     try:
         data = formats.load(block.kind, block.inner)
     except formats.FormatError as exc:
+        if block.kind == formats.JSON:  # a note that merely starts with "{": all body
+            return None
         raise FrontmatterError(_one_line(exc)) from None
     check_dates(data)
     return Document(

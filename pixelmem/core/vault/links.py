@@ -17,24 +17,26 @@ return :class:`LinkUpdate` lists that ``MemoryWrites.apply_link_updates`` writes
 
 from __future__ import annotations
 
-import contextlib
+import os
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import NamedTuple
 
 from pixelmem.core.vault.memory import Memory
 
-_LINK_RE = re.compile(r"(!?)\[\[([^\[\]\n|#]*)(?:#([^\[\]\n|]*))?(?:\|([^\[\]\n]*))?\]\]")
+# Starts with the literal "[[" so the engine can skip ahead; a "!" before it makes an embed.
+_LINK_RE = re.compile(r"\[\[([^\[\]\n|#]*)(?:#([^\[\]\n|]*))?(?:\|([^\[\]\n]*))?\]\]")
 _FENCE_RE = re.compile(r"^[ \t]{0,3}(```|~~~)[^\n]*\n.*?(?:^[ \t]{0,3}\1[ \t]*$|\Z)", re.M | re.S)
 _INLINE_CODE_RE = re.compile(r"(`+)[^`\n].*?\1", re.S)
 _MARKDOWN_SUFFIXES = (".md", ".markdown")
 _FORBIDDEN_IN_TARGET = re.compile(r"[\[\]|#^\n]")
 
 
-@dataclass(frozen=True)
-class WikiLink:
-    """One ``[[…]]`` in a text; ``start``/``end`` are its span (``!`` included for embeds)."""
+class WikiLink(NamedTuple):
+    """One ``[[…]]`` in a text; ``start``/``end`` are its span (``!`` included for embeds).
+    (A named tuple: a 10k-memory vault has tens of thousands, built in one go.)"""
 
     target: str
     heading: str | None
@@ -66,14 +68,15 @@ def parse_links(text: str) -> list[WikiLink]:
     for match in _LINK_RE.finditer(text):
         if any(start <= match.start() < end for start, end in code):
             continue
-        embed, target, heading, alias = match.groups()
+        target, heading, alias = match.groups()
+        embed = match.start() > 0 and text[match.start() - 1] == "!"
         links.append(
             WikiLink(
                 target=target.strip(),
                 heading=heading.strip() if heading is not None else None,
-                alias=alias if alias is not None else None,
-                embed=bool(embed),
-                start=match.start(),
+                alias=alias,
+                embed=embed,
+                start=match.start() - embed,
                 end=match.end(),
             )
         )
@@ -104,17 +107,18 @@ def link_target_for(memory: Memory) -> str:
 
 
 def _stem(memory: Memory) -> str:
-    return Path(memory.path).stem if memory.path is not None else ""
+    return _relative_stem(memory, None).rsplit("/", 1)[-1]
 
 
 def _relative_stem(memory: Memory, root: Path | None) -> str:
+    """The path below ``root`` without ``.md``, with ``/`` (string work: pathlib's parsing
+    was most of the time of a 10k-memory graph)."""
     if memory.path is None:
         return ""
-    path = Path(memory.path)
-    if root is not None:
-        with contextlib.suppress(ValueError):  # a memory outside the vault: its full path
-            path = path.relative_to(root)
-    text = path.as_posix()
+    text = os.fspath(memory.path).replace(os.sep, "/")
+    prefix = os.fspath(root).replace(os.sep, "/").rstrip("/") + "/" if root is not None else ""
+    if prefix and text.startswith(prefix):
+        text = text[len(prefix) :]
     for suffix in _MARKDOWN_SUFFIXES:
         if text.lower().endswith(suffix):
             return text[: -len(suffix)]
@@ -125,15 +129,16 @@ class LinkResolver:
     """Resolves link targets to memory ids over one snapshot of the vault."""
 
     def __init__(self, memories: Iterable[Memory], root: Path | None = None) -> None:
-        ordered = sorted(memories, key=lambda m: (len(_relative_stem(m, root)), str(m.path)))
+        keyed = sorted(
+            ((_relative_stem(m, root), m) for m in memories), key=lambda p: (len(p[0]), p[0])
+        )
         self._paths: list[tuple[str, str]] = []  # (casefolded relative stem, id)
         self._names: dict[str, str] = {}
         self._titles: dict[str, str] = {}
         self._aliases: dict[str, str] = {}
-        for memory in ordered:
-            rel = _relative_stem(memory, root)
+        for rel, memory in keyed:
             self._paths.append((link_key(rel), memory.id))
-            self._names.setdefault(link_key(_stem(memory)), memory.id)
+            self._names.setdefault(link_key(rel.rsplit("/", 1)[-1]), memory.id)
             self._titles.setdefault(link_key(memory.title), memory.id)
             for alias in memory.aliases:
                 self._aliases.setdefault(link_key(alias), memory.id)
@@ -180,24 +185,31 @@ class LinkGraph:
     def __init__(self, memories: Iterable[Memory], root: Path | None = None) -> None:
         self.memories = {m.id: m for m in memories}
         self.resolver = LinkResolver(self.memories.values(), root)
-        self._incoming: dict[str, list[Mention]] = {}
+        self._incoming: dict[str, list[tuple[str, WikiLink]]] = {}
         self._links: dict[str, list[WikiLink]] = {}
+        self._folded: dict[str, str] = {}  # casefolded bodies, made on the first mention search
+        resolved: dict[str, str | None] = {}  # most targets repeat: resolve each once
         for memory in self.memories.values():
             links = parse_links(memory.body)
             self._links[memory.id] = links
             for link in links:
-                target = self.resolver.resolve_link(link)
+                if link.embed:
+                    continue
+                if link.target not in resolved:
+                    resolved[link.target] = self.resolver.resolve(link.target)
+                target = resolved[link.target]
                 if target is not None and target != memory.id:
-                    line = _line(memory.body, link.start, link.end)
-                    mention = Mention(memory.id, link.start, link.end, line)
-                    self._incoming.setdefault(target, []).append(mention)
+                    self._incoming.setdefault(target, []).append((memory.id, link))
 
     def links_of(self, memory_id: str) -> list[WikiLink]:
         return list(self._links.get(memory_id, ()))
 
     def backlinks(self, memory_id: str) -> list[Mention]:
         """Links in other memories that resolve to ``memory_id``, by source title."""
-        found = self._incoming.get(memory_id, [])
+        found = [
+            Mention(source, link.start, link.end, _line(self.memories[source].body, *link[4:6]))
+            for source, link in self._incoming.get(memory_id, [])
+        ]
         return sorted(found, key=lambda m: (self.memories[m.source_id].title.casefold(), m.start))
 
     def unlinked_mentions(self, memory_id: str, limit: int = 200) -> list[Mention]:
@@ -205,13 +217,18 @@ class LinkGraph:
         memory = self.memories.get(memory_id)
         if memory is None:
             return []
-        pattern = mention_pattern([memory.title, *memory.aliases])
+        names = [memory.title, *memory.aliases]
+        pattern = mention_pattern(names)
         if pattern is None:
             return []
+        if not self._folded:
+            self._folded = {m.id: m.body.casefold() for m in self.memories.values()}
+        folded_names = [" ".join(n.split()).casefold() for n in names if len(n.strip()) >= 2]
         found: list[Mention] = []
         for other in sorted(self.memories.values(), key=lambda m: m.title.casefold()):
-            if other.id == memory_id:
-                continue
+            body = self._folded.get(other.id, "")
+            if other.id == memory_id or not any(n in body for n in folded_names):
+                continue  # a plain substring test first: the pattern is slow to run everywhere
             taken = [(link.start, link.end) for link in self._links.get(other.id, ())]
             taken += _code_spans(other.body)
             for match in pattern.finditer(other.body):
