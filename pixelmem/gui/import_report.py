@@ -12,10 +12,6 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 from pixelmem.core.vault.writes import ImportResult
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("import_report", text)
-
-
 def import_report(parent: QWidget | None, result: ImportResult) -> QMessageBox | None:
     """A (not yet shown) box listing every skipped and failed file; None if there are none."""
     if not result.skipped and not result.failed:
@@ -23,26 +19,33 @@ def import_report(parent: QWidget | None, result: ImportResult) -> QMessageBox |
     box = QMessageBox(parent)
     box.setObjectName("importReport")
     box.setIcon(QMessageBox.Icon.Warning if result.failed else QMessageBox.Icon.Information)
-    box.setWindowTitle(_tr("Import"))
+    box.setWindowTitle(QCoreApplication.translate("import_report", "Import"))
     created, skipped, failed = len(result.created), len(result.skipped), len(result.failed)
     parts = [
-        _tr("Imported 1 file.")
+        QCoreApplication.translate("import_report", "Imported 1 file.")
         if created == 1
-        else _tr("Imported {count} files.").format(count=created)
+        else QCoreApplication.translate("import_report", "Imported {count} files.").format(
+            count=created
+        )
     ]
     if skipped:
         parts.append(
-            _tr("1 file was skipped (already there, or not a kind pixelmem reads).")
+            QCoreApplication.translate(
+                "import_report", "1 file was skipped (already there, or not a kind pixelmem reads)."
+            )
             if skipped == 1
-            else _tr(
-                "{count} files were skipped (already there, or not a kind pixelmem reads)."
+            else QCoreApplication.translate(
+                "import_report",
+                "{count} files were skipped (already there, or not a kind pixelmem reads).",
             ).format(count=skipped)
         )
     if failed:
         parts.append(
-            _tr("1 file could not be imported.")
+            QCoreApplication.translate("import_report", "1 file could not be imported.")
             if failed == 1
-            else _tr("{count} files could not be imported.").format(count=failed)
+            else QCoreApplication.translate(
+                "import_report", "{count} files could not be imported."
+            ).format(count=failed)
         )
     box.setText(" ".join(parts))
     lines = [*result.failed, *result.skipped]

@@ -19,10 +19,6 @@ from pixelmem.gui.session import VaultSession
 from pixelmem.gui.workers import run_in_pool
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("link_updates", text)
-
-
 def offer_link_updates(
     parent: QWidget, session: VaultSession, memory_id: str, old_title: str, new_title: str
 ) -> None:
@@ -48,14 +44,21 @@ def ask_update_links(
     links = sum(u.count for u in updates)
     names = ", ".join(f"“{u.title}”" for u in updates[:5]) + (" …" if len(updates) > 5 else "")
     text = (
-        _tr("1 link to “{old}” in another memory would no longer lead anywhere.")
+        QCoreApplication.translate(
+            "link_updates", "1 link to “{old}” in another memory would no longer lead anywhere."
+        )
         if links == 1
-        else _tr("{count} links to “{old}” in other memories would no longer lead anywhere.")
+        else QCoreApplication.translate(
+            "link_updates",
+            "{count} links to “{old}” in other memories would no longer lead anywhere.",
+        )
     ).format(old=old_title, count=links)
-    question = _tr("Update them to “{new}”?").format(new=new_title)
+    question = QCoreApplication.translate("link_updates", "Update them to “{new}”?").format(
+        new=new_title
+    )
     answer = QMessageBox.question(
         parent,
-        _tr("Update links"),
+        QCoreApplication.translate("link_updates", "Update links"),
         f"{text}\n\n{names}\n\n{question}",
         QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
         QMessageBox.StandardButton.Yes,
