@@ -32,9 +32,9 @@ class BacklinksPanel(QWidget):
         self.tree = QTreeWidget()
         self.tree.setObjectName("backlinksTree")
         self.tree.setHeaderHidden(True)
-        self.tree.setWordWrap(True)
-        self.tree.setUniformRowHeights(False)
-        self.tree.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.tree.setIndentation(14)
+        self.tree.setUniformRowHeights(True)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideRight)  # the full line in the tooltip
         self.empty_label = QLabel()
         self.empty_label.setWordWrap(True)
         self.empty_label.setEnabled(False)
@@ -68,16 +68,29 @@ class BacklinksPanel(QWidget):
         self._latest.submit(lambda: _find(graph, memory_id), self._show, context=self)
 
     def _show(self, found: Found) -> None:
+        """One row per other memory (its title, bold), its mentions' lines under it."""
         self._found = found
         linked, unlinked, titles = found
         for parent, mentions in ((self.linked_item, linked), (self.unlinked_item, unlinked)):
             parent.takeChildren()
+            sources: dict[str, QTreeWidgetItem] = {}
             for mention in mentions:
-                child = QTreeWidgetItem(parent)
-                title = titles.get(mention.source_id, "")
-                child.setText(0, f"{title}\n{mention.context}")
-                child.setToolTip(0, f"{title}\n\n{mention.context}")
-                child.setData(0, _MENTION_ROLE, mention)
+                source = sources.get(mention.source_id)
+                if source is None:
+                    source = sources[mention.source_id] = QTreeWidgetItem(parent)
+                    title = titles.get(mention.source_id, "")
+                    source.setText(0, title)
+                    source.setToolTip(0, title)
+                    source.setData(0, _MENTION_ROLE, mention)  # the title opens the first one
+                    font = source.font(0)
+                    font.setBold(True)
+                    source.setFont(0, font)
+                line = QTreeWidgetItem(source)
+                line.setText(0, mention.context)
+                line.setToolTip(0, mention.context)
+                line.setData(0, _MENTION_ROLE, mention)
+                line.setForeground(0, self.palette().placeholderText())
+                source.setExpanded(True)
             parent.setExpanded(True)
         self.retranslate()
 

@@ -17,6 +17,7 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
+    QGraphicsDropShadowEffect,
     QLabel,
     QLineEdit,
     QListWidget,
@@ -42,6 +43,10 @@ class QuickSwitcher(QFrame):
         self.setObjectName("quickSwitcher")
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setAutoFillBackground(True)
+        shadow = QGraphicsDropShadowEffect(self)  # lifts it off the editor below
+        shadow.setBlurRadius(24)
+        shadow.setOffset(0, 4)
+        self.setGraphicsEffect(shadow)
         self.hide()
         self._memories = memories
         self._snapshot: list[Memory] = []
@@ -156,5 +161,6 @@ def _rich(match: SwitchMatch, alias_note: str) -> str:
     )
     if match.alias is not None:
         note = html.escape(alias_note.format(title=match.title))
-        text += f"&nbsp;&nbsp;<span style='color:gray'>{note}</span>"
+        # No colour of its own: grey would be unreadable on the selected row's highlight.
+        text += f"&nbsp;&nbsp;<small>({note})</small>"
     return text

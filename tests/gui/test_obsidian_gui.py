@@ -91,13 +91,17 @@ def test_backlinks_list_linked_and_unlinked_mentions(qtbot, obsidian_window) -> 
     panel = window.backlinks_panel
     _open(qtbot, window, "Reading list")
     qtbot.waitUntil(lambda: panel.linked_item.childCount() == 2, timeout=5000)
-    assert panel.unlinked_item.childCount() == 1
     assert panel.linked_item.text(0) == "Linked mentions (2)"
-    assert panel.unlinked_item.child(0).text(0).startswith("Coffee brewing\n")
-    child = panel.linked_item.child(0)
-    assert child.text(0).splitlines()[0] == "2024-01-06"
-    panel.tree.itemClicked.emit(child, 0)
+    sources = [panel.linked_item.child(i).text(0) for i in range(2)]
+    assert sources == ["2024-01-06", "Hugo post"]  # one row per linking memory
+    assert panel.linked_item.child(0).child(0).text(0).startswith("Read a chapter from the")
+    assert panel.unlinked_item.childCount() == 1
+    assert panel.unlinked_item.child(0).text(0) == "Coffee brewing"
+    line = panel.linked_item.child(0).child(0)
+    panel.tree.itemClicked.emit(line, 0)
     qtbot.waitUntil(lambda: window.editor.current_id == _id_of(window, "2024-01-06"))
+    body = window.editor.form.body_edit
+    assert body.textCursor().selectedText() == "[[reading list]]"  # the mention is selected
 
 
 def test_ctrl_click_on_a_link_in_the_editor_opens_it(qtbot, obsidian_window) -> None:

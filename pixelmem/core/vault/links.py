@@ -254,9 +254,18 @@ def mention_pattern(names: Iterable[str]) -> re.Pattern[str] | None:
 
 
 def _line(text: str, span_start: int, span_end: int) -> str:
+    """The line around a mention, trimmed; a long one is cut so the mention is near its start
+    (a panel elides the end, so the mention stays in view)."""
     start = text.rfind("\n", 0, span_start) + 1
     end = text.find("\n", span_end)
-    line = text[start : end if end >= 0 else len(text)].strip()
+    end = end if end >= 0 else len(text)
+    if span_start - start > 60:
+        cut = text.rfind(" ", start, span_start - 40)
+        start = cut + 1 if cut > start else span_start - 40
+        prefix = "…"
+    else:
+        prefix = ""
+    line = prefix + text[start:end].strip()
     return line if len(line) <= 240 else line[:239] + "…"
 
 
