@@ -103,7 +103,7 @@ class QuickSwitcher(QFrame):
         for match in matches:
             item = QListWidgetItem()
             item.setData(_ID_ROLE, match.memory_id)
-            label = QLabel(_rich(match, self.tr("alias of {title}")))
+            label = QLabel(_rich(match, self.tr("(alias of {title})")))
             label.setTextFormat(Qt.TextFormat.RichText)
             label.setContentsMargins(6, 3, 6, 3)
             item.setSizeHint(label.sizeHint())
@@ -162,5 +162,5 @@ def _rich(match: SwitchMatch, alias_note: str) -> str:
     if match.alias is not None:
         note = html.escape(alias_note.format(title=match.title))
         # No colour of its own: grey would be unreadable on the selected row's highlight.
-        text += f"&nbsp;&nbsp;<small>({note})</small>"
+        text += f"&nbsp;&nbsp;<small>{note}</small>"
     return text

@@ -4,26 +4,26 @@
 <context>
     <name>BacklinksPanel</name>
     <message numerus="yes">
-        <location filename="../backlinks_panel.py" line="86"/>
+        <location filename="../backlinks_panel.py" line="99"/>
         <source>Linked mentions (%n)</source>
         <translation>
             <numerusform>链接提及（%n）</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../backlinks_panel.py" line="87"/>
+        <location filename="../backlinks_panel.py" line="100"/>
         <source>Unlinked mentions (%n)</source>
         <translation>
             <numerusform>未链接提及（%n）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backlinks_panel.py" line="89"/>
+        <location filename="../backlinks_panel.py" line="102"/>
         <source>Open a memory to see what links to it.</source>
         <translation>打开一条记忆，查看哪些记忆链接到它。</translation>
     </message>
     <message>
-        <location filename="../backlinks_panel.py" line="92"/>
+        <location filename="../backlinks_panel.py" line="105"/>
         <source>No other memory links to this one or mentions its title.</source>
         <translation>没有其他记忆链接到这条记忆或提到它的标题。</translation>
     </message>
@@ -943,6 +943,14 @@ Those will be moved to the trash (they can be restored).</source>
     </message>
 </context>
 <context>
+    <name>MemoryListModel</name>
+    <message>
+        <location filename="../memory_list_model.py" line="100"/>
+        <source>Also called: {names}</source>
+        <translation>别名：{names}</translation>
+    </message>
+</context>
+<context>
     <name>MemoryListPanel</name>
     <message>
         <location filename="../memory_list.py" line="121"/>
@@ -1111,19 +1119,19 @@ Press Ctrl+N to write one.</source>
 <context>
     <name>QuickSwitcher</name>
     <message>
-        <location filename="../quick_switcher.py" line="73"/>
+        <location filename="../quick_switcher.py" line="78"/>
         <source>Go to a memory by title or alias…</source>
         <translation>按标题或别名跳转到记忆…</translation>
     </message>
     <message>
-        <location filename="../quick_switcher.py" line="74"/>
+        <location filename="../quick_switcher.py" line="79"/>
         <source>↑↓ to move · Enter to open · Esc to close</source>
         <translation>↑↓ 选择 · Enter 打开 · Esc 关闭</translation>
     </message>
     <message>
-        <location filename="../quick_switcher.py" line="101"/>
-        <source>alias of {title}</source>
-        <translation>“{title}”的别名</translation>
+        <location filename="../quick_switcher.py" line="106"/>
+        <source>(alias of {title})</source>
+        <translation>（“{title}”的别名）</translation>
     </message>
 </context>
 <context>
