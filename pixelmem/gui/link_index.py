@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from pixelmem.core.vault.links import LinkGraph
 from pixelmem.core.vault.store import MemoryStore
 from pixelmem.gui.bus import ChangeSet, MemoryBus
 from pixelmem.gui.workers import LatestOnly
+
+REBUILD_DELAY_MS = 300
 
 
 class LinkIndex(QObject):
@@ -27,6 +29,12 @@ class LinkIndex(QObject):
         self._store = store
         self._latest = LatestOnly()
         self.graph: LinkGraph | None = None
+        # A burst of change sets (typing-speed saves, a sync tool landing files) builds once:
+        # a 10k-memory graph takes ~1 s of a worker.
+        self._later = QTimer(self)
+        self._later.setSingleShot(True)
+        self._later.setInterval(REBUILD_DELAY_MS)
+        self._later.timeout.connect(self.rebuild)
         bus.memory_updated.connect(self._memory_updated)
 
     def rebuild(self) -> None:
@@ -47,4 +55,4 @@ class LinkIndex(QObject):
         self.changed.emit()
 
     def _memory_updated(self, _changes: ChangeSet, _initiator: object) -> None:
-        self.rebuild()
+        self._later.start()

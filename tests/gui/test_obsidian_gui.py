@@ -195,3 +195,20 @@ def test_import_a_folder_twice_names_every_skipped_file(
     assert reports[-1].text().startswith("Imported 0 files.")
     titles = [m.title for m in window.session.store.list()]
     assert titles.count("Reading list") == 1
+
+
+def test_a_saved_link_shows_up_in_the_backlinks(qtbot, obsidian_window) -> None:
+    window = obsidian_window
+    _open(qtbot, window, "Garden plan")
+    body = window.editor.form.body_edit
+    body.moveCursor(body.textCursor().MoveOperation.End)
+    body.insertPlainText("\nSeeds from the [[Reading list]] shop.")
+    with qtbot.waitSignal(window.link_index.changed, timeout=5000):
+        window.save_memory()
+    _open(qtbot, window, "Reading list")
+    panel = window.backlinks_panel
+
+    def linked() -> list[str]:
+        return [panel.linked_item.child(i).text(0) for i in range(panel.linked_item.childCount())]
+
+    qtbot.waitUntil(lambda: "Garden plan" in linked(), timeout=5000)
