@@ -249,3 +249,11 @@ def test_broken_toml_frontmatter_is_skipped_and_named(vault: Path) -> None:
     store = MemoryStore(vault)
     assert store.list() == []
     assert "invalid TOML frontmatter" in store.skipped[0].reason
+
+
+def test_a_topic_with_a_space_turns_a_tags_string_into_a_list(obsidian: Path) -> None:
+    store = MemoryStore(obsidian)
+    memory = _by_title(store)["2024-01-06"]
+    memory.topics = ["journal", "machine learning"]
+    store.update(memory)
+    assert _by_title(MemoryStore(obsidian))["2024-01-06"].topics == ["journal", "machine learning"]

@@ -194,8 +194,10 @@ def _in_form(old: Any, topics: list[str], *, tags: bool) -> Any:
         hashed = bool(old) and all(str(item).startswith("#") for item in old)
         return [f"#{t}" if hashed else t for t in topics]
     if isinstance(old, str):
+        if tags and any(" " in t or "," in t for t in topics):
+            return list(topics)  # a tags string splits on spaces: only a list keeps these
         hashed = tags and old.strip().startswith("#")
         words = [f"#{t}" if hashed else t for t in topics]
-        spaced = tags and "," not in old and old.strip() != "" and not any(" " in t for t in topics)
+        spaced = tags and "," not in old and old.strip() != ""
         return (" " if spaced else ", ").join(words)
     return list(topics)
