@@ -257,3 +257,16 @@ def test_a_topic_with_a_space_turns_a_tags_string_into_a_list(obsidian: Path) ->
     memory.topics = ["journal", "machine learning"]
     store.update(memory)
     assert _by_title(MemoryStore(obsidian))["2024-01-06"].topics == ["journal", "machine learning"]
+
+
+def test_new_toml_keys_go_above_the_tables(obsidian: Path) -> None:
+    store = MemoryStore(obsidian)
+    path = obsidian / "Hugo post.md"
+    before = path.read_bytes()
+    memory = _by_title(store)["Hugo post"]
+    memory.source = "web"
+    store.update(memory)
+    after = path.read_bytes()
+    assert _changed_lines(before, after) == ['source = "web"\n']
+    assert b'draft = false\nsource = "web"\n\n[params]\nauthor = "Ann"\n+++\n' in after
+    assert store.get(memory.id).extra["params"] == {"author": "Ann"}

@@ -154,10 +154,13 @@ def _edit_toml(inner: str, changes: Mapping[str, Any], removals: set[str], nl: s
             out.extend(block.lines)
     if out and not out[-1].endswith("\n"):
         out[-1] += nl
+    filler = []  # blank lines and comments before a [table] stay right above it
+    while out and (not out[-1].strip() or out[-1].lstrip().startswith("#")):
+        filler.insert(0, out.pop())
     for key, value in changes.items():
         if key not in seen:
             out.append(f"{_toml_key(key)} = {_toml_value(value)}{nl}")
-    return "".join(out + tail)
+    return "".join(out + filler + tail)
 
 
 def _toml_key(key: str) -> str:
