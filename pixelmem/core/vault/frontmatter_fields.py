@@ -76,23 +76,28 @@ def _parse_text(text: str) -> datetime | None:
     return None
 
 
+def _present(data: Mapping[Any, Any], keys: tuple[str, ...]) -> list[Any]:
+    """The frontmatter's own keys among ``keys``, in ``keys``' order, matched regardless of
+    case (``Date:`` counts); the exact-spelling test first keeps a scan fast."""
+    exact = [key for key in keys if key in data]
+    if exact or all(type(key) is str and key.islower() for key in data):
+        return exact
+    folded = {str(key).lower(): key for key in data}
+    return [folded[key] for key in keys if key in folded]
+
+
 def first_key(data: Mapping[Any, Any], keys: tuple[str, ...]) -> str | None:
     """The first of ``keys`` the frontmatter has (matched case-insensitively)."""
-    present = {str(key).lower(): str(key) for key in data}
-    for key in keys:
-        if key in present:
-            return present[key]
-    return None
+    present = _present(data, keys)
+    return str(present[0]) if present else None
 
 
 def read_moment(data: Mapping[Any, Any], keys: tuple[str, ...]) -> datetime | None:
     """The first of ``keys`` whose value reads as a date."""
-    present = {str(key).lower(): key for key in data}
-    for key in keys:
-        if key in present:
-            moment = parse_moment(data[present[key]])
-            if moment is not None:
-                return moment
+    for key in _present(data, keys):
+        moment = parse_moment(data[key])
+        if moment is not None:
+            return moment
     return None
 
 

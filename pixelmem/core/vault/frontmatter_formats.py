@@ -154,7 +154,7 @@ def _edit_toml(inner: str, changes: Mapping[str, Any], removals: set[str], nl: s
             out.extend(block.lines)
     if out and not out[-1].endswith("\n"):
         out[-1] += nl
-    filler = []  # blank lines and comments before a [table] stay right above it
+    filler: list[str] = []  # blank lines and comments before a [table] stay right above it
     while out and (not out[-1].strip() or out[-1].lstrip().startswith("#")):
         filler.insert(0, out.pop())
     for key, value in changes.items():
