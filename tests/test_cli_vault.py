@@ -206,7 +206,7 @@ def test_import_reports_failures_and_continues(vault: Path, tmp_path: Path, caps
     code, _out, err = run(capsys, "import", *args, "--vault", str(vault))
     assert code == 1
     assert "imported 1 file, 1 skipped, 3 failed" in err
-    assert "broken.pdf: cannot read the PDF" in err
+    assert f"pixelmem: failed {broken}: cannot read the PDF" in err
     assert "skipped " + str(odd) + ": .png is not a supported file type" in err
     assert "already in the vault" in err
     assert "no such file" in err and "Traceback" not in err
