@@ -270,3 +270,22 @@ def test_new_toml_keys_go_above_the_tables(obsidian: Path) -> None:
     assert _changed_lines(before, after) == ['source = "web"\n']
     assert b'draft = false\nsource = "web"\n\n[params]\nauthor = "Ann"\n+++\n' in after
     assert store.get(memory.id).extra["params"] == {"author": "Ann"}
+
+
+def test_an_alias_finds_its_memory_by_keyword_and_survives_an_edit(obsidian: Path) -> None:
+    from fakes import HashEmbedder
+
+    from pixelmem.core.index.engine import Engine
+    from pixelmem.core.settings import Settings
+
+    settings = Settings()
+    settings.search.min_relevance = 0.0
+    engine = Engine(obsidian, settings, embedder=HashEmbedder())
+    engine.reindex()
+    hits = engine.search("Book list", mode="keyword", k=3)
+    assert hits and hits[0].title == "Reading list"  # the alias, not a word of the body
+    other = _by_title(engine.store)["Garden plan"]
+    other.body += "\nMore compost.\n"
+    engine.writes.update(other)
+    engine.reindex()  # the rebuilt keyword side still knows the alias
+    assert engine.search("Book list", mode="keyword", k=3)[0].title == "Reading list"
