@@ -11,6 +11,7 @@ import pytest
 from pixelmem.core.vault.links import (
     LinkGraph,
     LinkResolver,
+    heading_span,
     parse_links,
     plan_rename,
     plan_retarget,
@@ -48,6 +49,14 @@ def test_parse_links_with_headings_aliases_and_embeds() -> None:
     ]
     assert text[links[0].start : links[0].end] == "[[Coffee brewing#Ratios|ratio notes]]"
     assert links[0].shown == "ratio notes" and links[3].shown == "Folder/Deep note > Part"
+    assert links[0].destination == "Coffee brewing#Ratios" and links[1].destination == "Plain"
+
+
+def test_heading_span_finds_the_heading_line() -> None:
+    body = "intro\n## Ratios ##\ntext\n### grinders\n"
+    assert heading_span(body, "ratios") == (6, 18)  # "## Ratios ##"
+    assert body[slice(*heading_span(body, "Grinders") or (0, 0))] == "### grinders"
+    assert heading_span(body, "Missing") is None
 
 
 def test_resolution_by_name_title_alias_and_path_is_case_insensitive(obsidian: Path) -> None:

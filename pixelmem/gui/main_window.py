@@ -6,6 +6,7 @@ engine call is in :mod:`session`, every view refreshes itself from the bus.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import logging
 from collections.abc import Sequence
@@ -28,6 +29,7 @@ from pixelmem.core.errors import PixelmemError
 from pixelmem.core.index.engine import Engine
 from pixelmem.core.index.search import SearchHit
 from pixelmem.core.settings import Settings, settings_path
+from pixelmem.core.vault.links import heading_span
 from pixelmem.core.vault.writes import ImportResult
 from pixelmem.gui import i18n, workers
 from pixelmem.gui.app_icon import app_icon
@@ -328,11 +330,17 @@ class MainWindow(QMainWindow):
         self.related_panel.set_memory(memory_id)
         self.backlinks_panel.set_memory(memory_id)
 
-    def open_link(self, target: str) -> None:
-        """Follow a ``[[wiki link]]``: open the memory it names, or say none does."""
+    def open_link(self, destination: str) -> None:
+        """Follow a ``[[wiki link]]``: open the memory it names (at its heading, for
+        ``Note#Heading``), or say none does."""
+        target, _, heading = destination.partition("#")
         memory_id = self.link_index.resolve(target)
         if memory_id:
-            self.open_memory(memory_id)
+            span = None
+            if heading:
+                with contextlib.suppress(PixelmemError):
+                    span = heading_span(self.session.store.get(memory_id).body, heading)
+            self.open_memory(memory_id, span)
         else:
             self.status.show_message(
                 self.tr("No memory is called “{target}” yet").format(target=target)

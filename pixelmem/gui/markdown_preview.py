@@ -37,7 +37,7 @@ def with_wiki_links(text: str) -> str:
             continue
         shown = link.shown.translate(_MARKDOWN_SPECIAL)
         out.append(text[last : link.start])
-        out.append(f"[{shown}](<{WIKI_LINK_SCHEME}:{quote(link.target, safe='')}>)")
+        out.append(f"[{shown}](<{WIKI_LINK_SCHEME}:{quote(link.destination, safe='')}>)")
         last = link.end
     out.append(text[last:])
     return "".join(out)
@@ -47,7 +47,7 @@ class MarkdownPreview(QTextBrowser):
     """Read-only rendering of a memory's body; ``link_clicked(url)`` for the window to decide."""
 
     link_clicked = Signal(QUrl)
-    wiki_link_clicked = Signal(str)  # the link's target ("Coffee brewing")
+    wiki_link_clicked = Signal(str)  # "Coffee brewing" or "Coffee brewing#Ratios"
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)

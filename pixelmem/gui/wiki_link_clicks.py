@@ -15,7 +15,7 @@ from pixelmem.core.vault.links import WikiLink, parse_links
 
 
 class WikiLinkClicks(QObject):
-    link_clicked = Signal(str)
+    link_clicked = Signal(str)  # "Target" or "Target#Heading"
 
     def __init__(self, editor: QPlainTextEdit) -> None:
         super().__init__(editor)
@@ -49,7 +49,7 @@ class WikiLinkClicks(QObject):
         if link is None or event.button() != Qt.MouseButton.LeftButton:
             return False
         if kind == QEvent.Type.MouseButtonRelease:
-            self.link_clicked.emit(link.target)
+            self.link_clicked.emit(link.destination)
         return True  # the press too: the cursor does not move, no selection starts
 
 

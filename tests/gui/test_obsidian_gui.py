@@ -121,6 +121,7 @@ def test_ctrl_click_on_a_link_in_the_editor_opens_it(qtbot, obsidian_window) -> 
         body.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ControlModifier, point
     )
     qtbot.waitUntil(lambda: window.editor.current_id == _id_of(window, "Coffee brewing"))
+    assert body.textCursor().selectedText() == "## Ratios"  # [[…#Ratios]] opens at the heading
 
 
 def test_links_in_the_preview_open_and_a_missing_one_says_so(qtbot, obsidian_window) -> None:

@@ -32,6 +32,7 @@ _FENCE_RE = re.compile(r"^[ \t]{0,3}(```|~~~)[^\n]*\n.*?(?:^[ \t]{0,3}\1[ \t]*$|
 _INLINE_CODE_RE = re.compile(r"(`+)[^`\n].*?\1", re.S)
 _MARKDOWN_SUFFIXES = (".md", ".markdown")
 _FORBIDDEN_IN_TARGET = re.compile(r"[\[\]|#^\n]")
+_HEADING_LINE_RE = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
 
 
 class WikiLink(NamedTuple):
@@ -51,6 +52,11 @@ class WikiLink(NamedTuple):
         if self.alias:
             return self.alias
         return f"{self.target} > {self.heading}" if self.heading else self.target
+
+    @property
+    def destination(self) -> str:
+        """``Target#Heading`` (or just ``Target``): what following the link opens."""
+        return f"{self.target}#{self.heading}" if self.heading else self.target
 
     def with_target(self, target: str) -> str:
         """The link's text pointing at ``target``, keeping its heading, alias and embed mark."""
@@ -164,6 +170,16 @@ class LinkResolver:
 
     def resolve_link(self, link: WikiLink) -> str | None:
         return None if link.embed else self.resolve(link.target)
+
+
+def heading_span(body: str, heading: str) -> tuple[int, int] | None:
+    """Where the Markdown heading called ``heading`` is in ``body`` (case and spacing aside),
+    for ``[[Note#Heading]]``; None if there is none."""
+    wanted = link_key(heading)
+    for match in _HEADING_LINE_RE.finditer(body):
+        if link_key(match.group(1)) == wanted:
+            return match.start(), match.end()
+    return None
 
 
 # ---------------------------------------------------------------- backlinks
