@@ -367,3 +367,20 @@ def plan_rename(
     after = [future if m.id == memory_id else m for m in memories]
     updates = plan_retarget(memories, root, {memory_id: future}, after=after, only_broken=True)
     return [u for u in updates if u.memory_id != memory_id]
+
+
+__all__ = [
+    "LinkGraph",
+    "LinkResolver",
+    "LinkUpdate",
+    "Mention",
+    "WikiLink",
+    "heading_span",
+    "link_key",
+    "link_target_for",
+    "mention_pattern",
+    "parse_links",
+    "plan_rename",
+    "plan_retarget",
+    "rewrite_links",
+]
