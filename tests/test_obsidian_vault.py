@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import os
 import shutil
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -289,3 +290,28 @@ def test_an_alias_finds_its_memory_by_keyword_and_survives_an_edit(obsidian: Pat
     engine.writes.update(other)
     engine.reindex()  # the rebuilt keyword side still knows the alias
     assert engine.search("Book list", mode="keyword", k=3)[0].title == "Reading list"
+
+
+def test_the_scan_cache_gives_back_exactly_what_a_parse_gives(
+    obsidian: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pixelmem.core.vault import vault_scan
+
+    old = 1_600_000_000_123_456_789  # not a whole second: the fine racy window applies
+    for path in obsidian.rglob("*.md"):
+        os.utime(path, ns=(old, old))
+    time.sleep(0.3)  # past the racy window of the ctime utime just set (see scan_cache)
+    parsed = MemoryStore(obsidian).list()  # parses every file and writes the cache
+    parses: list[Path] = []
+    original = vault_scan.load_with_document
+
+    def counting(path: Path, root: Path):  # type: ignore[no-untyped-def]
+        parses.append(path)
+        return original(path, root)
+
+    monkeypatch.setattr(vault_scan, "load_with_document", counting)
+    cached = MemoryStore(obsidian).list()
+    assert parses == []  # every file came from the cache…
+    key = lambda m: m.id  # noqa: E731
+    assert sorted(cached, key=key) == sorted(parsed, key=key)  # …exactly as parsed
+    assert {m.title: m.aliases for m in cached}["Reading list"] == ["Book list", "Books to read"]
