@@ -13,6 +13,7 @@ from pixelmem.core.vault.links import (
     LinkResolver,
     heading_span,
     parse_links,
+    plan_link_mention,
     plan_rename,
     plan_retarget,
     rewrite_links,
@@ -149,3 +150,19 @@ def test_retarget_points_links_to_merged_memories_at_the_survivor(obsidian: Path
     assert set(bodies) == {"2024-01-06", "Hugo post"}
     assert "from the [[Hugo post]]" in bodies["2024-01-06"]
     assert "Links back to [[Hugo post]]." in bodies["Hugo post"]
+
+
+def test_an_unlinked_mention_becomes_a_link(obsidian: Path) -> None:
+    store = MemoryStore(obsidian)
+    by_title = _titles(store)
+    graph = LinkGraph(store.list(), obsidian)
+    reading = by_title["Reading list"]
+    [mention] = graph.unlinked_mentions(reading.id)
+    source = store.get(mention.source_id)
+    update = plan_link_mention(source, mention, reading)
+    assert update is not None
+    assert "My [[Reading list|reading list]] has two coffee books." in update.body
+    MemoryWrites(store).apply_link_updates([update])
+    assert LinkGraph(store.list(), obsidian).unlinked_mentions(reading.id) == []
+    stale = plan_link_mention(store.get(source.id), mention, reading)
+    assert stale is None  # the words are no longer there as found

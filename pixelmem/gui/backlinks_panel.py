@@ -1,14 +1,22 @@
 """Backlinks of the open memory, beside Related: linked mentions, then unlinked mentions.
 
 Linked mentions are ``[[links]]`` in other memories that resolve to this one; unlinked
-mentions are places that say its title or an alias without linking. Both are computed on a
-worker from the link index's snapshot; a click opens the other memory at the mention.
+mentions are places that say its title or an alias without linking (the context menu's
+"Link it" turns one into a link). Both are computed on a worker from the link index's
+snapshot; a click opens the other memory at the mention.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtWidgets import (
+    QLabel,
+    QMenu,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from pixelmem.core.vault.links import LinkGraph, Mention
 from pixelmem.gui.link_index import LinkIndex
@@ -22,6 +30,8 @@ Found = tuple[list[Mention], list[Mention], dict[str, str]]  # linked, unlinked,
 class BacklinksPanel(QWidget):
     # (memory id, (start, end) of the mention in its body)
     mention_activated = Signal(str, object)
+    # An unlinked mention the person wants turned into a [[link]] (context menu → Link)
+    link_mention_requested = Signal(object)  # Mention
 
     def __init__(self, links: LinkIndex, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -52,6 +62,8 @@ class BacklinksPanel(QWidget):
             item.setFont(0, font)
         self.tree.itemActivated.connect(self._activated)
         self.tree.itemClicked.connect(self._activated)
+        self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.tree.customContextMenuRequested.connect(self._context_menu)
         links.changed.connect(self.refresh)
         self.retranslate()
 
@@ -110,6 +122,27 @@ class BacklinksPanel(QWidget):
         mention = item.data(0, _MENTION_ROLE)
         if isinstance(mention, Mention):
             self.mention_activated.emit(mention.source_id, (mention.start, mention.end))
+
+    def unlinked_mention_at(self, item: QTreeWidgetItem | None) -> Mention | None:
+        """The unlinked mention ``item`` shows (a line, not a title row), if it is one."""
+        if (
+            item is None
+            or item.parent() is None
+            or item.parent().parent() is not self.unlinked_item
+        ):
+            return None
+        mention = item.data(0, _MENTION_ROLE)
+        return mention if isinstance(mention, Mention) else None
+
+    def _context_menu(self, point: QPoint) -> None:
+        mention = self.unlinked_mention_at(self.tree.itemAt(point))
+        if mention is None:
+            return
+        menu = QMenu(self)
+        action = menu.addAction(self.tr("Link it"))
+        action.setToolTip(self.tr("Turn these words into a [[link]] to this memory"))
+        action.triggered.connect(lambda: self.link_mention_requested.emit(mention))
+        menu.popup(self.tree.viewport().mapToGlobal(point))
 
 
 def _find(graph: LinkGraph, memory_id: str) -> Found:

@@ -29,7 +29,7 @@ from pixelmem.core.errors import PixelmemError
 from pixelmem.core.index.engine import Engine
 from pixelmem.core.index.search import SearchHit
 from pixelmem.core.settings import Settings, settings_path
-from pixelmem.core.vault.links import heading_span
+from pixelmem.core.vault.links import Mention, heading_span, plan_link_mention
 from pixelmem.core.vault.writes import ImportResult
 from pixelmem.gui import i18n, workers
 from pixelmem.gui.app_icon import app_icon
@@ -194,6 +194,7 @@ class MainWindow(QMainWindow):
         self.search_panel.hit_activated.connect(self.open_search_hit)
         self.related_panel.hit_activated.connect(self.open_hit)
         self.backlinks_panel.mention_activated.connect(self.open_memory)
+        self.backlinks_panel.link_mention_requested.connect(self.link_mention)
         self.quick_switcher.memory_chosen.connect(self.open_memory)
         session.imported.connect(self._show_import_report)
         self.editor.form.link_requested.connect(self.open_link)
@@ -345,6 +346,21 @@ class MainWindow(QMainWindow):
             self.status.show_message(
                 self.tr("No memory is called “{target}” yet").format(target=target)
             )
+
+    def link_mention(self, mention: Mention) -> None:
+        """Turn an unlinked mention of the open memory into a ``[[link]]`` to it."""
+        store = self.session.store
+        try:
+            source = store.get(mention.source_id)
+            target = store.get(self.backlinks_panel.memory_id)
+        except PixelmemError as exc:
+            self.status.show_error(describe_error(exc))
+            return
+        update = plan_link_mention(source, mention, target)
+        if update is None:
+            self.status.show_message(self.tr("That text has changed; nothing was linked"))
+        else:
+            self.session.apply_link_updates([update])
 
     def _offer_link_updates(self, memory_id: str, old_title: str, new_title: str) -> None:
         offer_link_updates(self, self.session, memory_id, old_title, new_title)

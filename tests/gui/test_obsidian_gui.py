@@ -213,3 +213,23 @@ def test_a_saved_link_shows_up_in_the_backlinks(qtbot, obsidian_window) -> None:
         return [panel.linked_item.child(i).text(0) for i in range(panel.linked_item.childCount())]
 
     qtbot.waitUntil(lambda: "Garden plan" in linked(), timeout=5000)
+
+
+def test_link_it_turns_an_unlinked_mention_into_a_link(qtbot, obsidian_window) -> None:
+    window = obsidian_window
+    panel = window.backlinks_panel
+    _open(qtbot, window, "Reading list")
+    qtbot.waitUntil(lambda: panel.unlinked_item.childCount() == 1, timeout=5000)
+    line = panel.unlinked_item.child(0).child(0)
+    mention = panel.unlinked_mention_at(line)
+    assert mention is not None and panel.unlinked_mention_at(panel.unlinked_item.child(0)) is None
+    coffee = _id_of(window, "Coffee brewing")
+    with qtbot.waitSignal(
+        window.bus.memory_updated,
+        timeout=5000,
+        check_params_cb=lambda changes, _i: changes.updated == (coffee,),
+    ):
+        panel.link_mention_requested.emit(mention)
+    assert "My [[Reading list|reading list]] has" in window.session.store.get(coffee).body
+    qtbot.waitUntil(lambda: panel.unlinked_item.childCount() == 0, timeout=5000)
+    assert panel.linked_item.childCount() == 3

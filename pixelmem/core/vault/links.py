@@ -316,6 +316,20 @@ def rewrite_links(text: str, new_target: Callable[[WikiLink], str | None]) -> tu
     return "".join(out), count
 
 
+def plan_link_mention(source: Memory, mention: Mention, target: Memory) -> LinkUpdate | None:
+    """Turn one unlinked mention of ``target`` in ``source`` into a link: ``[[Title]]``, or
+    ``[[Title|the words as written]]`` when they differ. None if ``source`` no longer has
+    those words there (it changed since the mention was found)."""
+    words = source.body[mention.start : mention.end]
+    pattern = mention_pattern([target.title, *target.aliases])
+    if pattern is None or not pattern.fullmatch(words):
+        return None
+    name = link_target_for(target)
+    link = f"[[{name}]]" if words == name else f"[[{name}|{words}]]"
+    body = source.body[: mention.start] + link + source.body[mention.end :]
+    return LinkUpdate(source.id, source.title, body, 1, source.disk_hash)
+
+
 def plan_retarget(
     memories: Iterable[Memory],
     root: Path | None,
@@ -380,6 +394,7 @@ __all__ = [
     "link_target_for",
     "mention_pattern",
     "parse_links",
+    "plan_link_mention",
     "plan_rename",
     "plan_retarget",
     "rewrite_links",

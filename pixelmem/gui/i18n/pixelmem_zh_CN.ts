@@ -4,28 +4,38 @@
 <context>
     <name>BacklinksPanel</name>
     <message numerus="yes">
-        <location filename="../backlinks_panel.py" line="99"/>
+        <location filename="../backlinks_panel.py" line="111"/>
         <source>Linked mentions (%n)</source>
         <translation>
             <numerusform>链接提及（%n）</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../backlinks_panel.py" line="100"/>
+        <location filename="../backlinks_panel.py" line="112"/>
         <source>Unlinked mentions (%n)</source>
         <translation>
             <numerusform>未链接提及（%n）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../backlinks_panel.py" line="102"/>
+        <location filename="../backlinks_panel.py" line="114"/>
         <source>Open a memory to see what links to it.</source>
         <translation>打开一条记忆，查看哪些记忆链接到它。</translation>
     </message>
     <message>
-        <location filename="../backlinks_panel.py" line="105"/>
+        <location filename="../backlinks_panel.py" line="117"/>
         <source>No other memory links to this one or mentions its title.</source>
         <translation>没有其他记忆链接到这条记忆或提到它的标题。</translation>
+    </message>
+    <message>
+        <location filename="../backlinks_panel.py" line="142"/>
+        <source>Link it</source>
+        <translation>添加链接</translation>
+    </message>
+    <message>
+        <location filename="../backlinks_panel.py" line="143"/>
+        <source>Turn these words into a [[link]] to this memory</source>
+        <translation>把这段文字变成指向这条记忆的 [[链接]]</translation>
     </message>
 </context>
 <context>
@@ -680,72 +690,77 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../main_window.py" line="223"/>
+        <location filename="../main_window.py" line="226"/>
         <source>No other vaults yet</source>
         <translation>还没有其他知识库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="233"/>
+        <location filename="../main_window.py" line="236"/>
         <source>Recent &amp;Vaults</source>
         <translation>最近的知识库(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="235"/>
+        <location filename="../main_window.py" line="238"/>
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="236"/>
+        <location filename="../main_window.py" line="239"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="237"/>
+        <location filename="../main_window.py" line="240"/>
         <source>Related</source>
         <translation>相关</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="238"/>
+        <location filename="../main_window.py" line="241"/>
         <source>Backlinks</source>
         <translation>反向链接</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="242"/>
+        <location filename="../main_window.py" line="245"/>
         <source>Map</source>
         <translation>地图</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="245"/>
+        <location filename="../main_window.py" line="248"/>
         <source>Inbox</source>
         <translation>收件箱</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="338"/>
+        <location filename="../main_window.py" line="347"/>
         <source>No memory is called “{target}” yet</source>
         <translation>还没有名为“{target}”的记忆</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="408"/>
+        <location filename="../main_window.py" line="361"/>
+        <source>That text has changed; nothing was linked</source>
+        <translation>这段文字已改变；没有添加链接</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="432"/>
         <source>Import files</source>
         <translation>导入文件</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="414"/>
+        <location filename="../main_window.py" line="438"/>
         <source>Import a folder</source>
         <translation>导入文件夹</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="425"/>
+        <location filename="../main_window.py" line="449"/>
         <source>Open vault folder</source>
         <translation>打开知识库文件夹</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="482"/>
+        <location filename="../main_window.py" line="506"/>
         <source>About pixelmem</source>
         <translation>关于 pixelmem</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="484"/>
+        <location filename="../main_window.py" line="508"/>
         <source>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;Local-first knowledge memory: Markdown files in a folder you own, searched by meaning and by keyword, offline.&lt;/p&gt;&lt;p&gt;Vault: {vault}&lt;/p&gt;</source>
         <translation>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;本地优先的知识记忆：Markdown 文件存放在你自己的文件夹里，可离线按语义和关键词搜索。&lt;/p&gt;&lt;p&gt;知识库：{vault}&lt;/p&gt;</translation>
     </message>
