@@ -218,7 +218,7 @@ def test_a_toml_value_toml_cannot_hold_is_refused_without_writing(obsidian: Path
     before = path.read_bytes()
     memory = _by_title(store)["Hugo post"]
     memory.extra = {**memory.extra, "draft": None}  # TOML has no null
-    with pytest.raises(FrontmatterEditRefused):
+    with pytest.raises(FrontmatterEditRefused, match="this file's TOML frontmatter"):
         store.update(memory)
     assert path.read_bytes() == before
 

@@ -345,6 +345,13 @@ def edit_yaml(
     if edited is not None and _same_mapping(edited, expected, kind):
         return edited
     keys = ", ".join(sorted({*changes, *removals}))
+    if kind != "yaml":
+        raise FrontmatterEditRefused(
+            f"pixelmem cannot write {keys} into this file's {kind.upper()} frontmatter line "
+            "by line (a value the format cannot hold, such as an empty one in TOML, or a "
+            "layout pixelmem cannot edit); nothing was saved. Edit the frontmatter in a text "
+            "editor instead."
+        )
     raise FrontmatterEditRefused(
         f"pixelmem cannot change {keys} without rewriting this file's whole frontmatter "
         "(it has duplicate, complex or null keys, or a layout pixelmem cannot edit line by "
