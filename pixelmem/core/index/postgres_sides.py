@@ -20,7 +20,7 @@ from pixelmem.core.index.keyword_side import keyword_tokens
 from pixelmem.core.index.postgres_store import ChunkRow, PostgresStore, keyword_tokens_for_db
 from pixelmem.core.index.search_backend import Allowed, ChunkBatch, ChunkIds, Scores
 from pixelmem.core.index.text_tokens import QueryTerms
-from pixelmem.core.vault.memory import Memory
+from pixelmem.core.vault.memory import Memory, searchable_title
 
 
 class ChunkKeys:
@@ -149,7 +149,7 @@ def chunk_row(
     """A chunk as the table keeps it (the content hash is the embedding cache's)."""
     from pixelmem.core.index.indexer import embedding_text
 
-    title = memory.title if memory is not None else ""
+    title = searchable_title(memory) if memory is not None else ""  # as the indexer hashes
     topics, importance, stamp = row_metadata(memory)
     return ChunkRow(
         memory_id=memory_id,

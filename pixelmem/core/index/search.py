@@ -59,7 +59,7 @@ from pixelmem.core.index.text_tokens import (
     tokenize,
 )
 from pixelmem.core.index.vector_side import LocalVectorSide
-from pixelmem.core.vault.memory import Memory
+from pixelmem.core.vault.memory import Memory, searchable_title
 
 if TYPE_CHECKING:
     from pixelmem.core.index.postgres_store import PostgresStore
@@ -76,6 +76,7 @@ class _TokenHashes:
     titles_in_keyword: bool
     hashes: np.ndarray
     lengths: np.ndarray
+    titles: tuple[str, ...] = ()  # the keyword title each chunk was hashed with
 
 
 @dataclass(frozen=True)
@@ -100,9 +101,9 @@ class SearchHit:
 
 
 def keyword_title(memory: Memory | None, titles_in_keyword: bool = True) -> str:
-    """The text of a memory's that BM25 adds to each of its chunks: its title (a title word
-    finds every chunk of the memory). The one place that decides it."""
-    return memory.title if memory is not None and titles_in_keyword else ""
+    """The text of a memory's that BM25 adds to each of its chunks: its title and aliases (a
+    title word finds every chunk of the memory). The one place that decides it."""
+    return searchable_title(memory) if memory is not None and titles_in_keyword else ""
 
 
 class SearchIndex:
@@ -204,8 +205,10 @@ class SearchIndex:
         reusable = previous._reusable_hashes(titles_in_keyword) if previous is not None else {}
         title_hashes: dict[str, np.ndarray] = {}
         parts = []
+        titles = []
         for chunk in chunks:
             title = keyword_title(memories.get(chunk.memory_id), titles_in_keyword)
+            titles.append(title)
             part = reusable.get((title, chunk.text))
             if part is None:  # as keyword_side.keyword_tokens, each title tokenised once
                 if title not in title_hashes:
@@ -215,7 +218,8 @@ class SearchIndex:
         lengths = np.fromiter(map(len, parts), np.int64, count=len(parts))
         hashes = np.concatenate(parts) if parts else np.zeros(0, np.int64)
         keywords = LocalKeywordSide.from_hashes(hashes, lengths, catalog.owners)
-        return catalog, keywords, _TokenHashes(titles_in_keyword, hashes, lengths)
+        source = _TokenHashes(titles_in_keyword, hashes, lengths, tuple(titles))
+        return catalog, keywords, source
 
     def updated(
         self,
@@ -258,15 +262,13 @@ class SearchIndex:
         source = self._token_hashes
         if source is None or source.titles_in_keyword != titles_in_keyword:
             return {}
-        catalog = self._catalog
-        titles = catalog.meta.titles
+        chunks = self._catalog.chunks
         ends = np.cumsum(source.lengths).tolist()
         reusable = {}
         for c, (end, length) in enumerate(zip(ends, source.lengths.tolist(), strict=True)):
-            chunk = catalog.chunks[c]
-            if chunk is not None:  # still live, so its memory's title is the one hashed
-                title = titles[catalog.owners[c]] if titles_in_keyword else ""
-                reusable[(title, chunk.text)] = source.hashes[end - length : end]
+            chunk = chunks[c]
+            if chunk is not None:
+                reusable[(source.titles[c], chunk.text)] = source.hashes[end - length : end]
         return reusable
 
     # -- what is in it ---------------------------------------------------------------------
