@@ -126,3 +126,16 @@ def test_keyword_only_index_updates_too(vault: Path, monkeypatch) -> None:
     report = engine.reindex()
     assert builds == [] and report.semantic_error
     assert engine.search("kettle whistles")[0].memory_id == created.id
+
+
+def test_an_alias_added_by_a_save_is_searchable(vault: Path, monkeypatch) -> None:
+    store = _fill(vault, n=3)
+    engine = Engine(vault, Settings(), embedder=HashEmbedder(), store=store)
+    engine.open()
+    builds = _counting_builds(monkeypatch)
+    memory = next(m for m in store.list() if m.title == "Espresso ratio")
+    memory.aliases = ["Ristretto plan"]
+    engine.writes.update(memory)
+    engine.reindex()
+    assert builds == []  # an update, not a rebuild
+    assert [h.memory_id for h in engine.search("ristretto", mode="keyword")] == [memory.id]
