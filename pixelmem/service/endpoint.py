@@ -66,6 +66,8 @@ class Call:
             data = json.loads(self.body or b"null")
         except (ValueError, UnicodeDecodeError) as exc:
             raise ApiError(400, "bad_json", f"the body is not valid JSON: {exc}") from None
+        except RecursionError:  # json recurses per nesting level: ``[[[[…`` would be a 500
+            raise ApiError(400, "bad_json", "the body's JSON is nested too deeply") from None
         if not isinstance(data, dict):
             raise ApiError(422, "invalid_body", "the body must be a JSON object")
         return data

@@ -328,11 +328,24 @@ def test_an_edit_on_disk_changes_the_etag(server: Server, http: httpx.Client) ->
         (b'{"title": "t", "topics": "one"}', 422),
         (b'{"title": 5}', 422),
         (b'{"title": "t", "body": "nul \\u0000"}', 422),
+        (b"[" * 100_000, 400),  # nested deeper than the JSON parser recurses
+        (b'{"title": "t", "body": "lone \\ud800 surrogate"}', 422),  # UTF-8 cannot store it
+        (b'{"title": "lone \\udfff", "body": "b"}', 422),
+        (b'{"title": "t", "topics": ["\\ud83d"]}', 422),
     ],
 )
 def test_bad_bodies(http: httpx.Client, body: bytes, status: int) -> None:
     _error(http.post("/v1/memories", content=body), status)
     _error(http.post("/v1/record", content=body), status)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b'{"body": "lone \\ud800"}', b'{"title": "\\udfff"}', b'{"topics": ["\\ud83d"]}'],
+)
+def test_a_patch_with_text_utf8_cannot_hold_is_422(http: httpx.Client, body: bytes) -> None:
+    message = _error(http.patch(f"/v1/memories/{_any_id(http)}", content=body), 422)
+    assert "surrogate" in message
 
 
 def test_bad_and_unknown_ids(http: httpx.Client) -> None:

@@ -496,12 +496,26 @@ def _title_of(data: Mapping[Any, Any], body: str, path: Path) -> str:
     return ids.printable_name(path.stem)
 
 
+def refuse_unencodable(text: str, what: str) -> None:
+    """Refuse a lone UTF-16 surrogate (``"\\ud800"`` in JSON from an API client): UTF-8, and
+    so the file, cannot hold it, and the atomic write would fail with an encoding error."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        bad = text[exc.start]
+        raise InvalidMemoryError(
+            f"{what} contains a lone surrogate (U+{ord(bad):04X}), which is not a character "
+            "a UTF-8 file can hold"
+        ) from None
+
+
 def checked_body(body: str) -> str:
-    """Refuse text the vault could not read back (it would be skipped as binary)."""
+    """Refuse text the vault could not read back (it would be skipped as binary) or write."""
     if "\x00" in body:
         raise InvalidMemoryError(
             "the text contains a NUL character (binary data); a Markdown memory cannot hold it"
         )
+    refuse_unencodable(body, "the text")
     return body
 
 
@@ -518,6 +532,7 @@ def checked_fields(
         raise InvalidMemoryError("the title contains a NUL character")
     if not clean_title:
         raise InvalidMemoryError("a memory needs a title")
+    refuse_unencodable(clean_title, "the title")
     if importance not in IMPORTANCE_LEVELS:
         raise InvalidMemoryError(
             f"importance must be one of {', '.join(IMPORTANCE_LEVELS)}, not {importance!r}"
@@ -526,6 +541,10 @@ def checked_fields(
         raise InvalidMemoryError("topics must be a list of strings")
     if isinstance(aliases, str):
         raise InvalidMemoryError("aliases must be a list of strings")
+    topics, aliases = list(topics), list(aliases)
+    for label, texts in (("a topic", topics), ("an alias", aliases)):
+        for text in texts:
+            refuse_unencodable(str(text), label)
     owned = sorted(set(extra or {}) & set(OWNED_KEYS))
     if owned:
         raise InvalidMemoryError(f"extra keys may not include {', '.join(owned)}")
