@@ -301,6 +301,41 @@ def _indented_like(entry: str, old_lines: list[str]) -> str:
     return lines[0] + "".join(indent.group(1) + line for line in lines[1:])
 
 
+_SCALARS = (str, int, float, bool)
+
+
+def _in_old_style(lines: list[str], tail: list[str], value: Any, ending: str) -> str | None:
+    """The one-line entry in the style the old one had, or None for the default style.
+
+    ``tags: [a, b]`` stays a flow list and ``tags: "#a #b"`` keeps its quotes: the person (or
+    Obsidian, Hugo…) chose that form, and an edit must change only what it has to.
+    """
+    if len(lines) - len(tail) != 1:
+        return None
+    match = _KEY_RE.match(lines[0])
+    if match is None or match.group(0).endswith("\n"):
+        return None
+    old = lines[0][match.end() :].lstrip()
+    if (
+        old.startswith("[")
+        and isinstance(value, list)
+        and all(isinstance(item, _SCALARS) for item in value)
+    ):
+        text = _dump_scalar(value, default_flow_style=True)
+    elif old[:1] in ("'", '"') and isinstance(value, str):
+        text = _dump_scalar(value, default_style=old[0])
+    else:
+        return None
+    if "\n" in text:  # PyYAML chose several lines: leave it to the default layout
+        return None
+    return f"{match.group(0)}{text}{ending}"
+
+
+def _dump_scalar(value: Any, **style: Any) -> str:
+    text = yaml.dump(value, Dumper=_Dumper, allow_unicode=True, width=1_000_000, **style)
+    return str(text).rstrip("\n")
+
+
 def _trailing_filler(lines: list[str]) -> list[str]:
     """Blank/comment lines at the end of a block belong to what follows; keep them."""
     index = len(lines)
@@ -377,8 +412,11 @@ def _edit_lines(
         seen.add(key)
         tail = _trailing_filler(block.lines)
         if key not in removals:  # the entry keeps the ending its first line had
-            entry = dump_entry(key, changes[key], _ending(block.lines[0]) or newline)
-            out.append(_indented_like(entry, block.lines))
+            ending = _ending(block.lines[0]) or newline
+            entry = _in_old_style(block.lines, tail, changes[key], ending)
+            if entry is None:
+                entry = _indented_like(dump_entry(key, changes[key], ending), block.lines)
+            out.append(entry)
         out.extend(tail)
     if out and not out[-1].endswith("\n"):
         out[-1] += newline
