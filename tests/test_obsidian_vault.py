@@ -124,6 +124,23 @@ def test_a_file_without_a_date_keeps_the_date_it_was_first_seen(obsidian: Path) 
         assert _by_title(fresh)["2024-01-06"].created == datetime.fromtimestamp(first_seen, UTC)
 
 
+@pytest.mark.parametrize("odd", ["2024-13-45", "2024-02-30", "2023-00-10 10:00"])
+def test_a_date_that_names_no_day_is_text_not_a_reason_to_skip_the_note(
+    vault: Path, odd: str
+) -> None:
+    path = vault / "Weekly sync.md"
+    before = f"---\ntags: [work]\ndate: {odd}\n---\nBlockers and next steps.\n".encode()
+    path.write_bytes(before)
+    store = MemoryStore(vault)
+    assert not store.skipped
+    memory = store.list()[0]
+    assert memory.title == "Weekly sync" and memory.extra["date"] == odd
+    assert memory.created is not None  # the first-seen date, not the typo
+    memory.topics = ["work", "meeting"]
+    store.update(memory)
+    assert _changed_lines(before, path.read_bytes()) == ["tags: [work, meeting]\n"]
+
+
 def test_a_topic_edit_rewrites_the_key_the_file_uses_in_its_form(obsidian: Path) -> None:
     store = MemoryStore(obsidian)
     expected = {

@@ -43,10 +43,25 @@ from pixelmem.core.vault.yaml_guard import MAX_FRONTMATTER_BYTES, YamlLimitError
 
 try:  # the C loader is ~10x faster; fall back quietly where libyaml is missing
     from yaml import CSafeDumper as _Dumper
-    from yaml import CSafeLoader as _Loader
+    from yaml import CSafeLoader as _SafeLoader
 except ImportError:  # pragma: no cover
     from yaml import SafeDumper as _Dumper  # type: ignore[assignment]
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+    from yaml import SafeLoader as _SafeLoader  # type: ignore[assignment]
+
+
+class _Loader(_SafeLoader):
+    """The safe loader, except that a timestamp naming no real day (``date: 2024-13-45``, a
+    typo) is read as the text it is, as Obsidian does, instead of making the note unreadable."""
+
+
+def _timestamp_or_text(loader: Any, node: Any) -> Any:
+    try:
+        return loader.construct_yaml_timestamp(node)
+    except (ValueError, OverflowError):
+        return loader.construct_scalar(node)
+
+
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_or_text)
 
 BOM = "\ufeff"
 _HEADING_RE = re.compile(r"^#[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
@@ -721,7 +736,14 @@ def render_update(
     created_key = first_key(doc.data, CREATED_KEYS)
     if memory.has_id and created_key is None:
         changes["created"] = memory.created or now
-    elif memory.created and memory.created != base.created and created_key is not None:
+    elif (
+        memory.created
+        and memory.created != base.created
+        and created_key is not None
+        # A value that reads as no date (a typo) is the person's text: the first-seen date
+        # shown in its place must not overwrite it on the next save.
+        and read_moment(doc.data, CREATED_KEYS) is not None
+    ):
         changes[created_key] = memory.created
     for key, value in fields["extra"].items():
         if key not in base.extra or not _same_value(base.extra[key], value):
