@@ -83,6 +83,13 @@ class Endpoint:
     async def __call__(self, request: Request) -> Response:
         call = Call(request, await request.body())
         started = time.perf_counter()
+        response = await self._answer(call)
+        # How long the handler took (thread-pool wait included), for clients and benchmarks;
+        # an error answer too, so a client can time every call the same way.
+        response.headers["Server-Timing"] = f"app;dur={(time.perf_counter() - started) * 1e3:.2f}"
+        return response
+
+    async def _answer(self, call: Call) -> Response:
         try:
             answer = await run_in_threadpool(self.handler, call)
         except ApiError as exc:
@@ -95,8 +102,6 @@ class Endpoint:
             return error_response(500, "internal", "the service failed; see its log")
         status, data = answer[0], answer[1]
         headers = dict(answer[2]) if len(answer) > 2 else {}
-        # How long the handler took (thread-pool wait included), for clients and benchmarks.
-        headers["Server-Timing"] = f"app;dur={(time.perf_counter() - started) * 1e3:.2f}"
         return JSONResponse(data, status_code=status, headers=headers)
 
 

@@ -348,6 +348,16 @@ def test_a_patch_with_text_utf8_cannot_hold_is_422(http: httpx.Client, body: byt
     assert "surrogate" in message
 
 
+def test_errors_of_an_endpoint_carry_server_timing_too(http: httpx.Client) -> None:
+    for answer in (
+        http.get("/v1/search", params={"q": ""}),
+        http.get("/v1/memories/0123456789abcdef"),
+        http.post("/v1/memories", content=b"{not json"),
+        http.get("/v1/status"),
+    ):
+        assert answer.headers["Server-Timing"].startswith("app;dur="), answer.text
+
+
 def test_bad_and_unknown_ids(http: httpx.Client) -> None:
     for method in ("GET", "PATCH", "DELETE"):
         _error(http.request(method, "/v1/memories/a%01b", json={"title": "x"}), 400)
