@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 from pixelmem.core.vault.memory import IMPORTANCE_LEVELS, Memory
 from pixelmem.gui import colors
 from pixelmem.gui.dates import full_date
+from pixelmem.gui.flow_layout import FlowLayout
 from pixelmem.gui.markdown_highlighter import MarkdownHighlighter
 from pixelmem.gui.markdown_preview import MarkdownPreview
 
@@ -114,14 +115,21 @@ class EditorForm(QWidget):
         self.importance_label = QLabel()
         self.importance_label.setBuddy(self.importance_combo)
         self.topics_edit.setMinimumWidth(self.fontMetrics().horizontalAdvance("x" * 12))
+        # Topics and importance are two pairs that also wrap onto two lines when narrower.
         self.field_group = QWidget()
-        field_row = QHBoxLayout(self.field_group)
-        field_row.setContentsMargins(0, 0, 0, 0)
-        field_row.setSpacing(8)
-        field_row.addWidget(self.topics_label)
-        field_row.addWidget(self.topics_edit, 1)
-        field_row.addWidget(self.importance_label)
-        field_row.addWidget(self.importance_combo)
+        self.field_flow = FlowLayout(self.field_group, spacing=8)
+        self.field_flow.setContentsMargins(0, 0, 0, 0)
+        for label, field in (
+            (self.topics_label, self.topics_edit),
+            (self.importance_label, self.importance_combo),
+        ):
+            pair = QWidget()
+            pair_row = QHBoxLayout(pair)
+            pair_row.setContentsMargins(0, 0, 0, 0)
+            pair_row.setSpacing(8)
+            pair_row.addWidget(label)
+            pair_row.addWidget(field, 1)
+            self.field_flow.addWidget(pair)
         self.action_group = QWidget()
         action_row = QHBoxLayout(self.action_group)
         action_row.setContentsMargins(0, 0, 0, 0)
@@ -161,11 +169,7 @@ class EditorForm(QWidget):
 
     def _two_rows_needed(self, width: int) -> bool:
         margins = 28 + self.fields.horizontalSpacing()
-        wanted = (
-            self.field_group.minimumSizeHint().width()
-            + self.action_group.sizeHint().width()
-            + margins
-        )
+        wanted = self.field_flow.one_line_width() + self.action_group.sizeHint().width() + margins
         return width < wanted
 
     def resizeEvent(self, event: QResizeEvent) -> None:

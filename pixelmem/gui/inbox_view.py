@@ -16,7 +16,6 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QListWidget,
@@ -32,6 +31,7 @@ from pixelmem.core.archive.inbox import Draft, Inbox
 from pixelmem.core.vault.memory import IMPORTANCE_LEVELS, Memory
 from pixelmem.gui.bus import MemoryBus
 from pixelmem.gui.dates import relative_date
+from pixelmem.gui.flow_layout import FlowLayout
 from pixelmem.gui.session import VaultSession
 from pixelmem.gui.workers import LatestOnly, write_lane
 
@@ -99,11 +99,9 @@ class InboxView(QWidget):
         form.addRow(self.tr("Title"), self.title_edit)
         form.addRow(self.tr("Topics"), self.topics_edit)
         form.addRow(self.tr("Importance"), self.importance_box)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.save_button)
-        buttons.addStretch(1)
-        buttons.addWidget(self.reject_button)
-        buttons.addWidget(self.accept_button)
+        buttons = FlowLayout(spacing=6)  # wraps in a narrow dock instead of widening it
+        for button in (self.save_button, self.reject_button, self.accept_button):
+            buttons.addWidget(button)
         editor = QWidget()
         column = QVBoxLayout(editor)
         column.setContentsMargins(0, 0, 0, 0)

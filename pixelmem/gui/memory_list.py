@@ -9,16 +9,17 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
-    QHBoxLayout,
     QLabel,
     QListView,
     QMenu,
+    QSizePolicy,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from pixelmem.core.vault.memory import IMPORTANCE_LEVELS, Memory
+from pixelmem.gui.flow_layout import FlowLayout
 from pixelmem.gui.memory_delegate import MemoryDelegate
 from pixelmem.gui.memory_list_model import IdRole, MemoryFilterProxy, MemoryListModel
 
@@ -62,6 +63,7 @@ class MemoryListPanel(QWidget):
         self.view.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.view.setFrameShape(QListView.Shape.NoFrame)
+        self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.empty_label = QLabel()
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty_label.setWordWrap(True)
@@ -76,18 +78,22 @@ class MemoryListPanel(QWidget):
         self._layout()
 
     def _layout(self) -> None:
-        header = QHBoxLayout()
-        header.addWidget(self.count_label, 1)
-        header.addWidget(self.sort_combo)
-        filters = QHBoxLayout()
-        filters.addWidget(self.topic_combo, 1)
-        filters.addWidget(self.importance_combo)
-        filters.addWidget(self.date_combo)
+        # Both rows wrap in a narrow dock (an 800 px window) rather than widening it.
+        self.count_label.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.topic_combo.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         top = QVBoxLayout()
         top.setContentsMargins(10, 8, 10, 6)
         top.setSpacing(6)
-        top.addLayout(header)
-        top.addLayout(filters)
+        for widgets in (
+            (self.count_label, self.sort_combo),
+            (self.topic_combo, self.importance_combo, self.date_combo),
+        ):
+            row = QWidget()
+            flow = FlowLayout(row, spacing=6)
+            flow.setContentsMargins(0, 0, 0, 0)
+            for widget in widgets:
+                flow.addWidget(widget)
+            top.addWidget(row)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
