@@ -222,6 +222,8 @@ class EditorForm(QWidget):
         self.delete_button.setText(self.tr("Delete"))
         self.delete_button.setToolTip(self.tr("Move this memory to the trash (undoable)"))
         self.body_edit.setPlaceholderText(self.tr("Write in Markdown…"))
+        if getattr(self, "_meta_memory", None) is not None:
+            self._show_meta(self._meta_memory)
         if getattr(self, "_placeholder", None) is not None:
             self._placeholder.setText(
                 self.tr("Select a memory on the left, or press Ctrl+N to write a new one.")
@@ -334,6 +336,7 @@ class EditorForm(QWidget):
         self.preview.show_markdown(self.body_edit.toPlainText(), folder or self.vault, self.vault)
 
     def _show_meta(self, memory: Memory) -> None:
+        self._meta_memory = memory  # shown again in the new language by retranslate()
         if memory.path is None:
             self.meta_label.setText(self.tr("New memory — not saved yet"))
             self.meta_label.setProperty("folder", "")

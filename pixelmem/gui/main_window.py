@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import shiboken6
-from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -42,6 +42,7 @@ from pixelmem.gui.memory_list_model import MemoryListModel
 from pixelmem.gui.menus import build_menus
 from pixelmem.gui.recent_vaults import recent_vaults, ui_state
 from pixelmem.gui.related_panel import RelatedPanel
+from pixelmem.gui.retranslate import is_language_change, retranslate_tree
 from pixelmem.gui.search_panel import SearchPanel
 from pixelmem.gui.session import VaultSession, describe_error
 from pixelmem.gui.settings_watch import SettingsWatcher
@@ -218,22 +219,15 @@ class MainWindow(QMainWindow):
         self.list_dock.setWindowTitle(self.tr("Memories"))
         self.search_dock.setWindowTitle(self.tr("Search"))
         self.related_dock.setWindowTitle(self.tr("Related"))
-        self.duplicate_banner.retranslate()
-        self.topic_suggestions.retranslate()
         self.map_dock.setWindowTitle(self.tr("Map"))
-        self.map_view.retranslate()
-        if not self.inbox_dock.windowTitle():
-            self.inbox_dock.setWindowTitle(self.tr("Inbox"))
+        self.inbox_dock.setWindowTitle(self.tr("Inbox"))
         build_menus(self, retranslate_only=True)
-        views = (
-            self.list_panel,
-            self.editor.form,
-            self.search_panel,
-            self.related_panel,
-            self.status,
-        )
-        for view in views:
-            view.retranslate()
+        retranslate_tree(self)  # every view with a retranslate(): list, editor, chat, inbox, …
+
+    def changeEvent(self, event: QEvent) -> None:
+        if is_language_change(event):  # Qt posts it when a translator comes or goes
+            self.retranslate()
+        super().changeEvent(event)
 
     # -- start and stop --------------------------------------------------------------------
 
@@ -421,8 +415,7 @@ class MainWindow(QMainWindow):
         chunking changed, switch language. The vault is never switched from here."""
         old, self.settings = self.settings, new
         if new.language != old.language:
-            i18n.install_translator(new.language)
-            self.retranslate()
+            i18n.install_translator(new.language)  # re-labels through changeEvent
         self.search_panel.set_mode(new.search.mode)
         self.session.reconfigure(new)
         self.bus.settings_changed.emit(new)

@@ -197,14 +197,11 @@ class MemoryListPanel(QWidget):
                     shown=f"{shown:,}", total=f"{total:,}"
                 )
             )
-        if shown:
-            self.stack.setCurrentWidget(self.view)
-            return
         if total:
             self.empty_label.setText(self.tr("No memory matches these filters."))
         else:
             self.empty_label.setText(self.tr("No memories yet.\nPress Ctrl+N to write one."))
-        self.stack.setCurrentWidget(self.empty_label)
+        self.stack.setCurrentWidget(self.view if shown else self.empty_label)
 
     def _remember_current(self) -> None:
         self._kept_current = self.current_id()

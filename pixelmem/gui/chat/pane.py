@@ -135,6 +135,7 @@ class ChatPane(QDockWidget, ConversationsMixin):
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Chat"))
         self.body.retranslate()
+        self._refresh_conversation_list()  # "New chat" for the one not saved yet
 
     # -- settings --------------------------------------------------------------------------
 

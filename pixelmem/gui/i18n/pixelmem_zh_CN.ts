@@ -4,67 +4,67 @@
 <context>
     <name>ChatBody</name>
     <message>
-        <location filename="../chat/body.py" line="98"/>
+        <location filename="../chat/body.py" line="99"/>
         <source>No chat model is configured — open Settings → Chat to choose one.</source>
         <translation>尚未配置聊天模型——请打开“设置 → 聊天”选择一个。</translation>
     </message>
     <message>
-        <location filename="../chat/body.py" line="100"/>
+        <location filename="../chat/body.py" line="101"/>
         <source>Open Settings</source>
         <translation>打开设置</translation>
     </message>
     <message>
-        <location filename="../chat/body.py" line="102"/>
+        <location filename="../chat/body.py" line="103"/>
         <source>Pinned:</source>
         <translation>已固定：</translation>
     </message>
     <message>
-        <location filename="../chat/body.py" line="102"/>
+        <location filename="../chat/body.py" line="103"/>
         <source>drop memories here to send them with every message</source>
         <translation>把记忆拖到这里，每条消息都会附带它们</translation>
     </message>
     <message>
-        <location filename="../chat/body.py" line="104"/>
+        <location filename="../chat/body.py" line="105"/>
         <source>Excluded:</source>
         <translation>已排除：</translation>
     </message>
     <message>
-        <location filename="../chat/body.py" line="107"/>
+        <location filename="../chat/body.py" line="108"/>
         <source>Ask anything. Relevant memories are added to the prompt, and every answer shows which ones.</source>
         <translation>尽管提问。相关的记忆会加入提示词，每个回答都会注明用了哪些。</translation>
     </message>
     <message>
-        <location filename="../chat/body.py" line="112"/>
+        <location filename="../chat/body.py" line="113"/>
         <source>Ask about your memories… (Enter to send, Shift+Enter for a new line)</source>
         <translation>就你的记忆提问…（Enter 发送，Shift+Enter 换行）</translation>
     </message>
     <message>
-        <location filename="../chat/body.py" line="114"/>
+        <location filename="../chat/body.py" line="115"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../chat/body.py" line="115"/>
+        <location filename="../chat/body.py" line="116"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../chat/body.py" line="116"/>
+        <location filename="../chat/body.py" line="117"/>
         <source>Preview prompt</source>
         <translation>预览提示词</translation>
     </message>
     <message>
-        <location filename="../chat/body.py" line="117"/>
+        <location filename="../chat/body.py" line="118"/>
         <source>See what would be sent, without sending it</source>
         <translation>查看将要发送的内容，但不发送</translation>
     </message>
     <message>
-        <location filename="../chat/body.py" line="119"/>
+        <location filename="../chat/body.py" line="120"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../chat/body.py" line="120"/>
+        <location filename="../chat/body.py" line="121"/>
         <source>Start a new chat (pinned memories stay)</source>
         <translation>开始新的对话（固定的记忆会保留）</translation>
     </message>
@@ -77,87 +77,87 @@
         <translation>聊天</translation>
     </message>
     <message>
-        <location filename="../chat/pane.py" line="152"/>
+        <location filename="../chat/pane.py" line="153"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../chat/pane.py" line="171"/>
+        <location filename="../chat/pane.py" line="172"/>
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../chat/pane.py" line="174"/>
+        <location filename="../chat/pane.py" line="175"/>
         <source>searching memories…</source>
         <translation>正在搜索记忆…</translation>
     </message>
     <message>
-        <location filename="../chat/pane.py" line="213"/>
+        <location filename="../chat/pane.py" line="214"/>
         <source>waiting for the model…</source>
         <translation>正在等待模型…</translation>
     </message>
     <message>
-        <location filename="../chat/pane.py" line="232"/>
+        <location filename="../chat/pane.py" line="233"/>
         <source>answering…</source>
         <translation>正在回答…</translation>
     </message>
     <message>
-        <location filename="../chat/pane.py" line="248"/>
+        <location filename="../chat/pane.py" line="249"/>
         <source>no answer</source>
         <translation>没有回答</translation>
     </message>
     <message>
-        <location filename="../chat/pane.py" line="251"/>
+        <location filename="../chat/pane.py" line="252"/>
         <source>stopped at the token limit (chat.max_tokens = {n})</source>
         <translation>已达到 token 上限（chat.max_tokens = {n}）</translation>
     </message>
     <message>
-        <location filename="../chat/pane.py" line="259"/>
+        <location filename="../chat/pane.py" line="260"/>
         <source>The model stopped before writing anything: the prompt probably fills its context window. Start a new chat, or set chat.context_window to the model&apos;s context size (now {n}).</source>
         <translation>模型还没写出任何内容就停止了：提示词可能占满了它的上下文窗口。请开始新对话，或把 chat.context_window 设为模型的上下文长度（当前 {n}）。</translation>
     </message>
     <message>
-        <location filename="../chat/pane.py" line="274"/>
+        <location filename="../chat/pane.py" line="275"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../chat/pane.py" line="274"/>
+        <location filename="../chat/pane.py" line="275"/>
         <source>cut off</source>
         <translation>被截断</translation>
     </message>
     <message>
-        <location filename="../chat/pane.py" line="288"/>
+        <location filename="../chat/pane.py" line="289"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../chat/pane.py" line="428"/>
+        <location filename="../chat/pane.py" line="429"/>
         <source>{count} memories, {chars} of {budget} context characters</source>
         <translation>{count} 条记忆，上下文 {chars}/{budget} 字符</translation>
     </message>
     <message>
-        <location filename="../chat/pane.py" line="432"/>
+        <location filename="../chat/pane.py" line="433"/>
         <source>Sent to the model: {context}.</source>
         <translation>已发送给模型：{context}。</translation>
     </message>
     <message>
-        <location filename="../chat/pane.py" line="434"/>
+        <location filename="../chat/pane.py" line="435"/>
         <source>Not sent yet. With the current pins and exclusions: {context}.</source>
         <translation>尚未发送。按当前的固定与排除设置：{context}。</translation>
     </message>
     <message>
-        <location filename="../chat/pane.py" line="437"/>
+        <location filename="../chat/pane.py" line="438"/>
         <source>{n} earlier messages left out to fit the model&apos;s context ({tokens}).</source>
         <translation>为放入模型的上下文，省略了 {n} 条较早的消息（{tokens}）。</translation>
     </message>
     <message>
-        <location filename="../chat/pane.py" line="438"/>
+        <location filename="../chat/pane.py" line="439"/>
         <source>about {used} of {room} tokens, chat.context_window</source>
         <translation>约 {used}/{room} 个 token，chat.context_window</translation>
     </message>
     <message>
-        <location filename="../chat/pane.py" line="481"/>
+        <location filename="../chat/pane.py" line="482"/>
         <source>Saved “{title}”</source>
         <translation>已保存“{title}”</translation>
     </message>
@@ -258,7 +258,7 @@
 <context>
     <name>ChipBar</name>
     <message>
-        <location filename="../chat/chips.py" line="77"/>
+        <location filename="../chat/chips.py" line="76"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
@@ -279,17 +279,17 @@
 <context>
     <name>ConversationBar</name>
     <message>
-        <location filename="../chat/conversations.py" line="41"/>
+        <location filename="../chat/conversations.py" line="43"/>
         <source>Earlier conversations (kept in the vault&apos;s .pixelmem/chats)</source>
         <translation>以前的对话（保存在知识库的 .pixelmem/chats 中）</translation>
     </message>
     <message>
-        <location filename="../chat/conversations.py" line="43"/>
+        <location filename="../chat/conversations.py" line="45"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../chat/conversations.py" line="44"/>
+        <location filename="../chat/conversations.py" line="46"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
@@ -429,102 +429,102 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>EditorForm</name>
     <message>
-        <location filename="../editor_form.py" line="200"/>
+        <location filename="../editor_form.py" line="204"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="201"/>
+        <location filename="../editor_form.py" line="205"/>
         <source>&amp;Topics</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="202"/>
+        <location filename="../editor_form.py" line="206"/>
         <source>comma, separated, topics</source>
         <translation>用逗号分隔的主题</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="203"/>
+        <location filename="../editor_form.py" line="207"/>
         <source>&amp;Importance</source>
         <translation>重要性(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="207"/>
+        <location filename="../editor_form.py" line="211"/>
         <source>Low</source>
         <translation>低</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="207"/>
+        <location filename="../editor_form.py" line="211"/>
         <source>Medium</source>
         <translation>中</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="207"/>
+        <location filename="../editor_form.py" line="211"/>
         <source>High</source>
         <translation>高</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="212"/>
+        <location filename="../editor_form.py" line="216"/>
         <source>● Unsaved</source>
         <translation>● 未保存</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="213"/>
+        <location filename="../editor_form.py" line="217"/>
         <source>This memory has changes that are not saved yet</source>
         <translation>这条记忆有尚未保存的修改</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="214"/>
+        <location filename="../editor_form.py" line="218"/>
         <source>Preview</source>
         <translation>预览</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="215"/>
+        <location filename="../editor_form.py" line="219"/>
         <source>Show the rendered Markdown (Ctrl+E)</source>
         <translation>显示渲染后的 Markdown（Ctrl+E）</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="216"/>
+        <location filename="../editor_form.py" line="220"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="217"/>
+        <location filename="../editor_form.py" line="221"/>
         <source>Save (Ctrl+S)</source>
         <translation>保存（Ctrl+S）</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="218"/>
+        <location filename="../editor_form.py" line="222"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="219"/>
+        <location filename="../editor_form.py" line="223"/>
         <source>Move this memory to the trash (undoable)</source>
         <translation>把这条记忆移到回收站（可撤销）</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="220"/>
+        <location filename="../editor_form.py" line="224"/>
         <source>Write in Markdown…</source>
         <translation>用 Markdown 书写…</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="223"/>
+        <location filename="../editor_form.py" line="229"/>
         <source>Select a memory on the left, or press Ctrl+N to write a new one.</source>
         <translation>在左侧选择一条记忆，或按 Ctrl+N 新建。</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="334"/>
+        <location filename="../editor_form.py" line="341"/>
         <source>New memory — not saved yet</source>
         <translation>新记忆——尚未保存</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="343"/>
+        <location filename="../editor_form.py" line="350"/>
         <source>updated {date}</source>
         <translation>更新于 {date}</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="345"/>
+        <location filename="../editor_form.py" line="352"/>
         <source>created {date}</source>
         <translation>创建于 {date}</translation>
     </message>
@@ -575,67 +575,82 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>InboxView</name>
     <message>
-        <location filename="../inbox_view.py" line="81"/>
+        <location filename="../inbox_view.py" line="127"/>
         <source>Save draft</source>
         <translation>保存草稿</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="82"/>
+        <location filename="../inbox_view.py" line="128"/>
         <source>Accept</source>
         <translation>接受</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="83"/>
+        <location filename="../inbox_view.py" line="129"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="99"/>
+        <location filename="../inbox_view.py" line="121"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="100"/>
+        <location filename="../inbox_view.py" line="121"/>
         <source>Topics</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="101"/>
+        <location filename="../inbox_view.py" line="121"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="162"/>
+        <location filename="../inbox_view.py" line="124"/>
+        <source>Low</source>
+        <translation>低</translation>
+    </message>
+    <message>
+        <location filename="../inbox_view.py" line="124"/>
+        <source>Medium</source>
+        <translation>中</translation>
+    </message>
+    <message>
+        <location filename="../inbox_view.py" line="124"/>
+        <source>High</source>
+        <translation>高</translation>
+    </message>
+    <message>
+        <location filename="../inbox_view.py" line="185"/>
         <source>1 draft from AI tools waiting for review</source>
         <translation>1 份来自 AI 工具的草稿等待审阅</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="164"/>
+        <location filename="../inbox_view.py" line="187"/>
         <source>{count} drafts from AI tools waiting for review</source>
         <translation>{count} 份来自 AI 工具的草稿等待审阅</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="168"/>
+        <location filename="../inbox_view.py" line="191"/>
         <source>No drafts waiting. Memories that AI tools propose over MCP appear here.</source>
         <translation>没有待审草稿。AI 工具通过 MCP 提议的记忆会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="194"/>
+        <location filename="../inbox_view.py" line="225"/>
         <source>From: {source}</source>
         <translation>来源：{source}</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="258"/>
+        <location filename="../inbox_view.py" line="285"/>
         <source>Draft saved</source>
         <translation>草稿已保存</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="263"/>
+        <location filename="../inbox_view.py" line="290"/>
         <source>Accepted “{title}” into the vault</source>
         <translation>已将“{title}”收入知识库</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="269"/>
+        <location filename="../inbox_view.py" line="296"/>
         <source>Rejected “{title}” (moved to the vault&apos;s trash)</source>
         <translation>已拒绝“{title}”（已移到知识库的回收站）</translation>
     </message>
@@ -643,57 +658,57 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../main_window.py" line="212"/>
+        <location filename="../main_window.py" line="207"/>
         <source>No other vaults yet</source>
         <translation>还没有其他知识库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="222"/>
+        <location filename="../main_window.py" line="217"/>
         <source>Recent &amp;Vaults</source>
         <translation>最近的知识库(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="224"/>
+        <location filename="../main_window.py" line="219"/>
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="225"/>
+        <location filename="../main_window.py" line="220"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="226"/>
+        <location filename="../main_window.py" line="221"/>
         <source>Related</source>
         <translation>相关</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="229"/>
+        <location filename="../main_window.py" line="222"/>
         <source>Map</source>
         <translation>地图</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="232"/>
+        <location filename="../main_window.py" line="223"/>
         <source>Inbox</source>
         <translation>收件箱</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="376"/>
+        <location filename="../main_window.py" line="364"/>
         <source>Import files</source>
         <translation>导入文件</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="382"/>
+        <location filename="../main_window.py" line="370"/>
         <source>Open vault folder</source>
         <translation>打开知识库文件夹</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="439"/>
+        <location filename="../main_window.py" line="426"/>
         <source>About pixelmem</source>
         <translation>关于 pixelmem</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="441"/>
+        <location filename="../main_window.py" line="428"/>
         <source>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;Local-first knowledge memory: Markdown files in a folder you own, searched by meaning and by keyword, offline.&lt;/p&gt;&lt;p&gt;Vault: {vault}&lt;/p&gt;</source>
         <translation>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;本地优先的知识记忆：Markdown 文件存放在你自己的文件夹里，可离线按语义和关键词搜索。&lt;/p&gt;&lt;p&gt;知识库：{vault}&lt;/p&gt;</translation>
     </message>
@@ -893,102 +908,102 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>MemoryListPanel</name>
     <message>
-        <location filename="../memory_list.py" line="121"/>
+        <location filename="../memory_list.py" line="127"/>
         <source>Move to Trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="125"/>
+        <location filename="../memory_list.py" line="131"/>
         <source>Recently updated</source>
         <translation>最近更新</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="126"/>
+        <location filename="../memory_list.py" line="132"/>
         <source>Recently created</source>
         <translation>最近创建</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="127"/>
+        <location filename="../memory_list.py" line="133"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="128"/>
+        <location filename="../memory_list.py" line="134"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="133"/>
+        <location filename="../memory_list.py" line="139"/>
         <source>Any importance</source>
         <translation>任意重要性</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="142"/>
+        <location filename="../memory_list.py" line="148"/>
         <source>Any time</source>
         <translation>任意时间</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="143"/>
+        <location filename="../memory_list.py" line="149"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="144"/>
+        <location filename="../memory_list.py" line="150"/>
         <source>Past 7 days</source>
         <translation>最近 7 天</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="145"/>
+        <location filename="../memory_list.py" line="151"/>
         <source>Past 30 days</source>
         <translation>最近 30 天</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="146"/>
+        <location filename="../memory_list.py" line="152"/>
         <source>Past year</source>
         <translation>最近一年</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="153"/>
+        <location filename="../memory_list.py" line="159"/>
         <source>Low</source>
         <translation>低</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="153"/>
+        <location filename="../memory_list.py" line="159"/>
         <source>Medium</source>
         <translation>中</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="153"/>
+        <location filename="../memory_list.py" line="159"/>
         <source>High</source>
         <translation>高</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="161"/>
+        <location filename="../memory_list.py" line="167"/>
         <source>All topics</source>
         <translation>全部主题</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="186"/>
+        <location filename="../memory_list.py" line="192"/>
         <source>{count} memories</source>
         <translation>{count} 条记忆</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="186"/>
+        <location filename="../memory_list.py" line="192"/>
         <source>1 memory</source>
         <translation>1 条记忆</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="190"/>
+        <location filename="../memory_list.py" line="196"/>
         <source>{shown} of {total} memories</source>
         <translation>{shown} / {total} 条记忆</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="198"/>
+        <location filename="../memory_list.py" line="201"/>
         <source>No memory matches these filters.</source>
         <translation>没有符合筛选条件的记忆。</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="200"/>
+        <location filename="../memory_list.py" line="203"/>
         <source>No memories yet.
 Press Ctrl+N to write one.</source>
         <translation>还没有记忆。
@@ -1059,12 +1074,12 @@ Press Ctrl+N to write one.</source>
 <context>
     <name>RelatedPanel</name>
     <message>
-        <location filename="../related_panel.py" line="73"/>
+        <location filename="../related_panel.py" line="72"/>
         <source>No other memory is close enough in meaning.</source>
         <translation>没有含义足够接近的其他记忆。</translation>
     </message>
     <message>
-        <location filename="../related_panel.py" line="75"/>
+        <location filename="../related_panel.py" line="74"/>
         <source>Open a memory to see the ones closest in meaning.</source>
         <translation>打开一条记忆，即可看到语义最接近的记忆。</translation>
     </message>
