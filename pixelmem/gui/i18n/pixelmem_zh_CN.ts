@@ -575,82 +575,82 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>InboxView</name>
     <message>
-        <location filename="../inbox_view.py" line="127"/>
+        <location filename="../inbox_view.py" line="129"/>
         <source>Save draft</source>
         <translation>保存草稿</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="128"/>
+        <location filename="../inbox_view.py" line="130"/>
         <source>Accept</source>
         <translation>接受</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="129"/>
+        <location filename="../inbox_view.py" line="131"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="121"/>
+        <location filename="../inbox_view.py" line="122"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="121"/>
+        <location filename="../inbox_view.py" line="122"/>
         <source>Topics</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="121"/>
+        <location filename="../inbox_view.py" line="122"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="124"/>
+        <location filename="../inbox_view.py" line="126"/>
         <source>Low</source>
         <translation>低</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="124"/>
+        <location filename="../inbox_view.py" line="126"/>
         <source>Medium</source>
         <translation>中</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="124"/>
+        <location filename="../inbox_view.py" line="126"/>
         <source>High</source>
         <translation>高</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="185"/>
+        <location filename="../inbox_view.py" line="187"/>
         <source>1 draft from AI tools waiting for review</source>
         <translation>1 份来自 AI 工具的草稿等待审阅</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="187"/>
+        <location filename="../inbox_view.py" line="189"/>
         <source>{count} drafts from AI tools waiting for review</source>
         <translation>{count} 份来自 AI 工具的草稿等待审阅</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="191"/>
+        <location filename="../inbox_view.py" line="193"/>
         <source>No drafts waiting. Memories that AI tools propose over MCP appear here.</source>
         <translation>没有待审草稿。AI 工具通过 MCP 提议的记忆会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="225"/>
+        <location filename="../inbox_view.py" line="227"/>
         <source>From: {source}</source>
         <translation>来源：{source}</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="285"/>
+        <location filename="../inbox_view.py" line="287"/>
         <source>Draft saved</source>
         <translation>草稿已保存</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="290"/>
+        <location filename="../inbox_view.py" line="292"/>
         <source>Accepted “{title}” into the vault</source>
         <translation>已将“{title}”收入知识库</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="296"/>
+        <location filename="../inbox_view.py" line="298"/>
         <source>Rejected “{title}” (moved to the vault&apos;s trash)</source>
         <translation>已拒绝“{title}”（已移到知识库的回收站）</translation>
     </message>
@@ -1087,7 +1087,7 @@ Press Ctrl+N to write one.</source>
 <context>
     <name>ResultDelegate</name>
     <message>
-        <location filename="../search_results.py" line="224"/>
+        <location filename="../search_results.py" line="235"/>
         <source>{count} copies</source>
         <translation>{count} 份相同内容</translation>
     </message>
@@ -1208,6 +1208,19 @@ Press Ctrl+N to write one.</source>
 Enter opens the selected result.</source>
         <translation>输入即可按语义和关键词搜索。
 按 Enter 打开选中的结果。</translation>
+    </message>
+</context>
+<context>
+    <name>SearchResults</name>
+    <message>
+        <location filename="../search_results.py" line="64"/>
+        <source>relevance {score}</source>
+        <translation>相关度 {score}</translation>
+    </message>
+    <message>
+        <location filename="../search_results.py" line="69"/>
+        <source>cosine {score}</source>
+        <translation>余弦相似度 {score}</translation>
     </message>
 </context>
 <context>
