@@ -49,6 +49,7 @@ from pixelmem.gui.settings_watch import SettingsWatcher
 from pixelmem.gui.skipped_dialog import SkippedDialog
 from pixelmem.gui.status_bar import StatusBar
 from pixelmem.gui.topic_suggestions import TopicSuggestions
+from pixelmem.gui.undo_delete import UndoDeleteKey
 from pixelmem.gui.watcher import VaultFileWatcher
 
 log = logging.getLogger(__name__)
@@ -181,6 +182,8 @@ class MainWindow(QMainWindow):
         self.search_panel.hit_activated.connect(self.open_search_hit)
         self.related_panel.hit_activated.connect(self.open_hit)
         self.watcher.paths_changed.connect(session.apply_paths)
+        undo = self.actions_by_name["undo_delete"]
+        self.undo_delete_key = UndoDeleteKey(self, undo, session.trashed, status.undo_requested)
 
     def _report_error(self, exc: BaseException) -> None:
         """Errors of background work nobody else handled (STYLE §4: one place to show them)."""
