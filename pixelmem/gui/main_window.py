@@ -50,6 +50,7 @@ from pixelmem.gui.skipped_dialog import SkippedDialog
 from pixelmem.gui.status_bar import StatusBar
 from pixelmem.gui.topic_suggestions import TopicSuggestions
 from pixelmem.gui.undo_delete import UndoDeleteKey
+from pixelmem.gui.view_state import restore_view_state
 from pixelmem.gui.watcher import VaultFileWatcher
 
 log = logging.getLogger(__name__)
@@ -84,6 +85,7 @@ class MainWindow(QMainWindow):
         self._connect()
         self.retranslate()
         self._restore_layout()
+        restore_view_state(self)  # sort, filters, preview: as the person left them
 
     # -- building --------------------------------------------------------------------------
 

@@ -155,6 +155,31 @@ class MemoryListPanel(QWidget):
         self.refresh_topics()
         self._refresh_counts()
 
+    def choices(self) -> dict[str, str]:
+        """The sort and filter choices, as strings (kept in ui.ini between runs)."""
+        combos = self._choice_combos()
+        return {key: "" if c.currentData() is None else str(c.currentData()) for key, c in combos}
+
+    def restore_choices(self, choices: dict[str, str]) -> None:
+        """Choose what :meth:`choices` returned (unknown values are ignored)."""
+        for key, combo in self._choice_combos():
+            value = choices.get(key)
+            if not value:
+                continue
+            if key == "topic" and combo.findData(value) < 0:
+                _fill(combo, [(combo.itemText(0), ""), (value, value)], keep=value)
+            found = next((i for i in range(combo.count()) if str(combo.itemData(i)) == value), -1)
+            if found >= 0:
+                combo.setCurrentIndex(found)  # applied through currentIndexChanged
+
+    def _choice_combos(self) -> list[tuple[str, QComboBox]]:
+        return [
+            ("sort", self.sort_combo),
+            ("topic", self.topic_combo),
+            ("importance", self.importance_combo),
+            ("days", self.date_combo),
+        ]
+
     def _levels(self) -> list[str]:
         return [self.tr("Low"), self.tr("Medium"), self.tr("High")]
 
