@@ -183,11 +183,7 @@ class InboxView(QWidget):
     def _update_count(self) -> None:
         count = len(self.drafts)
         if count:
-            text = (
-                self.tr("1 draft from AI tools waiting for review")
-                if count == 1
-                else self.tr("{count} drafts from AI tools waiting for review").format(count=count)
-            )
+            text = self.tr("%n drafts from AI tools waiting for review", "", count)
         else:
             text = self.tr(
                 "No drafts waiting. Memories that AI tools propose over MCP appear here."

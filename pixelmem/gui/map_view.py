@@ -175,10 +175,12 @@ class MapView(QWidget):
         if m is None:
             self.info.setText(self.tr("The map appears once memories are embedded."))
             return
-        text = self.tr("{n} memories · {k} clusters · drag to pan, wheel to zoom").format(
-            n=len(m), k=len(m.cluster_info)
+        parts = (
+            self.tr("%Ln memories", "", len(m)),
+            self.tr("%Ln clusters", "", len(m.cluster_info)),
+            self.tr("drag to pan, wheel to zoom"),
         )
-        self.info.setText(text)
+        self.info.setText(" · ".join(parts))
 
     # -- search, click, select -------------------------------------------------------------
 
@@ -226,7 +228,7 @@ class MapView(QWidget):
         topic, ok = QInputDialog.getText(
             self,
             self.tr("Tag memories"),
-            self.tr("Topic to add to {n} memories:").format(n=len(ids)),
+            self.tr("Topic to add to %n memories:", "", len(ids)),
         )
         if ok and topic.strip():
             self.add_topic(ids, topic.strip())

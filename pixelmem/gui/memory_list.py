@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPoint, Qt, Signal
+from PySide6.QtCore import QItemSelectionModel, QLocale, QModelIndex, QPoint, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -214,14 +214,10 @@ class MemoryListPanel(QWidget):
     def _refresh_counts(self, *_: object) -> None:
         shown, total = self.proxy.rowCount(), self.model.rowCount()
         if shown == total:
-            text = self.tr("1 memory") if total == 1 else self.tr("{count} memories")
-            self.count_label.setText(text.format(count=f"{total:,}"))
+            self.count_label.setText(self.tr("%Ln memories", "", total))
         else:
-            self.count_label.setText(
-                self.tr("{shown} of {total} memories").format(
-                    shown=f"{shown:,}", total=f"{total:,}"
-                )
-            )
+            text = self.tr("{shown} of %Ln memories", "", total)
+            self.count_label.setText(text.format(shown=QLocale().toString(shown)))
         if total:
             self.empty_label.setText(self.tr("No memory matches these filters."))
         else:

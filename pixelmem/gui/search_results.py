@@ -232,7 +232,7 @@ class ResultDelegate(QStyledItemDelegate):
         title = highlight_html(shown_title, row.terms, mark)
         copies = len(getattr(row.hit, "copies", ()))
         if copies:  # an import made twice is one row
-            count = self.tr("{count} copies").format(count=copies + 1)
+            count = self.tr("%n copies", "", copies + 1)
             title += f' <span style="color:{muted}; font-weight:400;">· {html.escape(count)}</span>'
 
         snippet = highlight_html(row.snippet, row.terms, mark)

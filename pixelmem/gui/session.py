@@ -307,11 +307,7 @@ class VaultSession(QObject):
 
     def _imported(self, result: ImportResult) -> None:
         created, failed = result.created, result.failed
-        message = (
-            self.tr("Imported 1 file")
-            if len(created) == 1
-            else self.tr("Imported {count} files").format(count=len(created))
-        )
+        message = self.tr("Imported %Ln file(s)", "", len(created))
         if failed:
             detail = "; ".join(failed[:3])
             self.bus.error_reported.emit(

@@ -131,33 +131,37 @@
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location filename="../chat/pane.py" line="429"/>
-        <source>{count} memories, {chars} of {budget} context characters</source>
-        <translation>{count} 条记忆，上下文 {chars}/{budget} 字符</translation>
+        <source>%n memories, {chars} of {budget} context characters</source>
+        <translation>
+            <numerusform>%n 条记忆，上下文 {chars}/{budget} 字符</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../chat/pane.py" line="438"/>
+        <source>%n earlier messages left out to fit the model&apos;s context ({tokens}).</source>
+        <translation>
+            <numerusform>为放入模型的上下文，省略了 %n 条较早的消息（{tokens}）。</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../chat/pane.py" line="433"/>
+        <location filename="../chat/pane.py" line="432"/>
         <source>Sent to the model: {context}.</source>
         <translation>已发送给模型：{context}。</translation>
     </message>
     <message>
-        <location filename="../chat/pane.py" line="435"/>
+        <location filename="../chat/pane.py" line="434"/>
         <source>Not sent yet. With the current pins and exclusions: {context}.</source>
         <translation>尚未发送。按当前的固定与排除设置：{context}。</translation>
     </message>
     <message>
-        <location filename="../chat/pane.py" line="438"/>
-        <source>{n} earlier messages left out to fit the model&apos;s context ({tokens}).</source>
-        <translation>为放入模型的上下文，省略了 {n} 条较早的消息（{tokens}）。</translation>
-    </message>
-    <message>
-        <location filename="../chat/pane.py" line="439"/>
+        <location filename="../chat/pane.py" line="442"/>
         <source>about {used} of {room} tokens, chat.context_window</source>
         <translation>约 {used}/{room} 个 token，chat.context_window</translation>
     </message>
     <message>
-        <location filename="../chat/pane.py" line="482"/>
+        <location filename="../chat/pane.py" line="485"/>
         <source>Saved “{title}”</source>
         <translation>已保存“{title}”</translation>
     </message>
@@ -229,15 +233,19 @@
         <source>The server lists no models.</source>
         <translation>服务器没有列出任何模型。</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location filename="../settings_chat.py" line="132"/>
-        <source>✓ {n} models; “{model}” is not among them.</source>
-        <translation>✓ {n} 个模型；其中没有“{model}”。</translation>
+        <source>✓ %n models; “{model}” is not among them.</source>
+        <translation>
+            <numerusform>✓ %n 个模型；其中没有“{model}”。</numerusform>
+        </translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location filename="../settings_chat.py" line="135"/>
-        <source>✓ {n} models.</source>
-        <translation>✓ {n} 个模型。</translation>
+        <source>✓ %n models.</source>
+        <translation>
+            <numerusform>✓ %n 个模型。</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../settings_chat.py" line="143"/>
@@ -392,23 +400,27 @@
         <source>Merge…</source>
         <translation>合并…</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location filename="../duplicates_dialog.py" line="84"/>
-        <source>{n} memories</source>
-        <translation>{n} 条记忆</translation>
+        <source>%n memories</source>
+        <translation>
+            <numerusform>%n 条记忆</numerusform>
+        </translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location filename="../duplicates_dialog.py" line="97"/>
-        <source>{n} groups of near-duplicates. Double-click to open one.</source>
-        <translation>{n} 组近似重复。双击打开。</translation>
+        <source>%n groups of near-duplicates. Double-click to open one.</source>
+        <translation>
+            <numerusform>%n 组近似重复。双击打开。</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../duplicates_dialog.py" line="101"/>
+        <location filename="../duplicates_dialog.py" line="99"/>
         <source>No near-duplicates found.</source>
         <translation>没有发现近似重复。</translation>
     </message>
     <message>
-        <location filename="../duplicates_dialog.py" line="135"/>
+        <location filename="../duplicates_dialog.py" line="133"/>
         <source>Keep «{keep}» and add to it the text and topics of:
 
 {others}
@@ -421,7 +433,7 @@ Those will be moved to the trash (they can be restored).</source>
 它们会被移到回收站（可以恢复）。</translation>
     </message>
     <message>
-        <location filename="../duplicates_dialog.py" line="138"/>
+        <location filename="../duplicates_dialog.py" line="136"/>
         <source>Merge memories</source>
         <translation>合并记忆</translation>
     </message>
@@ -619,38 +631,35 @@ Those will be moved to the trash (they can be restored).</source>
         <source>High</source>
         <translation>高</translation>
     </message>
-    <message>
-        <location filename="../inbox_view.py" line="187"/>
-        <source>1 draft from AI tools waiting for review</source>
-        <translation>1 份来自 AI 工具的草稿等待审阅</translation>
+    <message numerus="yes">
+        <location filename="../inbox_view.py" line="186"/>
+        <source>%n drafts from AI tools waiting for review</source>
+        <translation>
+            <numerusform>%n 份来自 AI 工具的草稿等待审阅</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../inbox_view.py" line="189"/>
-        <source>{count} drafts from AI tools waiting for review</source>
-        <translation>{count} 份来自 AI 工具的草稿等待审阅</translation>
-    </message>
-    <message>
-        <location filename="../inbox_view.py" line="193"/>
         <source>No drafts waiting. Memories that AI tools propose over MCP appear here.</source>
         <translation>没有待审草稿。AI 工具通过 MCP 提议的记忆会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="227"/>
+        <location filename="../inbox_view.py" line="223"/>
         <source>From: {source}</source>
         <translation>来源：{source}</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="287"/>
+        <location filename="../inbox_view.py" line="283"/>
         <source>Draft saved</source>
         <translation>草稿已保存</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="292"/>
+        <location filename="../inbox_view.py" line="288"/>
         <source>Accepted “{title}” into the vault</source>
         <translation>已将“{title}”收入知识库</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="298"/>
+        <location filename="../inbox_view.py" line="294"/>
         <source>Rejected “{title}” (moved to the vault&apos;s trash)</source>
         <translation>已拒绝“{title}”（已移到知识库的回收站）</translation>
     </message>
@@ -658,57 +667,57 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../main_window.py" line="207"/>
+        <location filename="../main_window.py" line="212"/>
         <source>No other vaults yet</source>
         <translation>还没有其他知识库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="217"/>
+        <location filename="../main_window.py" line="222"/>
         <source>Recent &amp;Vaults</source>
         <translation>最近的知识库(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="219"/>
+        <location filename="../main_window.py" line="224"/>
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="220"/>
+        <location filename="../main_window.py" line="225"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="221"/>
+        <location filename="../main_window.py" line="226"/>
         <source>Related</source>
         <translation>相关</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="222"/>
+        <location filename="../main_window.py" line="227"/>
         <source>Map</source>
         <translation>地图</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="223"/>
+        <location filename="../main_window.py" line="228"/>
         <source>Inbox</source>
         <translation>收件箱</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="364"/>
+        <location filename="../main_window.py" line="369"/>
         <source>Import files</source>
         <translation>导入文件</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="370"/>
+        <location filename="../main_window.py" line="375"/>
         <source>Open vault folder</source>
         <translation>打开知识库文件夹</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="426"/>
+        <location filename="../main_window.py" line="431"/>
         <source>About pixelmem</source>
         <translation>关于 pixelmem</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="428"/>
+        <location filename="../main_window.py" line="433"/>
         <source>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;Local-first knowledge memory: Markdown files in a folder you own, searched by meaning and by keyword, offline.&lt;/p&gt;&lt;p&gt;Vault: {vault}&lt;/p&gt;</source>
         <translation>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;本地优先的知识记忆：Markdown 文件存放在你自己的文件夹里，可离线按语义和关键词搜索。&lt;/p&gt;&lt;p&gt;知识库：{vault}&lt;/p&gt;</translation>
     </message>
@@ -750,20 +759,36 @@ Those will be moved to the trash (they can be restored).</source>
         <source>The map appears once memories are embedded.</source>
         <translation>记忆计算完向量后会显示地图。</translation>
     </message>
-    <message>
-        <location filename="../map_view.py" line="178"/>
-        <source>{n} memories · {k} clusters · drag to pan, wheel to zoom</source>
-        <translation>{n} 条记忆 · {k} 个聚类 · 拖动平移，滚轮缩放</translation>
+    <message numerus="yes">
+        <location filename="../map_view.py" line="179"/>
+        <source>%Ln memories</source>
+        <translation>
+            <numerusform>%Ln 条记忆</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../map_view.py" line="180"/>
+        <source>%Ln clusters</source>
+        <translation>
+            <numerusform>%Ln 个聚类</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../map_view.py" line="228"/>
+        <location filename="../map_view.py" line="181"/>
+        <source>drag to pan, wheel to zoom</source>
+        <translation>拖动平移，滚轮缩放</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../map_view.py" line="231"/>
+        <source>Topic to add to %n memories:</source>
+        <translation>
+            <numerusform>要添加到 %n 条记忆的主题：</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../map_view.py" line="230"/>
         <source>Tag memories</source>
         <translation>为记忆添加主题</translation>
-    </message>
-    <message>
-        <location filename="../map_view.py" line="229"/>
-        <source>Topic to add to {n} memories:</source>
-        <translation>要添加到 {n} 条记忆的主题：</translation>
     </message>
 </context>
 <context>
@@ -963,47 +988,46 @@ Those will be moved to the trash (they can be restored).</source>
         <translation>最近一年</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="159"/>
+        <location filename="../memory_list.py" line="184"/>
         <source>Low</source>
         <translation>低</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="159"/>
+        <location filename="../memory_list.py" line="184"/>
         <source>Medium</source>
         <translation>中</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="159"/>
+        <location filename="../memory_list.py" line="184"/>
         <source>High</source>
         <translation>高</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="167"/>
+        <location filename="../memory_list.py" line="192"/>
         <source>All topics</source>
         <translation>全部主题</translation>
     </message>
-    <message>
-        <location filename="../memory_list.py" line="192"/>
-        <source>{count} memories</source>
-        <translation>{count} 条记忆</translation>
+    <message numerus="yes">
+        <location filename="../memory_list.py" line="217"/>
+        <source>%Ln memories</source>
+        <translation>
+            <numerusform>%Ln 条记忆</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../memory_list.py" line="219"/>
+        <source>{shown} of %Ln memories</source>
+        <translation>
+            <numerusform>{shown} / %Ln 条记忆</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="192"/>
-        <source>1 memory</source>
-        <translation>1 条记忆</translation>
-    </message>
-    <message>
-        <location filename="../memory_list.py" line="196"/>
-        <source>{shown} of {total} memories</source>
-        <translation>{shown} / {total} 条记忆</translation>
-    </message>
-    <message>
-        <location filename="../memory_list.py" line="201"/>
+        <location filename="../memory_list.py" line="222"/>
         <source>No memory matches these filters.</source>
         <translation>没有符合筛选条件的记忆。</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="203"/>
+        <location filename="../memory_list.py" line="224"/>
         <source>No memories yet.
 Press Ctrl+N to write one.</source>
         <translation>还没有记忆。
@@ -1086,10 +1110,12 @@ Press Ctrl+N to write one.</source>
 </context>
 <context>
     <name>ResultDelegate</name>
-    <message>
+    <message numerus="yes">
         <location filename="../search_results.py" line="235"/>
-        <source>{count} copies</source>
-        <translation>{count} 份相同内容</translation>
+        <source>%n copies</source>
+        <translation>
+            <numerusform>%n 份相同内容</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1172,38 +1198,35 @@ Press Ctrl+N to write one.</source>
         <source>Search by meaning, by keyword, or both</source>
         <translation>按语义、按关键词或两者结合搜索</translation>
     </message>
-    <message>
-        <location filename="../search_panel.py" line="169"/>
-        <source>1 result · {ms} ms</source>
-        <translation>1 个结果 · {ms} 毫秒</translation>
+    <message numerus="yes">
+        <location filename="../search_panel.py" line="168"/>
+        <source>%Ln results · {ms} ms</source>
+        <translation>
+            <numerusform>%Ln 个结果 · {ms} 毫秒</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../search_panel.py" line="171"/>
-        <source>{count} results · {ms} ms</source>
-        <translation>{count} 个结果 · {ms} 毫秒</translation>
-    </message>
-    <message>
-        <location filename="../search_panel.py" line="184"/>
+        <location filename="../search_panel.py" line="182"/>
         <source>Still indexing… results will appear when the index is ready.</source>
         <translation>仍在建立索引…索引就绪后会显示结果。</translation>
     </message>
     <message>
-        <location filename="../search_panel.py" line="185"/>
+        <location filename="../search_panel.py" line="183"/>
         <source>Nothing relevant to “{query}” in your memories.</source>
         <translation>记忆中没有与“{query}”相关的内容。</translation>
     </message>
     <message>
-        <location filename="../search_panel.py" line="191"/>
+        <location filename="../search_panel.py" line="189"/>
         <source>⚠ Semantic search is unavailable: {reason}. Showing keyword matches.</source>
         <translation>⚠ 语义搜索不可用：{reason}。当前显示关键词匹配结果。</translation>
     </message>
     <message>
-        <location filename="../search_panel.py" line="201"/>
+        <location filename="../search_panel.py" line="199"/>
         <source>Search failed: {error}</source>
         <translation>搜索失败：{error}</translation>
     </message>
     <message>
-        <location filename="../search_panel.py" line="209"/>
+        <location filename="../search_panel.py" line="207"/>
         <source>Type to search by meaning and keyword.
 Enter opens the selected result.</source>
         <translation>输入即可按语义和关键词搜索。
@@ -1551,18 +1574,15 @@ Click to see the files that could not be read</source>
         <source>Restored “{title}”</source>
         <translation>已恢复“{title}”</translation>
     </message>
-    <message>
-        <location filename="../session.py" line="311"/>
-        <source>Imported 1 file</source>
-        <translation>已导入 1 个文件</translation>
+    <message numerus="yes">
+        <location filename="../session.py" line="310"/>
+        <source>Imported %Ln file(s)</source>
+        <translation>
+            <numerusform>已导入 %Ln 个文件</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../session.py" line="313"/>
-        <source>Imported {count} files</source>
-        <translation>已导入 {count} 个文件</translation>
-    </message>
-    <message>
-        <location filename="../session.py" line="318"/>
+        <location filename="../session.py" line="314"/>
         <source>{message}; {failed} could not be imported: {detail}</source>
         <translation>{message}；{failed} 个无法导入：{detail}</translation>
     </message>
