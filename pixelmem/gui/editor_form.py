@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QLayout,
     QLineEdit,
     QPlainTextEdit,
-    QSizePolicy,
     QStackedWidget,
     QTextEdit,
     QToolButton,
@@ -35,6 +34,7 @@ from PySide6.QtWidgets import (
 from pixelmem.core.vault.memory import IMPORTANCE_LEVELS, Memory
 from pixelmem.gui import colors
 from pixelmem.gui.dates import full_date
+from pixelmem.gui.elided_label import ElidedLabel
 from pixelmem.gui.flow_layout import FlowLayout
 from pixelmem.gui.markdown_highlighter import MarkdownHighlighter
 from pixelmem.gui.markdown_preview import MarkdownPreview
@@ -101,7 +101,7 @@ class EditorForm(QWidget):
         self.body_stack = QStackedWidget()
         self.body_stack.addWidget(self.body_edit)
         self.body_stack.addWidget(self.preview)
-        self.meta_label = QLabel()
+        self.meta_label = ElidedLabel()  # a long file name is cut, never widening the window
         self.meta_label.setEnabled(False)
         self.meta_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.preview_shortcut = QShortcut(QKeySequence("Ctrl+E"), self)
@@ -144,9 +144,6 @@ class EditorForm(QWidget):
         fields.addWidget(self.field_group, 0, 0)
         fields.addWidget(self.action_group, 0, 1, Qt.AlignmentFlag.AlignRight)
         fields.setColumnStretch(0, 1)
-        # The footer names the file: a long name is cut (full text in the tooltip) rather
-        # than widening the window for good.
-        self.meta_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         head = QVBoxLayout()
         head.setContentsMargins(14, 10, 14, 6)
         head.setSpacing(6)

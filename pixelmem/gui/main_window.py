@@ -34,8 +34,10 @@ from pixelmem.gui.bus import MemoryBus
 from pixelmem.gui.chat.pane import ChatPane
 from pixelmem.gui.duplicate_banner import DuplicateBanner, above_editor
 from pixelmem.gui.editor import MemoryEditor
+from pixelmem.gui.focus_ring import FocusRing
 from pixelmem.gui.highlight import hit_terms
 from pixelmem.gui.inbox_view import InboxView
+from pixelmem.gui.layout_policy import CoveredTabs, DockShares
 from pixelmem.gui.map_view import MapView
 from pixelmem.gui.memory_list import MemoryListPanel
 from pixelmem.gui.memory_list_model import MemoryListModel
@@ -84,8 +86,10 @@ class MainWindow(QMainWindow):
         self._build_recent_menu()
         self._connect()
         self.retranslate()
+        self.covered_tabs = CoveredTabs(self)
         self._restore_layout()
         restore_view_state(self)  # sort, filters, preview: as the person left them
+        self.focus_ring = FocusRing(self)  # a clear keyboard focus frame in any palette
 
     # -- building --------------------------------------------------------------------------
 
@@ -229,6 +233,10 @@ class MainWindow(QMainWindow):
         build_menus(self, retranslate_only=True)
         retranslate_tree(self)  # every view with a retranslate(): list, editor, chat, inbox, …
 
+    def focusNextPrevChild(self, next: bool) -> bool:
+        """Tab stops only at controls a person can see (not in a dock tab that is covered)."""
+        return self.covered_tabs.focus_next(super().focusNextPrevChild, next)
+
     def changeEvent(self, event: QEvent) -> None:
         if is_language_change(event):  # Qt posts it when a translator comes or goes
             self.retranslate()
@@ -271,6 +279,7 @@ class MainWindow(QMainWindow):
         layout = state.value("main/state")
         if layout is not None:
             self.restoreState(layout)
+        self.dock_shares = DockShares(self, self.covered_tabs, first_layout=layout is None)
 
     def _save_layout(self) -> None:
         if self.chat_focused:

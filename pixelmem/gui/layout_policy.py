@@ -1,0 +1,118 @@
+"""How the main window's docks behave in a small window and under the keyboard.
+
+:class:`DockShares` keeps the docks' share of the width as the window is resized.
+
+Qt keeps the dock widgets of a tabbed area that are not the current tab *visible*, just
+stacked below the current one, so Tab walks through the controls of the Chat, Map or Inbox
+tab while the Search or Memories tab is shown: stops where nothing visible changes.
+:class:`CoveredTabs` tracks the covered docks (``visibilityChanged``) and steps over them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QTabBar, QWidget
+
+
+class CoveredTabs(QObject):
+    """Knows which docks are covered by another tab (``visibilityChanged``), so that Tab
+    skips their controls: see :meth:`focus_next`."""
+
+    def __init__(self, window: QMainWindow) -> None:
+        super().__init__(window)
+        self.covered: set[str] = set()
+        for dock in window.findChildren(QDockWidget):
+            dock.visibilityChanged.connect(lambda shown, d=dock: self._seen(d, shown))
+
+    def _seen(self, dock: QDockWidget, shown: bool) -> None:
+        (self.covered.discard if shown else self.covered.add)(dock.objectName())
+
+    def is_shown(self, widget: QWidget) -> bool:
+        """Whether a person can see ``widget``: visible, and not in a covered dock tab."""
+        if not widget.isVisible() or _is_empty_tab_bar(widget):
+            return False
+        parent: QWidget | None = widget
+        while parent is not None:
+            if isinstance(parent, QDockWidget) and parent.objectName() in self.covered:
+                return False
+            parent = parent.parentWidget()
+        return True
+
+    def focus_next(self, step: Callable[[bool], bool], forward: bool) -> bool:
+        """Move focus with Qt's ``focusNextPrevChild`` (``step``) past covered controls."""
+        start = QApplication.focusWidget()
+        for _ in range(500):  # the focus chain is finite; never loop for ever
+            if not step(forward):
+                return False
+            now = QApplication.focusWidget()
+            if now is None or now is start or self.is_shown(now):
+                return True
+        return True
+
+
+def _is_empty_tab_bar(widget: QWidget) -> bool:
+    """A tab bar Qt keeps for a dock group that is gone: no titles, and drawn behind a dock."""
+    return isinstance(widget, QTabBar) and not any(widget.tabText(i) for i in range(widget.count()))
+
+
+# The first layout's shares of the window's width: the list, and search/chat/map/related.
+LEFT_SHARE, RIGHT_SHARE = 0.26, 0.32
+
+
+class DockShares(QObject):
+    """Docks keep their share of the width when the window is resized.
+
+    Left alone, a narrower window takes its room from the docks first: at 800 px the search
+    box shrank to 28 px while the editor kept 500. The first time the window is shown
+    without a saved layout the docks get :data:`LEFT_SHARE` and :data:`RIGHT_SHARE`; a
+    resize afterwards keeps whatever shares the person has set by dragging the splitters.
+    """
+
+    def __init__(self, window: QMainWindow, covered: CoveredTabs, *, first_layout: bool) -> None:
+        super().__init__(window)
+        self.window = window
+        self.covered = covered
+        self._first_layout = first_layout
+        window.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.window and event.type() == QEvent.Type.Show and self._first_layout:
+            self._first_layout = False
+            QTimer.singleShot(0, self._first_shares)  # once the layout has placed the docks
+        elif watched is self.window and event.type() == QEvent.Type.Resize:
+            assert isinstance(event, QResizeEvent)
+            old, new = event.oldSize().width(), event.size().width()
+            if self.window.isVisible() and old > 0 and old != new:
+                shares = {area: w * new / old for area, w in self._area_widths().items()}
+                QTimer.singleShot(0, lambda: self._apply(shares))  # after Qt's own layout
+        return False
+
+    def _first_shares(self) -> None:
+        width = self.window.width()
+        self._apply({LEFT: width * LEFT_SHARE, RIGHT: width * RIGHT_SHARE})
+
+    def _docks_by_area(self) -> dict[Qt.DockWidgetArea, QDockWidget]:
+        """One shown, docked widget per side (a tabbed or split area is sized as a whole)."""
+        found: dict[Qt.DockWidgetArea, QDockWidget] = {}
+        for dock in self.window.findChildren(QDockWidget):
+            area = self.window.dockWidgetArea(dock)
+            if area in (LEFT, RIGHT) and self.covered.is_shown(dock) and not dock.isFloating():
+                found.setdefault(area, dock)
+        return found
+
+    def _area_widths(self) -> dict[Qt.DockWidgetArea, int]:
+        return {area: dock.width() for area, dock in self._docks_by_area().items()}
+
+    def _apply(self, widths: dict[Qt.DockWidgetArea, float]) -> None:
+        docks = self._docks_by_area()
+        chosen = [(docks[area], round(w)) for area, w in widths.items() if area in docks]
+        if chosen:
+            self.window.resizeDocks(
+                [d for d, _ in chosen], [w for _, w in chosen], Qt.Orientation.Horizontal
+            )
+
+
+LEFT, RIGHT = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
