@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtGui import QPainter, QPaintEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
@@ -39,7 +39,7 @@ class ElidedLabel(QLabel):
             self.foregroundRole(),
         )
 
-    def event(self, event):  # type: ignore[no-untyped-def]
-        if event.type() == event.Type.ToolTip:
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip:
             self.setToolTip(self.text() if self.is_elided() else "")
         return super().event(event)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from datetime import UTC, datetime, timedelta
 
 from PySide6.QtCore import QItemSelectionModel, QLocale, QModelIndex, QPoint, Qt, Signal
@@ -20,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from pixelmem.core.vault.memory import IMPORTANCE_LEVELS, Memory
 from pixelmem.gui.flow_layout import FlowLayout
+from pixelmem.gui.importance_legend import dot_icon, legend_html, level_label
 from pixelmem.gui.memory_delegate import MemoryDelegate
 from pixelmem.gui.memory_list_model import IdRole, MemoryFilterProxy, MemoryListModel
 
@@ -104,6 +106,8 @@ class MemoryListPanel(QWidget):
         for combo in (self.topic_combo, self.importance_combo, self.date_combo):
             combo.currentIndexChanged.connect(self._apply_filters)
         self.sort_combo.currentIndexChanged.connect(self._apply_sort)
+        for combo in self._choice_combos():
+            combo[1].currentIndexChanged.connect(self._show_choices_in_tooltips)
         self.view.selectionModel().currentChanged.connect(self._current_changed)
         self.view.customContextMenuRequested.connect(self._context_menu)
         self.delete_action.triggered.connect(self._delete_current)
@@ -137,11 +141,18 @@ class MemoryListPanel(QWidget):
         _fill(
             self.importance_combo,
             [(self.tr("Any importance"), "")]
-            + [
-                (label, level)
-                for level, label in zip(IMPORTANCE_LEVELS, self._levels(), strict=True)
-            ],
+            + [(level_label(level), level) for level in reversed(IMPORTANCE_LEVELS)],
         )
+        for index in range(1, self.importance_combo.count()):  # each entry shows its dot
+            level = str(self.importance_combo.itemData(index))
+            self.importance_combo.setItemIcon(index, dot_icon(self.palette(), level))
+        self._tooltips = {
+            self.sort_combo: self.tr("Order of the list"),
+            self.topic_combo: self.tr("Show only the memories with this topic"),
+            self.importance_combo: legend_html(self.palette()),
+            self.date_combo: self.tr("Show only the memories updated in this period"),
+        }
+        self._show_choices_in_tooltips()
         _fill(
             self.date_combo,
             [
@@ -180,8 +191,10 @@ class MemoryListPanel(QWidget):
             ("days", self.date_combo),
         ]
 
-    def _levels(self) -> list[str]:
-        return [self.tr("Low"), self.tr("Medium"), self.tr("High")]
+    def _show_choices_in_tooltips(self, *_: object) -> None:
+        """A narrow dock cuts the combo boxes' text: the tooltip says the whole choice."""
+        for combo, about in getattr(self, "_tooltips", {}).items():
+            combo.setToolTip(f"<b>{html.escape(combo.currentText())}</b><br>{about}")
 
     # -- behaviour -------------------------------------------------------------------------
 
@@ -194,6 +207,7 @@ class MemoryListPanel(QWidget):
         if current and current not in counts:
             items.append((current, current))
         _fill(self.topic_combo, items, keep=current)
+        self._show_choices_in_tooltips()
 
     def _apply_filters(self) -> None:
         days = self.date_combo.currentData()

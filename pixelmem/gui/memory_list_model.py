@@ -25,6 +25,7 @@ from pixelmem.core.errors import PixelmemError
 from pixelmem.core.vault.memory import IMPORTANCE_LEVELS, Memory
 from pixelmem.core.vault.writes import DELETED, ChangeSet
 from pixelmem.gui.bus import MemoryBus
+from pixelmem.gui.importance_legend import row_tooltip_line
 
 MemoryRole = Qt.ItemDataRole.UserRole + 1
 IdRole = Qt.ItemDataRole.UserRole + 2
@@ -93,8 +94,9 @@ class MemoryListModel(QAbstractListModel):
             return memory.importance
         if role == UpdatedRole:
             return memory.updated or memory.created
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return str(memory.path) if memory.path else memory.title
+        if role == Qt.ItemDataRole.ToolTipRole:  # asked for when shown: current language
+            where = str(memory.path) if memory.path else memory.title
+            return f"{where}\n{row_tooltip_line(memory.importance)}"
         return None
 
     # -- Python-side access (the proxy and views use these; no QVariant round trip) -------

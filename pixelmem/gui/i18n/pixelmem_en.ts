@@ -15,8 +15,8 @@
         <location filename="../chat/pane.py" line="438"/>
         <source>%n earlier messages left out to fit the model&apos;s context ({tokens}).</source>
         <translation>
-            <numerusform>%n earlier message left out to fit the model's context ({tokens}).</numerusform>
-            <numerusform>%n earlier messages left out to fit the model's context ({tokens}).</numerusform>
+            <numerusform>%n earlier message left out to fit the model&apos;s context ({tokens}).</numerusform>
+            <numerusform>%n earlier messages left out to fit the model&apos;s context ({tokens}).</numerusform>
         </translation>
     </message>
 </context>
@@ -110,7 +110,7 @@
 <context>
     <name>MemoryListPanel</name>
     <message numerus="yes">
-        <location filename="../memory_list.py" line="217"/>
+        <location filename="../memory_list.py" line="231"/>
         <source>%Ln memories</source>
         <translation>
             <numerusform>%Ln memory</numerusform>
@@ -118,7 +118,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../memory_list.py" line="219"/>
+        <location filename="../memory_list.py" line="233"/>
         <source>{shown} of %Ln memories</source>
         <translation>
             <numerusform>{shown} of %Ln memory</numerusform>

@@ -441,102 +441,102 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>EditorForm</name>
     <message>
-        <location filename="../editor_form.py" line="204"/>
+        <location filename="../editor_form.py" line="201"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="205"/>
+        <location filename="../editor_form.py" line="202"/>
         <source>&amp;Topics</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="206"/>
+        <location filename="../editor_form.py" line="203"/>
         <source>comma, separated, topics</source>
         <translation>用逗号分隔的主题</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="207"/>
+        <location filename="../editor_form.py" line="204"/>
         <source>&amp;Importance</source>
         <translation>重要性(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="211"/>
+        <location filename="../editor_form.py" line="208"/>
         <source>Low</source>
         <translation>低</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="211"/>
+        <location filename="../editor_form.py" line="208"/>
         <source>Medium</source>
         <translation>中</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="211"/>
+        <location filename="../editor_form.py" line="208"/>
         <source>High</source>
         <translation>高</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="216"/>
+        <location filename="../editor_form.py" line="213"/>
         <source>● Unsaved</source>
         <translation>● 未保存</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="217"/>
+        <location filename="../editor_form.py" line="214"/>
         <source>This memory has changes that are not saved yet</source>
         <translation>这条记忆有尚未保存的修改</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="218"/>
+        <location filename="../editor_form.py" line="215"/>
         <source>Preview</source>
         <translation>预览</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="219"/>
+        <location filename="../editor_form.py" line="216"/>
         <source>Show the rendered Markdown (Ctrl+E)</source>
         <translation>显示渲染后的 Markdown（Ctrl+E）</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="220"/>
+        <location filename="../editor_form.py" line="217"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="221"/>
+        <location filename="../editor_form.py" line="218"/>
         <source>Save (Ctrl+S)</source>
         <translation>保存（Ctrl+S）</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="222"/>
+        <location filename="../editor_form.py" line="219"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="223"/>
+        <location filename="../editor_form.py" line="220"/>
         <source>Move this memory to the trash (undoable)</source>
         <translation>把这条记忆移到回收站（可撤销）</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="224"/>
+        <location filename="../editor_form.py" line="221"/>
         <source>Write in Markdown…</source>
         <translation>用 Markdown 书写…</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="229"/>
+        <location filename="../editor_form.py" line="226"/>
         <source>Select a memory on the left, or press Ctrl+N to write a new one.</source>
         <translation>在左侧选择一条记忆，或按 Ctrl+N 新建。</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="341"/>
+        <location filename="../editor_form.py" line="338"/>
         <source>New memory — not saved yet</source>
         <translation>新记忆——尚未保存</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="350"/>
+        <location filename="../editor_form.py" line="347"/>
         <source>updated {date}</source>
         <translation>更新于 {date}</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="352"/>
+        <location filename="../editor_form.py" line="349"/>
         <source>created {date}</source>
         <translation>创建于 {date}</translation>
     </message>
@@ -582,6 +582,34 @@ Those will be moved to the trash (they can be restored).</source>
         <location filename="../first_run.py" line="94"/>
         <source>Open a folder</source>
         <translation>打开文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>Importance</name>
+    <message>
+        <location filename="../importance_legend.py" line="17"/>
+        <source>Low</source>
+        <translation>低</translation>
+    </message>
+    <message>
+        <location filename="../importance_legend.py" line="18"/>
+        <source>Medium</source>
+        <translation>中</translation>
+    </message>
+    <message>
+        <location filename="../importance_legend.py" line="19"/>
+        <source>High</source>
+        <translation>高</translation>
+    </message>
+    <message>
+        <location filename="../importance_legend.py" line="39"/>
+        <source>The dot before each title shows the memory&apos;s importance:</source>
+        <translation>标题前的圆点表示记忆的重要性：</translation>
+    </message>
+    <message>
+        <location filename="../importance_legend.py" line="51"/>
+        <source>Importance: {level}</source>
+        <translation>重要性：{level}</translation>
     </message>
 </context>
 <context>
@@ -667,57 +695,57 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../main_window.py" line="212"/>
+        <location filename="../main_window.py" line="216"/>
         <source>No other vaults yet</source>
         <translation>还没有其他知识库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="222"/>
+        <location filename="../main_window.py" line="226"/>
         <source>Recent &amp;Vaults</source>
         <translation>最近的知识库(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="224"/>
+        <location filename="../main_window.py" line="228"/>
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="225"/>
+        <location filename="../main_window.py" line="229"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="226"/>
+        <location filename="../main_window.py" line="230"/>
         <source>Related</source>
         <translation>相关</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="227"/>
+        <location filename="../main_window.py" line="231"/>
         <source>Map</source>
         <translation>地图</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="228"/>
+        <location filename="../main_window.py" line="232"/>
         <source>Inbox</source>
         <translation>收件箱</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="369"/>
+        <location filename="../main_window.py" line="378"/>
         <source>Import files</source>
         <translation>导入文件</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="375"/>
+        <location filename="../main_window.py" line="384"/>
         <source>Open vault folder</source>
         <translation>打开知识库文件夹</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="431"/>
+        <location filename="../main_window.py" line="440"/>
         <source>About pixelmem</source>
         <translation>关于 pixelmem</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="433"/>
+        <location filename="../main_window.py" line="442"/>
         <source>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;Local-first knowledge memory: Markdown files in a folder you own, searched by meaning and by keyword, offline.&lt;/p&gt;&lt;p&gt;Vault: {vault}&lt;/p&gt;</source>
         <translation>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;本地优先的知识记忆：Markdown 文件存放在你自己的文件夹里，可离线按语义和关键词搜索。&lt;/p&gt;&lt;p&gt;知识库：{vault}&lt;/p&gt;</translation>
     </message>
@@ -933,101 +961,101 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>MemoryListPanel</name>
     <message>
-        <location filename="../memory_list.py" line="127"/>
+        <location filename="../memory_list.py" line="131"/>
         <source>Move to Trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="131"/>
+        <location filename="../memory_list.py" line="135"/>
         <source>Recently updated</source>
         <translation>最近更新</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="132"/>
+        <location filename="../memory_list.py" line="136"/>
         <source>Recently created</source>
         <translation>最近创建</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="133"/>
+        <location filename="../memory_list.py" line="137"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="134"/>
+        <location filename="../memory_list.py" line="138"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="139"/>
+        <location filename="../memory_list.py" line="143"/>
         <source>Any importance</source>
         <translation>任意重要性</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="148"/>
+        <location filename="../memory_list.py" line="150"/>
+        <source>Order of the list</source>
+        <translation>列表的排序方式</translation>
+    </message>
+    <message>
+        <location filename="../memory_list.py" line="151"/>
+        <source>Show only the memories with this topic</source>
+        <translation>只显示带有此主题的记忆</translation>
+    </message>
+    <message>
+        <location filename="../memory_list.py" line="153"/>
+        <source>Show only the memories updated in this period</source>
+        <translation>只显示在这段时间内更新过的记忆</translation>
+    </message>
+    <message>
+        <location filename="../memory_list.py" line="159"/>
         <source>Any time</source>
         <translation>任意时间</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="149"/>
+        <location filename="../memory_list.py" line="160"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="150"/>
+        <location filename="../memory_list.py" line="161"/>
         <source>Past 7 days</source>
         <translation>最近 7 天</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="151"/>
+        <location filename="../memory_list.py" line="162"/>
         <source>Past 30 days</source>
         <translation>最近 30 天</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="152"/>
+        <location filename="../memory_list.py" line="163"/>
         <source>Past year</source>
         <translation>最近一年</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="184"/>
-        <source>Low</source>
-        <translation>低</translation>
-    </message>
-    <message>
-        <location filename="../memory_list.py" line="184"/>
-        <source>Medium</source>
-        <translation>中</translation>
-    </message>
-    <message>
-        <location filename="../memory_list.py" line="184"/>
-        <source>High</source>
-        <translation>高</translation>
-    </message>
-    <message>
-        <location filename="../memory_list.py" line="192"/>
+        <location filename="../memory_list.py" line="205"/>
         <source>All topics</source>
         <translation>全部主题</translation>
     </message>
     <message numerus="yes">
-        <location filename="../memory_list.py" line="217"/>
+        <location filename="../memory_list.py" line="231"/>
         <source>%Ln memories</source>
         <translation>
             <numerusform>%Ln 条记忆</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../memory_list.py" line="219"/>
+        <location filename="../memory_list.py" line="233"/>
         <source>{shown} of %Ln memories</source>
         <translation>
             <numerusform>{shown} / %Ln 条记忆</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="222"/>
+        <location filename="../memory_list.py" line="236"/>
         <source>No memory matches these filters.</source>
         <translation>没有符合筛选条件的记忆。</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="224"/>
+        <location filename="../memory_list.py" line="238"/>
         <source>No memories yet.
 Press Ctrl+N to write one.</source>
         <translation>还没有记忆。
