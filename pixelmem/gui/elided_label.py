@@ -1,11 +1,20 @@
-"""A one-line label that never widens its window: a long text is cut with "…" in the middle
-(a file name keeps its start and its end) and the full text is the tooltip."""
+"""One-line widgets that never widen their window: a long text is cut with "…" and the whole
+text is in the tooltip. :class:`ElidedLabel` (the editor's footer: file name first) and
+:class:`ElidedComboBox` (Qt's styles clip a narrow combo box's text without an ellipsis)."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtGui import QPainter, QPaintEvent
-from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QLabel,
+    QSizePolicy,
+    QStyle,
+    QStyleOptionComboBox,
+    QStylePainter,
+    QWidget,
+)
 
 
 class ElidedLabel(QLabel):
@@ -22,7 +31,7 @@ class ElidedLabel(QLabel):
     def shown_text(self) -> str:
         """What is drawn: the text, cut in the middle to the label's width."""
         return self.fontMetrics().elidedText(
-            self.text(), Qt.TextElideMode.ElideMiddle, self.contentsRect().width()
+            self.text(), Qt.TextElideMode.ElideRight, self.contentsRect().width()
         )
 
     def paintEvent(self, _event: QPaintEvent) -> None:
@@ -43,3 +52,21 @@ class ElidedLabel(QLabel):
         if event.type() == QEvent.Type.ToolTip:
             self.setToolTip(self.text() if self.is_elided() else "")
         return super().event(event)
+
+
+class ElidedComboBox(QComboBox):
+    def paintEvent(self, _event: QPaintEvent) -> None:
+        painter = QStylePainter(self)
+        option = QStyleOptionComboBox()
+        self.initStyleOption(option)
+        painter.drawComplexControl(QStyle.ComplexControl.CC_ComboBox, option)
+        text_rect = self.style().subControlRect(
+            QStyle.ComplexControl.CC_ComboBox, option, QStyle.SubControl.SC_ComboBoxEditField, self
+        )
+        room = text_rect.width() - (
+            option.iconSize.width() + 4 if not option.currentIcon.isNull() else 0
+        )
+        option.currentText = self.fontMetrics().elidedText(
+            option.currentText, Qt.TextElideMode.ElideRight, max(room, 0)
+        )
+        painter.drawControl(QStyle.ControlElement.CE_ComboBoxLabel, option)

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from pixelmem.core.vault.memory import IMPORTANCE_LEVELS, Memory
+from pixelmem.gui.elided_label import ElidedComboBox
 from pixelmem.gui.flow_layout import FlowLayout
 from pixelmem.gui.importance_legend import dot_icon, legend_html, level_label
 from pixelmem.gui.memory_delegate import MemoryDelegate
@@ -47,10 +48,10 @@ class MemoryListPanel(QWidget):
     def _build(self) -> None:
         self.count_label = QLabel()
         self.count_label.setObjectName("memoryCount")
-        self.sort_combo = QComboBox()
-        self.topic_combo = QComboBox()
-        self.importance_combo = QComboBox()
-        self.date_combo = QComboBox()
+        self.sort_combo = ElidedComboBox()  # "Recently upd…" in a narrow dock, not clipped
+        self.topic_combo = ElidedComboBox()
+        self.importance_combo = ElidedComboBox()
+        self.date_combo = ElidedComboBox()
         # Preferred width: the longest entry; minimum: a few characters. A narrow dock (an
         # 800 px window) shows "Any imp…" instead of pushing the window wider than the screen.
         narrow = self.fontMetrics().horizontalAdvance("x" * 5) + 36
