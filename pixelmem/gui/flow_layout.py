@@ -60,11 +60,17 @@ class FlowLayout(QLayout):
         return sum(hints) + gaps + margins.left() + margins.right()
 
     def minimumSize(self) -> QSize:
+        """As narrow as the widest item; as tall as the lines need at the current width, so
+        a dock asks for the room its wrapped rows take (docks do not ask heightForWidth)."""
         size = QSize()
         for item in self._shown():
             size = size.expandedTo(item.minimumSize())
         margins = self.contentsMargins()
-        return size + QSize(margins.left() + margins.right(), margins.top() + margins.bottom())
+        size += QSize(margins.left() + margins.right(), margins.top() + margins.bottom())
+        width = self.geometry().width()
+        if width > 0:
+            size.setHeight(max(size.height(), self.heightForWidth(width)))
+        return size
 
     def _shown(self) -> list[QLayoutItem]:
         return [i for i in self._items if i.widget() is None or not i.widget().isHidden()]
@@ -106,13 +112,21 @@ class FlowLayout(QLayout):
         y = area.y()
         lines = self._lines(area.width())
         for number, line in enumerate(lines):
-            height = max(item.sizeHint().height() for item in line)
+            widths = self._widths(line, area.width())
+            heights = [_height(item, width) for item, width in zip(line, widths, strict=True)]
+            height = max(heights)
             if move:
                 x = area.x()
-                for item, width in zip(line, self._widths(line, area.width()), strict=True):
-                    item_height = min(item.sizeHint().height(), height)
+                for item, width, item_height in zip(line, widths, heights, strict=True):
                     top = y + (height - item_height) // 2
                     item.setGeometry(QRect(QPoint(x, top), QSize(width, item_height)))
                     x += width + self._spacing
             y += height + (self._spacing if number < len(lines) - 1 else 0)
         return y - rect.y() + margins.bottom()
+
+
+def _height(item: QLayoutItem, width: int) -> int:
+    """An item's height at ``width``: a word-wrapped label is taller when narrower."""
+    if item.hasHeightForWidth():
+        return max(item.heightForWidth(width), item.minimumSize().height())
+    return item.sizeHint().height()

@@ -43,7 +43,9 @@ class FocusRing(QWidget):
             return
         self._release()
         mouse = QApplication.mouseButtons() != Qt.MouseButton.NoButton
-        if new is None or mouse or new.window() is not self._window or new is self:
+        if new is None or mouse or not shiboken6.isValid(new) or new is self:
+            return
+        if new.window() is not self._window:
             return
         self._target = new
         new.installEventFilter(self)

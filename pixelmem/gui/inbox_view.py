@@ -12,7 +12,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -70,6 +70,8 @@ class InboxView(QWidget):
         self.count_label = QLabel()
         self.count_label.setWordWrap(True)
         self.list = QListWidget()
+        # Rows take the list's width and elide: a long title never needs a scroll bar.
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.currentItemChanged.connect(self._selected)
         self.title_edit = QLineEdit()
         self.topics_edit = QLineEdit()
@@ -162,6 +164,7 @@ class InboxView(QWidget):
         self.list.clear()
         for draft in drafts:
             item = QListWidgetItem(self._item_text(draft))
+            item.setSizeHint(QSize(1, self.list.fontMetrics().lineSpacing() * 2 + 6))
             item.setData(ID_ROLE, draft.id)
             item.setToolTip(draft.body[:500])
             self.list.addItem(item)
@@ -208,6 +211,7 @@ class InboxView(QWidget):
     def _show_draft(self, draft: Draft | None) -> None:
         self._shown = draft
         self.title_edit.setText(draft.title if draft else "")
+        self.title_edit.setCursorPosition(0)  # a long title shows its start
         self.topics_edit.setText(", ".join(draft.topics) if draft else "")
         level = draft.importance if draft else "medium"
         self.importance_box.setCurrentIndex(max(self.importance_box.findData(level), 0))

@@ -1,6 +1,7 @@
 """How the main window's docks behave in a small window and under the keyboard.
 
-:class:`DockShares` keeps the docks' share of the width as the window is resized.
+:class:`DockShares` keeps the docks' share of the width as the window is resized, and a
+short window's first layout stacks Related as a tab beside Search instead of below it.
 
 Qt keeps the dock widgets of a tabbed area that are not the current tab *visible*, just
 stacked below the current one, so Tab walks through the controls of the Chat, Map or Inbox
@@ -60,6 +61,7 @@ def _is_empty_tab_bar(widget: QWidget) -> bool:
 
 # The first layout's shares of the window's width: the list, and search/chat/map/related.
 LEFT_SHARE, RIGHT_SHARE = 0.26, 0.32
+SHORT_WINDOW = 720  # px high: below this the first layout puts Related in a tab
 
 
 class DockShares(QObject):
@@ -71,16 +73,25 @@ class DockShares(QObject):
     resize afterwards keeps whatever shares the person has set by dragging the splitters.
     """
 
-    def __init__(self, window: QMainWindow, covered: CoveredTabs, *, first_layout: bool) -> None:
+    def __init__(
+        self,
+        window: QMainWindow,
+        covered: CoveredTabs,
+        *,
+        first_layout: bool,
+        tabs_when_short: tuple[QDockWidget, QDockWidget] | None = None,
+    ) -> None:
         super().__init__(window)
         self.window = window
         self.covered = covered
+        self._tabs_when_short = tabs_when_short
         self._first_layout = first_layout
         window.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.window and event.type() == QEvent.Type.Show and self._first_layout:
             self._first_layout = False
+            self._stack_when_short()
             QTimer.singleShot(0, self._first_shares)  # once the layout has placed the docks
         elif watched is self.window and event.type() == QEvent.Type.Resize:
             assert isinstance(event, QResizeEvent)
@@ -89,6 +100,15 @@ class DockShares(QObject):
                 shares = {area: w * new / old for area, w in self._area_widths().items()}
                 QTimer.singleShot(0, lambda: self._apply(shares))  # after Qt's own layout
         return False
+
+    def _stack_when_short(self) -> None:
+        """A short window (800×600) cannot hold two docks above each other with the chat's
+        input, buttons and banner in one of them: the second becomes a tab of the first."""
+        if self._tabs_when_short is None or self.window.height() >= SHORT_WINDOW:
+            return
+        first, second = self._tabs_when_short
+        self.window.tabifyDockWidget(first, second)
+        first.raise_()
 
     def _first_shares(self) -> None:
         width = self.window.width()

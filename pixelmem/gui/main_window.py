@@ -279,7 +279,12 @@ class MainWindow(QMainWindow):
         layout = state.value("main/state")
         if layout is not None:
             self.restoreState(layout)
-        self.dock_shares = DockShares(self, self.covered_tabs, first_layout=layout is None)
+        self.dock_shares = DockShares(
+            self,
+            self.covered_tabs,
+            first_layout=layout is None,
+            tabs_when_short=(self.search_dock, self.related_dock),
+        )
 
     def _save_layout(self) -> None:
         if self.chat_focused:

@@ -8,6 +8,7 @@ widget has nothing of its own to undo and a deletion is waiting to be undone.
 
 from __future__ import annotations
 
+import shiboken6
 from PySide6.QtCore import QEvent, QObject, SignalInstance
 from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QApplication, QLineEdit, QPlainTextEdit, QTextEdit, QWidget
@@ -47,7 +48,9 @@ class UndoDeleteKey(QObject):
 
     def _focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
         text_widget = isinstance(new, QLineEdit | QPlainTextEdit | QTextEdit)
-        if not text_widget or new.property(_FILTERED) or new.window() is not self.window:
+        if not (text_widget and shiboken6.isValid(self) and shiboken6.isValid(new)):
+            return  # this window is gone (a test's, a switched vault's) or the widget is
+        if new.property(_FILTERED) or new.window() is not self.window:
             return
         new.setProperty(_FILTERED, True)
         new.installEventFilter(self)
@@ -59,6 +62,7 @@ class UndoDeleteKey(QObject):
             and event.matches(QKeySequence.StandardKey.Undo)
             and self.action.isEnabled()
             and isinstance(watched, QWidget)
+            and shiboken6.isValid(watched)
             and not has_own_undo(watched)
         ):
             event.ignore()  # the widget does not claim the key: the Undo Delete action runs
