@@ -13,7 +13,8 @@ from collections.abc import Iterator
 
 import pytest
 from PySide6.QtCore import QEvent, QPoint, QRect
-from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QDockWidget, QWidget
+from PySide6.QtGui import QFont, QFontDatabase
+from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QDockWidget, QLabel, QWidget
 
 from pixelmem.gui import i18n
 
@@ -58,6 +59,10 @@ def layout_problems(window) -> list[str]:
                 f"{name} {widget.geometry().getRect()} sticks out of its parent "
                 f"{_path(widget)} {parent.rect().getRect()}"
             )
+        if isinstance(widget, QLabel) and widget.wordWrap() and widget.text():
+            needed = widget.heightForWidth(widget.width())
+            if needed > widget.height() + 1:
+                problems.append(f"{name} shows {widget.height()} of {needed} px of its lines")
         hint = widget.minimumSizeHint()
         if hint.isValid() and widget.width() + 1 < min(
             hint.width(), widget.minimumWidth() or hint.width()
@@ -95,9 +100,23 @@ def _each_tab(window) -> Iterator[str]:
             yield f"{dock.objectName()}+{other.objectName()}"
 
 
+@pytest.fixture(params=["default font", "Noto Sans CJK SC"])
+def app_font(request, qapp) -> Iterator[None]:
+    """The platform's default font, and the CJK font a Chinese desktop uses (wider Latin)."""
+    if request.param != "default font":
+        if request.param not in QFontDatabase.families():
+            pytest.skip(f"{request.param} is not installed")
+        before = qapp.font()
+        qapp.setFont(QFont(request.param, 10))
+        yield
+        qapp.setFont(before)
+    else:
+        yield
+
+
 @pytest.mark.parametrize("language", ["en", "zh_CN"])
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_nothing_is_clipped_or_outside(qtbot, window, language, size) -> None:
+def test_nothing_is_clipped_or_outside(qtbot, app_font, window, language, size) -> None:
     i18n.install_translator(language)
     window.resize(*size)
     window.show()
