@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from chat_fakes import GatedServer
 from ui_walk import chinese_leftovers, english_leftovers
 
 from pixelmem.core.archive.inbox import Inbox
@@ -74,3 +75,21 @@ def test_chinese_to_english_leaves_no_chinese(qtbot, window) -> None:
     switch(window, qtbot, "en")
     left = chinese_leftovers(window)
     assert left == [], "\n".join(f"{w}: {t!r}" for w, t in left)
+
+
+def test_a_chat_answer_is_relabelled_too(qtbot, window) -> None:
+    """Texts made with an answer (its buttons, "Memories used (n)") follow a switch."""
+    with GatedServer(chat_reply="Use 18 g of coffee.") as server:
+        server.release()
+        new = copy.deepcopy(window.settings)
+        new.chat.provider, new.chat.base_url, new.chat.model = "ollama", server.url, "fake"
+        window._use_settings(new)
+        pane = window.chat_dock
+        pane.raise_()
+        pane.input.setPlainText("espresso ratio")
+        with qtbot.waitSignal(pane.answer_finished, timeout=5000):
+            pane.send()
+        switch(window, qtbot, "zh_CN")
+        left = english_leftovers(pane)
+        assert left == [], "\n".join(f"{w}: {t!r} (source {s!r})" for w, t, s in left)
+        assert pane.shutdown(5000)

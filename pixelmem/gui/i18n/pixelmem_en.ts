@@ -61,7 +61,7 @@
 <context>
     <name>InboxView</name>
     <message numerus="yes">
-        <location filename="../inbox_view.py" line="186"/>
+        <location filename="../inbox_view.py" line="189"/>
         <source>%n drafts from AI tools waiting for review</source>
         <translation>
             <numerusform>%n draft from AI tools waiting for review</numerusform>
@@ -99,7 +99,7 @@
 <context>
     <name>MemoriesPanel</name>
     <message numerus="yes">
-        <location filename="../chat/widgets.py" line="406"/>
+        <location filename="../chat/widgets.py" line="409"/>
         <source>Memories used (%n)</source>
         <translation>
             <numerusform>Memories used (%n)</numerusform>
@@ -110,7 +110,7 @@
 <context>
     <name>MemoryListPanel</name>
     <message numerus="yes">
-        <location filename="../memory_list.py" line="231"/>
+        <location filename="../memory_list.py" line="232"/>
         <source>%Ln memories</source>
         <translation>
             <numerusform>%Ln memory</numerusform>
@@ -118,7 +118,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../memory_list.py" line="233"/>
+        <location filename="../memory_list.py" line="234"/>
         <source>{shown} of %Ln memories</source>
         <translation>
             <numerusform>{shown} of %Ln memory</numerusform>

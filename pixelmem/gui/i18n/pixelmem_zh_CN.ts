@@ -615,79 +615,79 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>InboxView</name>
     <message>
-        <location filename="../inbox_view.py" line="129"/>
+        <location filename="../inbox_view.py" line="131"/>
         <source>Save draft</source>
         <translation>保存草稿</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="130"/>
+        <location filename="../inbox_view.py" line="132"/>
         <source>Accept</source>
         <translation>接受</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="131"/>
+        <location filename="../inbox_view.py" line="133"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="122"/>
+        <location filename="../inbox_view.py" line="124"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="122"/>
+        <location filename="../inbox_view.py" line="124"/>
         <source>Topics</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="122"/>
+        <location filename="../inbox_view.py" line="124"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="126"/>
+        <location filename="../inbox_view.py" line="128"/>
         <source>Low</source>
         <translation>低</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="126"/>
+        <location filename="../inbox_view.py" line="128"/>
         <source>Medium</source>
         <translation>中</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="126"/>
+        <location filename="../inbox_view.py" line="128"/>
         <source>High</source>
         <translation>高</translation>
     </message>
     <message numerus="yes">
-        <location filename="../inbox_view.py" line="186"/>
+        <location filename="../inbox_view.py" line="189"/>
         <source>%n drafts from AI tools waiting for review</source>
         <translation>
             <numerusform>%n 份来自 AI 工具的草稿等待审阅</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="189"/>
+        <location filename="../inbox_view.py" line="192"/>
         <source>No drafts waiting. Memories that AI tools propose over MCP appear here.</source>
         <translation>没有待审草稿。AI 工具通过 MCP 提议的记忆会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="223"/>
+        <location filename="../inbox_view.py" line="227"/>
         <source>From: {source}</source>
         <translation>来源：{source}</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="283"/>
+        <location filename="../inbox_view.py" line="287"/>
         <source>Draft saved</source>
         <translation>草稿已保存</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="288"/>
+        <location filename="../inbox_view.py" line="292"/>
         <source>Accepted “{title}” into the vault</source>
         <translation>已将“{title}”收入知识库</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="294"/>
+        <location filename="../inbox_view.py" line="298"/>
         <source>Rejected “{title}” (moved to the vault&apos;s trash)</source>
         <translation>已拒绝“{title}”（已移到知识库的回收站）</translation>
     </message>
@@ -730,22 +730,22 @@ Those will be moved to the trash (they can be restored).</source>
         <translation>收件箱</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="378"/>
+        <location filename="../main_window.py" line="383"/>
         <source>Import files</source>
         <translation>导入文件</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="384"/>
+        <location filename="../main_window.py" line="389"/>
         <source>Open vault folder</source>
         <translation>打开知识库文件夹</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="440"/>
+        <location filename="../main_window.py" line="445"/>
         <source>About pixelmem</source>
         <translation>关于 pixelmem</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="442"/>
+        <location filename="../main_window.py" line="447"/>
         <source>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;Local-first knowledge memory: Markdown files in a folder you own, searched by meaning and by keyword, offline.&lt;/p&gt;&lt;p&gt;Vault: {vault}&lt;/p&gt;</source>
         <translation>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;本地优先的知识记忆：Markdown 文件存放在你自己的文件夹里，可离线按语义和关键词搜索。&lt;/p&gt;&lt;p&gt;知识库：{vault}&lt;/p&gt;</translation>
     </message>
@@ -853,84 +853,84 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>MemoriesPanel</name>
     <message numerus="yes">
-        <location filename="../chat/widgets.py" line="406"/>
+        <location filename="../chat/widgets.py" line="409"/>
         <source>Memories used (%n)</source>
         <translation>
             <numerusform>用到的记忆（%n）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="408"/>
+        <location filename="../chat/widgets.py" line="411"/>
         <source>No memory was relevant to this message.</source>
         <translation>没有与这条消息相关的记忆。</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="409"/>
+        <location filename="../chat/widgets.py" line="412"/>
         <source>Show prompt</source>
         <translation>显示提示词</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="410"/>
+        <location filename="../chat/widgets.py" line="413"/>
         <source>Exactly what was sent to the model</source>
         <translation>实际发送给模型的内容</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="415"/>
+        <location filename="../chat/widgets.py" line="418"/>
         <source>Not sent (over the {budget}-character budget): {names}</source>
         <translation>未发送（超出 {budget} 字符预算）：{names}</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="421"/>
+        <location filename="../chat/widgets.py" line="424"/>
         <source>Pinned but deleted: {ids}</source>
         <translation>已固定但已删除：{ids}</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="440"/>
+        <location filename="../chat/widgets.py" line="443"/>
         <source>pinned</source>
         <translation>固定</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="440"/>
+        <location filename="../chat/widgets.py" line="443"/>
         <source>automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="441"/>
+        <location filename="../chat/widgets.py" line="444"/>
         <source>passage</source>
         <translation>片段</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="441"/>
+        <location filename="../chat/widgets.py" line="444"/>
         <source>truncated</source>
         <translation>已截断</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="449"/>
+        <location filename="../chat/widgets.py" line="452"/>
         <source>Unpin</source>
         <translation>取消固定</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="449"/>
+        <location filename="../chat/widgets.py" line="452"/>
         <source>Pin</source>
         <translation>固定</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="450"/>
+        <location filename="../chat/widgets.py" line="453"/>
         <source>Send this memory with every message of this chat</source>
         <translation>在本次对话的每条消息中附带这条记忆</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="451"/>
+        <location filename="../chat/widgets.py" line="454"/>
         <source>Include</source>
         <translation>包含</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="451"/>
+        <location filename="../chat/widgets.py" line="454"/>
         <source>Exclude</source>
         <translation>排除</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="452"/>
+        <location filename="../chat/widgets.py" line="455"/>
         <source>Exclude from this chat</source>
         <translation>在本次对话中排除</translation>
     </message>
@@ -961,101 +961,101 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>MemoryListPanel</name>
     <message>
-        <location filename="../memory_list.py" line="131"/>
+        <location filename="../memory_list.py" line="132"/>
         <source>Move to Trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="135"/>
+        <location filename="../memory_list.py" line="136"/>
         <source>Recently updated</source>
         <translation>最近更新</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="136"/>
+        <location filename="../memory_list.py" line="137"/>
         <source>Recently created</source>
         <translation>最近创建</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="137"/>
+        <location filename="../memory_list.py" line="138"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="138"/>
+        <location filename="../memory_list.py" line="139"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="143"/>
+        <location filename="../memory_list.py" line="144"/>
         <source>Any importance</source>
         <translation>任意重要性</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="150"/>
+        <location filename="../memory_list.py" line="151"/>
         <source>Order of the list</source>
         <translation>列表的排序方式</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="151"/>
+        <location filename="../memory_list.py" line="152"/>
         <source>Show only the memories with this topic</source>
         <translation>只显示带有此主题的记忆</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="153"/>
+        <location filename="../memory_list.py" line="154"/>
         <source>Show only the memories updated in this period</source>
         <translation>只显示在这段时间内更新过的记忆</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="159"/>
+        <location filename="../memory_list.py" line="160"/>
         <source>Any time</source>
         <translation>任意时间</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="160"/>
+        <location filename="../memory_list.py" line="161"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="161"/>
+        <location filename="../memory_list.py" line="162"/>
         <source>Past 7 days</source>
         <translation>最近 7 天</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="162"/>
+        <location filename="../memory_list.py" line="163"/>
         <source>Past 30 days</source>
         <translation>最近 30 天</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="163"/>
+        <location filename="../memory_list.py" line="164"/>
         <source>Past year</source>
         <translation>最近一年</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="205"/>
+        <location filename="../memory_list.py" line="206"/>
         <source>All topics</source>
         <translation>全部主题</translation>
     </message>
     <message numerus="yes">
-        <location filename="../memory_list.py" line="231"/>
+        <location filename="../memory_list.py" line="232"/>
         <source>%Ln memories</source>
         <translation>
             <numerusform>%Ln 条记忆</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../memory_list.py" line="233"/>
+        <location filename="../memory_list.py" line="234"/>
         <source>{shown} of %Ln memories</source>
         <translation>
             <numerusform>{shown} / %Ln 条记忆</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="236"/>
+        <location filename="../memory_list.py" line="237"/>
         <source>No memory matches these filters.</source>
         <translation>没有符合筛选条件的记忆。</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="238"/>
+        <location filename="../memory_list.py" line="239"/>
         <source>No memories yet.
 Press Ctrl+N to write one.</source>
         <translation>还没有记忆。
@@ -1065,47 +1065,52 @@ Press Ctrl+N to write one.</source>
 <context>
     <name>MessageWidget</name>
     <message>
-        <location filename="../chat/widgets.py" line="259"/>
+        <location filename="../chat/widgets.py" line="260"/>
+        <source>You</source>
+        <translation>你</translation>
+    </message>
+    <message>
+        <location filename="../chat/widgets.py" line="262"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="260"/>
+        <location filename="../chat/widgets.py" line="263"/>
         <source>Copy this message as Markdown</source>
         <translation>以 Markdown 复制这条消息</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="261"/>
+        <location filename="../chat/widgets.py" line="264"/>
         <source>Copy code</source>
         <translation>复制代码</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="262"/>
+        <location filename="../chat/widgets.py" line="265"/>
         <source>Copy one of the answer&apos;s code blocks</source>
         <translation>复制回答中的某个代码块</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="263"/>
+        <location filename="../chat/widgets.py" line="266"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="264"/>
+        <location filename="../chat/widgets.py" line="267"/>
         <source>Ask again and replace this answer</source>
         <translation>重新提问并替换这个回答</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="265"/>
+        <location filename="../chat/widgets.py" line="268"/>
         <source>Save as memory</source>
         <translation>存为记忆</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="266"/>
+        <location filename="../chat/widgets.py" line="269"/>
         <source>Save this message (or the selected text) as a memory</source>
         <translation>把这条消息（或所选文字）存为记忆</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="267"/>
+        <location filename="../chat/widgets.py" line="270"/>
         <source>Open Settings</source>
         <translation>打开设置</translation>
     </message>
