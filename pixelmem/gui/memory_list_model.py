@@ -95,8 +95,8 @@ class MemoryListModel(QAbstractListModel):
         if role == UpdatedRole:
             return memory.updated or memory.created
         if role == Qt.ItemDataRole.ToolTipRole:  # asked for when shown: current language
-            where = str(memory.path) if memory.path else memory.title
-            return f"{where}\n{row_tooltip_line(memory.importance)}"
+            where = f"\n{memory.path}" if memory.path else ""  # the title may be cut in the row
+            return f"{memory.title}{where}\n{row_tooltip_line(memory.importance)}"
         return None
 
     # -- Python-side access (the proxy and views use these; no QVariant round trip) -------
