@@ -5,10 +5,11 @@ short lines instead of being pushed wider than the screen or cutting labels to "
 Differences from the Qt example, all so that a row reads like an ordinary ``QHBoxLayout``
 when there is room:
 
-- a line is filled while the items' *minimum* widths fit, then the line's room is shared:
-  each item grows towards its preferred width (in proportion to what it lacks), and an item
-  whose horizontal size policy expands (a line edit, a stretchy combo box) takes what is left.
-  So the row shrinks (a combo box elides its text) before it wraps;
+- a line is filled while its items fit at :data:`SHRINK` of their preferred widths (never
+  below their minimum), then the line's room is shared: each item grows towards its
+  preferred width (in proportion to what it lacks), and an item whose horizontal size policy
+  expands (a line edit, a stretchy combo box) takes what is left. So a row shrinks a little
+  (a combo box elides a few letters) before it wraps, but wraps before "Any i…";
 - hidden widgets take no room; the minimum width is that of the widest single item.
 """
 
@@ -16,6 +17,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QRect, QSize, Qt
 from PySide6.QtWidgets import QLayout, QLayoutItem, QWidget
+
+SHRINK = 0.6  # an item on a shared line keeps at least this much of its preferred width
 
 
 class FlowLayout(QLayout):
@@ -76,11 +79,11 @@ class FlowLayout(QLayout):
         return [i for i in self._items if i.widget() is None or not i.widget().isHidden()]
 
     def _lines(self, width: int) -> list[list[QLayoutItem]]:
-        """The items of each line: as many as fit at their minimum widths."""
+        """The items of each line: as many as fit at :data:`SHRINK` of their preferred width."""
         lines: list[list[QLayoutItem]] = [[]]
         used = 0
         for item in self._shown():
-            wanted = item.minimumSize().width()
+            wanted = max(item.minimumSize().width(), round(item.sizeHint().width() * SHRINK))
             if lines[-1] and used + self._spacing + wanted > width:
                 lines.append([])
                 used = 0
