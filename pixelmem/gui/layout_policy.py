@@ -6,7 +6,9 @@ short window's first layout stacks Related as a tab beside Search instead of bel
 Qt keeps the dock widgets of a tabbed area that are not the current tab *visible*, just
 stacked below the current one, so Tab walks through the controls of the Chat, Map or Inbox
 tab while the Search or Memories tab is shown: stops where nothing visible changes.
-:class:`CoveredTabs` tracks the covered docks (``visibilityChanged``) and steps over them.
+:class:`CoveredTabs` tracks the covered docks (``visibilityChanged``) and Tab visits only the
+controls on screen, column by column (list, editor, right docks, status bar) rather than in
+the order the views happened to be built.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ class CoveredTabs(QObject):
 
     def __init__(self, window: QMainWindow) -> None:
         super().__init__(window)
+        self._window = window
         self.covered: set[str] = set()
         for dock in window.findChildren(QDockWidget):
             dock.visibilityChanged.connect(lambda shown, d=dock: self._seen(d, shown))
@@ -43,7 +46,52 @@ class CoveredTabs(QObject):
         return True
 
     def focus_next(self, step: Callable[[bool], bool], forward: bool) -> bool:
-        """Move focus with Qt's ``focusNextPrevChild`` (``step``) past covered controls."""
+        """Tab (``forward``) or Shift+Tab: the next of :meth:`tab_stops`; from a widget that
+        is not one of them, Qt's own ``focusNextPrevChild`` (``step``), past covered tabs."""
+        stops = self.tab_stops()
+        at = _index_of(stops, QApplication.focusWidget())
+        if at is None:
+            return self._step_past_covered(step, forward)
+        target = stops[(at + (1 if forward else -1)) % len(stops)]
+        reason = Qt.FocusReason.TabFocusReason if forward else Qt.FocusReason.BacktabFocusReason
+        target.setFocus(reason)
+        return True
+
+    def tab_stops(self) -> list[QWidget]:
+        """The controls Tab visits, in reading order: the list column, the editor, the docks
+        on the right, the status bar; within a column in Qt's focus chain order (the order
+        the views were built in)."""
+        window = self._window
+        found: list[QWidget] = []
+        widget = window.nextInFocusChain()
+        while widget is not None and widget is not window and len(found) < 5000:
+            if self._takes_tab(widget):
+                found.append(widget)
+            widget = widget.nextInFocusChain()
+        return sorted(found, key=self._column)  # stable: keeps the chain order in a column
+
+    def _takes_tab(self, widget: QWidget) -> bool:
+        return (
+            bool(widget.focusPolicy() & Qt.FocusPolicy.TabFocus)
+            and widget.isEnabled()
+            and widget.focusProxy() is None
+            and widget.window() is self._window
+            and self.is_shown(widget)
+        )
+
+    def _column(self, widget: QWidget) -> int:
+        window = self._window
+        centre = widget.mapTo(window, widget.rect().center())
+        status = window.statusBar()
+        if status.isVisible() and centre.y() >= status.y():
+            return 3
+        central = window.centralWidget()
+        if central is None or not central.isVisible():
+            return 1
+        area = central.geometry()
+        return 0 if centre.x() < area.left() else 1 if centre.x() <= area.right() else 2
+
+    def _step_past_covered(self, step: Callable[[bool], bool], forward: bool) -> bool:
         start = QApplication.focusWidget()
         for _ in range(500):  # the focus chain is finite; never loop for ever
             if not step(forward):
@@ -52,6 +100,14 @@ class CoveredTabs(QObject):
             if now is None or now is start or self.is_shown(now):
                 return True
         return True
+
+
+def _index_of(stops: list[QWidget], widget: QWidget | None) -> int | None:
+    """Where ``widget`` (or the stop it belongs to: a spin box's line edit) is in ``stops``."""
+    for index, stop in enumerate(stops):
+        if widget is not None and (stop is widget or stop.isAncestorOf(widget)):
+            return index
+    return None
 
 
 def _is_empty_tab_bar(widget: QWidget) -> bool:

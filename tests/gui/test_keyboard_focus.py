@@ -103,3 +103,21 @@ def test_the_frame_is_drawn_in_the_highlight_colour(qtbot, window, palette) -> N
         highlight.hue() - background.hue()
     )
     assert contrast > 60  # stands out against the page in both palettes
+
+
+def test_tab_reads_the_window_column_by_column(qtbot, window) -> None:
+    """From the list: the editor, then the search dock, the status bar, and round to the
+    list's own filters (above the list) — not the order the views were built in."""
+    _shown(qtbot, window)
+    window.search_dock.raise_()
+    qtbot.wait(20)
+    stops = [widget for widget, _ in _tab_stops(qtbot, window)]
+    order = [
+        window.editor.form.title_edit,
+        window.editor.form.body_edit,
+        window.search_panel.search_box,
+        window.status.counts_button,
+        window.list_panel.sort_combo,
+    ]
+    positions = [stops.index(widget) for widget in order]
+    assert positions == sorted(positions), [type(w).__name__ for w in stops]
