@@ -1,7 +1,8 @@
 """How the main window's docks behave in a small window and under the keyboard.
 
 :class:`DockShares` keeps the docks' share of the width as the window is resized, and a
-short window's first layout stacks Related as a tab beside Search instead of below it.
+short window's first layout stacks Related (and Backlinks) as tabs beside Search instead of
+below it.
 
 Qt keeps the dock widgets of a tabbed area that are not the current tab *visible*, just
 stacked below the current one, so Tab walks through the controls of the Chat, Map or Inbox
@@ -33,6 +34,7 @@ class CoveredTabs(QObject):
 
     def _seen(self, dock: QDockWidget, shown: bool) -> None:
         (self.covered.discard if shown else self.covered.add)(dock.objectName())
+        fit_tab_bars(self._window)  # docks were (re)arranged: a tab bar may be new
 
     def is_shown(self, widget: QWidget) -> bool:
         """Whether a person can see ``widget``: visible, and not in a covered dock tab."""
@@ -102,6 +104,15 @@ class CoveredTabs(QObject):
         return True
 
 
+def fit_tab_bars(window: QMainWindow) -> None:
+    """The dock tab bars elide their titles ("Backl…") instead of hiding tabs behind scroll
+    arrows when a narrow window has more tabs than room (Search, Chat, Map, Related, …)."""
+    for bar in window.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly):
+        if bar.usesScrollButtons():
+            bar.setUsesScrollButtons(False)
+            bar.setElideMode(Qt.TextElideMode.ElideRight)
+
+
 def _index_of(stops: list[QWidget], widget: QWidget | None) -> int | None:
     """Where ``widget`` (or the stop it belongs to: a spin box's line edit) is in ``stops``."""
     for index, stop in enumerate(stops):
@@ -135,7 +146,7 @@ class DockShares(QObject):
         covered: CoveredTabs,
         *,
         first_layout: bool,
-        tabs_when_short: tuple[QDockWidget, QDockWidget] | None = None,
+        tabs_when_short: tuple[QDockWidget, ...] = (),
     ) -> None:
         super().__init__(window)
         self.window = window
@@ -159,12 +170,14 @@ class DockShares(QObject):
 
     def _stack_when_short(self) -> None:
         """A short window (800×600) cannot hold two docks above each other with the chat's
-        input, buttons and banner in one of them: the second becomes a tab of the first."""
-        if self._tabs_when_short is None or self.window.height() >= SHORT_WINDOW:
+        input, buttons and banner in one of them: the others become tabs of the first."""
+        if not self._tabs_when_short or self.window.height() >= SHORT_WINDOW:
             return
-        first, second = self._tabs_when_short
-        self.window.tabifyDockWidget(first, second)
+        first, *others = self._tabs_when_short
+        for other in others:
+            self.window.tabifyDockWidget(first, other)
         first.raise_()
+        fit_tab_bars(self.window)
 
     def _first_shares(self) -> None:
         width = self.window.width()

@@ -95,8 +95,11 @@ class MemoryListModel(QAbstractListModel):
         if role == UpdatedRole:
             return memory.updated or memory.created
         if role == Qt.ItemDataRole.ToolTipRole:  # asked for when shown: current language
-            where = f"\n{memory.path}" if memory.path else ""  # the title may be cut in the row
-            return f"{memory.title}{where}\n{row_tooltip_line(memory.importance)}"
+            tip = memory.title + (f"\n{memory.path}" if memory.path else "")  # a cut title
+            if memory.aliases:  # Obsidian's other names for the note
+                names = ", ".join(memory.aliases)
+                tip += "\n" + self.tr("Also called: {names}").format(names=names)
+            return f"{tip}\n{row_tooltip_line(memory.importance)}"
         return None
 
     # -- Python-side access (the proxy and views use these; no QVariant round trip) -------

@@ -2,6 +2,25 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
+    <name>BacklinksPanel</name>
+    <message numerus="yes">
+        <location filename="../backlinks_panel.py" line="111"/>
+        <source>Linked mentions (%n)</source>
+        <translation>
+            <numerusform>Linked mentions (%n)</numerusform>
+            <numerusform>Linked mentions (%n)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../backlinks_panel.py" line="112"/>
+        <source>Unlinked mentions (%n)</source>
+        <translation>
+            <numerusform>Unlinked mentions (%n)</numerusform>
+            <numerusform>Unlinked mentions (%n)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ChatPane</name>
     <message numerus="yes">
         <location filename="../chat/pane.py" line="429"/>
@@ -59,13 +78,51 @@
     </message>
 </context>
 <context>
+    <name>ImportCounts</name>
+    <message numerus="yes">
+        <location filename="../import_report.py" line="20"/>
+        <source>Imported %n files.</source>
+        <translation>
+            <numerusform>Imported %n file.</numerusform>
+            <numerusform>Imported %n files.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../import_report.py" line="24"/>
+        <source>%n files were skipped (already there, or not a kind pixelmem reads).</source>
+        <translation>
+            <numerusform>%n file was skipped (already there, or not a kind pixelmem reads).</numerusform>
+            <numerusform>%n files were skipped (already there, or not a kind pixelmem reads).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../import_report.py" line="28"/>
+        <source>%n files could not be imported.</source>
+        <translation>
+            <numerusform>%n file could not be imported.</numerusform>
+            <numerusform>%n files could not be imported.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>InboxView</name>
     <message numerus="yes">
-        <location filename="../inbox_view.py" line="189"/>
+        <location filename="../inbox_view.py" line="190"/>
         <source>%n drafts from AI tools waiting for review</source>
         <translation>
             <numerusform>%n draft from AI tools waiting for review</numerusform>
             <numerusform>%n drafts from AI tools waiting for review</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>LinkCounts</name>
+    <message numerus="yes">
+        <location filename="../link_updates.py" line="46"/>
+        <source>%n links to “{old}” in other memories would no longer lead anywhere.</source>
+        <translation>
+            <numerusform>%n link to “{old}” in another memory would no longer lead anywhere.</numerusform>
+            <numerusform>%n links to “{old}” in other memories would no longer lead anywhere.</numerusform>
         </translation>
     </message>
 </context>
@@ -149,9 +206,28 @@
     </message>
 </context>
 <context>
+    <name>SkippedDialog</name>
+    <message numerus="yes">
+        <location filename="../skipped_dialog.py" line="35"/>
+        <source>%n files in the vault could not be read as memories. They are left untouched; fix them in another editor and pixelmem picks them up.</source>
+        <translation>
+            <numerusform>%n file in the vault could not be read as a memory. It is left untouched; fix it in another editor and pixelmem picks it up.</numerusform>
+            <numerusform>%n files in the vault could not be read as memories. They are left untouched; fix them in another editor and pixelmem picks them up.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>VaultSession</name>
     <message numerus="yes">
-        <location filename="../session.py" line="310"/>
+        <location filename="../session.py" line="317"/>
+        <source>Updated the links in %n memories</source>
+        <translation>
+            <numerusform>Updated the links in %n memory</numerusform>
+            <numerusform>Updated the links in %n memories</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../session.py" line="338"/>
         <source>Imported %Ln file(s)</source>
         <translation>
             <numerusform>Imported %Ln file</numerusform>

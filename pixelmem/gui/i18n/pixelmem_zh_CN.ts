@@ -2,6 +2,43 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name>BacklinksPanel</name>
+    <message numerus="yes">
+        <location filename="../backlinks_panel.py" line="111"/>
+        <source>Linked mentions (%n)</source>
+        <translation>
+            <numerusform>链接提及（%n）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../backlinks_panel.py" line="112"/>
+        <source>Unlinked mentions (%n)</source>
+        <translation>
+            <numerusform>未链接提及（%n）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../backlinks_panel.py" line="114"/>
+        <source>Open a memory to see what links to it.</source>
+        <translation>打开一条记忆，查看哪些记忆链接到它。</translation>
+    </message>
+    <message>
+        <location filename="../backlinks_panel.py" line="117"/>
+        <source>No other memory links to this one or mentions its title.</source>
+        <translation>没有其他记忆链接到这条记忆或提到它的标题。</translation>
+    </message>
+    <message>
+        <location filename="../backlinks_panel.py" line="142"/>
+        <source>Link it</source>
+        <translation>添加链接</translation>
+    </message>
+    <message>
+        <location filename="../backlinks_panel.py" line="143"/>
+        <source>Turn these words into a [[link]] to this memory</source>
+        <translation>把这段文字变成指向这条记忆的 [[链接]]</translation>
+    </message>
+</context>
+<context>
     <name>ChatBody</name>
     <message>
         <location filename="../chat/body.py" line="99"/>
@@ -441,102 +478,112 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>EditorForm</name>
     <message>
-        <location filename="../editor_form.py" line="201"/>
+        <location filename="../editor_form.py" line="213"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="202"/>
+        <location filename="../editor_form.py" line="214"/>
         <source>&amp;Topics</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="203"/>
+        <location filename="../editor_form.py" line="215"/>
         <source>comma, separated, topics</source>
         <translation>用逗号分隔的主题</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="204"/>
+        <location filename="../editor_form.py" line="216"/>
         <source>&amp;Importance</source>
         <translation>重要性(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="208"/>
+        <location filename="../editor_form.py" line="220"/>
         <source>Low</source>
         <translation>低</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="208"/>
+        <location filename="../editor_form.py" line="220"/>
         <source>Medium</source>
         <translation>中</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="208"/>
+        <location filename="../editor_form.py" line="220"/>
         <source>High</source>
         <translation>高</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="213"/>
+        <location filename="../editor_form.py" line="225"/>
         <source>● Unsaved</source>
         <translation>● 未保存</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="214"/>
+        <location filename="../editor_form.py" line="226"/>
         <source>This memory has changes that are not saved yet</source>
         <translation>这条记忆有尚未保存的修改</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="215"/>
+        <location filename="../editor_form.py" line="227"/>
         <source>Preview</source>
         <translation>预览</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="216"/>
+        <location filename="../editor_form.py" line="228"/>
         <source>Show the rendered Markdown (Ctrl+E)</source>
         <translation>显示渲染后的 Markdown（Ctrl+E）</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="217"/>
+        <location filename="../editor_form.py" line="229"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="218"/>
+        <location filename="../editor_form.py" line="230"/>
         <source>Save (Ctrl+S)</source>
         <translation>保存（Ctrl+S）</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="219"/>
+        <location filename="../editor_form.py" line="231"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="220"/>
+        <location filename="../editor_form.py" line="232"/>
         <source>Move this memory to the trash (undoable)</source>
         <translation>把这条记忆移到回收站（可撤销）</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="221"/>
+        <location filename="../editor_form.py" line="233"/>
         <source>Write in Markdown…</source>
         <translation>用 Markdown 书写…</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="226"/>
+        <location filename="../editor_form.py" line="236"/>
+        <source>Ctrl+click a [[link]] to open the memory it names</source>
+        <translation>按住 Ctrl 单击 [[链接]]，打开它指向的记忆</translation>
+    </message>
+    <message>
+        <location filename="../editor_form.py" line="240"/>
         <source>Select a memory on the left, or press Ctrl+N to write a new one.</source>
         <translation>在左侧选择一条记忆，或按 Ctrl+N 新建。</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="338"/>
+        <location filename="../editor_form.py" line="327"/>
+        <source>Also called: {names}</source>
+        <translation>别名：{names}</translation>
+    </message>
+    <message>
+        <location filename="../editor_form.py" line="360"/>
         <source>New memory — not saved yet</source>
         <translation>新记忆——尚未保存</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="347"/>
+        <location filename="../editor_form.py" line="369"/>
         <source>updated {date}</source>
         <translation>更新于 {date}</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="349"/>
+        <location filename="../editor_form.py" line="371"/>
         <source>created {date}</source>
         <translation>创建于 {date}</translation>
     </message>
@@ -585,6 +632,30 @@ Those will be moved to the trash (they can be restored).</source>
     </message>
 </context>
 <context>
+    <name>ImportCounts</name>
+    <message numerus="yes">
+        <location filename="../import_report.py" line="20"/>
+        <source>Imported %n files.</source>
+        <translation>
+            <numerusform>已导入 %n 个文件。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../import_report.py" line="24"/>
+        <source>%n files were skipped (already there, or not a kind pixelmem reads).</source>
+        <translation>
+            <numerusform>跳过了 %n 个文件（已在库中，或 pixelmem 不支持该类型）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../import_report.py" line="28"/>
+        <source>%n files could not be imported.</source>
+        <translation>
+            <numerusform>%n 个文件无法导入。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>Importance</name>
     <message>
         <location filename="../importance_legend.py" line="17"/>
@@ -615,137 +686,167 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>InboxView</name>
     <message>
-        <location filename="../inbox_view.py" line="131"/>
+        <location filename="../inbox_view.py" line="132"/>
         <source>Save draft</source>
         <translation>保存草稿</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="132"/>
+        <location filename="../inbox_view.py" line="133"/>
         <source>Accept</source>
         <translation>接受</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="133"/>
+        <location filename="../inbox_view.py" line="134"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="124"/>
+        <location filename="../inbox_view.py" line="125"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="124"/>
+        <location filename="../inbox_view.py" line="125"/>
         <source>Topics</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="124"/>
+        <location filename="../inbox_view.py" line="125"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="128"/>
+        <location filename="../inbox_view.py" line="129"/>
         <source>Low</source>
         <translation>低</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="128"/>
+        <location filename="../inbox_view.py" line="129"/>
         <source>Medium</source>
         <translation>中</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="128"/>
+        <location filename="../inbox_view.py" line="129"/>
         <source>High</source>
         <translation>高</translation>
     </message>
     <message numerus="yes">
-        <location filename="../inbox_view.py" line="189"/>
+        <location filename="../inbox_view.py" line="190"/>
         <source>%n drafts from AI tools waiting for review</source>
         <translation>
             <numerusform>%n 份来自 AI 工具的草稿等待审阅</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="192"/>
+        <location filename="../inbox_view.py" line="193"/>
         <source>No drafts waiting. Memories that AI tools propose over MCP appear here.</source>
         <translation>没有待审草稿。AI 工具通过 MCP 提议的记忆会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="227"/>
+        <location filename="../inbox_view.py" line="228"/>
         <source>From: {source}</source>
         <translation>来源：{source}</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="287"/>
+        <location filename="../inbox_view.py" line="293"/>
         <source>Draft saved</source>
         <translation>草稿已保存</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="292"/>
+        <location filename="../inbox_view.py" line="298"/>
         <source>Accepted “{title}” into the vault</source>
         <translation>已将“{title}”收入知识库</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="298"/>
+        <location filename="../inbox_view.py" line="304"/>
         <source>Rejected “{title}” (moved to the vault&apos;s trash)</source>
         <translation>已拒绝“{title}”（已移到知识库的回收站）</translation>
     </message>
 </context>
 <context>
+    <name>LinkCounts</name>
+    <message numerus="yes">
+        <location filename="../link_updates.py" line="46"/>
+        <source>%n links to “{old}” in other memories would no longer lead anywhere.</source>
+        <translation>
+            <numerusform>其他记忆中有 %n 个指向“{old}”的链接将失效。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
-        <location filename="../main_window.py" line="216"/>
+        <location filename="../main_window.py" line="236"/>
         <source>No other vaults yet</source>
         <translation>还没有其他知识库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="226"/>
+        <location filename="../main_window.py" line="246"/>
         <source>Recent &amp;Vaults</source>
         <translation>最近的知识库(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="228"/>
+        <location filename="../main_window.py" line="248"/>
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="229"/>
+        <location filename="../main_window.py" line="249"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="230"/>
+        <location filename="../main_window.py" line="250"/>
         <source>Related</source>
         <translation>相关</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="231"/>
+        <location filename="../main_window.py" line="251"/>
+        <source>Backlinks</source>
+        <translation>反向链接</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="252"/>
         <source>Map</source>
         <translation>地图</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="232"/>
+        <location filename="../main_window.py" line="253"/>
         <source>Inbox</source>
         <translation>收件箱</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="383"/>
+        <location filename="../main_window.py" line="358"/>
+        <source>No memory is called “{target}” yet</source>
+        <translation>还没有名为“{target}”的记忆</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="372"/>
+        <source>That text has changed; nothing was linked</source>
+        <translation>这段文字已改变；没有添加链接</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="443"/>
         <source>Import files</source>
         <translation>导入文件</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="389"/>
+        <location filename="../main_window.py" line="449"/>
+        <source>Import a folder</source>
+        <translation>导入文件夹</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="460"/>
         <source>Open vault folder</source>
         <translation>打开知识库文件夹</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="445"/>
+        <location filename="../main_window.py" line="516"/>
         <source>About pixelmem</source>
         <translation>关于 pixelmem</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="447"/>
+        <location filename="../main_window.py" line="518"/>
         <source>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;Local-first knowledge memory: Markdown files in a folder you own, searched by meaning and by keyword, offline.&lt;/p&gt;&lt;p&gt;Vault: {vault}&lt;/p&gt;</source>
         <translation>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;本地优先的知识记忆：Markdown 文件存放在你自己的文件夹里，可离线按语义和关键词搜索。&lt;/p&gt;&lt;p&gt;知识库：{vault}&lt;/p&gt;</translation>
     </message>
@@ -822,12 +923,12 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>MarkdownPreview</name>
     <message>
-        <location filename="../markdown_preview.py" line="56"/>
+        <location filename="../markdown_preview.py" line="79"/>
         <source>Part of this memory is not shown: {what}.</source>
         <translation>此记忆的一部分未显示：{what}。</translation>
     </message>
     <message>
-        <location filename="../markdown_preview.py" line="59"/>
+        <location filename="../markdown_preview.py" line="82"/>
         <source>Show all (may be slow)</source>
         <translation>全部显示（可能较慢）</translation>
     </message>
@@ -938,24 +1039,32 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>MemoryEditor</name>
     <message>
-        <location filename="../editor.py" line="158"/>
+        <location filename="../editor.py" line="159"/>
         <source>Untitled</source>
         <translation>无标题</translation>
     </message>
     <message>
-        <location filename="../editor.py" line="203"/>
+        <location filename="../editor.py" line="205"/>
         <source>Saved “{title}”</source>
         <translation>已保存“{title}”</translation>
     </message>
     <message>
-        <location filename="../editor.py" line="277"/>
+        <location filename="../editor.py" line="281"/>
         <source>This memory was deleted. Saving creates it again.</source>
         <translation>这条记忆已被删除。保存会重新创建它。</translation>
     </message>
     <message>
-        <location filename="../editor.py" line="287"/>
+        <location filename="../editor.py" line="291"/>
         <source>This memory changed on disk. Saving will ask what to do.</source>
         <translation>这条记忆在磁盘上已被修改。保存时会询问如何处理。</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryListModel</name>
+    <message>
+        <location filename="../memory_list_model.py" line="101"/>
+        <source>Also called: {names}</source>
+        <translation>别名：{names}</translation>
     </message>
 </context>
 <context>
@@ -1030,11 +1139,6 @@ Those will be moved to the trash (they can be restored).</source>
         <source>Past year</source>
         <translation>最近一年</translation>
     </message>
-    <message>
-        <location filename="../memory_list.py" line="206"/>
-        <source>All topics</source>
-        <translation>全部主题</translation>
-    </message>
     <message numerus="yes">
         <location filename="../memory_list.py" line="232"/>
         <source>%Ln memories</source>
@@ -1048,6 +1152,11 @@ Those will be moved to the trash (they can be restored).</source>
         <translation>
             <numerusform>{shown} / %Ln 条记忆</numerusform>
         </translation>
+    </message>
+    <message>
+        <location filename="../memory_list.py" line="206"/>
+        <source>All topics</source>
+        <translation>全部主题</translation>
     </message>
     <message>
         <location filename="../memory_list.py" line="237"/>
@@ -1126,6 +1235,24 @@ Press Ctrl+N to write one.</source>
         <location filename="../chat/dialogs.py" line="130"/>
         <source>Copy</source>
         <translation>复制</translation>
+    </message>
+</context>
+<context>
+    <name>QuickSwitcher</name>
+    <message>
+        <location filename="../quick_switcher.py" line="78"/>
+        <source>Go to a memory by title or alias…</source>
+        <translation>按标题或别名跳转到记忆…</translation>
+    </message>
+    <message>
+        <location filename="../quick_switcher.py" line="79"/>
+        <source>↑↓ to move · Enter to open · Esc to close</source>
+        <translation>↑↓ 选择 · Enter 打开 · Esc 关闭</translation>
+    </message>
+    <message>
+        <location filename="../quick_switcher.py" line="106"/>
+        <source>(alias of {title})</source>
+        <translation>（“{title}”的别名）</translation>
     </message>
 </context>
 <context>
@@ -1476,33 +1603,30 @@ Enter opens the selected result.</source>
         <source>Skipped files</source>
         <translation>已跳过的文件</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location filename="../skipped_dialog.py" line="35"/>
-        <source>1 file in the vault could not be read as a memory. It is left untouched; fix it in another editor and pixelmem picks it up.</source>
-        <translation>知识库中有 1 个文件无法作为记忆读取。它保持原样；在其他编辑器中修复后，pixelmem 会自动读取。</translation>
+        <source>%n files in the vault could not be read as memories. They are left untouched; fix them in another editor and pixelmem picks them up.</source>
+        <translation>
+            <numerusform>知识库中有 %n 个文件无法作为记忆读取。它们保持原样；在其他编辑器中修复后，pixelmem 会自动读取。</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../skipped_dialog.py" line="40"/>
-        <source>{count} files in the vault could not be read as memories. They are left untouched; fix them in another editor and pixelmem picks them up.</source>
-        <translation>知识库中有 {count} 个文件无法作为记忆读取。它们保持原样；在其他编辑器中修复后，pixelmem 会自动读取。</translation>
-    </message>
-    <message>
-        <location filename="../skipped_dialog.py" line="44"/>
+        <location filename="../skipped_dialog.py" line="41"/>
         <source>Every Markdown file in the vault was read. Nothing was skipped.</source>
         <translation>知识库中的所有 Markdown 文件都已读取，没有跳过任何文件。</translation>
     </message>
     <message>
-        <location filename="../skipped_dialog.py" line="48"/>
+        <location filename="../skipped_dialog.py" line="45"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../skipped_dialog.py" line="48"/>
+        <location filename="../skipped_dialog.py" line="45"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../skipped_dialog.py" line="60"/>
+        <location filename="../skipped_dialog.py" line="57"/>
         <source>Show in Folder</source>
         <translation>在文件夹中显示</translation>
     </message>
@@ -1603,19 +1727,36 @@ Click to see the files that could not be read</source>
 <context>
     <name>VaultSession</name>
     <message>
-        <location filename="../session.py" line="266"/>
+        <location filename="../session.py" line="274"/>
         <source>Restored “{title}”</source>
         <translation>已恢复“{title}”</translation>
     </message>
     <message numerus="yes">
-        <location filename="../session.py" line="310"/>
+        <location filename="../session.py" line="317"/>
+        <source>Updated the links in %n memories</source>
+        <translation>
+            <numerusform>已更新 %n 条记忆中的链接</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="321"/>
+        <source>{message}; left alone: {detail}</source>
+        <translation>{message}；未改动：{detail}</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../session.py" line="338"/>
         <source>Imported %Ln file(s)</source>
         <translation>
             <numerusform>已导入 %Ln 个文件</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../session.py" line="314"/>
+        <location filename="../session.py" line="340"/>
+        <source>{message}; {skipped} skipped</source>
+        <translation>{message}；跳过 {skipped} 个</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="346"/>
         <source>{message}; {failed} could not be imported: {detail}</source>
         <translation>{message}；{failed} 个无法导入：{detail}</translation>
     </message>
@@ -1649,6 +1790,27 @@ Click to see the files that could not be read</source>
     </message>
 </context>
 <context>
+    <name>import_report</name>
+    <message>
+        <location filename="../import_report.py" line="38"/>
+        <source>Import</source>
+        <translation>导入</translation>
+    </message>
+</context>
+<context>
+    <name>link_updates</name>
+    <message>
+        <location filename="../link_updates.py" line="56"/>
+        <source>Update them to “{new}”?</source>
+        <translation>把它们更新为“{new}”吗？</translation>
+    </message>
+    <message>
+        <location filename="../link_updates.py" line="61"/>
+        <source>Update links</source>
+        <translation>更新链接</translation>
+    </message>
+</context>
+<context>
     <name>menus</name>
     <message>
         <location filename="../menus.py" line="24"/>
@@ -1661,97 +1823,107 @@ Click to see the files that could not be read</source>
         <translation>导入文件(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="27"/>
+        <location filename="../menus.py" line="29"/>
+        <source>Import &amp;Folder…</source>
+        <translation>导入文件夹(&amp;F)…</translation>
+    </message>
+    <message>
+        <location filename="../menus.py" line="38"/>
         <source>&amp;Open Vault…</source>
         <translation>打开知识库(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="28"/>
+        <location filename="../menus.py" line="42"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="30"/>
+        <location filename="../menus.py" line="44"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="31"/>
+        <location filename="../menus.py" line="45"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="32"/>
+        <location filename="../menus.py" line="46"/>
         <source>Move to &amp;Trash</source>
         <translation>移到回收站(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="36"/>
+        <location filename="../menus.py" line="50"/>
         <source>&amp;Undo Delete</source>
         <translation>撤销删除(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="41"/>
+        <location filename="../menus.py" line="55"/>
         <source>&amp;Find in Memories</source>
         <translation>搜索记忆(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="43"/>
+        <location filename="../menus.py" line="59"/>
+        <source>&amp;Quick Switcher…</source>
+        <translation>快速切换(&amp;Q)…</translation>
+    </message>
+    <message>
+        <location filename="../menus.py" line="64"/>
         <source>&amp;Rebuild Index</source>
         <translation>重建索引(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="44"/>
+        <location filename="../menus.py" line="65"/>
         <source>S&amp;kipped Files…</source>
         <translation>已跳过的文件(&amp;K)…</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="45"/>
+        <location filename="../menus.py" line="66"/>
         <source>Go to &amp;List</source>
         <translation>转到列表(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="46"/>
+        <location filename="../menus.py" line="67"/>
         <source>Go to &amp;Editor</source>
         <translation>转到编辑器(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="47"/>
+        <location filename="../menus.py" line="68"/>
         <source>Go to &amp;Search</source>
         <translation>转到搜索(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="48"/>
+        <location filename="../menus.py" line="69"/>
         <source>Focus &amp;Chat</source>
         <translation>专注聊天(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="49"/>
+        <location filename="../menus.py" line="70"/>
         <source>Semantic &amp;Map</source>
         <translation>语义地图(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="51"/>
+        <location filename="../menus.py" line="72"/>
         <source>&amp;About pixelmem</source>
         <translation>关于 pixelmem(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="54"/>
+        <location filename="../menus.py" line="75"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="55"/>
+        <location filename="../menus.py" line="76"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="56"/>
+        <location filename="../menus.py" line="77"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="57"/>
+        <location filename="../menus.py" line="78"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
