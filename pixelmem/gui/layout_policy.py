@@ -18,7 +18,14 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QTabBar, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QDockWidget,
+    QMainWindow,
+    QTabBar,
+    QTabWidget,
+    QWidget,
+)
 
 
 class CoveredTabs(QObject):
@@ -177,6 +184,8 @@ class DockShares(QObject):
         for other in others:
             self.window.tabifyDockWidget(first, other)
         first.raise_()
+        # Five tabs do not fit under a 256 px dock: down its side they do, titles whole.
+        self.window.setTabPosition(self.window.dockWidgetArea(first), QTabWidget.TabPosition.East)
         fit_tab_bars(self.window)
 
     def _first_shares(self) -> None:
