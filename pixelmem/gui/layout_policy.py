@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import shiboken6
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
@@ -41,7 +42,8 @@ class CoveredTabs(QObject):
 
     def _seen(self, dock: QDockWidget, shown: bool) -> None:
         (self.covered.discard if shown else self.covered.add)(dock.objectName())
-        fit_tab_bars(self._window)  # docks were (re)arranged: a tab bar may be new
+        if shiboken6.isValid(self._window):  # also emitted while the window is destroyed
+            fit_tab_bars(self._window)  # docks were (re)arranged: a tab bar may be new
 
     def is_shown(self, widget: QWidget) -> bool:
         """Whether a person can see ``widget``: visible, and not in a covered dock tab."""
