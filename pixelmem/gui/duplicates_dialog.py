@@ -81,7 +81,7 @@ class DuplicatesDialog(QDialog):
         self.tree.clear()
         store = self.session.store
         for group in groups:
-            top = QTreeWidgetItem([self.tr("{n} memories").format(n=len(group.ids))])
+            top = QTreeWidgetItem([self.tr("%n memories", "", len(group.ids))])
             top.setText(1, f"{group.score:.2f}")
             for memory_id in group.ids:
                 try:
@@ -94,9 +94,7 @@ class DuplicatesDialog(QDialog):
             self.tree.addTopLevelItem(top)
             top.setExpanded(True)
         self.status.setText(
-            self.tr("{n} groups of near-duplicates. Double-click to open one.").format(
-                n=len(groups)
-            )
+            self.tr("%n groups of near-duplicates. Double-click to open one.", "", len(groups))
             if groups
             else self.tr("No near-duplicates found.")
         )

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import shiboken6
-from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -38,9 +38,11 @@ from pixelmem.gui.bus import MemoryBus
 from pixelmem.gui.chat.pane import ChatPane
 from pixelmem.gui.duplicate_banner import DuplicateBanner, above_editor
 from pixelmem.gui.editor import MemoryEditor
+from pixelmem.gui.focus_ring import FocusRing
 from pixelmem.gui.highlight import hit_terms
 from pixelmem.gui.import_report import import_report
 from pixelmem.gui.inbox_view import InboxView
+from pixelmem.gui.layout_policy import CoveredTabs, DockShares
 from pixelmem.gui.link_index import LinkIndex
 from pixelmem.gui.link_updates import offer_link_updates
 from pixelmem.gui.map_view import MapView
@@ -50,12 +52,15 @@ from pixelmem.gui.menus import build_menus
 from pixelmem.gui.quick_switcher import QuickSwitcher
 from pixelmem.gui.recent_vaults import recent_vaults, ui_state
 from pixelmem.gui.related_panel import RelatedPanel
+from pixelmem.gui.retranslate import is_language_change, retranslate_tree
 from pixelmem.gui.search_panel import SearchPanel
 from pixelmem.gui.session import VaultSession, describe_error
 from pixelmem.gui.settings_watch import SettingsWatcher
 from pixelmem.gui.skipped_dialog import SkippedDialog
 from pixelmem.gui.status_bar import StatusBar
 from pixelmem.gui.topic_suggestions import TopicSuggestions
+from pixelmem.gui.undo_delete import UndoDeleteKey
+from pixelmem.gui.view_state import restore_view_state
 from pixelmem.gui.watcher import VaultFileWatcher
 
 log = logging.getLogger(__name__)
@@ -89,7 +94,10 @@ class MainWindow(QMainWindow):
         self._build_recent_menu()
         self._connect()
         self.retranslate()
+        self.covered_tabs = CoveredTabs(self)
         self._restore_layout()
+        restore_view_state(self)  # sort, filters, preview: as the person left them
+        self.focus_ring = FocusRing(self)  # a clear keyboard focus frame in any palette
 
     # -- building --------------------------------------------------------------------------
 
@@ -200,6 +208,8 @@ class MainWindow(QMainWindow):
         self.editor.form.link_requested.connect(self.open_link)
         self.editor.title_changed.connect(self._offer_link_updates)
         self.watcher.paths_changed.connect(session.apply_paths)
+        undo = self.actions_by_name["undo_delete"]
+        self.undo_delete_key = UndoDeleteKey(self, undo, session.trashed, status.undo_requested)
 
     def _report_error(self, exc: BaseException) -> None:
         """Errors of background work nobody else handled (STYLE §4: one place to show them)."""
@@ -239,24 +249,19 @@ class MainWindow(QMainWindow):
         self.search_dock.setWindowTitle(self.tr("Search"))
         self.related_dock.setWindowTitle(self.tr("Related"))
         self.backlinks_dock.setWindowTitle(self.tr("Backlinks"))
-        self.quick_switcher.retranslate()
-        self.duplicate_banner.retranslate()
-        self.topic_suggestions.retranslate()
         self.map_dock.setWindowTitle(self.tr("Map"))
-        self.map_view.retranslate()
-        if not self.inbox_dock.windowTitle():
-            self.inbox_dock.setWindowTitle(self.tr("Inbox"))
+        self.inbox_dock.setWindowTitle(self.tr("Inbox"))
         build_menus(self, retranslate_only=True)
-        views = (
-            self.list_panel,
-            self.editor.form,
-            self.search_panel,
-            self.related_panel,
-            self.backlinks_panel,
-            self.status,
-        )
-        for view in views:
-            view.retranslate()
+        retranslate_tree(self)  # every view with a retranslate(): list, editor, chat, inbox, …
+
+    def focusNextPrevChild(self, next: bool) -> bool:
+        """Tab stops only at controls a person can see (not in a dock tab that is covered)."""
+        return self.covered_tabs.focus_next(super().focusNextPrevChild, next)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if is_language_change(event):  # Qt posts it when a translator comes or goes
+            self.retranslate()
+        super().changeEvent(event)
 
     # -- start and stop --------------------------------------------------------------------
 
@@ -296,6 +301,12 @@ class MainWindow(QMainWindow):
         layout = state.value("main/state")
         if layout is not None:
             self.restoreState(layout)
+        self.dock_shares = DockShares(
+            self,
+            self.covered_tabs,
+            first_layout=layout is None,
+            tabs_when_short=(self.search_dock, self.related_dock, self.backlinks_dock),
+        )
 
     def _save_layout(self) -> None:
         if self.chat_focused:
@@ -494,8 +505,7 @@ class MainWindow(QMainWindow):
         chunking changed, switch language. The vault is never switched from here."""
         old, self.settings = self.settings, new
         if new.language != old.language:
-            i18n.install_translator(new.language)
-            self.retranslate()
+            i18n.install_translator(new.language)  # re-labels through changeEvent
         self.search_panel.set_mode(new.search.mode)
         self.session.reconfigure(new)
         self.bus.settings_changed.emit(new)

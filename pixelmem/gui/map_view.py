@@ -14,7 +14,6 @@ from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
-    QHBoxLayout,
     QInputDialog,
     QLabel,
     QLineEdit,
@@ -27,6 +26,7 @@ from pixelmem.core.errors import PixelmemError
 from pixelmem.core.insight.semantic_map import MapStore, SemanticMap, engine_map
 from pixelmem.core.paths import appdata_dir
 from pixelmem.gui.duplicates_dialog import DuplicatesDialog
+from pixelmem.gui.flow_layout import FlowLayout
 from pixelmem.gui.map_canvas import MapCanvas
 from pixelmem.gui.map_paint import HUES, SCALE, scene_points
 from pixelmem.gui.session import VaultSession
@@ -77,14 +77,14 @@ class MapView(QWidget):
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
         self.query.setMinimumWidth(self.fontMetrics().horizontalAdvance("x" * 8))
-        bar = QHBoxLayout()
-        bar.addWidget(self.query, 1)
-        bar.addWidget(self.colour_by)
-        bar.addWidget(self.tag_button)
-        bar.addWidget(self.duplicates_button)
+        bar = QWidget()  # wraps onto two lines in a narrow dock
+        row = FlowLayout(bar, spacing=6)
+        row.setContentsMargins(0, 0, 0, 0)
+        for widget in (self.query, self.colour_by, self.tag_button, self.duplicates_button):
+            row.addWidget(widget)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addLayout(bar)
+        layout.addWidget(bar)
         layout.addWidget(self.canvas, 1)
         layout.addWidget(self.info)
 
@@ -175,10 +175,12 @@ class MapView(QWidget):
         if m is None:
             self.info.setText(self.tr("The map appears once memories are embedded."))
             return
-        text = self.tr("{n} memories · {k} clusters · drag to pan, wheel to zoom").format(
-            n=len(m), k=len(m.cluster_info)
+        parts = (
+            self.tr("%Ln memories", "", len(m)),
+            self.tr("%Ln clusters", "", len(m.cluster_info)),
+            self.tr("drag to pan, wheel to zoom"),
         )
-        self.info.setText(text)
+        self.info.setText(" · ".join(parts))
 
     # -- search, click, select -------------------------------------------------------------
 
@@ -226,7 +228,7 @@ class MapView(QWidget):
         topic, ok = QInputDialog.getText(
             self,
             self.tr("Tag memories"),
-            self.tr("Topic to add to {n} memories:").format(n=len(ids)),
+            self.tr("Topic to add to %n memories:", "", len(ids)),
         )
         if ok and topic.strip():
             self.add_topic(ids, topic.strip())

@@ -25,6 +25,7 @@ from pixelmem.core.errors import PixelmemError
 from pixelmem.core.vault.memory import IMPORTANCE_LEVELS, Memory
 from pixelmem.core.vault.writes import DELETED, ChangeSet
 from pixelmem.gui.bus import MemoryBus
+from pixelmem.gui.importance_legend import row_tooltip_line
 
 MemoryRole = Qt.ItemDataRole.UserRole + 1
 IdRole = Qt.ItemDataRole.UserRole + 2
@@ -93,12 +94,12 @@ class MemoryListModel(QAbstractListModel):
             return memory.importance
         if role == UpdatedRole:
             return memory.updated or memory.created
-        if role == Qt.ItemDataRole.ToolTipRole:
-            tip = str(memory.path) if memory.path else memory.title
+        if role == Qt.ItemDataRole.ToolTipRole:  # asked for when shown: current language
+            tip = memory.title + (f"\n{memory.path}" if memory.path else "")  # a cut title
             if memory.aliases:  # Obsidian's other names for the note
                 names = ", ".join(memory.aliases)
                 tip += "\n" + self.tr("Also called: {names}").format(names=names)
-            return tip
+            return f"{tip}\n{row_tooltip_line(memory.importance)}"
         return None
 
     # -- Python-side access (the proxy and views use these; no QVariant round trip) -------

@@ -314,11 +314,7 @@ class VaultSession(QObject):
 
         def done(result: LinkUpdateResult) -> None:
             count = len(result.updated)
-            message = (
-                self.tr("Updated the links in 1 memory")
-                if count == 1
-                else self.tr("Updated the links in {count} memories").format(count=count)
-            )
+            message = self.tr("Updated the links in %n memories", "", count)
             if result.failed:
                 detail = "; ".join(result.failed[:3])
                 self.bus.error_reported.emit(
@@ -339,11 +335,7 @@ class VaultSession(QObject):
     def _imported(self, result: ImportResult) -> None:
         self.imported.emit(result)
         created, failed = result.created, result.failed
-        message = (
-            self.tr("Imported 1 file")
-            if len(created) == 1
-            else self.tr("Imported {count} files").format(count=len(created))
-        )
+        message = self.tr("Imported %Ln file(s)", "", len(created))
         if result.skipped:
             message = self.tr("{message}; {skipped} skipped").format(
                 message=message, skipped=len(result.skipped)

@@ -41,67 +41,67 @@
 <context>
     <name>ChatBody</name>
     <message>
-        <location filename="../chat/body.py" line="98"/>
+        <location filename="../chat/body.py" line="99"/>
         <source>No chat model is configured — open Settings → Chat to choose one.</source>
         <translation>尚未配置聊天模型——请打开“设置 → 聊天”选择一个。</translation>
     </message>
     <message>
-        <location filename="../chat/body.py" line="100"/>
+        <location filename="../chat/body.py" line="101"/>
         <source>Open Settings</source>
         <translation>打开设置</translation>
     </message>
     <message>
-        <location filename="../chat/body.py" line="102"/>
+        <location filename="../chat/body.py" line="103"/>
         <source>Pinned:</source>
         <translation>已固定：</translation>
     </message>
     <message>
-        <location filename="../chat/body.py" line="102"/>
+        <location filename="../chat/body.py" line="103"/>
         <source>drop memories here to send them with every message</source>
         <translation>把记忆拖到这里，每条消息都会附带它们</translation>
     </message>
     <message>
-        <location filename="../chat/body.py" line="104"/>
+        <location filename="../chat/body.py" line="105"/>
         <source>Excluded:</source>
         <translation>已排除：</translation>
     </message>
     <message>
-        <location filename="../chat/body.py" line="107"/>
+        <location filename="../chat/body.py" line="108"/>
         <source>Ask anything. Relevant memories are added to the prompt, and every answer shows which ones.</source>
         <translation>尽管提问。相关的记忆会加入提示词，每个回答都会注明用了哪些。</translation>
     </message>
     <message>
-        <location filename="../chat/body.py" line="112"/>
+        <location filename="../chat/body.py" line="113"/>
         <source>Ask about your memories… (Enter to send, Shift+Enter for a new line)</source>
         <translation>就你的记忆提问…（Enter 发送，Shift+Enter 换行）</translation>
     </message>
     <message>
-        <location filename="../chat/body.py" line="114"/>
+        <location filename="../chat/body.py" line="115"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../chat/body.py" line="115"/>
+        <location filename="../chat/body.py" line="116"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../chat/body.py" line="116"/>
+        <location filename="../chat/body.py" line="117"/>
         <source>Preview prompt</source>
         <translation>预览提示词</translation>
     </message>
     <message>
-        <location filename="../chat/body.py" line="117"/>
+        <location filename="../chat/body.py" line="118"/>
         <source>See what would be sent, without sending it</source>
         <translation>查看将要发送的内容，但不发送</translation>
     </message>
     <message>
-        <location filename="../chat/body.py" line="119"/>
+        <location filename="../chat/body.py" line="120"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../chat/body.py" line="120"/>
+        <location filename="../chat/body.py" line="121"/>
         <source>Start a new chat (pinned memories stay)</source>
         <translation>开始新的对话（固定的记忆会保留）</translation>
     </message>
@@ -114,64 +114,73 @@
         <translation>聊天</translation>
     </message>
     <message>
-        <location filename="../chat/pane.py" line="152"/>
+        <location filename="../chat/pane.py" line="153"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../chat/pane.py" line="171"/>
+        <location filename="../chat/pane.py" line="172"/>
         <source>You</source>
         <translation>你</translation>
     </message>
     <message>
-        <location filename="../chat/pane.py" line="174"/>
+        <location filename="../chat/pane.py" line="175"/>
         <source>searching memories…</source>
         <translation>正在搜索记忆…</translation>
     </message>
     <message>
-        <location filename="../chat/pane.py" line="213"/>
+        <location filename="../chat/pane.py" line="214"/>
         <source>waiting for the model…</source>
         <translation>正在等待模型…</translation>
     </message>
     <message>
-        <location filename="../chat/pane.py" line="232"/>
+        <location filename="../chat/pane.py" line="233"/>
         <source>answering…</source>
         <translation>正在回答…</translation>
     </message>
     <message>
-        <location filename="../chat/pane.py" line="248"/>
+        <location filename="../chat/pane.py" line="249"/>
         <source>no answer</source>
         <translation>没有回答</translation>
     </message>
     <message>
-        <location filename="../chat/pane.py" line="251"/>
+        <location filename="../chat/pane.py" line="252"/>
         <source>stopped at the token limit (chat.max_tokens = {n})</source>
         <translation>已达到 token 上限（chat.max_tokens = {n}）</translation>
     </message>
     <message>
-        <location filename="../chat/pane.py" line="259"/>
+        <location filename="../chat/pane.py" line="260"/>
         <source>The model stopped before writing anything: the prompt probably fills its context window. Start a new chat, or set chat.context_window to the model&apos;s context size (now {n}).</source>
         <translation>模型还没写出任何内容就停止了：提示词可能占满了它的上下文窗口。请开始新对话，或把 chat.context_window 设为模型的上下文长度（当前 {n}）。</translation>
     </message>
     <message>
-        <location filename="../chat/pane.py" line="274"/>
+        <location filename="../chat/pane.py" line="275"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../chat/pane.py" line="274"/>
+        <location filename="../chat/pane.py" line="275"/>
         <source>cut off</source>
         <translation>被截断</translation>
     </message>
     <message>
-        <location filename="../chat/pane.py" line="288"/>
+        <location filename="../chat/pane.py" line="289"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
-    <message>
-        <location filename="../chat/pane.py" line="428"/>
-        <source>{count} memories, {chars} of {budget} context characters</source>
-        <translation>{count} 条记忆，上下文 {chars}/{budget} 字符</translation>
+    <message numerus="yes">
+        <location filename="../chat/pane.py" line="429"/>
+        <source>%n memories, {chars} of {budget} context characters</source>
+        <translation>
+            <numerusform>%n 条记忆，上下文 {chars}/{budget} 字符</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../chat/pane.py" line="438"/>
+        <source>%n earlier messages left out to fit the model&apos;s context ({tokens}).</source>
+        <translation>
+            <numerusform>为放入模型的上下文，省略了 %n 条较早的消息（{tokens}）。</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../chat/pane.py" line="432"/>
@@ -184,17 +193,12 @@
         <translation>尚未发送。按当前的固定与排除设置：{context}。</translation>
     </message>
     <message>
-        <location filename="../chat/pane.py" line="437"/>
-        <source>{n} earlier messages left out to fit the model&apos;s context ({tokens}).</source>
-        <translation>为放入模型的上下文，省略了 {n} 条较早的消息（{tokens}）。</translation>
-    </message>
-    <message>
-        <location filename="../chat/pane.py" line="438"/>
+        <location filename="../chat/pane.py" line="442"/>
         <source>about {used} of {room} tokens, chat.context_window</source>
         <translation>约 {used}/{room} 个 token，chat.context_window</translation>
     </message>
     <message>
-        <location filename="../chat/pane.py" line="481"/>
+        <location filename="../chat/pane.py" line="485"/>
         <source>Saved “{title}”</source>
         <translation>已保存“{title}”</translation>
     </message>
@@ -266,15 +270,19 @@
         <source>The server lists no models.</source>
         <translation>服务器没有列出任何模型。</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location filename="../settings_chat.py" line="132"/>
-        <source>✓ {n} models; “{model}” is not among them.</source>
-        <translation>✓ {n} 个模型；其中没有“{model}”。</translation>
+        <source>✓ %n models; “{model}” is not among them.</source>
+        <translation>
+            <numerusform>✓ %n 个模型；其中没有“{model}”。</numerusform>
+        </translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location filename="../settings_chat.py" line="135"/>
-        <source>✓ {n} models.</source>
-        <translation>✓ {n} 个模型。</translation>
+        <source>✓ %n models.</source>
+        <translation>
+            <numerusform>✓ %n 个模型。</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../settings_chat.py" line="143"/>
@@ -295,7 +303,7 @@
 <context>
     <name>ChipBar</name>
     <message>
-        <location filename="../chat/chips.py" line="77"/>
+        <location filename="../chat/chips.py" line="76"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
@@ -316,17 +324,17 @@
 <context>
     <name>ConversationBar</name>
     <message>
-        <location filename="../chat/conversations.py" line="41"/>
+        <location filename="../chat/conversations.py" line="43"/>
         <source>Earlier conversations (kept in the vault&apos;s .pixelmem/chats)</source>
         <translation>以前的对话（保存在知识库的 .pixelmem/chats 中）</translation>
     </message>
     <message>
-        <location filename="../chat/conversations.py" line="43"/>
+        <location filename="../chat/conversations.py" line="45"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../chat/conversations.py" line="44"/>
+        <location filename="../chat/conversations.py" line="46"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
@@ -429,23 +437,27 @@
         <source>Merge…</source>
         <translation>合并…</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location filename="../duplicates_dialog.py" line="84"/>
-        <source>{n} memories</source>
-        <translation>{n} 条记忆</translation>
+        <source>%n memories</source>
+        <translation>
+            <numerusform>%n 条记忆</numerusform>
+        </translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location filename="../duplicates_dialog.py" line="97"/>
-        <source>{n} groups of near-duplicates. Double-click to open one.</source>
-        <translation>{n} 组近似重复。双击打开。</translation>
+        <source>%n groups of near-duplicates. Double-click to open one.</source>
+        <translation>
+            <numerusform>%n 组近似重复。双击打开。</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../duplicates_dialog.py" line="101"/>
+        <location filename="../duplicates_dialog.py" line="99"/>
         <source>No near-duplicates found.</source>
         <translation>没有发现近似重复。</translation>
     </message>
     <message>
-        <location filename="../duplicates_dialog.py" line="135"/>
+        <location filename="../duplicates_dialog.py" line="133"/>
         <source>Keep «{keep}» and add to it the text and topics of:
 
 {others}
@@ -458,7 +470,7 @@ Those will be moved to the trash (they can be restored).</source>
 它们会被移到回收站（可以恢复）。</translation>
     </message>
     <message>
-        <location filename="../duplicates_dialog.py" line="138"/>
+        <location filename="../duplicates_dialog.py" line="136"/>
         <source>Merge memories</source>
         <translation>合并记忆</translation>
     </message>
@@ -466,112 +478,112 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>EditorForm</name>
     <message>
-        <location filename="../editor_form.py" line="211"/>
+        <location filename="../editor_form.py" line="213"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="212"/>
+        <location filename="../editor_form.py" line="214"/>
         <source>&amp;Topics</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="213"/>
+        <location filename="../editor_form.py" line="215"/>
         <source>comma, separated, topics</source>
         <translation>用逗号分隔的主题</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="214"/>
+        <location filename="../editor_form.py" line="216"/>
         <source>&amp;Importance</source>
         <translation>重要性(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="218"/>
+        <location filename="../editor_form.py" line="220"/>
         <source>Low</source>
         <translation>低</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="218"/>
+        <location filename="../editor_form.py" line="220"/>
         <source>Medium</source>
         <translation>中</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="218"/>
+        <location filename="../editor_form.py" line="220"/>
         <source>High</source>
         <translation>高</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="223"/>
+        <location filename="../editor_form.py" line="225"/>
         <source>● Unsaved</source>
         <translation>● 未保存</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="224"/>
+        <location filename="../editor_form.py" line="226"/>
         <source>This memory has changes that are not saved yet</source>
         <translation>这条记忆有尚未保存的修改</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="225"/>
+        <location filename="../editor_form.py" line="227"/>
         <source>Preview</source>
         <translation>预览</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="226"/>
+        <location filename="../editor_form.py" line="228"/>
         <source>Show the rendered Markdown (Ctrl+E)</source>
         <translation>显示渲染后的 Markdown（Ctrl+E）</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="227"/>
+        <location filename="../editor_form.py" line="229"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="228"/>
+        <location filename="../editor_form.py" line="230"/>
         <source>Save (Ctrl+S)</source>
         <translation>保存（Ctrl+S）</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="229"/>
+        <location filename="../editor_form.py" line="231"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="230"/>
+        <location filename="../editor_form.py" line="232"/>
         <source>Move this memory to the trash (undoable)</source>
         <translation>把这条记忆移到回收站（可撤销）</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="231"/>
+        <location filename="../editor_form.py" line="233"/>
         <source>Write in Markdown…</source>
         <translation>用 Markdown 书写…</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="232"/>
+        <location filename="../editor_form.py" line="236"/>
         <source>Ctrl+click a [[link]] to open the memory it names</source>
         <translation>按住 Ctrl 单击 [[链接]]，打开它指向的记忆</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="236"/>
+        <location filename="../editor_form.py" line="240"/>
         <source>Select a memory on the left, or press Ctrl+N to write a new one.</source>
         <translation>在左侧选择一条记忆，或按 Ctrl+N 新建。</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="323"/>
+        <location filename="../editor_form.py" line="327"/>
         <source>Also called: {names}</source>
         <translation>别名：{names}</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="355"/>
+        <location filename="../editor_form.py" line="360"/>
         <source>New memory — not saved yet</source>
         <translation>新记忆——尚未保存</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="364"/>
+        <location filename="../editor_form.py" line="369"/>
         <source>updated {date}</source>
         <translation>更新于 {date}</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="366"/>
+        <location filename="../editor_form.py" line="371"/>
         <source>created {date}</source>
         <translation>创建于 {date}</translation>
     </message>
@@ -620,147 +632,221 @@ Those will be moved to the trash (they can be restored).</source>
     </message>
 </context>
 <context>
+    <name>ImportCounts</name>
+    <message numerus="yes">
+        <location filename="../import_report.py" line="20"/>
+        <source>Imported %n files.</source>
+        <translation>
+            <numerusform>已导入 %n 个文件。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../import_report.py" line="24"/>
+        <source>%n files were skipped (already there, or not a kind pixelmem reads).</source>
+        <translation>
+            <numerusform>跳过了 %n 个文件（已在库中，或 pixelmem 不支持该类型）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../import_report.py" line="28"/>
+        <source>%n files could not be imported.</source>
+        <translation>
+            <numerusform>%n 个文件无法导入。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Importance</name>
+    <message>
+        <location filename="../importance_legend.py" line="17"/>
+        <source>Low</source>
+        <translation>低</translation>
+    </message>
+    <message>
+        <location filename="../importance_legend.py" line="18"/>
+        <source>Medium</source>
+        <translation>中</translation>
+    </message>
+    <message>
+        <location filename="../importance_legend.py" line="19"/>
+        <source>High</source>
+        <translation>高</translation>
+    </message>
+    <message>
+        <location filename="../importance_legend.py" line="39"/>
+        <source>The dot before each title shows the memory&apos;s importance:</source>
+        <translation>标题前的圆点表示记忆的重要性：</translation>
+    </message>
+    <message>
+        <location filename="../importance_legend.py" line="51"/>
+        <source>Importance: {level}</source>
+        <translation>重要性：{level}</translation>
+    </message>
+</context>
+<context>
     <name>InboxView</name>
     <message>
-        <location filename="../inbox_view.py" line="82"/>
+        <location filename="../inbox_view.py" line="132"/>
         <source>Save draft</source>
         <translation>保存草稿</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="83"/>
+        <location filename="../inbox_view.py" line="133"/>
         <source>Accept</source>
         <translation>接受</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="84"/>
+        <location filename="../inbox_view.py" line="134"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="100"/>
+        <location filename="../inbox_view.py" line="125"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="101"/>
+        <location filename="../inbox_view.py" line="125"/>
         <source>Topics</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="102"/>
+        <location filename="../inbox_view.py" line="125"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="163"/>
-        <source>1 draft from AI tools waiting for review</source>
-        <translation>1 份来自 AI 工具的草稿等待审阅</translation>
+        <location filename="../inbox_view.py" line="129"/>
+        <source>Low</source>
+        <translation>低</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="165"/>
-        <source>{count} drafts from AI tools waiting for review</source>
-        <translation>{count} 份来自 AI 工具的草稿等待审阅</translation>
+        <location filename="../inbox_view.py" line="129"/>
+        <source>Medium</source>
+        <translation>中</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="169"/>
+        <location filename="../inbox_view.py" line="129"/>
+        <source>High</source>
+        <translation>高</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../inbox_view.py" line="190"/>
+        <source>%n drafts from AI tools waiting for review</source>
+        <translation>
+            <numerusform>%n 份来自 AI 工具的草稿等待审阅</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../inbox_view.py" line="193"/>
         <source>No drafts waiting. Memories that AI tools propose over MCP appear here.</source>
         <translation>没有待审草稿。AI 工具通过 MCP 提议的记忆会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="195"/>
+        <location filename="../inbox_view.py" line="228"/>
         <source>From: {source}</source>
         <translation>来源：{source}</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="264"/>
+        <location filename="../inbox_view.py" line="293"/>
         <source>Draft saved</source>
         <translation>草稿已保存</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="269"/>
+        <location filename="../inbox_view.py" line="298"/>
         <source>Accepted “{title}” into the vault</source>
         <translation>已将“{title}”收入知识库</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="275"/>
+        <location filename="../inbox_view.py" line="304"/>
         <source>Rejected “{title}” (moved to the vault&apos;s trash)</source>
         <translation>已拒绝“{title}”（已移到知识库的回收站）</translation>
     </message>
 </context>
 <context>
+    <name>LinkCounts</name>
+    <message numerus="yes">
+        <location filename="../link_updates.py" line="46"/>
+        <source>%n links to “{old}” in other memories would no longer lead anywhere.</source>
+        <translation>
+            <numerusform>其他记忆中有 %n 个指向“{old}”的链接将失效。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
-        <location filename="../main_window.py" line="226"/>
+        <location filename="../main_window.py" line="236"/>
         <source>No other vaults yet</source>
         <translation>还没有其他知识库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="236"/>
+        <location filename="../main_window.py" line="246"/>
         <source>Recent &amp;Vaults</source>
         <translation>最近的知识库(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="238"/>
+        <location filename="../main_window.py" line="248"/>
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="239"/>
+        <location filename="../main_window.py" line="249"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="240"/>
+        <location filename="../main_window.py" line="250"/>
         <source>Related</source>
         <translation>相关</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="241"/>
+        <location filename="../main_window.py" line="251"/>
         <source>Backlinks</source>
         <translation>反向链接</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="245"/>
+        <location filename="../main_window.py" line="252"/>
         <source>Map</source>
         <translation>地图</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="248"/>
+        <location filename="../main_window.py" line="253"/>
         <source>Inbox</source>
         <translation>收件箱</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="347"/>
+        <location filename="../main_window.py" line="358"/>
         <source>No memory is called “{target}” yet</source>
         <translation>还没有名为“{target}”的记忆</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="361"/>
+        <location filename="../main_window.py" line="372"/>
         <source>That text has changed; nothing was linked</source>
         <translation>这段文字已改变；没有添加链接</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="432"/>
+        <location filename="../main_window.py" line="443"/>
         <source>Import files</source>
         <translation>导入文件</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="438"/>
+        <location filename="../main_window.py" line="449"/>
         <source>Import a folder</source>
         <translation>导入文件夹</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="449"/>
+        <location filename="../main_window.py" line="460"/>
         <source>Open vault folder</source>
         <translation>打开知识库文件夹</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="506"/>
+        <location filename="../main_window.py" line="516"/>
         <source>About pixelmem</source>
         <translation>关于 pixelmem</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="508"/>
+        <location filename="../main_window.py" line="518"/>
         <source>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;Local-first knowledge memory: Markdown files in a folder you own, searched by meaning and by keyword, offline.&lt;/p&gt;&lt;p&gt;Vault: {vault}&lt;/p&gt;</source>
         <translation>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;本地优先的知识记忆：Markdown 文件存放在你自己的文件夹里，可离线按语义和关键词搜索。&lt;/p&gt;&lt;p&gt;知识库：{vault}&lt;/p&gt;</translation>
     </message>
@@ -802,20 +888,36 @@ Those will be moved to the trash (they can be restored).</source>
         <source>The map appears once memories are embedded.</source>
         <translation>记忆计算完向量后会显示地图。</translation>
     </message>
-    <message>
-        <location filename="../map_view.py" line="178"/>
-        <source>{n} memories · {k} clusters · drag to pan, wheel to zoom</source>
-        <translation>{n} 条记忆 · {k} 个聚类 · 拖动平移，滚轮缩放</translation>
+    <message numerus="yes">
+        <location filename="../map_view.py" line="179"/>
+        <source>%Ln memories</source>
+        <translation>
+            <numerusform>%Ln 条记忆</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../map_view.py" line="180"/>
+        <source>%Ln clusters</source>
+        <translation>
+            <numerusform>%Ln 个聚类</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../map_view.py" line="228"/>
+        <location filename="../map_view.py" line="181"/>
+        <source>drag to pan, wheel to zoom</source>
+        <translation>拖动平移，滚轮缩放</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../map_view.py" line="231"/>
+        <source>Topic to add to %n memories:</source>
+        <translation>
+            <numerusform>要添加到 %n 条记忆的主题：</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../map_view.py" line="230"/>
         <source>Tag memories</source>
         <translation>为记忆添加主题</translation>
-    </message>
-    <message>
-        <location filename="../map_view.py" line="229"/>
-        <source>Topic to add to {n} memories:</source>
-        <translation>要添加到 {n} 条记忆的主题：</translation>
     </message>
 </context>
 <context>
@@ -852,84 +954,84 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>MemoriesPanel</name>
     <message numerus="yes">
-        <location filename="../chat/widgets.py" line="406"/>
+        <location filename="../chat/widgets.py" line="409"/>
         <source>Memories used (%n)</source>
         <translation>
             <numerusform>用到的记忆（%n）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="408"/>
+        <location filename="../chat/widgets.py" line="411"/>
         <source>No memory was relevant to this message.</source>
         <translation>没有与这条消息相关的记忆。</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="409"/>
+        <location filename="../chat/widgets.py" line="412"/>
         <source>Show prompt</source>
         <translation>显示提示词</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="410"/>
+        <location filename="../chat/widgets.py" line="413"/>
         <source>Exactly what was sent to the model</source>
         <translation>实际发送给模型的内容</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="415"/>
+        <location filename="../chat/widgets.py" line="418"/>
         <source>Not sent (over the {budget}-character budget): {names}</source>
         <translation>未发送（超出 {budget} 字符预算）：{names}</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="421"/>
+        <location filename="../chat/widgets.py" line="424"/>
         <source>Pinned but deleted: {ids}</source>
         <translation>已固定但已删除：{ids}</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="440"/>
+        <location filename="../chat/widgets.py" line="443"/>
         <source>pinned</source>
         <translation>固定</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="440"/>
+        <location filename="../chat/widgets.py" line="443"/>
         <source>automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="441"/>
+        <location filename="../chat/widgets.py" line="444"/>
         <source>passage</source>
         <translation>片段</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="441"/>
+        <location filename="../chat/widgets.py" line="444"/>
         <source>truncated</source>
         <translation>已截断</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="449"/>
+        <location filename="../chat/widgets.py" line="452"/>
         <source>Unpin</source>
         <translation>取消固定</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="449"/>
+        <location filename="../chat/widgets.py" line="452"/>
         <source>Pin</source>
         <translation>固定</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="450"/>
+        <location filename="../chat/widgets.py" line="453"/>
         <source>Send this memory with every message of this chat</source>
         <translation>在本次对话的每条消息中附带这条记忆</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="451"/>
+        <location filename="../chat/widgets.py" line="454"/>
         <source>Include</source>
         <translation>包含</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="451"/>
+        <location filename="../chat/widgets.py" line="454"/>
         <source>Exclude</source>
         <translation>排除</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="452"/>
+        <location filename="../chat/widgets.py" line="455"/>
         <source>Exclude from this chat</source>
         <translation>在本次对话中排除</translation>
     </message>
@@ -960,7 +1062,7 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>MemoryListModel</name>
     <message>
-        <location filename="../memory_list_model.py" line="100"/>
+        <location filename="../memory_list_model.py" line="101"/>
         <source>Also called: {names}</source>
         <translation>别名：{names}</translation>
     </message>
@@ -968,102 +1070,101 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>MemoryListPanel</name>
     <message>
-        <location filename="../memory_list.py" line="121"/>
+        <location filename="../memory_list.py" line="132"/>
         <source>Move to Trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="125"/>
+        <location filename="../memory_list.py" line="136"/>
         <source>Recently updated</source>
         <translation>最近更新</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="126"/>
+        <location filename="../memory_list.py" line="137"/>
         <source>Recently created</source>
         <translation>最近创建</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="127"/>
+        <location filename="../memory_list.py" line="138"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="128"/>
+        <location filename="../memory_list.py" line="139"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="133"/>
+        <location filename="../memory_list.py" line="144"/>
         <source>Any importance</source>
         <translation>任意重要性</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="142"/>
+        <location filename="../memory_list.py" line="151"/>
+        <source>Order of the list</source>
+        <translation>列表的排序方式</translation>
+    </message>
+    <message>
+        <location filename="../memory_list.py" line="152"/>
+        <source>Show only the memories with this topic</source>
+        <translation>只显示带有此主题的记忆</translation>
+    </message>
+    <message>
+        <location filename="../memory_list.py" line="154"/>
+        <source>Show only the memories updated in this period</source>
+        <translation>只显示在这段时间内更新过的记忆</translation>
+    </message>
+    <message>
+        <location filename="../memory_list.py" line="160"/>
         <source>Any time</source>
         <translation>任意时间</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="143"/>
+        <location filename="../memory_list.py" line="161"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="144"/>
+        <location filename="../memory_list.py" line="162"/>
         <source>Past 7 days</source>
         <translation>最近 7 天</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="145"/>
+        <location filename="../memory_list.py" line="163"/>
         <source>Past 30 days</source>
         <translation>最近 30 天</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="146"/>
+        <location filename="../memory_list.py" line="164"/>
         <source>Past year</source>
         <translation>最近一年</translation>
     </message>
-    <message>
-        <location filename="../memory_list.py" line="153"/>
-        <source>Low</source>
-        <translation>低</translation>
+    <message numerus="yes">
+        <location filename="../memory_list.py" line="232"/>
+        <source>%Ln memories</source>
+        <translation>
+            <numerusform>%Ln 条记忆</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../memory_list.py" line="234"/>
+        <source>{shown} of %Ln memories</source>
+        <translation>
+            <numerusform>{shown} / %Ln 条记忆</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="153"/>
-        <source>Medium</source>
-        <translation>中</translation>
-    </message>
-    <message>
-        <location filename="../memory_list.py" line="153"/>
-        <source>High</source>
-        <translation>高</translation>
-    </message>
-    <message>
-        <location filename="../memory_list.py" line="161"/>
+        <location filename="../memory_list.py" line="206"/>
         <source>All topics</source>
         <translation>全部主题</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="186"/>
-        <source>{count} memories</source>
-        <translation>{count} 条记忆</translation>
-    </message>
-    <message>
-        <location filename="../memory_list.py" line="186"/>
-        <source>1 memory</source>
-        <translation>1 条记忆</translation>
-    </message>
-    <message>
-        <location filename="../memory_list.py" line="190"/>
-        <source>{shown} of {total} memories</source>
-        <translation>{shown} / {total} 条记忆</translation>
-    </message>
-    <message>
-        <location filename="../memory_list.py" line="198"/>
+        <location filename="../memory_list.py" line="237"/>
         <source>No memory matches these filters.</source>
         <translation>没有符合筛选条件的记忆。</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="200"/>
+        <location filename="../memory_list.py" line="239"/>
         <source>No memories yet.
 Press Ctrl+N to write one.</source>
         <translation>还没有记忆。
@@ -1073,47 +1174,52 @@ Press Ctrl+N to write one.</source>
 <context>
     <name>MessageWidget</name>
     <message>
-        <location filename="../chat/widgets.py" line="259"/>
+        <location filename="../chat/widgets.py" line="260"/>
+        <source>You</source>
+        <translation>你</translation>
+    </message>
+    <message>
+        <location filename="../chat/widgets.py" line="262"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="260"/>
+        <location filename="../chat/widgets.py" line="263"/>
         <source>Copy this message as Markdown</source>
         <translation>以 Markdown 复制这条消息</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="261"/>
+        <location filename="../chat/widgets.py" line="264"/>
         <source>Copy code</source>
         <translation>复制代码</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="262"/>
+        <location filename="../chat/widgets.py" line="265"/>
         <source>Copy one of the answer&apos;s code blocks</source>
         <translation>复制回答中的某个代码块</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="263"/>
+        <location filename="../chat/widgets.py" line="266"/>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="264"/>
+        <location filename="../chat/widgets.py" line="267"/>
         <source>Ask again and replace this answer</source>
         <translation>重新提问并替换这个回答</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="265"/>
+        <location filename="../chat/widgets.py" line="268"/>
         <source>Save as memory</source>
         <translation>存为记忆</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="266"/>
+        <location filename="../chat/widgets.py" line="269"/>
         <source>Save this message (or the selected text) as a memory</source>
         <translation>把这条消息（或所选文字）存为记忆</translation>
     </message>
     <message>
-        <location filename="../chat/widgets.py" line="267"/>
+        <location filename="../chat/widgets.py" line="270"/>
         <source>Open Settings</source>
         <translation>打开设置</translation>
     </message>
@@ -1152,22 +1258,24 @@ Press Ctrl+N to write one.</source>
 <context>
     <name>RelatedPanel</name>
     <message>
-        <location filename="../related_panel.py" line="73"/>
+        <location filename="../related_panel.py" line="72"/>
         <source>No other memory is close enough in meaning.</source>
         <translation>没有含义足够接近的其他记忆。</translation>
     </message>
     <message>
-        <location filename="../related_panel.py" line="75"/>
+        <location filename="../related_panel.py" line="74"/>
         <source>Open a memory to see the ones closest in meaning.</source>
         <translation>打开一条记忆，即可看到语义最接近的记忆。</translation>
     </message>
 </context>
 <context>
     <name>ResultDelegate</name>
-    <message>
-        <location filename="../search_results.py" line="224"/>
-        <source>{count} copies</source>
-        <translation>{count} 份相同内容</translation>
+    <message numerus="yes">
+        <location filename="../search_results.py" line="235"/>
+        <source>%n copies</source>
+        <translation>
+            <numerusform>%n 份相同内容</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1250,42 +1358,52 @@ Press Ctrl+N to write one.</source>
         <source>Search by meaning, by keyword, or both</source>
         <translation>按语义、按关键词或两者结合搜索</translation>
     </message>
-    <message>
-        <location filename="../search_panel.py" line="169"/>
-        <source>1 result · {ms} ms</source>
-        <translation>1 个结果 · {ms} 毫秒</translation>
+    <message numerus="yes">
+        <location filename="../search_panel.py" line="168"/>
+        <source>%Ln results · {ms} ms</source>
+        <translation>
+            <numerusform>%Ln 个结果 · {ms} 毫秒</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../search_panel.py" line="171"/>
-        <source>{count} results · {ms} ms</source>
-        <translation>{count} 个结果 · {ms} 毫秒</translation>
-    </message>
-    <message>
-        <location filename="../search_panel.py" line="184"/>
+        <location filename="../search_panel.py" line="182"/>
         <source>Still indexing… results will appear when the index is ready.</source>
         <translation>仍在建立索引…索引就绪后会显示结果。</translation>
     </message>
     <message>
-        <location filename="../search_panel.py" line="185"/>
+        <location filename="../search_panel.py" line="183"/>
         <source>Nothing relevant to “{query}” in your memories.</source>
         <translation>记忆中没有与“{query}”相关的内容。</translation>
     </message>
     <message>
-        <location filename="../search_panel.py" line="191"/>
+        <location filename="../search_panel.py" line="189"/>
         <source>⚠ Semantic search is unavailable: {reason}. Showing keyword matches.</source>
         <translation>⚠ 语义搜索不可用：{reason}。当前显示关键词匹配结果。</translation>
     </message>
     <message>
-        <location filename="../search_panel.py" line="201"/>
+        <location filename="../search_panel.py" line="199"/>
         <source>Search failed: {error}</source>
         <translation>搜索失败：{error}</translation>
     </message>
     <message>
-        <location filename="../search_panel.py" line="209"/>
+        <location filename="../search_panel.py" line="207"/>
         <source>Type to search by meaning and keyword.
 Enter opens the selected result.</source>
         <translation>输入即可按语义和关键词搜索。
 按 Enter 打开选中的结果。</translation>
+    </message>
+</context>
+<context>
+    <name>SearchResults</name>
+    <message>
+        <location filename="../search_results.py" line="64"/>
+        <source>relevance {score}</source>
+        <translation>相关度 {score}</translation>
+    </message>
+    <message>
+        <location filename="../search_results.py" line="69"/>
+        <source>cosine {score}</source>
+        <translation>余弦相似度 {score}</translation>
     </message>
 </context>
 <context>
@@ -1485,33 +1603,30 @@ Enter opens the selected result.</source>
         <source>Skipped files</source>
         <translation>已跳过的文件</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location filename="../skipped_dialog.py" line="35"/>
-        <source>1 file in the vault could not be read as a memory. It is left untouched; fix it in another editor and pixelmem picks it up.</source>
-        <translation>知识库中有 1 个文件无法作为记忆读取。它保持原样；在其他编辑器中修复后，pixelmem 会自动读取。</translation>
+        <source>%n files in the vault could not be read as memories. They are left untouched; fix them in another editor and pixelmem picks them up.</source>
+        <translation>
+            <numerusform>知识库中有 %n 个文件无法作为记忆读取。它们保持原样；在其他编辑器中修复后，pixelmem 会自动读取。</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../skipped_dialog.py" line="40"/>
-        <source>{count} files in the vault could not be read as memories. They are left untouched; fix them in another editor and pixelmem picks them up.</source>
-        <translation>知识库中有 {count} 个文件无法作为记忆读取。它们保持原样；在其他编辑器中修复后，pixelmem 会自动读取。</translation>
-    </message>
-    <message>
-        <location filename="../skipped_dialog.py" line="44"/>
+        <location filename="../skipped_dialog.py" line="41"/>
         <source>Every Markdown file in the vault was read. Nothing was skipped.</source>
         <translation>知识库中的所有 Markdown 文件都已读取，没有跳过任何文件。</translation>
     </message>
     <message>
-        <location filename="../skipped_dialog.py" line="48"/>
+        <location filename="../skipped_dialog.py" line="45"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../skipped_dialog.py" line="48"/>
+        <location filename="../skipped_dialog.py" line="45"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../skipped_dialog.py" line="60"/>
+        <location filename="../skipped_dialog.py" line="57"/>
         <source>Show in Folder</source>
         <translation>在文件夹中显示</translation>
     </message>
@@ -1648,38 +1763,32 @@ The local keyword index answers meanwhile.</source>
         <source>Restored “{title}”</source>
         <translation>已恢复“{title}”</translation>
     </message>
-    <message>
-        <location filename="../session.py" line="318"/>
-        <source>Updated the links in 1 memory</source>
-        <translation>已更新 1 条记忆中的链接</translation>
+    <message numerus="yes">
+        <location filename="../session.py" line="317"/>
+        <source>Updated the links in %n memories</source>
+        <translation>
+            <numerusform>已更新 %n 条记忆中的链接</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../session.py" line="320"/>
-        <source>Updated the links in {count} memories</source>
-        <translation>已更新 {count} 条记忆中的链接</translation>
-    </message>
-    <message>
-        <location filename="../session.py" line="325"/>
+        <location filename="../session.py" line="321"/>
         <source>{message}; left alone: {detail}</source>
         <translation>{message}；未改动：{detail}</translation>
     </message>
-    <message>
-        <location filename="../session.py" line="343"/>
-        <source>Imported 1 file</source>
-        <translation>已导入 1 个文件</translation>
+    <message numerus="yes">
+        <location filename="../session.py" line="338"/>
+        <source>Imported %Ln file(s)</source>
+        <translation>
+            <numerusform>已导入 %Ln 个文件</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../session.py" line="345"/>
-        <source>Imported {count} files</source>
-        <translation>已导入 {count} 个文件</translation>
-    </message>
-    <message>
-        <location filename="../session.py" line="348"/>
+        <location filename="../session.py" line="340"/>
         <source>{message}; {skipped} skipped</source>
         <translation>{message}；跳过 {skipped} 个</translation>
     </message>
     <message>
-        <location filename="../session.py" line="354"/>
+        <location filename="../session.py" line="346"/>
         <source>{message}; {failed} could not be imported: {detail}</source>
         <translation>{message}；{failed} 个无法导入：{detail}</translation>
     </message>
@@ -1715,53 +1824,13 @@ The local keyword index answers meanwhile.</source>
 <context>
     <name>import_report</name>
     <message>
-        <location filename="../import_report.py" line="22"/>
+        <location filename="../import_report.py" line="38"/>
         <source>Import</source>
         <translation>导入</translation>
-    </message>
-    <message>
-        <location filename="../import_report.py" line="25"/>
-        <source>Imported 1 file.</source>
-        <translation>已导入 1 个文件。</translation>
-    </message>
-    <message>
-        <location filename="../import_report.py" line="27"/>
-        <source>Imported {count} files.</source>
-        <translation>已导入 {count} 个文件。</translation>
-    </message>
-    <message>
-        <location filename="../import_report.py" line="33"/>
-        <source>1 file was skipped (already there, or not a kind pixelmem reads).</source>
-        <translation>跳过了 1 个文件（已在库中，或 pixelmem 不支持该类型）。</translation>
-    </message>
-    <message>
-        <location filename="../import_report.py" line="37"/>
-        <source>{count} files were skipped (already there, or not a kind pixelmem reads).</source>
-        <translation>跳过了 {count} 个文件（已在库中，或 pixelmem 不支持该类型）。</translation>
-    </message>
-    <message>
-        <location filename="../import_report.py" line="44"/>
-        <source>1 file could not be imported.</source>
-        <translation>1 个文件无法导入。</translation>
-    </message>
-    <message>
-        <location filename="../import_report.py" line="46"/>
-        <source>{count} files could not be imported.</source>
-        <translation>{count} 个文件无法导入。</translation>
     </message>
 </context>
 <context>
     <name>link_updates</name>
-    <message>
-        <location filename="../link_updates.py" line="47"/>
-        <source>1 link to “{old}” in another memory would no longer lead anywhere.</source>
-        <translation>另一条记忆中有 1 个指向“{old}”的链接将失效。</translation>
-    </message>
-    <message>
-        <location filename="../link_updates.py" line="51"/>
-        <source>{count} links to “{old}” in other memories would no longer lead anywhere.</source>
-        <translation>其他记忆中有 {count} 个指向“{old}”的链接将失效。</translation>
-    </message>
     <message>
         <location filename="../link_updates.py" line="56"/>
         <source>Update them to “{new}”?</source>
