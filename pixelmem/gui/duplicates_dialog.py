@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 
 from pixelmem.core.errors import PixelmemError
 from pixelmem.core.index.engine import Engine
-from pixelmem.core.insight.duplicates import DuplicateGroup, duplicate_groups, rule_for
+from pixelmem.core.insight.duplicates import DuplicateGroup, duplicate_groups
 from pixelmem.core.insight.memory_vectors import memory_vectors
 from pixelmem.core.insight.merge import merged
 from pixelmem.gui.session import VaultSession
@@ -37,7 +37,7 @@ def find_groups(engine: Engine) -> list[DuplicateGroup]:
         return []
     memories = {m.id: m.text for m in engine.store.list()}
     texts = [memories.get(mid, "") for mid in vectors.ids]
-    return duplicate_groups(vectors, texts, rule_for(embedder.model_id))
+    return duplicate_groups(vectors, texts)
 
 
 class DuplicatesDialog(QDialog):
