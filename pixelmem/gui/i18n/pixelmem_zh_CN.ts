@@ -643,57 +643,57 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../main_window.py" line="212"/>
+        <location filename="../main_window.py" line="213"/>
         <source>No other vaults yet</source>
         <translation>还没有其他知识库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="222"/>
+        <location filename="../main_window.py" line="223"/>
         <source>Recent &amp;Vaults</source>
         <translation>最近的知识库(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="224"/>
+        <location filename="../main_window.py" line="225"/>
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="225"/>
+        <location filename="../main_window.py" line="226"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="226"/>
+        <location filename="../main_window.py" line="227"/>
         <source>Related</source>
         <translation>相关</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="229"/>
+        <location filename="../main_window.py" line="230"/>
         <source>Map</source>
         <translation>地图</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="232"/>
+        <location filename="../main_window.py" line="234"/>
         <source>Inbox</source>
         <translation>收件箱</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="376"/>
+        <location filename="../main_window.py" line="379"/>
         <source>Import files</source>
         <translation>导入文件</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="382"/>
+        <location filename="../main_window.py" line="385"/>
         <source>Open vault folder</source>
         <translation>打开知识库文件夹</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="439"/>
+        <location filename="../main_window.py" line="442"/>
         <source>About pixelmem</source>
         <translation>关于 pixelmem</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="441"/>
+        <location filename="../main_window.py" line="444"/>
         <source>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;Local-first knowledge memory: Markdown files in a folder you own, searched by meaning and by keyword, offline.&lt;/p&gt;&lt;p&gt;Vault: {vault}&lt;/p&gt;</source>
         <translation>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;本地优先的知识记忆：Markdown 文件存放在你自己的文件夹里，可离线按语义和关键词搜索。&lt;/p&gt;&lt;p&gt;知识库：{vault}&lt;/p&gt;</translation>
     </message>
@@ -701,52 +701,52 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>MapView</name>
     <message>
-        <location filename="../map_view.py" line="92"/>
+        <location filename="../map_view.py" line="148"/>
         <source>Highlight memories matching…</source>
         <translation>高亮匹配的记忆…</translation>
     </message>
     <message>
-        <location filename="../map_view.py" line="93"/>
+        <location filename="../map_view.py" line="149"/>
         <source>Tag…</source>
         <translation>添加主题…</translation>
     </message>
     <message>
-        <location filename="../map_view.py" line="94"/>
+        <location filename="../map_view.py" line="150"/>
         <source>Add a topic to the memories selected (Shift+drag)</source>
         <translation>为选中的记忆添加主题（Shift+拖动选择）</translation>
     </message>
     <message>
-        <location filename="../map_view.py" line="95"/>
+        <location filename="../map_view.py" line="151"/>
         <source>Duplicates…</source>
         <translation>重复项…</translation>
     </message>
     <message>
-        <location filename="../map_view.py" line="99"/>
+        <location filename="../map_view.py" line="155"/>
         <source>Colour by cluster</source>
         <translation>按聚类着色</translation>
     </message>
     <message>
-        <location filename="../map_view.py" line="99"/>
+        <location filename="../map_view.py" line="155"/>
         <source>Colour by topic</source>
         <translation>按主题着色</translation>
     </message>
     <message>
-        <location filename="../map_view.py" line="176"/>
+        <location filename="../map_view.py" line="217"/>
         <source>The map appears once memories are embedded.</source>
         <translation>记忆计算完向量后会显示地图。</translation>
     </message>
     <message>
-        <location filename="../map_view.py" line="178"/>
+        <location filename="../map_view.py" line="219"/>
         <source>{n} memories · {k} clusters · drag to pan, wheel to zoom</source>
         <translation>{n} 条记忆 · {k} 个聚类 · 拖动平移，滚轮缩放</translation>
     </message>
     <message>
-        <location filename="../map_view.py" line="228"/>
+        <location filename="../map_view.py" line="269"/>
         <source>Tag memories</source>
         <translation>为记忆添加主题</translation>
     </message>
     <message>
-        <location filename="../map_view.py" line="229"/>
+        <location filename="../map_view.py" line="270"/>
         <source>Topic to add to {n} memories:</source>
         <translation>要添加到 {n} 条记忆的主题：</translation>
     </message>
@@ -893,102 +893,107 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>MemoryListPanel</name>
     <message>
-        <location filename="../memory_list.py" line="121"/>
+        <location filename="../memory_list.py" line="126"/>
         <source>Move to Trash</source>
         <translation>移到回收站</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="125"/>
+        <location filename="../memory_list.py" line="130"/>
         <source>Recently updated</source>
         <translation>最近更新</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="126"/>
+        <location filename="../memory_list.py" line="131"/>
         <source>Recently created</source>
         <translation>最近创建</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="127"/>
+        <location filename="../memory_list.py" line="132"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="128"/>
+        <location filename="../memory_list.py" line="133"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="133"/>
+        <location filename="../memory_list.py" line="138"/>
         <source>Any importance</source>
         <translation>任意重要性</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="142"/>
+        <location filename="../memory_list.py" line="147"/>
         <source>Any time</source>
         <translation>任意时间</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="143"/>
+        <location filename="../memory_list.py" line="148"/>
         <source>Today</source>
         <translation>今天</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="144"/>
+        <location filename="../memory_list.py" line="149"/>
         <source>Past 7 days</source>
         <translation>最近 7 天</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="145"/>
+        <location filename="../memory_list.py" line="150"/>
         <source>Past 30 days</source>
         <translation>最近 30 天</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="146"/>
+        <location filename="../memory_list.py" line="151"/>
         <source>Past year</source>
         <translation>最近一年</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="153"/>
+        <location filename="../memory_list.py" line="158"/>
         <source>Low</source>
         <translation>低</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="153"/>
+        <location filename="../memory_list.py" line="158"/>
         <source>Medium</source>
         <translation>中</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="153"/>
+        <location filename="../memory_list.py" line="158"/>
         <source>High</source>
         <translation>高</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="161"/>
+        <location filename="../memory_list.py" line="166"/>
         <source>All topics</source>
         <translation>全部主题</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="186"/>
+        <location filename="../memory_list.py" line="169"/>
+        <source>Without topics ({count})</source>
+        <translation>无主题 ({count})</translation>
+    </message>
+    <message>
+        <location filename="../memory_list.py" line="195"/>
         <source>{count} memories</source>
         <translation>{count} 条记忆</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="186"/>
+        <location filename="../memory_list.py" line="195"/>
         <source>1 memory</source>
         <translation>1 条记忆</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="190"/>
+        <location filename="../memory_list.py" line="199"/>
         <source>{shown} of {total} memories</source>
         <translation>{shown} / {total} 条记忆</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="198"/>
+        <location filename="../memory_list.py" line="207"/>
         <source>No memory matches these filters.</source>
         <translation>没有符合筛选条件的记忆。</translation>
     </message>
     <message>
-        <location filename="../memory_list.py" line="200"/>
+        <location filename="../memory_list.py" line="209"/>
         <source>No memories yet.
 Press Ctrl+N to write one.</source>
         <translation>还没有记忆。
@@ -1506,6 +1511,52 @@ Click to see the files that could not be read</source>
         <location filename="../status_bar.py" line="155"/>
         <source>Moved “{title}” to the trash</source>
         <translation>已将“{title}”移到回收站</translation>
+    </message>
+</context>
+<context>
+    <name>TimelineBars</name>
+    <message>
+        <location filename="../timeline_strip.py" line="132"/>
+        <source>Week of {day}: {count} memories</source>
+        <translation>{day} 这一周：{count} 条记忆</translation>
+    </message>
+    <message>
+        <location filename="../timeline_strip.py" line="134"/>
+        <source>Week of {day}: 1 memory</source>
+        <translation>{day} 这一周：1 条记忆</translation>
+    </message>
+    <message>
+        <location filename="../timeline_strip.py" line="145"/>
+        <source>Other topics</source>
+        <translation>其他主题</translation>
+    </message>
+    <message>
+        <location filename="../timeline_strip.py" line="147"/>
+        <source>No topic</source>
+        <translation>无主题</translation>
+    </message>
+</context>
+<context>
+    <name>TimelineStrip</name>
+    <message>
+        <location filename="../timeline_strip.py" line="186"/>
+        <source>Show all</source>
+        <translation>显示全部</translation>
+    </message>
+    <message>
+        <location filename="../timeline_strip.py" line="221"/>
+        <source>Memories per week · click to filter</source>
+        <translation>每周记忆数 · 点击筛选</translation>
+    </message>
+    <message>
+        <location filename="../timeline_strip.py" line="225"/>
+        <source>Week of {day}</source>
+        <translation>{day} 这一周</translation>
+    </message>
+    <message>
+        <location filename="../timeline_strip.py" line="227"/>
+        <source>Weeks of {first} to {last}</source>
+        <translation>{first} 至 {last} 各周</translation>
     </message>
 </context>
 <context>
