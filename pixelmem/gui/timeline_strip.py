@@ -9,7 +9,7 @@ its count and its topics.
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 import numpy as np
 from PySide6.QtCore import QRectF, QSize, Qt, QTimer, Signal
@@ -224,8 +224,8 @@ class TimelineStrip(QWidget):
             if first == last:
                 text = self.tr("Week of {day}").format(day=first.isoformat())
             else:
-                text = self.tr("Weeks of {first} to {last}").format(
-                    first=first.isoformat(), last=last.isoformat()
+                text = self.tr("{first} to {last}").format(
+                    first=first.isoformat(), last=(period[1] - timedelta(days=1)).isoformat()
                 )
         self.caption.setText(text)
 

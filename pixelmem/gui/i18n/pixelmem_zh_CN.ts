@@ -1555,8 +1555,8 @@ Click to see the files that could not be read</source>
     </message>
     <message>
         <location filename="../timeline_strip.py" line="227"/>
-        <source>Weeks of {first} to {last}</source>
-        <translation>{first} 至 {last} 各周</translation>
+        <source>{first} to {last}</source>
+        <translation>{first} 至 {last}</translation>
     </message>
 </context>
 <context>
