@@ -70,12 +70,12 @@ def heartbeat(fn, deliver=None) -> tuple[float, float]:
     """Longest and 99th-percentile gap (ms) between 1 ms timer ticks on the Qt thread while
     ``fn`` runs on a worker and ``deliver(result)`` then runs on the Qt thread."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtCore import QThreadPool, QTimer
+    from PySide6.QtCore import QEventLoop, QThreadPool, QTimer
     from PySide6.QtWidgets import QApplication
 
     from pixelmem.gui.workers import run_in_pool
 
-    app = QApplication.instance() or QApplication([])
+    _app = QApplication.instance() or QApplication([])
     gaps: list[float] = []
     last = [time.perf_counter()]
 
@@ -87,20 +87,19 @@ def heartbeat(fn, deliver=None) -> tuple[float, float]:
     timer = QTimer(interval=1)
     timer.timeout.connect(tick)
     timer.start()
-    done: list[object] = []
+    loop = QEventLoop()  # Qt's own event loop, as in the app (app.exec())
 
     def finish(value: object) -> None:
         if deliver is not None:
             deliver(value)
-        done.append(value)
+        QTimer.singleShot(20, loop.quit)  # the ticks after delivery, so its cost shows
 
-    run_in_pool(fn, finish, done.append)
-    while not done:
-        app.processEvents()
-        time.sleep(0.0005)
-    for _ in range(20):  # the ticks after delivery, so its cost shows as a gap
-        app.processEvents()
-        time.sleep(0.001)
+    def failed(exc: BaseException) -> None:
+        loop.quit()
+        raise exc
+
+    run_in_pool(fn, finish, failed)
+    loop.exec()
     timer.stop()
     QThreadPool.globalInstance().waitForDone()
     ms = 1000 * np.array(gaps[1:] or [0.0])
