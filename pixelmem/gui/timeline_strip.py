@@ -218,7 +218,14 @@ class TimelineStrip(QWidget):
         self.clear_button.setVisible(period is not None)
         timeline = self.bars.timeline
         if period is None:
-            text = self.tr("Memories per week · click to filter") if len(timeline) else ""
+            text = (
+                self.tr("Per week, {first} to {last} · click to filter").format(
+                    first=timeline.weeks[0].isoformat(),
+                    last=(timeline.weeks[-1] + WEEK - timedelta(days=1)).isoformat(),
+                )
+                if len(timeline)
+                else ""
+            )
         else:
             first, last = period[0], period[1] - WEEK
             if first == last:

@@ -60,6 +60,7 @@ def test_weeks_by_topic_and_a_click_filters_the_list(qtbot, window):
     assert "1 memory" in strip.bars.describe(0) and "No topic: 1" in strip.bars.describe(0)
     strip.clear_button.click()
     assert len(_shown(window)) == 6 and strip.period() is None
+    assert strip.caption.text().startswith("Per week, 2024-01-08 to ")
 
 
 def test_drag_picks_a_range_and_clicking_the_week_again_clears(qtbot, window):

@@ -1544,17 +1544,17 @@ Click to see the files that could not be read</source>
         <translation>显示全部</translation>
     </message>
     <message>
-        <location filename="../timeline_strip.py" line="221"/>
-        <source>Memories per week · click to filter</source>
-        <translation>每周记忆数 · 点击筛选</translation>
+        <location filename="../timeline_strip.py" line="222"/>
+        <source>Per week, {first} to {last} · click to filter</source>
+        <translation>每周记忆数，{first} 至 {last} · 点击筛选</translation>
     </message>
     <message>
-        <location filename="../timeline_strip.py" line="225"/>
+        <location filename="../timeline_strip.py" line="232"/>
         <source>Week of {day}</source>
         <translation>{day} 这一周</translation>
     </message>
     <message>
-        <location filename="../timeline_strip.py" line="227"/>
+        <location filename="../timeline_strip.py" line="234"/>
         <source>{first} to {last}</source>
         <translation>{first} 至 {last}</translation>
     </message>
