@@ -188,3 +188,30 @@ def test_merge_keeps_both_texts_and_all_topics():
     assert "«Espresso ratio»" in result.body
     assert keep.topics == ["coffee"]  # the original is not changed
     assert merged(keep, [keep]).body == keep.body  # the same text is not repeated
+
+
+def test_merge_points_links_at_the_kept_memory_and_trashes_the_other(vault):
+    from pixelmem.core.insight.merge import merge_memories
+    from pixelmem.core.vault.store import MemoryStore
+    from pixelmem.core.vault.writes import MemoryWrites
+
+    store = MemoryStore(vault)
+    writes = MemoryWrites(store)
+    keep = store.create("Espresso", "18 g in, 36 g out.", topics=["coffee"])
+    other = store.create("Espresso ratio", "Grind finer when it runs fast.", topics=["brewing"])
+    linker = store.create(
+        "Coffee index",
+        "See [[Espresso ratio#Grind|the ratio]], [[Espresso]] and `[[Espresso ratio]]`.",
+    )
+    untouched = store.create("Tea", "Nothing about coffee.")
+    written = merge_memories(writes, keep.id, [other.id, keep.id])
+    assert written.value.kept.topics == ["coffee", "brewing"]
+    assert "Grind finer" in store.get(keep.id).body
+    assert store.get(linker.id).body.rstrip() == (
+        "See [[Espresso#Grind|the ratio]], [[Espresso]] and `[[Espresso ratio]]`."
+    )  # the heading and the shown text stay; code is not a link
+    assert written.value.links.updated == (linker.id,)
+    assert set(written.changes.updated) == {keep.id, linker.id}
+    assert written.changes.deleted == (other.id,) and untouched.id not in written.changes.ids
+    assert [r.title for r in written.value.trashed] == ["Espresso ratio"]
+    assert other.id not in {m.id for m in store.list()}

@@ -405,47 +405,67 @@
 <context>
     <name>DuplicatesDialog</name>
     <message>
-        <location filename="../duplicates_dialog.py" line="50"/>
+        <location filename="../duplicates_dialog.py" line="51"/>
         <source>Near-duplicates</source>
         <translation>近似重复</translation>
     </message>
     <message>
-        <location filename="../duplicates_dialog.py" line="52"/>
+        <location filename="../duplicates_dialog.py" line="53"/>
         <source>Looking for memories that say the same thing…</source>
         <translation>正在查找内容相同的记忆…</translation>
     </message>
     <message>
-        <location filename="../duplicates_dialog.py" line="54"/>
+        <location filename="../duplicates_dialog.py" line="55"/>
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../duplicates_dialog.py" line="54"/>
+        <location filename="../duplicates_dialog.py" line="55"/>
         <source>Similarity</source>
         <translation>相似度</translation>
     </message>
     <message>
-        <location filename="../duplicates_dialog.py" line="58"/>
+        <location filename="../duplicates_dialog.py" line="59"/>
         <source>Merge…</source>
         <translation>合并…</translation>
     </message>
     <message>
-        <location filename="../duplicates_dialog.py" line="84"/>
+        <location filename="../duplicates_dialog.py" line="85"/>
         <source>{n} memories</source>
         <translation>{n} 条记忆</translation>
     </message>
     <message>
-        <location filename="../duplicates_dialog.py" line="97"/>
+        <location filename="../duplicates_dialog.py" line="98"/>
         <source>{n} groups of near-duplicates. Double-click to open one.</source>
         <translation>{n} 组近似重复。双击打开。</translation>
     </message>
     <message>
-        <location filename="../duplicates_dialog.py" line="101"/>
+        <location filename="../duplicates_dialog.py" line="102"/>
         <source>No near-duplicates found.</source>
         <translation>没有发现近似重复。</translation>
     </message>
     <message>
-        <location filename="../duplicates_dialog.py" line="135"/>
+        <location filename="../duplicates_dialog.py" line="134"/>
+        <source>Merged into «{title}».</source>
+        <translation>已合并到《{title}》。</translation>
+    </message>
+    <message>
+        <location filename="../duplicates_dialog.py" line="136"/>
+        <source>Links updated in 1 memory.</source>
+        <translation>已更新 1 条记忆中的链接。</translation>
+    </message>
+    <message>
+        <location filename="../duplicates_dialog.py" line="138"/>
+        <source>Links updated in {count} memories.</source>
+        <translation>已更新 {count} 条记忆中的链接。</translation>
+    </message>
+    <message>
+        <location filename="../duplicates_dialog.py" line="140"/>
+        <source>Links left alone: {names}</source>
+        <translation>未改动的链接：{names}</translation>
+    </message>
+    <message>
+        <location filename="../duplicates_dialog.py" line="152"/>
         <source>Keep «{keep}» and add to it the text and topics of:
 
 {others}
@@ -458,7 +478,12 @@ Those will be moved to the trash (they can be restored).</source>
 它们会被移到回收站（可以恢复）。</translation>
     </message>
     <message>
-        <location filename="../duplicates_dialog.py" line="138"/>
+        <location filename="../duplicates_dialog.py" line="155"/>
+        <source>Links to them will lead to «{keep}».</source>
+        <translation>指向它们的链接将改为指向《{keep}》。</translation>
+    </message>
+    <message>
+        <location filename="../duplicates_dialog.py" line="156"/>
         <source>Merge memories</source>
         <translation>合并记忆</translation>
     </message>
@@ -1663,42 +1688,42 @@ Click to see the files that could not be read</source>
 <context>
     <name>VaultSession</name>
     <message>
-        <location filename="../session.py" line="274"/>
+        <location filename="../session.py" line="275"/>
         <source>Restored “{title}”</source>
         <translation>已恢复“{title}”</translation>
     </message>
     <message>
-        <location filename="../session.py" line="318"/>
+        <location filename="../session.py" line="331"/>
         <source>Updated the links in 1 memory</source>
         <translation>已更新 1 条记忆中的链接</translation>
     </message>
     <message>
-        <location filename="../session.py" line="320"/>
+        <location filename="../session.py" line="333"/>
         <source>Updated the links in {count} memories</source>
         <translation>已更新 {count} 条记忆中的链接</translation>
     </message>
     <message>
-        <location filename="../session.py" line="325"/>
+        <location filename="../session.py" line="338"/>
         <source>{message}; left alone: {detail}</source>
         <translation>{message}；未改动：{detail}</translation>
     </message>
     <message>
-        <location filename="../session.py" line="343"/>
+        <location filename="../session.py" line="356"/>
         <source>Imported 1 file</source>
         <translation>已导入 1 个文件</translation>
     </message>
     <message>
-        <location filename="../session.py" line="345"/>
+        <location filename="../session.py" line="358"/>
         <source>Imported {count} files</source>
         <translation>已导入 {count} 个文件</translation>
     </message>
     <message>
-        <location filename="../session.py" line="348"/>
+        <location filename="../session.py" line="361"/>
         <source>{message}; {skipped} skipped</source>
         <translation>{message}；跳过 {skipped} 个</translation>
     </message>
     <message>
-        <location filename="../session.py" line="354"/>
+        <location filename="../session.py" line="367"/>
         <source>{message}; {failed} could not be imported: {detail}</source>
         <translation>{message}；{failed} 个无法导入：{detail}</translation>
     </message>
