@@ -24,6 +24,7 @@ from pixelmem.gui.workers import LatestOnly
 
 REFRESH_DELAY_MS = 400  # after a change set; a burst of saves is counted once
 STRIP_HEIGHT = 44
+MIN_BAR = 3.0  # px: narrower weeks share a bar
 OTHER_COLOUR = QColor("#b0b0b0")
 NO_TOPIC_COLOUR = QColor("#dddddd")
 
@@ -48,7 +49,7 @@ class TimelineBars(QWidget):
         super().__init__(parent)
         self.timeline = Timeline((), (), np.zeros((0, 0), np.int64))
         self.chosen: tuple[int, int] | None = None
-        self._press: int | None = None
+        self._press: tuple[int, int] | None = None
         self.setMouseTracking(True)
         self.setMinimumHeight(STRIP_HEIGHT)
         self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
@@ -68,6 +69,24 @@ class TimelineBars(QWidget):
             return None
         return int(min(max(x / self.width() * n, 0), n - 1))
 
+    def bars(self) -> tuple[np.ndarray, np.ndarray]:
+        """(first week, week after the last) of each bar drawn: one week, or neighbouring
+        weeks sharing a bar when a week is narrower than MIN_BAR pixels."""
+        n = len(self.timeline)
+        per_week = self.width() / max(n, 1)
+        columns = np.floor(np.arange(n) * per_week / MIN_BAR).astype(np.int64)
+        starts = np.unique(columns, return_index=True)[1]
+        return starts, np.append(starts[1:], n)
+
+    def bar_at(self, x: float) -> tuple[int, int] | None:
+        """The weeks (first, last) of the bar under ``x``; a click chooses all of them."""
+        week = self.week_at(x)
+        if week is None:
+            return None
+        starts, ends = self.bars()
+        bar = int(np.searchsorted(starts, week, side="right")) - 1
+        return int(starts[bar]), int(ends[bar]) - 1
+
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         palette = self.palette()
@@ -75,43 +94,53 @@ class TimelineBars(QWidget):
         timeline, n = self.timeline, len(self.timeline)
         if not n:
             return
-        width, height = self.width() / n, self.height() - 2.0
-        tallest = max(int(timeline.totals.max()), 1)
+        per_week = self.width() / n
         if self.chosen:
             first, last = self.chosen
-            band = QRectF(first * width, 0, (last - first + 1) * width, self.height())
+            band = QRectF(first * per_week, 0, (last - first + 1) * per_week, self.height())
             painter.fillRect(band, palette.color(QPalette.ColorRole.Highlight).lighter(160))
-        bar = max(width - (1.0 if width >= 4 else 0.0), 1.0)  # a hairline gap when there is room
+        # Years of weeks in a narrow strip: neighbouring weeks share a bar at least MIN_BAR px
+        # wide, so a paint draws at most (width / MIN_BAR) × groups rectangles (10 years at
+        # 320 px: 17-23 ms one by one, 3 ms binned).
+        starts, ends = self.bars()
+        counts = np.add.reduceat(timeline.counts, starts, axis=0)
+        tops = np.cumsum(counts, axis=1)
+        height = self.height() - 2.0
+        scale = height / max(int(tops[:, -1].max()), 1)
+        gap = 1.0 if (ends - starts).min() * per_week >= 4 else 0.0  # a hairline where room
+        # Plain floats: numpy scalars in this loop cost 20 ms a paint.
+        xs = (starts * per_week).tolist()
+        widths = np.maximum((ends - starts) * per_week - gap, 1.0).tolist()
+        ys = (height + 2 - tops * scale).tolist()
+        sizes = (counts * scale).tolist()
+        painter.setPen(Qt.PenStyle.NoPen)
         for g in range(len(timeline.groups)):
-            painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(group_colour(timeline, g))
-            below = timeline.counts[:, :g].sum(axis=1)
-            for w in np.flatnonzero(timeline.counts[:, g]).tolist():
-                top = (below[w] + timeline.counts[w, g]) / tallest * height
-                bottom = below[w] / tallest * height
-                painter.drawRect(QRectF(w * width, height - top + 2, bar, top - bottom))
+            for c in np.flatnonzero(counts[:, g]).tolist():
+                painter.drawRect(QRectF(xs[c], ys[c][g], widths[c], sizes[c][g]))
         painter.end()
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
-            self._press = self.week_at(event.position().x())
+            self._press = self.bar_at(event.position().x())
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
-        week = self.week_at(event.position().x())
-        if self._press is not None and week is not None:
-            self.chosen = (min(self._press, week), max(self._press, week))
+        x = event.position().x()
+        bar, week = self.bar_at(x), self.week_at(x)
+        if self._press is not None and bar is not None:
+            self.chosen = (min(self._press[0], bar[0]), max(self._press[1], bar[1]))
             self.update()
         self.setToolTip(self.describe(week) if week is not None else "")
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         if self._press is None or event.button() != Qt.MouseButton.LeftButton:
             return
-        week = self.week_at(event.position().x())
+        bar = self.bar_at(event.position().x())
         press, self._press = self._press, None
-        if week is None:
+        if bar is None:
             return
-        picked = (min(press, week), max(press, week))
-        self.choose(None if picked == self.chosen and press == week else picked)
+        picked = (min(press[0], bar[0]), max(press[1], bar[1]))
+        self.choose(None if picked == self.chosen and press == bar else picked)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() == Qt.Key.Key_Escape and self.chosen:

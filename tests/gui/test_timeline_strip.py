@@ -50,7 +50,7 @@ def test_weeks_by_topic_and_a_click_filters_the_list(qtbot, window):
     assert timeline.weeks[0] == OLD_DAY - timedelta(days=OLD_DAY.weekday())
     assert int(timeline.totals.sum()) == 6 and timeline.totals[0] == 1
     window.list_dock.show()
-    strip.bars.resize(300, 44)
+    strip.bars.resize(1200, 44)  # wide enough for a bar per week (narrower weeks share one)
     first_week = QPoint(_x_of(strip.bars, 0), 20)
     with qtbot.waitSignal(strip.period_selected) as picked:
         qtbot.mouseClick(strip.bars, Qt.MouseButton.LeftButton, pos=first_week)
@@ -96,3 +96,30 @@ def test_memories_without_topics_filter(qtbot, window):
     assert index == 1 and "(1)" in combo.itemText(index)
     combo.setCurrentIndex(index)
     assert _shown(window) == ["Old note"]
+
+
+def test_years_of_weeks_share_bars_in_a_narrow_strip(qtbot):
+    from datetime import UTC, datetime
+
+    from pixelmem.core.insight.timeline import build_timeline
+    from pixelmem.core.vault.memory import Memory
+    from pixelmem.gui.timeline_strip import TimelineBars
+
+    start = datetime(2016, 1, 4, 12, tzinfo=UTC)
+    memories = [
+        Memory(str(i), "t", topics=["a"] if i % 2 else [], created=start + timedelta(days=i))
+        for i in range(0, 3650, 3)
+    ]
+    bars = TimelineBars()
+    qtbot.addWidget(bars)
+    bars.resize(200, 44)
+    bars.set_timeline(build_timeline(memories))
+    assert len(bars.timeline) > 500
+    image = bars.grab().toImage()
+    base = image.pixelColor(0, 0)  # the top row stays background (bars are never taller)
+    painted = [x for x in range(200) if image.pixelColor(x, 43) != base]
+    assert painted[0] <= 3 and painted[-1] >= 196  # the first and the last week are drawn
+    last = len(bars.timeline) - 1
+    assert bars.bar_at(199)[1] == last and bars.bar_at(0)[0] == 0  # a click takes a whole bar
+    qtbot.mouseClick(bars, Qt.MouseButton.LeftButton, pos=QPoint(199, 20))
+    assert bars.chosen == bars.bar_at(199) and bars.chosen[0] < last
