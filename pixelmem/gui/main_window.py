@@ -58,6 +58,7 @@ from pixelmem.gui.session import VaultSession, describe_error
 from pixelmem.gui.settings_watch import SettingsWatcher
 from pixelmem.gui.skipped_dialog import SkippedDialog
 from pixelmem.gui.status_bar import StatusBar
+from pixelmem.gui.timeline_strip import TimelineStrip, above_list
 from pixelmem.gui.topic_suggestions import TopicSuggestions
 from pixelmem.gui.undo_delete import UndoDeleteKey
 from pixelmem.gui.view_state import restore_view_state
@@ -136,7 +137,7 @@ class MainWindow(QMainWindow):
 
     def _build_docks(self) -> None:
         left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
-        self.list_dock = self._dock("memoriesDock", self.list_panel, left)
+        self.list_dock = self._dock("memoriesDock", self._with_timeline(self.list_panel), left)
         self.search_dock = self._dock("searchDock", self.search_panel, right)
         self.related_dock = self._dock("relatedDock", self.related_panel, right)
         self.splitDockWidget(self.search_dock, self.related_dock, Qt.Orientation.Vertical)
@@ -167,6 +168,12 @@ class MainWindow(QMainWindow):
         self.duplicate_banner.open_memory_requested.connect(self.open_memory)
         editor.memory_opened.connect(self.topic_suggestions.set_memory)
         return above_editor(editor, self.duplicate_banner, self.topic_suggestions)
+
+    def _with_timeline(self, panel: MemoryListPanel) -> QWidget:
+        """The memory list with the timeline strip above it; the strip filters the list."""
+        self.timeline = TimelineStrip(self.session, self.bus, self)
+        self.timeline.period_selected.connect(panel.proxy.set_period)
+        return above_list(self.timeline, panel)
 
     def _map_dock(self, area: Qt.DockWidgetArea) -> QDockWidget:
         """The semantic map, a tab beside search (View → Semantic Map, Ctrl+5)."""
@@ -271,6 +278,7 @@ class MainWindow(QMainWindow):
 
     def _memories_loaded(self, memories: list) -> None:
         self.list_model.set_memories(memories)
+        self.timeline.refresh()
         self.link_index.rebuild()
         self.watcher.start()
         if self.session.first_run and memories and not self.editor.is_open:

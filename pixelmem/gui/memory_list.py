@@ -24,7 +24,12 @@ from pixelmem.gui.elided_label import ElidedComboBox
 from pixelmem.gui.flow_layout import FlowLayout
 from pixelmem.gui.importance_legend import dot_icon, legend_html, level_label
 from pixelmem.gui.memory_delegate import MemoryDelegate
-from pixelmem.gui.memory_list_model import IdRole, MemoryFilterProxy, MemoryListModel
+from pixelmem.gui.memory_list_model import (
+    WITHOUT_TOPICS,
+    IdRole,
+    MemoryFilterProxy,
+    MemoryListModel,
+)
 
 
 class MemoryListPanel(QWidget):
@@ -203,9 +208,13 @@ class MemoryListPanel(QWidget):
         """Topics by how often they are used; the chosen one stays chosen."""
         current = self.topic_combo.currentData() or ""
         counts = self.model.topic_counts()
-        items = [(self.tr("All topics"), "")]
+        items: list[tuple[str, object]] = [(self.tr("All topics"), "")]
+        without = self.model.without_topics_count()
+        if without or current == WITHOUT_TOPICS:
+            label = self.tr("Without topics ({count})").format(count=f"{without:,}")
+            items.append((label, WITHOUT_TOPICS))
         items += [(f"{t} ({n})", t) for t, n in sorted(counts.items(), key=lambda c: (-c[1], c[0]))]
-        if current and current not in counts:
+        if current and current not in counts and current != WITHOUT_TOPICS:
             items.append((current, current))
         _fill(self.topic_combo, items, keep=current)
         self._show_choices_in_tooltips()

@@ -23,6 +23,7 @@ from pixelmem.core.archive.inbox import Draft, Inbox
 from pixelmem.core.errors import PixelmemError
 from pixelmem.core.index.engine import Engine, EngineStatus
 from pixelmem.core.index.indexer import IndexCancelled
+from pixelmem.core.insight.merge import merge_memories
 from pixelmem.core.settings import Settings
 from pixelmem.core.vault.links import LinkUpdate
 from pixelmem.core.vault.memory import Memory
@@ -307,6 +308,18 @@ class VaultSession(QObject):
                 self.trashed.emit(records[-1])
 
         self._write(work, done, None, None)
+
+    def merge(
+        self,
+        keep_id: str,
+        other_ids: list[str],
+        on_done: Callback = None,
+        on_error: Callback = None,
+    ) -> None:
+        """Merge near-duplicates into ``keep_id``, links included, as one change set
+        (:func:`~pixelmem.core.insight.merge.merge_memories`); ``on_done(MergeResult)``."""
+        writes = self.engine.writes
+        self._write(lambda: merge_memories(writes, keep_id, other_ids), on_done, on_error, None)
 
     def apply_link_updates(self, updates: list[LinkUpdate]) -> None:
         """Rewrite links in other memories (after a rename), one change set for all of them."""

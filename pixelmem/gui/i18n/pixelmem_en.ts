@@ -61,7 +61,7 @@
 <context>
     <name>DuplicatesDialog</name>
     <message numerus="yes">
-        <location filename="../duplicates_dialog.py" line="84"/>
+        <location filename="../duplicates_dialog.py" line="85"/>
         <source>%n memories</source>
         <translation>
             <numerusform>%n memory</numerusform>
@@ -69,7 +69,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../duplicates_dialog.py" line="97"/>
+        <location filename="../duplicates_dialog.py" line="98"/>
         <source>%n groups of near-duplicates. Double-click to open one.</source>
         <translation>
             <numerusform>%n group of near-duplicates. Double-click to open it.</numerusform>
@@ -129,7 +129,7 @@
 <context>
     <name>MapView</name>
     <message numerus="yes">
-        <location filename="../map_view.py" line="179"/>
+        <location filename="../map_view.py" line="220"/>
         <source>%Ln memories</source>
         <translation>
             <numerusform>%Ln memory</numerusform>
@@ -137,7 +137,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../map_view.py" line="180"/>
+        <location filename="../map_view.py" line="221"/>
         <source>%Ln clusters</source>
         <translation>
             <numerusform>%Ln cluster</numerusform>
@@ -145,7 +145,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../map_view.py" line="231"/>
+        <location filename="../map_view.py" line="272"/>
         <source>Topic to add to %n memories:</source>
         <translation>
             <numerusform>Topic to add to %n memory:</numerusform>
@@ -167,7 +167,7 @@
 <context>
     <name>MemoryListPanel</name>
     <message numerus="yes">
-        <location filename="../memory_list.py" line="232"/>
+        <location filename="../memory_list.py" line="241"/>
         <source>%Ln memories</source>
         <translation>
             <numerusform>%Ln memory</numerusform>
@@ -175,7 +175,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../memory_list.py" line="234"/>
+        <location filename="../memory_list.py" line="243"/>
         <source>{shown} of %Ln memories</source>
         <translation>
             <numerusform>{shown} of %Ln memory</numerusform>
@@ -219,7 +219,7 @@
 <context>
     <name>VaultSession</name>
     <message numerus="yes">
-        <location filename="../session.py" line="317"/>
+        <location filename="../session.py" line="330"/>
         <source>Updated the links in %n memories</source>
         <translation>
             <numerusform>Updated the links in %n memory</numerusform>
@@ -227,7 +227,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../session.py" line="338"/>
+        <location filename="../session.py" line="351"/>
         <source>Imported %Ln file(s)</source>
         <translation>
             <numerusform>Imported %Ln file</numerusform>
