@@ -14,10 +14,11 @@ from datetime import date, timedelta
 import numpy as np
 from PySide6.QtCore import QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPalette
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QToolButton, QVBoxLayout, QWidget
 
 from pixelmem.core.insight.timeline import NO_TOPIC, OTHER, WEEK, Timeline, build_timeline
 from pixelmem.gui.bus import MemoryBus
+from pixelmem.gui.elided_label import ElidedLabel
 from pixelmem.gui.map_paint import HUES
 from pixelmem.gui.session import VaultSession
 from pixelmem.gui.workers import LatestOnly
@@ -189,7 +190,7 @@ class TimelineStrip(QWidget):
         super().__init__(parent)
         self.session = session
         self.bars = TimelineBars()
-        self.caption = QLabel()
+        self.caption = ElidedLabel()  # a long date range never widens the list's dock
         self.caption.setEnabled(False)  # grey, like the list's other hints
         self.clear_button = QToolButton()
         self.clear_button.setAutoRaise(True)
