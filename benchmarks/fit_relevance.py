@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import math
 import os
 import pickle
 import sys
@@ -41,7 +40,10 @@ from pixelmem.core.index.evaluate import build_eval_engine, load_beir, ndcg_at  
 from pixelmem.core.index.text_tokens import split_query  # noqa: E402
 from pixelmem.core.settings import Settings  # noqa: E402
 
-TOP = 10
+EVAL = ROOT.parent.parent / "shared" / "eval"  # /work/shared/eval beside a worktree
+if not EVAL.is_dir():
+    EVAL = ROOT.parent / "shared" / "eval"
+DATA = ROOT / "benchmarks" / "data"
 NEGATIVES = 3  # per query: the strongest distractors, which the floor must keep out
 BEHIND_MAX = 1.0
 RATIO_TIE = 0.001  # nDCG@10 differences smaller than this are noise on these sets
@@ -49,23 +51,34 @@ RATIO_MIN_QUERIES = 200  # the ranking weight is chosen on sets this large (not 
 
 
 @dataclass
+class Query:
+    """One query of a set: every memory's evidence and features, and which are relevant."""
+
+    sem: np.ndarray | None
+    kw: np.ndarray | None
+    relevant: np.ndarray
+    weight: float  # the engine's semantic weight for it
+    cross: np.ndarray  # per memory: written in another script than the query
+    short: bool
+    named: np.ndarray  # per memory: the query is its name
+
+    def side(self, which: str) -> np.ndarray:
+        value = self.sem if which == "sem" else self.kw
+        return value if value is not None else np.zeros(len(self.relevant))
+
+
+@dataclass
 class Rows:
-    """Training rows of one (set, model) pair."""
+    """The queries of one (set, model) pair."""
 
     name: str
     reads_query: bool
-    sem: list[np.ndarray] = field(default_factory=list)
-    kw: list[np.ndarray] = field(default_factory=list)
-    label: list[np.ndarray] = field(default_factory=list)
-    # per query: (all memories' sem, kw, relevant mask) for ranking metrics
-    queries: list[tuple[np.ndarray | None, np.ndarray | None, np.ndarray, float]] = field(
-        default_factory=list
-    )
+    queries: list[Query] = field(default_factory=list)
 
 
 def collect(folder: Path, provider: str, work: Path, fresh: bool = False) -> Rows:
     """Rows of one (set, model) pair; kept in ``work`` so a re-run only refits."""
-    saved = work / "rows.pickle"
+    saved = work / "queries.pickle"
     if saved.is_file() and not fresh:
         with saved.open("rb") as handle:
             return pickle.load(handle)
@@ -81,26 +94,37 @@ def _collect(folder: Path, provider: str, work: Path) -> Rows:
     engine, doc_of = build_eval_engine(folder, work, settings, None)
     _, queries, qrels = load_beir(folder)
     index = engine.index
-    ids = index.memory_ids
-    docs = np.array([doc_of.get(m, "") for m in ids])
+    docs = np.array([doc_of.get(m, "") for m in index.memory_ids])
     rows = Rows(f"{folder.name}/{provider}", reads_query=True)
-    weights = []
     for qid, text in queries.items():
         judged = qrels.get(qid, {})
         vector = engine.query_vector(text)
-        weights.append(engine.semantic_weight(text))
         sem, kw = index.evidence(split_query(text), vector, background=engine.background(vector))
         relevant = np.isin(docs, [d for d, g in judged.items() if g > 0])
-        rows.queries.append((sem, kw, relevant, weights[-1]))
-        pick = relevant.copy()
-        for side in (sem, kw):
-            if side is not None:
-                pick[np.argsort(-side)[:TOP]] = True
-        rows.sem.append(sem[pick] if sem is not None else np.zeros(pick.sum()))
-        rows.kw.append(kw[pick] if kw is not None else np.zeros(pick.sum()))
-        rows.label.append(relevant[pick])
-    rows.reads_query = float(np.mean(weights)) >= 0.5
+        cross, short, named = index.relevance_features(text)
+        weight = engine.semantic_weight(text)
+        rows.queries.append(Query(sem, kw, relevant, weight, cross, short, named))
+    rows.reads_query = float(np.mean([q.weight for q in rows.queries])) >= 0.5
     return rows
+
+
+def score(query: Query, mode: str, cal: rel.Calibration, features: bool = True) -> np.ndarray:
+    """Each memory's relevance in ``mode`` as search computes it (-1: not listed at all).
+
+    ``features`` False scores as search did before the name rule, the short-query and the
+    other-script features (with a calibration that has none, the old model exactly).
+    """
+    extra = {"cross": query.cross, "short": query.short, "named": query.named} if features else {}
+    named = query.named if features else np.zeros(len(query.relevant), bool)
+    kw = query.side("kw")
+    if mode == "semantic" or query.kw is None:
+        if query.sem is None:
+            return np.full(len(kw), -1.0)
+        return rel.relevance("semantic", query.sem, None, 1.0, cal, **extra)
+    if mode == "keyword" or query.sem is None:
+        listed = rel.relevance("keyword", None, kw, 1.0, cal, **extra)
+        return np.where((kw > 0) | named, listed, -1.0)
+    return rel.relevance("hybrid", query.sem, kw, query.weight, cal, **extra)
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray, w: np.ndarray, l2: float = 1e-3) -> np.ndarray:
@@ -127,10 +151,9 @@ def best_ratio(all_rows: list[Rows]) -> float:
         per_pair = []
         for rows in pairs:
             total = n = 0
-            for sem, kw, relevant, weight in rows.queries:
-                if relevant.any() and sem is not None and weight >= 0.5:
-                    kw_ = kw if kw is not None else np.zeros(len(relevant))
-                    total += ndcg(ratio * sem + kw_, relevant)
+            for q in rows.queries:
+                if q.relevant.any() and q.sem is not None and q.weight >= 0.5:
+                    total += ndcg(ratio * q.sem + q.side("kw"), q.relevant)
                     n += 1
             per_pair.append(total / max(1, n))
         mean = float(np.mean(per_pair))
@@ -142,22 +165,34 @@ def best_ratio(all_rows: list[Rows]) -> float:
     return max(r for r, mean in scores.items() if mean >= top - RATIO_TIE)
 
 
-def candidates(rows: Rows, mode: str, ratio: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(semantic, keyword, label) of each query's relevant memories and its NEGATIVES best
+def design(query: Query, mode: str, ratio: float, pick: np.ndarray) -> np.ndarray:
+    """The feature columns of ``mode``'s model for the memories ``pick`` of ``query``.
+
+    hybrid: the ranking evidence ``ratio·sem + kw``, ``short·kw``, ``cross``, ``cross·sem``;
+    semantic: ``sem``, ``cross``, ``cross·sem``; keyword: ``kw``.
+    """
+    sem, kw = query.side("sem")[pick], query.side("kw")[pick]
+    cross = query.cross[pick].astype(float)
+    if mode == "keyword":
+        return kw[:, None]
+    if mode == "semantic":
+        return np.column_stack([sem, cross, cross * sem])
+    return np.column_stack([ratio * sem + kw, float(query.short) * kw, cross, cross * sem])
+
+
+def candidates(rows: Rows, mode: str, ratio: float) -> tuple[np.ndarray, np.ndarray]:
+    """(features, label) of each query's relevant memories and its NEGATIVES best
     non-relevant ones by the mode's own ranking: the distractors a floor must keep out."""
-    sems, kws, labels = [], [], []
-    for sem, kw, relevant, _ in rows.queries:
-        n = len(relevant)
-        s_ = sem if sem is not None else np.zeros(n)
-        k_ = kw if kw is not None else np.zeros(n)
+    xs, labels = [], []
+    for q in rows.queries:
+        s_, k_ = q.side("sem"), q.side("kw")
         rank = {"hybrid": ratio * s_ + k_, "semantic": s_, "keyword": k_}[mode]
-        order = np.argsort(-rank)
-        negatives = order[~relevant[order]][:NEGATIVES]
-        pick = np.concatenate([np.flatnonzero(relevant), negatives])
-        sems.append(s_[pick])
-        kws.append(k_[pick])
-        labels.append(relevant[pick])
-    return np.concatenate(sems), np.concatenate(kws), np.concatenate(labels).astype(float)
+        order = np.argsort(-rank, kind="stable")
+        negatives = order[~q.relevant[order]][:NEGATIVES]
+        pick = np.concatenate([np.flatnonzero(q.relevant), negatives])
+        xs.append(design(q, mode, ratio, pick))
+        labels.append(q.relevant[pick])
+    return np.concatenate(xs), np.concatenate(labels).astype(float)
 
 
 FAMILY = {"local": "all-minilm-l6", "local-multilingual": "e5-small"}
@@ -173,19 +208,22 @@ def fit_mode(rows_list: list[Rows], mode: str, ratio: float = 1.0) -> rel.Logist
     for rows in rows_list:
         if mode != "keyword" and not rows.reads_query:
             continue
-        sem, kw, y = candidates(rows, mode, ratio)
-        xs.append({"hybrid": ratio * sem + kw, "semantic": sem, "keyword": kw}[mode])
+        x, y = candidates(rows, mode, ratio)
+        xs.append(x)
         ys.append(y)
         # Classes balanced within each pair: 0.5 is where relevant and not are equally
         # likely, whatever the share of relevant candidates in a set.
         pos = max(1.0, y.sum())
         neg = max(1.0, len(y) - y.sum())
         ws.append(np.where(y > 0, 0.5 / pos, 0.5 / neg))
-    intercept, slope = fit_logistic(np.concatenate(xs), np.concatenate(ys), np.concatenate(ws))
-    sem_coef = {"hybrid": slope * ratio, "semantic": slope, "keyword": 0.0}[mode]
-    kw_coef = {"hybrid": slope, "semantic": 0.0, "keyword": slope}[mode]
+    beta = fit_logistic(np.concatenate(xs), np.concatenate(ys), np.concatenate(ws))
+    b = [round(float(v), 3) for v in beta]
+    if mode == "keyword":
+        return rel.Logistic(b[0], 0.0, b[1])
+    if mode == "semantic":
+        return rel.Logistic(b[0], b[1], 0.0, cross=b[2], cross_semantic=b[3])
     return rel.Logistic(
-        round(float(intercept), 3), round(float(sem_coef), 3), round(float(kw_coef), 3)
+        b[0], round(b[1] * ratio, 3), b[1], short_keyword=b[2], cross=b[3], cross_semantic=b[4]
     )
 
 
@@ -222,15 +260,15 @@ def fit_behind(calibration: rel.Calibration, rows_list: list[Rows]) -> float:
         for rows in rows_list:
             pos_ll = neg_ll = 0.0
             pos = neg = 0
-            for sem, kw, relevant, weight in rows.queries:
-                if sem is None or kw is None or not relevant.any():
+            for q in rows.queries:
+                if q.sem is None or q.kw is None or not q.relevant.any():
                     continue
-                p = np.clip(rel.relevance("hybrid", sem, kw, weight, trial), 1e-9, 1 - 1e-9)
+                p = np.clip(score(q, "hybrid", trial), 1e-9, 1 - 1e-9)
                 order = np.argsort(-p)
-                negatives = order[~relevant[order]][:NEGATIVES]
-                pos_ll += float(np.log(p[relevant]).sum())
+                negatives = order[~q.relevant[order]][:NEGATIVES]
+                pos_ll += float(np.log(p[q.relevant]).sum())
                 neg_ll += float(np.log(1 - p[negatives]).sum())
-                pos += int(relevant.sum())
+                pos += int(q.relevant.sum())
                 neg += len(negatives)
             if pos and neg:
                 ll += 0.5 * pos_ll / pos + 0.5 * neg_ll / neg
@@ -249,14 +287,14 @@ def centre_on_floor(model: rel.Logistic, floor_sets: list[Rows]) -> rel.Logistic
     """
     answered, unanswered = [], []
     for rows in floor_sets:
-        for sem, kw, relevant, weight in rows.queries:
-            if sem is None or kw is None or weight < 1.0:
+        for q in rows.queries:
+            if q.sem is None or q.kw is None or q.weight < 1.0:
                 continue  # only queries the hybrid model itself scores
-            logit = model.logit(sem, kw)
+            logit = model.logit(q.sem, q.kw, q.cross.astype(float), float(q.short))
             top = int(np.argmax(logit))
-            if not relevant.any():
+            if not q.relevant.any():
                 unanswered.append(float(logit[top]))
-            elif relevant[top]:
+            elif q.relevant[top]:
                 answered.append(float(logit[top]))
     if not answered or not unanswered or min(answered) <= max(unanswered):
         return model
@@ -265,70 +303,94 @@ def centre_on_floor(model: rel.Logistic, floor_sets: list[Rows]) -> rel.Logistic
     return dataclasses.replace(model, intercept=round(model.intercept - middle, 3))
 
 
-def rrf(sem: np.ndarray, kw: np.ndarray, weight: float) -> np.ndarray:
-    fused = np.zeros(len(sem))
-    for side, w in ((sem, weight), (kw, 1.0)):
-        order = np.argsort(-side)[:50]
-        order = order[np.isfinite(side[order]) & ((side[order] > 0) | (side is sem))]
-        fused[order] += w / (61 + np.arange(len(order)))
-    return fused
-
-
 def ndcg(score: np.ndarray, relevant: np.ndarray) -> float:
     order = np.argsort(-score, kind="stable")[:10]
     return ndcg_at([str(i) for i in order], {str(i): 1 for i in np.flatnonzero(relevant)})
 
 
-def report(all_rows: list[Rows], floors: tuple[float, ...]) -> None:
-    print(f"\n{'set/model':<36} {'kw':>7} {'sem':>7} {'rrf':>7} {'hybrid':>7}")
+def recall(score: np.ndarray, relevant: np.ndarray, k: int = 100) -> float:
+    order = np.argsort(-score, kind="stable")[:k]
+    listed = order[score[order] >= 0]  # -1: a keyword search does not list it
+    return float(relevant[listed].sum() / max(1, relevant.sum()))
+
+
+# The calibration before the name rule and the short-query and other-script features (commit
+# 06cdce2): the same-run reference of the report.
+BEFORE: dict[str, rel.Calibration] = {
+    "all-minilm-l6": rel.Calibration(
+        hybrid=rel.Logistic(intercept=-2.901, semantic=6.213, keyword=2.485),
+        semantic=rel.Logistic(intercept=-2.236, semantic=5.266, keyword=0.0),
+        keyword=rel.Logistic(intercept=-1.261, semantic=0.0, keyword=3.798),
+        behind=1.0,
+    ),
+    "e5-small": rel.Calibration(
+        hybrid=rel.Logistic(intercept=-1.745, semantic=3.72, keyword=0.93),
+        semantic=rel.Logistic(intercept=-1.534, semantic=4.228, keyword=0.0),
+        keyword=rel.Logistic(intercept=-1.261, semantic=0.0, keyword=3.798),
+        behind=1.0,
+    ),
+    "default": rel.Calibration(
+        hybrid=rel.Logistic(intercept=-1.8, semantic=4.09, keyword=1.169),
+        semantic=rel.Logistic(intercept=-1.716, semantic=4.519, keyword=0.0),
+        keyword=rel.Logistic(intercept=-1.261, semantic=0.0, keyword=3.798),
+        behind=1.0,
+    ),
+}
+
+
+def report(all_rows: list[Rows], calibrations: dict[str, rel.Calibration], features: bool,
+           floor: float) -> dict[str, list[float]]:  # fmt: skip
+    """Per pair and mode: nDCG@10, Recall@100; for hybrid, answerable queries whose first hit
+    is relevant and at least ``floor``, and unanswerable ones whose best score is under it."""
+    print(f"\n{'set/model':<34} {'kw nDCG':>7} {'R@100':>6} {'sem':>7} {'R@100':>6} "
+          f"{'hyb':>7} {'R@100':>6}  {'first>=floor':>12} {'unans empty':>11}")  # fmt: skip
+    table = {}
     for rows in all_rows:
-        totals = np.zeros(4)
-        for sem, kw, relevant, weight in rows.queries:
-            if not relevant.any():
+        cal = calibrations.get(family_of(rows), calibrations["default"])
+        sums = np.zeros(6)
+        good = empty = answerable = unanswerable = 0
+        for q in rows.queries:
+            hybrid = score(q, "hybrid", cal, features)
+            if not q.relevant.any():
+                unanswerable += 1
+                empty += bool(hybrid.max() < floor)
                 continue
-            kw_ = kw if kw is not None else np.zeros(len(relevant))
-            cal = rel.CALIBRATIONS.get(family_of(rows), rel.CALIBRATIONS["default"])
-            k_score = np.where(kw_ > 0, rel.relevance("keyword", None, kw_, 1.0, cal), -1)
-            s_score = rel.relevance("semantic", sem, None, 1.0, cal)
-            h_score = rel.relevance("hybrid", sem, kw_, weight, cal)
-            totals += [
-                ndcg(k_score, relevant),
-                ndcg(s_score, relevant),
-                ndcg(rrf(sem, kw_, weight), relevant),
-                ndcg(h_score, relevant),
-            ]
-        n = sum(1 for q in rows.queries if q[2].any())
-        print(f"{rows.name:<36} " + " ".join(f"{t / n:7.4f}" for t in totals))
-    floor_rows = [r for r in all_rows if "floor" in r.name]
-    for rows in floor_rows:
-        print(f"\nfloor on {rows.name}: answered-first-above / unanswerable-empty")
-        for floor in floors:
-            good = empty = n_good = n_none = 0
-            for sem, kw, relevant, weight in rows.queries:
-                kw_ = kw if kw is not None else np.zeros(len(relevant))
-                cal = rel.CALIBRATIONS.get(family_of(rows), rel.CALIBRATIONS["default"])
-                score = rel.relevance("hybrid", sem, kw_, weight, cal)
-                top = int(np.argmax(score))
-                if relevant.any():
-                    n_good += 1
-                    good += bool(relevant[top] and score[top] >= floor)
-                else:
-                    n_none += 1
-                    empty += bool(score[top] < floor)
-            print(f"  floor {floor:.2f}: {good}/{n_good}  {empty}/{n_none}")
-        if os.environ.get("FIT_VERBOSE"):
-            for i, (sem, kw, relevant, weight) in enumerate(rows.queries):
-                kw_ = kw if kw is not None else np.zeros(len(relevant))
-                cal = rel.CALIBRATIONS.get(family_of(rows), rel.CALIBRATIONS["default"])
-                score = rel.relevance("hybrid", sem, kw_, weight, cal)
-                top = int(np.argmax(score))
-                want = int(np.argmax(relevant)) if relevant.any() else -1
+            answerable += 1
+            for i, mode in enumerate(("keyword", "semantic", "hybrid")):
+                s = hybrid if mode == "hybrid" else score(q, mode, cal, features)
+                sums[2 * i] += ndcg(s, q.relevant)
+                sums[2 * i + 1] += recall(s, q.relevant)
+            top = int(np.argmax(hybrid))
+            good += bool(q.relevant[top] and hybrid[top] >= floor)
+        row = [*(sums / max(1, answerable)), good, answerable, empty, unanswerable]
+        table[rows.name] = row
+        print(
+            f"{rows.name:<34} "
+            + " ".join(f"{v:7.4f}" if i % 2 == 0 else f"{v:6.3f}" for i, v in enumerate(row[:6]))
+            + f"  {good:>5}/{answerable:<6} {empty:>4}/{unanswerable:<6}"
+        )
+    return table
+
+
+def verbose(all_rows: list[Rows], calibrations: dict[str, rel.Calibration]) -> None:
+    """Every query of the floor and names sets whose decision is wrong at 0.5 (FIT_VERBOSE=1)."""
+    for rows in all_rows:
+        if "floor" not in rows.name and "names" not in rows.name:
+            continue
+        cal = calibrations.get(family_of(rows), calibrations["default"])
+        for i, q in enumerate(rows.queries):
+            p = score(q, "hybrid", cal)
+            top = int(np.argmax(p))
+            want = int(np.argmax(q.relevant)) if q.relevant.any() else -1
+            ok = (want >= 0 and top == want and p[top] >= 0.5) or (want < 0 and p[top] < 0.5)
+            if not ok:
                 print(
-                    f"  q{i + 1:02d} top={top} want={want} score={score[top]:.3f} "
-                    f"sem={sem[top] if sem is not None else 0:.3f} kw={kw_[top]:.3f} "
-                    f"want_score={score[want] if want >= 0 else 0:.3f} "
-                    f"want_sem={sem[want] if sem is not None and want >= 0 else 0:.3f} "
-                    f"want_kw={kw_[want] if want >= 0 else 0:.3f} w={weight:.2f}"
+                    f"  {rows.name} q{i} top={top} want={want} p={p[top]:.3f} "
+                    f"sem={q.side('sem')[top]:.3f} kw={q.side('kw')[top]:.3f} "
+                    f"want_p={p[want] if want >= 0 else 0:.3f} "
+                    f"want_sem={q.side('sem')[want] if want >= 0 else 0:.3f} "
+                    f"want_kw={q.side('kw')[want] if want >= 0 else 0:.3f} short={q.short} "
+                    f"cross={q.cross[want] if want >= 0 else '-'} w={q.weight:.2f}"
                 )
 
 
@@ -340,42 +402,53 @@ def main() -> None:
         "--crosslingual",
         nargs="*",
         type=Path,
-        default=[],
+        default=None,
         help="sets whose queries and passages differ in language: multilingual models only",
     )
     parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "pm-fit")
-    parser.add_argument("--apply", action="store_true", help="score with the fitted model")
+    parser.add_argument("--apply", action="store_true", help="also report the fitted model")
     parser.add_argument("--fresh", action="store_true", help="recollect, ignore saved rows")
+    parser.add_argument("--floor", type=float, default=rel.DEFAULT_MIN_RELEVANCE)
     args = parser.parse_args()
     os.environ.setdefault("PIXELMEM_CONFIG_DIR", str(args.work / "config"))
     sets = args.sets or [
-        ROOT.parent / "shared/eval/xquad_en",
-        ROOT.parent / "shared/eval/xquad_zh",
-        ROOT / "benchmarks/data/floor_bilingual",
+        EVAL / "xquad_en",
+        EVAL / "xquad_zh",
+        DATA / "floor_bilingual",
+        DATA / "names_bilingual",
+        DATA / "xquad_mixed",
     ]
+    crosslingual = (
+        args.crosslingual
+        if args.crosslingual is not None
+        else [DATA / "xquad_zh2en", DATA / "xquad_en2zh"]
+    )
     all_rows = []
     for folder in sets:
         for model in args.models.split(","):
             work = args.work / f"{folder.name}-{model}"
             all_rows.append(collect(folder, model, work, args.fresh))
             print(f"collected {all_rows[-1].name} (reads queries: {all_rows[-1].reads_query})")
-    for folder in args.crosslingual:
+    for folder in crosslingual:
         for model in args.models.split(","):
             if model in ("local-multilingual",):
                 work = args.work / f"{folder.name}-{model}"
                 all_rows.append(collect(folder, model, work, args.fresh))
                 print(f"collected {all_rows[-1].name}")
-    print("\nwith the current CALIBRATION:")
-    report(all_rows, (0.3, 0.4, 0.5, 0.6, 0.7))
+    print(f"\nBEFORE (reference: the calibration of 06cdce2, no name rule / new features), "
+          f"floor {args.floor}:")  # fmt: skip
+    report(all_rows, BEFORE, False, args.floor)
+    print(f"\nNOW (pixelmem.core.index.relevance as it is), floor {args.floor}:")
+    report(all_rows, rel.CALIBRATIONS, True, args.floor)
+    if os.environ.get("FIT_VERBOSE"):
+        verbose(all_rows, rel.CALIBRATIONS)
     fitted = fit(all_rows)
     print("\nfitted:")
     for family, calibration in fitted.items():
         print(f"    {family!r}: {calibration},")
     if args.apply:
-        rel.CALIBRATIONS.update(fitted)
-        print("\nwith the fitted CALIBRATION:")
-        report(all_rows, (0.3, 0.4, 0.5, 0.6, 0.7))
-    _ = math
+        print(f"\nFITTED, floor {args.floor}:")
+        report(all_rows, fitted, True, args.floor)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from datetime import UTC, date, datetime, time
 import numpy as np
 
 from pixelmem.core.index.chunking import Chunk
+from pixelmem.core.index.text_tokens import name_key, script_of
 from pixelmem.core.vault.memory import Memory
 
 
@@ -133,7 +134,8 @@ class Catalog:
 
 
 class _Metadata:
-    """Per-memory-position title, importance, date, content key and topics, for filters."""
+    """Per-memory-position title, importance, date, content key and topics, for filters; the
+    script a memory is written in and its names (title, aliases, file name), for relevance."""
 
     def __init__(
         self,
@@ -142,10 +144,14 @@ class _Metadata:
         dates: np.ndarray,
         content: np.ndarray,
         topics: list[tuple[str, ...]],
+        scripts: np.ndarray,
+        names: list[tuple[str, ...]],
     ) -> None:
         self.titles, self.importance, self.dates = titles, importance, dates
         self.content, self.topics = content, topics
+        self.scripts, self.names = scripts, names
         self._members: dict[str, np.ndarray] | None = None
+        self._named: dict[str, np.ndarray] | None = None
 
     @classmethod
     def of(cls, memories: Sequence[Memory | None]) -> _Metadata:
@@ -156,12 +162,14 @@ class _Metadata:
             # Same content → same key: an import made twice is one hit, never its own neighbour.
             np.array([_content_key(m) for m in memories], np.int64),
             [_topics(m) for m in memories],
+            np.array([_script(m) for m in memories], dtype=object),
+            [_names(m) for m in memories],
         )
 
     def copy(self) -> _Metadata:
         return _Metadata(
             list(self.titles), self.importance.copy(), self.dates.copy(), self.content.copy(),
-            list(self.topics),
+            list(self.topics), self.scripts.copy(), list(self.names),
         )  # fmt: skip
 
     def append(self) -> None:
@@ -170,7 +178,9 @@ class _Metadata:
         self.dates = np.append(self.dates, np.nan)
         self.content = np.append(self.content, np.int64(0))
         self.topics.append(())
-        self._members = None
+        self.scripts = np.append(self.scripts, np.array([""], dtype=object))
+        self.names.append(())
+        self._members = self._named = None
 
     def set(self, m: int, memory: Memory | None) -> None:
         self.titles[m] = memory.title if memory else ""
@@ -178,7 +188,9 @@ class _Metadata:
         self.dates[m] = timestamp(memory)
         self.content[m] = _content_key(memory)
         self.topics[m] = _topics(memory)
-        self._members = None
+        self.scripts[m] = _script(memory)
+        self.names[m] = _names(memory)
+        self._members = self._named = None
 
     def with_topic(self, topic: str) -> np.ndarray:
         """Positions of the memories that have ``topic`` (case-insensitive)."""
@@ -189,6 +201,32 @@ class _Metadata:
                     members.setdefault(t, []).append(i)
             self._members = {t: np.array(v, np.int64) for t, v in members.items()}
         return self._members.get(topic.casefold(), np.zeros(0, np.int64))
+
+    def named(self, key: str) -> np.ndarray:
+        """Positions of the memories one of whose names has this :func:`name_key`."""
+        if self._named is None:
+            named: dict[str, list[int]] = {}
+            for i, names in enumerate(self.names):
+                for name in names:
+                    named.setdefault(name, []).append(i)
+            self._named = {n: np.array(v, np.int64) for n, v in named.items()}
+        return self._named.get(key, np.zeros(0, np.int64))
+
+
+SCRIPT_SAMPLE = 2000  # characters of a memory that say which script it is written in
+
+
+def _script(memory: Memory | None) -> str:
+    return script_of(f"{memory.title}\n{memory.body[:SCRIPT_SAMPLE]}") if memory else ""
+
+
+def _names(memory: Memory | None) -> tuple[str, ...]:
+    """What a person may type to find this memory by name: its title, aliases and file name."""
+    if memory is None:
+        return ()
+    stem = [memory.path.stem] if memory.path is not None else []
+    keys = (name_key(n) for n in [memory.title, *memory.aliases, *stem])
+    return tuple(dict.fromkeys(k for k in keys if k))
 
 
 def _topics(memory: Memory | None) -> tuple[str, ...]:

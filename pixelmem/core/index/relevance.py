@@ -37,6 +37,9 @@ from pixelmem.core.index.text_tokens import cjk_share
 from pixelmem.core.settings import SearchSettings
 
 KEYWORD_CAP = 1.5
+SHORT_QUERY_WORDS = 3  # a query of at most this many words is "short" (see Logistic)
+NAME_RELEVANCE = 0.9  # the least relevance of a memory the query names exactly
+NAME_LEAD = 1.0  # logits a named memory stands above the best other one
 DEFAULT_MIN_RELEVANCE = SearchSettings().min_relevance
 
 # Everyday sentences on subjects a note is unlikely to share with a given query: the query's
@@ -84,14 +87,45 @@ ANCHOR_TEXTS: tuple[str, ...] = (
 
 @dataclass(frozen=True)
 class Logistic:
-    """``σ(intercept + semantic·s + keyword·k)`` for one mode."""
+    """``σ(intercept + semantic·s + keyword·k + short_keyword·short·k + cross·x +
+    cross_semantic·x·s)`` for one mode.
+
+    ``short`` (1 or 0 per query) says the query is a few words (:data:`SHORT_QUERY_WORDS`): a
+    name, a code, a rare term, whose embedding says little while its keyword evidence says a
+    lot. ``x`` (1 or 0 per memory) says the query and the memory are written in different
+    scripts (a Chinese question, an English note): keyword evidence cannot exist there, and a
+    multilingual model's cosine is all there is to trust.
+    """
 
     intercept: float
     semantic: float
     keyword: float
+    short_keyword: float = 0.0
+    cross: float = 0.0
+    cross_semantic: float = 0.0
 
-    def logit(self, semantic: np.ndarray | float, keyword: np.ndarray | float) -> np.ndarray:
-        return np.asarray(self.intercept + self.semantic * semantic + self.keyword * keyword)
+    def logit(
+        self,
+        semantic: np.ndarray | float,
+        keyword: np.ndarray | float,
+        cross: np.ndarray | float = 0.0,
+        short: float = 0.0,
+    ) -> np.ndarray:
+        return np.asarray(
+            self.intercept
+            + self.semantic * semantic
+            + (self.keyword + self.short_keyword * short) * keyword
+            + (self.cross + self.cross_semantic * semantic) * cross
+        )
+
+    def monotone(self) -> bool:
+        """True when more semantic or keyword evidence never lowers the score."""
+        return (
+            self.semantic >= 0
+            and self.keyword >= 0
+            and self.keyword + self.short_keyword >= 0
+            and self.semantic + self.cross_semantic >= 0
+        )
 
 
 @dataclass(frozen=True)
@@ -179,29 +213,58 @@ def relevance(
     keyword: np.ndarray | None,
     semantic_weight: float = 1.0,
     calibration: Calibration | None = None,
+    *,
+    cross: np.ndarray | None = None,
+    short: bool = False,
+    named: np.ndarray | None = None,
 ) -> np.ndarray:
     """P(relevant) per memory from whichever evidence ``mode`` uses (``None``: side missing).
 
     ``semantic_weight`` < 1 (a model that cannot read the query's language) moves a hybrid
-    score from the two-sided model towards the keyword-only one.
+    score from the two-sided model towards the keyword-only one. ``cross`` (per memory) and
+    ``short`` (the query) are the :class:`Logistic` features; ``named`` (per memory) marks the
+    memories the query names exactly (:func:`name_first`; not in semantic mode).
     """
     models = calibration or CALIBRATIONS["default"]
     if semantic is None and keyword is None:
         raise ValueError("relevance needs semantic or keyword evidence")
+    x = np.zeros(1) if cross is None else np.asarray(cross, np.float64)
+    s = float(short)
     if semantic is None:
         assert keyword is not None
         logit = models.keyword.logit(0.0, keyword)
     elif keyword is None or mode == "semantic":
-        logit = models.semantic.logit(semantic, 0.0)
+        logit = models.semantic.logit(semantic, 0.0, x)
     else:
-        logit = models.hybrid.logit(semantic, keyword)
+        logit = models.hybrid.logit(semantic, keyword, x, s)
         weight = min(1.0, max(0.0, semantic_weight))
         if weight < 1.0:
             only = models.keyword.logit(0.0, keyword)
             logit = weight * logit + (1.0 - weight) * only
     logit = np.where(np.isnan(logit), -np.inf, logit)  # 0 · -inf of a filtered memory
+    if named is not None and mode != "semantic":
+        logit = name_first(logit, named)
     finite = np.isfinite(logit)
     if models.behind and finite.any():
         top = logit[finite].max()
         logit = np.where(finite, logit - models.behind * (top - logit), logit)
     return 1.0 / (1.0 + np.exp(-np.clip(logit, -50.0, 50.0)))
+
+
+def name_first(logit: np.ndarray, named: np.ndarray) -> np.ndarray:
+    """Memories the query names exactly (its title, an alias, its file name: see
+    :func:`~pixelmem.core.index.text_tokens.name_key`) come first, at :data:`NAME_RELEVANCE`
+    at least.
+
+    A rule, not a fitted weight: typing a note's name is asking for that note (what a
+    quick-switcher does), however little the embedding of a bare name says. The named memory
+    stands :data:`NAME_LEAD` logits above the best other one, so the "behind" step then treats
+    the others as what they are: not what was asked for.
+    """
+    named = np.asarray(named, bool)
+    if not named.any():
+        return logit
+    others = logit[~named & np.isfinite(logit)]
+    best_other = float(others.max()) if others.size else -np.inf
+    least = max(best_other + NAME_LEAD, float(np.log(NAME_RELEVANCE / (1 - NAME_RELEVANCE))))
+    return np.where(named, np.maximum(logit, least), logit)

@@ -39,6 +39,7 @@ from pixelmem.core.index.keyword_side import LocalKeywordSide
 from pixelmem.core.index.relevance import (
     CALIBRATIONS,
     DEFAULT_MIN_RELEVANCE,
+    SHORT_QUERY_WORDS,
     Calibration,
     keyword_evidence,
     relevance,
@@ -55,6 +56,9 @@ from pixelmem.core.index.text_tokens import (
     QueryTerms,
     highlight_terms,
     make_snippet,
+    name_key,
+    query_word_count,
+    script_of,
     split_query,
     tokenize,
 )
@@ -67,6 +71,7 @@ if TYPE_CHECKING:
 MODES = ("hybrid", "semantic", "keyword")
 RELATED_VAULT_BACKGROUND = 20  # memories: from here on, the vault's median note is the background
 _NONE = -np.inf
+_NO_POSITIONS = np.zeros(0, np.int64)
 
 
 @dataclass(frozen=True)
@@ -360,6 +365,9 @@ class SearchIndex:
             background,
             semantic_weight,
             calibration,
+            script=script_of(query),
+            short=query_word_count(query) <= SHORT_QUERY_WORDS,
+            named=self._named(query, allowed) if mode != "semantic" else _NO_POSITIONS,
         )
         if query_.terms is None and query_.vector is None:
             return []
@@ -370,6 +378,31 @@ class SearchIndex:
             if groups is not None:
                 return self._hits(groups, ranked, query, query_)
             depth *= 4  # not enough certain candidates: ask both sides for more
+
+    def _named(self, query: str, allowed: Allowed | None) -> np.ndarray:
+        """Positions of the (allowed) memories whose title, alias or file name the query is."""
+        if not self._titles_in_keyword:
+            return _NO_POSITIONS
+        named = self._catalog.meta.named(name_key(query))
+        return named if allowed is None else named[allowed.mask[named]]
+
+    def relevance_features(self, query: str) -> tuple[np.ndarray, bool, np.ndarray]:
+        """Per memory (in :attr:`memory_ids` order) whether it is in another script than
+        ``query``, whether the query is short, and which memories it names: the features
+        :func:`~pixelmem.core.index.relevance.relevance` takes besides the evidence. For
+        fitting, as :meth:`evidence`."""
+        live = np.array([self._catalog.position[mid] for mid in self.memory_ids], np.int64)
+        named = np.isin(live, self._named(query, None))
+        short = query_word_count(query) <= SHORT_QUERY_WORDS
+        return self._cross(script_of(query), live), short, named
+
+    def _cross(self, script: str, positions: np.ndarray) -> np.ndarray:
+        """Per memory position: written in another script than the query (never when either
+        has no letters)."""
+        scripts = self._catalog.meta.scripts[positions]
+        if not script:
+            return np.zeros(len(positions), bool)
+        return (scripts != script) & (scripts != "")
 
     def evidence(
         self, terms: QueryTerms | None, query_vector: np.ndarray | None, *, background: float = 0.0
@@ -450,7 +483,7 @@ class SearchIndex:
             ids, bm = self._keywords.top_chunks(query.terms, depth, allowed)
             sides.append(_best_per_memory(owners(ids), bm))
             bm25_cap = float(bm[-1]) if len(ids) >= depth else None
-        positions = np.unique(np.concatenate([p for p, _ in sides]))
+        positions = np.unique(np.concatenate([query.named, *(p for p, _ in sides)]))
         cosine = bm25 = None
         side = iter(sides)
         if query.vector is not None:
@@ -530,19 +563,28 @@ class SearchIndex:
         found = self._candidates(query, allowed, depth)
         sem = kw = None
         bound = found.bound(query.mode)
+        # The bound is scored twice, as an unlisted memory in the query's script and in another
+        # one; never named (every named memory is a candidate).
+        extra = 0 if bound is None else 2
         if found.cosine is not None:
-            cosine = found.cosine if bound is None else np.append(found.cosine, bound[0])
+            cosine = found.cosine if bound is None else np.append(found.cosine, [bound[0]] * 2)
             sem = semantic_evidence(cosine, query.background)
         if found.bm25 is not None:
-            bm25 = found.bm25 if bound is None else np.append(found.bm25, bound[1])
+            bm25 = found.bm25 if bound is None else np.append(found.bm25, [bound[1]] * 2)
             kw = self._keyword_evidence(bm25, query)
-        score = relevance(query.mode, sem, kw, query.semantic_weight, query.calibration)
+        unlisted = np.array([False, True][:extra], bool)
+        cross = np.concatenate([self._cross(query.script, found.positions), unlisted])
+        named = np.concatenate([np.isin(found.positions, query.named), np.zeros(extra, bool)])
+        score = relevance(
+            query.mode, sem, kw, query.semantic_weight, query.calibration,
+            cross=cross, short=query.short, named=named,
+        )  # fmt: skip
         if query.mode == "keyword":
             assert kw is not None
-            score[kw <= 0] = _NONE  # a keyword search lists only memories that match
+            score[(kw <= 0) & ~named] = _NONE  # a keyword search lists only memories that match
         if bound is None:
             return _Ranked(found.positions, score, None)
-        return _Ranked(found.positions, score[:-1], float(score[-1]))
+        return _Ranked(found.positions, score[:-extra], float(score[-extra:].max()))
 
     # -- internals -------------------------------------------------------------------------
 
@@ -623,6 +665,9 @@ class _Query:
     background: float
     semantic_weight: float
     calibration: Calibration | None
+    script: str = ""  # of the query (text_tokens.script_of)
+    short: bool = False  # a few words: a name, a code
+    named: np.ndarray = dataclasses.field(default_factory=lambda: _NO_POSITIONS)
 
 
 @dataclass(frozen=True)
@@ -694,7 +739,7 @@ def _monotone(calibration: Calibration | None) -> bool:
     """True when more evidence never lowers relevance (what the candidate bound relies on)."""
     models = calibration or CALIBRATIONS["default"]
     sides = (models.hybrid, models.semantic, models.keyword)
-    return all(m.semantic >= 0 and m.keyword >= 0 for m in sides) and models.behind >= 0
+    return all(m.monotone() for m in sides) and models.behind >= 0
 
 
 def _best_per_memory(owners: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -79,6 +79,8 @@ _STEM_CACHE: dict[str, str] = {}
 _STEM_CACHE_MAX = 500_000
 
 _WORDISH = re.compile(r"[^\W_]", re.UNICODE)
+_LETTERS = re.compile(r"[^\W\d_]")
+_NAME_PART = re.compile(r"[^\W_]+")
 
 
 def cjk_share(text: str) -> float:
@@ -86,6 +88,32 @@ def cjk_share(text: str) -> float:
     cjk = sum(len(run) for run in _CJK_RUN.findall(text))
     total = len(_WORDISH.findall(text))
     return min(1.0, cjk / total) if total else 0.0
+
+
+def script_of(text: str) -> str:
+    """``"cjk"`` when most of ``text``'s letters are CJK, ``"other"`` when most are not, ``""``
+    when it has no letters (digits and symbols are shared by every script)."""
+    if not _LETTERS.search(text):
+        return ""
+    return "cjk" if cjk_share(text) > 0.5 else "other"
+
+
+def query_word_count(query: str) -> int:
+    """How many words a query has: each word that is not a stopword, and a CJK run as one word
+    per two characters (the length of a typical Chinese word)."""
+    low = normalise(query)
+    runs = _CJK_RUN.findall(low)
+    words = [w for w in _WORD.findall(_CJK_RUN.sub(" ", low)) if w not in STOPWORDS]
+    return len(words) + sum((len(run) + 1) // 2 for run in runs)
+
+
+def name_key(text: str) -> str:
+    """The form in which a query equals a name: case, width, accents and the punctuation and
+    spacing between words ignored (``Café-Levain`` = ``cafe levain`` = ``ＣＡＦＥ ＬＥＶＡＩＮ``).
+    """
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(_NAME_PART.findall(unicodedata.normalize("NFKC", bare)))
 
 
 def normalise(text: str) -> str:

@@ -1,0 +1,191 @@
+"""What people expect from search with the real models: a note's name finds it, a code or a
+rare name finds the note that holds it, a question finds its note in the other language, and
+still nothing is shown for what no note answers (hybrid mode, the default floor).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pixelmem.core.index import relevance as rel
+from pixelmem.core.index.engine import Engine
+from pixelmem.core.settings import Settings
+from pixelmem.core.vault.store import MemoryStore
+
+MEMORIES = [
+    (
+        "Sourdough starter care",
+        "Feed the starter twice a day with equal weights of rye flour and water. It is ready "
+        "when it doubles within four to six hours of a feed and smells sour but not like nail "
+        "polish. Keep a spoonful in the fridge as a backup; before a bake day, take it out the "
+        "evening before and give it two feeds at room temperature. A starter that separates a "
+        "grey liquid on top is hungry, not dead: pour it off and feed.",
+        ["Levain"],
+    ),
+    (
+        "Bread baking log",
+        "Saturday loaf: 75% hydration, 20% whole wheat, bulk fermentation five hours at 24 "
+        "degrees, cold retard overnight. The crumb was open but the crust burnt a little; next "
+        "time lower the oven to 230 after the lid comes off. Sunday focaccia with rosemary.",
+        [],
+    ),
+    (
+        "Quarterly planning",
+        "Goals for the next quarter: ship the mobile sync, cut the support backlog in half, "
+        "hire a second designer. Risks: the vendor contract renewal and the office move. "
+        "Review every other Friday with the leads.",
+        ["Bluebird"],
+    ),
+    (
+        "Espresso dial-in notes",
+        "Start at 18 g in and 36 g out in 25 to 30 seconds; grind finer when the shot runs "
+        "fast, coarser when it chokes. Light roasts want a longer ratio and hotter water.",
+        [],
+    ),
+    (
+        "Marathon training plan",
+        "Long run every Sunday, building to 32 km; taper for two weeks before the race. Easy "
+        "runs at conversation pace, one interval session a week, strength work on Wednesday.",
+        [],
+    ),
+    (
+        "Proxy incident March",
+        "On Monday morning the new forward proxy went live. Within minutes the help desk got "
+        "calls: Chrome reported ERR_SSL_PROTOCOL on every internal site, Firefox a secure "
+        "connection failure. The proxy offered only TLS 1.3 to old backends. We rolled back at "
+        "10:40, enabled TLS 1.2 on the load balancer and redeployed on Wednesday. Follow-ups: "
+        "monitoring for handshake failures, a staging proxy, a change checklist.",
+        [],
+    ),
+    (
+        "TLS certificates",
+        "Certificates renew automatically every sixty days; the intermediate chain must be "
+        "served too or older clients fail the handshake. Check expiry with openssl s_client.",
+        [],
+    ),
+    (
+        "客户拜访记录",
+        "周二上午去了客户公司，和采购部的王建国见面，讨论了明年的采购合同、交货时间和付款方式。"
+        "对方希望价格再降百分之五，我们答应下周给出新的报价。下午参观了他们的新仓库。",
+        [],
+    ),
+    ("周会纪要", "本周完成了登录模块的测试，下周开始做支付功能。李经理提醒大家注意代码评审。", []),
+    (
+        "Bicycle chain maintenance",
+        "Replace the chain once it has stretched by half a percent; clean and oil it every "
+        "300 km, more often after rain. A worn chain wears out the cassette too.",
+        [],
+    ),
+    ("绿茶的冲泡", "绿茶用八十度左右的水冲泡，泡两到三分钟，水太烫会有苦味。龙井和碧螺春都适合玻璃杯。", []),
+    (
+        "Café Müller",
+        "The corner café where we meet on Fridays; the apple cake is the best in town and "
+        "they roast their own beans.",
+        [],
+    ),
+    (
+        "Tax filing",
+        "Collect the receipts in March; the declaration is due by the end of May. Keep the "
+        "insurance statements and the donation receipts in the same folder.",
+        [],
+    ),
+]
+
+
+def _engine(root: Path, provider: str) -> Engine:
+    store = MemoryStore(root)
+    for title, body, aliases in MEMORIES:
+        store.create(title, body, aliases=aliases)
+    # A note written by hand (Obsidian) whose file name is not its title.
+    (root / "kubectl cheatsheet.md").write_text(
+        "---\ntitle: Debugging pods\n---\nkubectl describe pod, then kubectl logs --previous.\n",
+        encoding="utf-8",
+    )
+    store.scan()
+    settings = Settings()
+    settings.embedding.provider = provider
+    engine = Engine(root, settings, store=store)
+    engine.open()
+    assert engine.semantic_error == ""
+    return engine
+
+
+@pytest.fixture(scope="module", params=["local-multilingual", "local"])
+def engine(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Engine:
+    return _engine(tmp_path_factory.mktemp(request.param), request.param)
+
+
+@pytest.fixture(scope="module")
+def e5(tmp_path_factory: pytest.TempPathFactory) -> Engine:
+    return _engine(tmp_path_factory.mktemp("e5"), "local-multilingual")
+
+
+def _first(engine: Engine, query: str) -> tuple[str, float] | None:
+    hits = engine.search(query)  # hybrid, the default floor
+    return (hits[0].title, hits[0].score) if hits else None
+
+
+def _shown_first(engine: Engine, query: str, title: str) -> None:
+    first = _first(engine, query)
+    assert first is not None, f"{query!r}: nothing above the floor"
+    assert first[0] == title, f"{query!r} → {first}"
+    assert first[1] >= rel.DEFAULT_MIN_RELEVANCE
+
+
+@pytest.mark.parametrize("query", ["Levain", "levain", "LEVAIN", "Lévain"])
+def test_an_alias_finds_its_note_first(engine: Engine, query: str) -> None:
+    _shown_first(engine, query, "Sourdough starter care")
+
+
+@pytest.mark.parametrize("query", ["Cafe Muller", "café müller", "Café-Müller"])
+def test_a_title_finds_its_note_whatever_the_accents_case_and_punctuation(
+    engine: Engine, query: str
+) -> None:
+    _shown_first(engine, query, "Café Müller")
+
+
+def test_a_file_name_finds_its_note(engine: Engine) -> None:
+    _shown_first(engine, "kubectl cheatsheet", "Debugging pods")
+
+
+def test_the_named_note_outranks_notes_that_only_mention_the_words(engine: Engine) -> None:
+    # "Tax filing" is the name of one note; no other note may come before it.
+    hits = engine.search("tax filing", min_relevance=0.0, k=5)
+    assert hits[0].title == "Tax filing"
+
+
+def test_a_code_in_a_note_finds_it(engine: Engine) -> None:
+    _shown_first(engine, "ERR_SSL_PROTOCOL", "Proxy incident March")
+
+
+def test_a_chinese_name_in_a_note_finds_it(engine: Engine) -> None:
+    _shown_first(engine, "王建国", "客户拜访记录")
+
+
+def test_a_question_finds_its_note_in_the_other_language(e5: Engine) -> None:
+    _shown_first(e5, "自行车链条什么时候需要更换", "Bicycle chain maintenance")
+    _shown_first(e5, "what water temperature for green tea", "绿茶的冲泡")
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "how to train a puppy to sit",
+        "Okafor",
+        "ERR_CONNECTION_REFUSED",
+        "李明",
+        "如何学习钢琴",
+        "solar panel installation cost",
+    ],
+)
+def test_what_no_note_answers_still_shows_nothing(engine: Engine, query: str) -> None:
+    assert engine.search(query) == [], query
+
+
+def test_a_name_is_not_matched_by_part(engine: Engine) -> None:
+    # "Levain bread" is not the alias: no rule lifts the note, the model decides alone.
+    exact = engine.search("Levain", min_relevance=0.0)[0]
+    longer = engine.search("Levain bread recipe", min_relevance=0.0)
+    assert not longer or longer[0].score < exact.score
