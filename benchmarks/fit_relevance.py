@@ -44,6 +44,8 @@ EVAL = ROOT.parent.parent / "shared" / "eval"  # /work/shared/eval beside a work
 if not EVAL.is_dir():
     EVAL = ROOT.parent / "shared" / "eval"
 DATA = ROOT / "benchmarks" / "data"
+EXTRA_L2 = 0.01  # ridge on the extra features' coefficients (each pair's weights sum to 1)
+FLOOR_MARGIN = 0.1  # logits between the floor and the best unanswerable floor-set query
 NEGATIVES = 3  # per query: the strongest distractors, which the floor must keep out
 BEHIND_MAX = 1.0
 RATIO_TIE = 0.001  # nDCG@10 differences smaller than this are noise on these sets
@@ -127,14 +129,26 @@ def score(query: Query, mode: str, cal: rel.Calibration, features: bool = True) 
     return rel.relevance("hybrid", query.sem, kw, query.weight, cal, **extra)
 
 
-def fit_logistic(x: np.ndarray, y: np.ndarray, w: np.ndarray, l2: float = 1e-3) -> np.ndarray:
-    """Weighted logistic regression by Newton's method; returns [intercept, coef...]."""
-    X = np.column_stack([np.ones(len(x)), x])
+def fit_logistic(
+    x: np.ndarray,
+    y: np.ndarray,
+    w: np.ndarray,
+    l2: float = 1e-3,
+    offset: np.ndarray | None = None,
+    intercept: bool = True,
+) -> np.ndarray:
+    """Weighted logistic regression by Newton's method; returns [intercept, coef...] (no
+    intercept with ``intercept`` False). ``offset``: a fixed part of each row's logit."""
+    X = np.column_stack([np.ones(len(x)), x]) if intercept else np.asarray(x, np.float64)
+    base = np.zeros(len(X)) if offset is None else offset
     beta = np.zeros(X.shape[1])
+    ridge = l2 * np.eye(X.shape[1])
+    if intercept:
+        ridge[0, 0] = 0.0
     for _ in range(50):
-        p = 1 / (1 + np.exp(-np.clip(X @ beta, -30, 30)))
-        g = X.T @ (w * (p - y)) + l2 * np.r_[0, beta[1:]]
-        H = (X * (w * p * (1 - p))[:, None]).T @ X + l2 * np.eye(X.shape[1])
+        p = 1 / (1 + np.exp(-np.clip(base + X @ beta, -30, 30)))
+        g = X.T @ (w * (p - y)) + ridge @ beta
+        H = (X * (w * p * (1 - p))[:, None]).T @ X + ridge + 1e-9 * np.eye(X.shape[1])
         step = np.linalg.solve(H, g)
         beta -= step
         if np.abs(step).max() < 1e-8:
@@ -165,34 +179,34 @@ def best_ratio(all_rows: list[Rows]) -> float:
     return max(r for r, mean in scores.items() if mean >= top - RATIO_TIE)
 
 
-def design(query: Query, mode: str, ratio: float, pick: np.ndarray) -> np.ndarray:
-    """The feature columns of ``mode``'s model for the memories ``pick`` of ``query``.
-
-    hybrid: the ranking evidence ``ratio·sem + kw``, ``short·kw``, ``cross``, ``cross·sem``;
-    semantic: ``sem``, ``cross``, ``cross·sem``; keyword: ``kw``.
-    """
-    sem, kw = query.side("sem")[pick], query.side("kw")[pick]
-    cross = query.cross[pick].astype(float)
-    if mode == "keyword":
-        return kw[:, None]
-    if mode == "semantic":
-        return np.column_stack([sem, cross, cross * sem])
-    return np.column_stack([ratio * sem + kw, float(query.short) * kw, cross, cross * sem])
-
-
-def candidates(rows: Rows, mode: str, ratio: float) -> tuple[np.ndarray, np.ndarray]:
-    """(features, label) of each query's relevant memories and its NEGATIVES best
-    non-relevant ones by the mode's own ranking: the distractors a floor must keep out."""
-    xs, labels = [], []
+def candidates(
+    rows: Rows, mode: str, ratio: float, only: str = ""
+) -> tuple[list[Query], list[np.ndarray]]:
+    """Each query's relevant memories and its NEGATIVES best non-relevant ones by the mode's own
+    ranking (the distractors a floor must keep out), plus, for ``only="cross"``, its NEGATIVES
+    best ones in another script. ``only="short"`` keeps the short queries alone."""
+    picked_queries, picks = [], []
     for q in rows.queries:
+        if only == "short" and not q.short:
+            continue
         s_, k_ = q.side("sem"), q.side("kw")
         rank = {"hybrid": ratio * s_ + k_, "semantic": s_, "keyword": k_}[mode]
         order = np.argsort(-rank, kind="stable")
-        negatives = order[~q.relevant[order]][:NEGATIVES]
-        pick = np.concatenate([np.flatnonzero(q.relevant), negatives])
-        xs.append(design(q, mode, ratio, pick))
-        labels.append(q.relevant[pick])
-    return np.concatenate(xs), np.concatenate(labels).astype(float)
+        wrong = order[~q.relevant[order]]
+        pick = [np.flatnonzero(q.relevant), wrong[:NEGATIVES]]
+        if only == "cross":
+            pick.append(wrong[q.cross[wrong]][:NEGATIVES])
+        picked_queries.append(q)
+        picks.append(np.unique(np.concatenate(pick)))
+    return picked_queries, picks
+
+
+def _balanced(y: np.ndarray) -> np.ndarray:
+    """Weights that give the relevant and the other rows of one pair half the say each: 0.5 is
+    where relevant and not are equally likely, whatever the share of relevant candidates."""
+    pos = max(1.0, y.sum())
+    neg = max(1.0, len(y) - y.sum())
+    return np.where(y > 0, 0.5 / pos, 0.5 / neg)
 
 
 FAMILY = {"local": "all-minilm-l6", "local-multilingual": "e5-small"}
@@ -203,28 +217,113 @@ def family_of(rows: Rows) -> str:
 
 
 def fit_mode(rows_list: list[Rows], mode: str, ratio: float = 1.0) -> rel.Logistic:
-    """One mode's logistic model over ``rows_list``, each pair's classes balanced."""
+    """The base model of one mode (intercept and the evidence, no extra feature) over the base
+    sets of ``rows_list``, each pair's classes balanced."""
     xs, ys, ws = [], [], []
     for rows in rows_list:
-        if mode != "keyword" and not rows.reads_query:
+        if not is_base(rows) or (mode != "keyword" and not rows.reads_query):
             continue
-        x, y = candidates(rows, mode, ratio)
+        queries, picks = candidates(rows, mode, ratio)
+        x = np.concatenate(
+            [
+                {"hybrid": ratio * q.side("sem") + q.side("kw"), "semantic": q.side("sem"),
+                 "keyword": q.side("kw")}[mode][pick]
+                for q, pick in zip(queries, picks, strict=True)
+            ]
+        )  # fmt: skip
+        y = np.concatenate([q.relevant[pick] for q, pick in zip(queries, picks, strict=True)])
         xs.append(x)
-        ys.append(y)
-        # Classes balanced within each pair: 0.5 is where relevant and not are equally
-        # likely, whatever the share of relevant candidates in a set.
-        pos = max(1.0, y.sum())
-        neg = max(1.0, len(y) - y.sum())
-        ws.append(np.where(y > 0, 0.5 / pos, 0.5 / neg))
-    beta = fit_logistic(np.concatenate(xs), np.concatenate(ys), np.concatenate(ws))
-    b = [round(float(v), 3) for v in beta]
-    if mode == "keyword":
-        return rel.Logistic(b[0], 0.0, b[1])
-    if mode == "semantic":
-        return rel.Logistic(b[0], b[1], 0.0, cross=b[2], cross_semantic=b[3])
+        ys.append(y.astype(float))
+        ws.append(_balanced(y))
+    intercept, slope = fit_logistic(np.concatenate(xs), np.concatenate(ys), np.concatenate(ws))
+    sem_coef = {"hybrid": slope * ratio, "semantic": slope, "keyword": 0.0}[mode]
+    kw_coef = {"hybrid": slope, "semantic": 0.0, "keyword": slope}[mode]
     return rel.Logistic(
-        b[0], round(b[1] * ratio, 3), b[1], short_keyword=b[2], cross=b[3], cross_semantic=b[4]
+        round(float(intercept), 3), round(float(sem_coef), 3), round(float(kw_coef), 3)
     )
+
+
+def is_base(rows: Rows) -> bool:
+    """The sets the base model is fitted on (the extra features are fitted on all of them)."""
+    return "names" not in rows.name and "mixed" not in rows.name
+
+
+def fit_extra(
+    rows_list: list[Rows], model: rel.Logistic, mode: str, ratio: float, feature: str
+) -> rel.Logistic:
+    """``model`` with the coefficients of one extra ``feature`` fitted on the rows where it is
+    non-zero, the base model's logit held fixed as an offset: where the feature is 0 nothing
+    changes, so the base sets' ranking and floor stay what they were.
+
+    ``short``: the ``short·kw`` coefficient, on the short queries; ``cross``: ``cross`` and
+    ``cross·sem``, on the memories in another script than their query."""
+    xs, ys, ws, offsets = [], [], [], []
+    for rows in rows_list:
+        if not rows.reads_query or (feature == "cross" and not multilingual(rows)):
+            continue  # an English-only model cannot cross languages: nothing to learn there
+        queries, picks = candidates(rows, mode, ratio, only=feature)
+        x_, y_, o_ = [], [], []
+        for q, pick in zip(queries, picks, strict=True):
+            if q.sem is None or q.weight < 0.5 or (mode == "hybrid" and q.kw is None):
+                continue  # search scores these with the keyword model
+            sem, kw = q.side("sem")[pick], q.side("kw")[pick]
+            keep = q.cross[pick] if feature == "cross" else np.ones(len(pick), bool)
+            x = np.column_stack([np.ones(len(pick)), sem]) if feature == "cross" else kw[:, None]
+            x_.append(x[keep])
+            y_.append(q.relevant[pick][keep])
+            o_.append(model.logit(sem, kw if mode == "hybrid" else 0.0)[keep])
+        if not x_ or not sum(len(y) for y in y_):
+            continue
+        y = np.concatenate(y_).astype(float)
+        xs.append(np.concatenate(x_))
+        ys.append(y)
+        ws.append(_balanced(y))
+        offsets.append(np.concatenate(o_))
+    if not xs:
+        return model
+    beta = fit_logistic(
+        np.concatenate(xs), np.concatenate(ys), np.concatenate(ws),
+        l2=EXTRA_L2, offset=np.concatenate(offsets), intercept=False,
+    )  # fmt: skip
+    if feature == "short":
+        return dataclasses.replace(model, short_keyword=round(max(0.0, float(beta[0])), 3))
+    # More cosine must never lower the score (search bounds unlisted memories by it).
+    cross_semantic = max(-model.semantic, float(beta[1]))
+    return dataclasses.replace(
+        model, cross=round(float(beta[0]), 3), cross_semantic=round(cross_semantic, 3)
+    )
+
+
+def multilingual(rows: Rows) -> bool:
+    return rows.name.endswith("/local-multilingual")
+
+
+def guard_floor(model: rel.Logistic, floor_sets: list[Rows], feature: str) -> rel.Logistic:
+    """``model`` with ``feature``'s part made smaller until no unanswerable query of the floor
+    sets has a memory the feature lifts within FLOOR_MARGIN logits of the floor: the extra
+    features are fitted on answerable sets, and a question no note answers must still get
+    nothing."""
+    for _ in range(200):
+        worst = -np.inf
+        for rows in floor_sets:
+            for q in rows.queries:
+                if q.sem is None or q.kw is None or q.weight < 1.0 or q.relevant.any():
+                    continue
+                logit = model.logit(q.sem, q.kw, q.cross.astype(float), float(q.short))
+                active = q.cross if feature == "cross" else np.full(len(logit), q.short)
+                if active.any():  # only what the feature lifts
+                    worst = max(worst, float(logit[active].max()))
+        if worst < -FLOOR_MARGIN:
+            return model
+        if feature == "short" and model.short_keyword > 0:
+            model = dataclasses.replace(
+                model, short_keyword=round(max(0.0, model.short_keyword - 0.05), 3)
+            )
+        elif feature == "cross":
+            model = dataclasses.replace(model, cross=round(model.cross - 0.05, 3))
+        else:
+            return model
+    return model
 
 
 def fit(all_rows: list[Rows]) -> dict[str, rel.Calibration]:
@@ -235,15 +334,18 @@ def fit(all_rows: list[Rows]) -> dict[str, rel.Calibration]:
     for family in families:
         members = [r for r in all_rows if family in ("default", family_of(r))]
         print(f"\n[{family}]", end="")
-        ratio = best_ratio(members)
-        hybrid = fit_mode(members, "hybrid", ratio)
+        ratio = best_ratio([r for r in members if is_base(r)])
         floor_sets = [r for r in members if "floor" in r.name]
-        calibration = rel.Calibration(
-            hybrid=centre_on_floor(hybrid, floor_sets),
-            semantic=fit_mode(members, "semantic"),
-            keyword=keyword,
-        )
-        out[family] = dataclasses.replace(calibration, behind=fit_behind(calibration, members))
+        hybrid = centre_on_floor(fit_mode(members, "hybrid", ratio), floor_sets)
+        hybrid = fit_extra(members, hybrid, "hybrid", ratio, "short")
+        hybrid = guard_floor(hybrid, floor_sets, "short")
+        hybrid = fit_extra(members, hybrid, "hybrid", ratio, "cross")
+        hybrid = guard_floor(hybrid, floor_sets, "cross")
+        semantic = fit_extra(members, fit_mode(members, "semantic"), "semantic", 1.0, "cross")
+        print(f"  hybrid: {hybrid}\n  semantic: {semantic}")
+        calibration = rel.Calibration(hybrid=hybrid, semantic=semantic, keyword=keyword)
+        base = [r for r in members if is_base(r)]
+        out[family] = dataclasses.replace(calibration, behind=fit_behind(calibration, base))
     return out
 
 
@@ -440,8 +542,6 @@ def main() -> None:
     report(all_rows, BEFORE, False, args.floor)
     print(f"\nNOW (pixelmem.core.index.relevance as it is), floor {args.floor}:")
     report(all_rows, rel.CALIBRATIONS, True, args.floor)
-    if os.environ.get("FIT_VERBOSE"):
-        verbose(all_rows, rel.CALIBRATIONS)
     fitted = fit(all_rows)
     print("\nfitted:")
     for family, calibration in fitted.items():
@@ -449,6 +549,8 @@ def main() -> None:
     if args.apply:
         print(f"\nFITTED, floor {args.floor}:")
         report(all_rows, fitted, True, args.floor)
+        if os.environ.get("FIT_VERBOSE"):
+            verbose(all_rows, fitted)
 
 
 if __name__ == "__main__":

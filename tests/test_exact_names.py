@@ -53,10 +53,31 @@ MEMORIES = [
     (
         "Proxy incident March",
         "On Monday morning the new forward proxy went live. Within minutes the help desk got "
-        "calls: Chrome reported ERR_SSL_PROTOCOL on every internal site, Firefox a secure "
-        "connection failure. The proxy offered only TLS 1.3 to old backends. We rolled back at "
-        "10:40, enabled TLS 1.2 on the load balancer and redeployed on Wednesday. Follow-ups: "
-        "monitoring for handshake failures, a staging proxy, a change checklist.",
+        "calls from every floor: Chrome reported ERR_SSL_PROTOCOL on the internal sites, "
+        "Firefox a secure connection failure, and the mobile app could not log in. The new "
+        "proxy offered only TLS 1.3 to the backends, and the old ticketing and payroll servers "
+        "speak nothing newer than 1.2. We rolled back at 10:40, after about ninety minutes, "
+        "then enabled TLS 1.2 on the load balancer, tested with the two oldest servers in "
+        "staging and redeployed on Wednesday evening without trouble. Follow-ups: monitoring "
+        "for handshake failures, a staging proxy that mirrors production, a change checklist "
+        "that lists the legacy servers, and a note to the vendor about their defaults.",
+        [],
+    ),
+    (
+        "Contract renewal",
+        "The hosting contract renews on 1 July. The vendor proposed a three-year term with a "
+        "4% yearly increase; we asked for a cap and the exit clause of the current contract. "
+        "Legal reviews the draft next week.",
+        ["VX-3309-K"],
+    ),
+    (
+        "Supplier visit",
+        "Flew to Shenzhen on Tuesday to see the enclosure supplier. Their sales director showed "
+        "the new injection moulding line; then we met Mr. Wang (王建国) from purchasing about "
+        "next year's contract, delivery times and payment terms. He wants another five percent "
+        "off and delivery in four weeks instead of six; we promised a new quote and schedule by "
+        "next Friday. The warehouse is highly automated, so we could connect to their stock "
+        "system later. Dinner with the team, back at the hotel at ten.",
         [],
     ),
     (
@@ -67,8 +88,10 @@ MEMORIES = [
     ),
     (
         "客户拜访记录",
-        "周二上午去了客户公司，和采购部的王建国见面，讨论了明年的采购合同、交货时间和付款方式。"
-        "对方希望价格再降百分之五，我们答应下周给出新的报价。下午参观了他们的新仓库。",
+        "周二上午去了客户公司，先和销售总监开了半小时的会，介绍了我们新一代产品的功能和售后服务。"
+        "然后和采购部的王建国见面，讨论了明年的采购合同、交货时间和付款方式。对方希望价格再降百分之五，"
+        "并且要求把交货周期从六周缩短到四周。我们答应下周给出新的报价和生产排期。下午参观了他们的新仓库，"
+        "自动化程度很高，以后可以考虑直接对接他们的库存系统。回来的路上堵车，晚上七点才到公司。",
         [],
     ),
     ("周会纪要", "本周完成了登录模块的测试，下周开始做支付功能。李经理提醒大家注意代码评审。", []),
@@ -156,12 +179,22 @@ def test_the_named_note_outranks_notes_that_only_mention_the_words(engine: Engin
     assert hits[0].title == "Tax filing"
 
 
+@pytest.mark.parametrize("query", ["VX-3309-K", "vx3309k", "VX 3309 K"])
+def test_a_code_finds_the_note_it_names_however_it_is_typed(engine: Engine, query: str) -> None:
+    _shown_first(engine, query, "Contract renewal")
+
+
 def test_a_code_in_a_note_finds_it(engine: Engine) -> None:
     _shown_first(engine, "ERR_SSL_PROTOCOL", "Proxy incident March")
 
 
-def test_a_chinese_name_in_a_note_finds_it(engine: Engine) -> None:
-    _shown_first(engine, "王建国", "客户拜访记录")
+def test_a_chinese_name_finds_the_notes_that_hold_it(engine: Engine) -> None:
+    holders = {"客户拜访记录", "Supplier visit"}  # in a Chinese note, and in an English one
+    first = _first(engine, "王建国")
+    assert first is not None and first[0] in holders, first
+    assert first[1] >= rel.DEFAULT_MIN_RELEVANCE
+    ranked = engine.search("王建国", min_relevance=0.0, k=2)
+    assert {h.title for h in ranked} == holders
 
 
 def test_a_question_finds_its_note_in_the_other_language(e5: Engine) -> None:

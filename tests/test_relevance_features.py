@@ -10,7 +10,13 @@ from fakes import HashEmbedder
 
 from pixelmem.core.index import relevance as rel
 from pixelmem.core.index.engine import Engine
-from pixelmem.core.index.text_tokens import name_key, query_word_count, script_of
+from pixelmem.core.index.text_tokens import (
+    CJK_SCRIPT,
+    OTHER_SCRIPT,
+    name_key,
+    query_word_count,
+    main_script,
+)
 from pixelmem.core.settings import Settings
 from pixelmem.core.vault.store import MemoryStore
 
@@ -23,7 +29,8 @@ from pixelmem.core.vault.store import MemoryStore
         ("Café-Müller", "CAFÉ  MÜLLER"),
         ("ＧＰＴ４", "gpt4"),
         ("ERR_SSL_PROTOCOL", "err-ssl-protocol"),
-        ("卡万·肖特", "卡万 肖特"),
+        ("卡万·肖特", "卡万肖特"),
+        ("VX-3309-K", "vx3309k"),
     ],
 )
 def test_name_keys_ignore_case_width_accents_and_separators(a: str, b: str) -> None:
@@ -37,9 +44,11 @@ def test_name_keys_keep_the_words() -> None:
 
 
 def test_scripts_and_word_counts() -> None:
-    assert script_of("how long should my espresso shot run") == "other"
-    assert script_of("绿茶用多少度的水泡") == "cjk"
-    assert script_of("1,600") == script_of("") == ""
+    assert main_script("how long should my espresso shot run") == OTHER_SCRIPT
+    assert main_script("绿茶用多少度的水泡") == CJK_SCRIPT
+    assert main_script("NASUWT是什么？") == CJK_SCRIPT
+    assert main_script("We drank Longjing (龙井) at the tea house on the lake.") == OTHER_SCRIPT
+    assert main_script("1,600") == main_script("") == 0
     assert query_word_count("Levain") == 1
     assert query_word_count("ERR_SSL_PROTOCOL") == 3
     assert query_word_count("how long should my espresso shot run?") == 5  # stopwords left out

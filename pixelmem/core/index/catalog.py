@@ -16,7 +16,7 @@ from datetime import UTC, date, datetime, time
 import numpy as np
 
 from pixelmem.core.index.chunking import Chunk
-from pixelmem.core.index.text_tokens import name_key, script_of
+from pixelmem.core.index.text_tokens import name_key, main_script
 from pixelmem.core.vault.memory import Memory
 
 
@@ -162,7 +162,7 @@ class _Metadata:
             # Same content → same key: an import made twice is one hit, never its own neighbour.
             np.array([_content_key(m) for m in memories], np.int64),
             [_topics(m) for m in memories],
-            np.array([_script(m) for m in memories], dtype=object),
+            np.array([_script(m) for m in memories], np.int8),
             [_names(m) for m in memories],
         )
 
@@ -178,7 +178,7 @@ class _Metadata:
         self.dates = np.append(self.dates, np.nan)
         self.content = np.append(self.content, np.int64(0))
         self.topics.append(())
-        self.scripts = np.append(self.scripts, np.array([""], dtype=object))
+        self.scripts = np.append(self.scripts, np.int8(0))
         self.names.append(())
         self._members = self._named = None
 
@@ -216,8 +216,8 @@ class _Metadata:
 SCRIPT_SAMPLE = 2000  # characters of a memory that say which script it is written in
 
 
-def _script(memory: Memory | None) -> str:
-    return script_of(f"{memory.title}\n{memory.body[:SCRIPT_SAMPLE]}") if memory else ""
+def _script(memory: Memory | None) -> int:
+    return main_script(f"{memory.title}\n{memory.body[:SCRIPT_SAMPLE]}") if memory else 0
 
 
 def _names(memory: Memory | None) -> tuple[str, ...]:

@@ -152,24 +152,35 @@ class Calibration:
 _KEYWORD = Logistic(intercept=-1.261, semantic=0.0, keyword=3.798)
 CALIBRATIONS: dict[str, Calibration] = {
     "all-minilm-l6": Calibration(
+        # English-only: nothing to learn across scripts, and short queries gained nothing.
         hybrid=Logistic(intercept=-2.901, semantic=6.213, keyword=2.485),
         semantic=Logistic(intercept=-2.236, semantic=5.266, keyword=0.0),
         keyword=_KEYWORD,
         behind=1.0,
     ),
     "e5-small": Calibration(
-        hybrid=Logistic(intercept=-1.745, semantic=3.72, keyword=0.93),
-        semantic=Logistic(intercept=-1.534, semantic=4.228, keyword=0.0),
+        hybrid=Logistic(
+            intercept=-1.745, semantic=3.72, keyword=0.93,
+            short_keyword=0.989, cross=-0.946, cross_semantic=4.535,
+        ),
+        semantic=Logistic(
+            intercept=-1.534, semantic=4.228, keyword=0.0, cross=-0.302, cross_semantic=4.328
+        ),
         keyword=_KEYWORD,
         behind=1.0,
     ),
     "default": Calibration(
-        hybrid=Logistic(intercept=-1.8, semantic=4.09, keyword=1.169),
-        semantic=Logistic(intercept=-1.716, semantic=4.519, keyword=0.0),
+        hybrid=Logistic(
+            intercept=-1.8, semantic=4.09, keyword=1.169,
+            short_keyword=0.584, cross=-0.985, cross_semantic=4.383,
+        ),
+        semantic=Logistic(
+            intercept=-1.716, semantic=4.519, keyword=0.0, cross=-0.158, cross_semantic=4.229
+        ),
         keyword=_KEYWORD,
         behind=1.0,
     ),
-}
+}  # fmt: skip
 
 
 def calibration_for(model_id: str) -> Calibration:

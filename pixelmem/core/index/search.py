@@ -58,7 +58,7 @@ from pixelmem.core.index.text_tokens import (
     make_snippet,
     name_key,
     query_word_count,
-    script_of,
+    main_script,
     split_query,
     tokenize,
 )
@@ -365,7 +365,7 @@ class SearchIndex:
             background,
             semantic_weight,
             calibration,
-            script=script_of(query),
+            script=main_script(query),
             short=query_word_count(query) <= SHORT_QUERY_WORDS,
             named=self._named(query, allowed) if mode != "semantic" else _NO_POSITIONS,
         )
@@ -394,15 +394,13 @@ class SearchIndex:
         live = np.array([self._catalog.position[mid] for mid in self.memory_ids], np.int64)
         named = np.isin(live, self._named(query, None))
         short = query_word_count(query) <= SHORT_QUERY_WORDS
-        return self._cross(script_of(query), live), short, named
+        return self._cross(main_script(query), live), short, named
 
-    def _cross(self, script: str, positions: np.ndarray) -> np.ndarray:
-        """Per memory position: written in another script than the query (never when either
-        has no letters)."""
-        scripts = self._catalog.meta.scripts[positions]
-        if not script:
-            return np.zeros(len(positions), bool)
-        return (scripts != script) & (scripts != "")
+    def _cross(self, script: int, positions: np.ndarray) -> np.ndarray:
+        """Per memory position: the memory is mostly in another script than the query (never
+        when either has no letters)."""
+        theirs = self._catalog.meta.scripts[positions]
+        return (theirs != 0) & (script != 0) & (theirs != script)
 
     def evidence(
         self, terms: QueryTerms | None, query_vector: np.ndarray | None, *, background: float = 0.0
@@ -665,7 +663,7 @@ class _Query:
     background: float
     semantic_weight: float
     calibration: Calibration | None
-    script: str = ""  # of the query (text_tokens.script_of)
+    script: int = 0  # of the query (text_tokens.main_script)
     short: bool = False  # a few words: a name, a code
     named: np.ndarray = dataclasses.field(default_factory=lambda: _NO_POSITIONS)
 

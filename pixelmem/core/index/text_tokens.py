@@ -79,7 +79,7 @@ _STEM_CACHE: dict[str, str] = {}
 _STEM_CACHE_MAX = 500_000
 
 _WORDISH = re.compile(r"[^\W_]", re.UNICODE)
-_LETTERS = re.compile(r"[^\W\d_]")
+_ALPHA_WORD = re.compile(rf"(?:(?![{_CJK}])[^\W\d_])+")
 _NAME_PART = re.compile(r"[^\W_]+")
 
 
@@ -90,12 +90,22 @@ def cjk_share(text: str) -> float:
     return min(1.0, cjk / total) if total else 0.0
 
 
-def script_of(text: str) -> str:
-    """``"cjk"`` when most of ``text``'s letters are CJK, ``"other"`` when most are not, ``""``
-    when it has no letters (digits and symbols are shared by every script)."""
-    if not _LETTERS.search(text):
-        return ""
-    return "cjk" if cjk_share(text) > 0.5 else "other"
+CJK_SCRIPT, OTHER_SCRIPT = 1, 2  # what main_script returns
+
+
+def main_script(text: str) -> int:
+    """The script most of ``text`` is written in: :data:`CJK_SCRIPT` or :data:`OTHER_SCRIPT`
+    (alphabets: Latin, Cyrillic…), 0 when it has no letters (digits and symbols belong to
+    every script).
+
+    Counted in words, a CJK character as one and an alphabetic word as one, so a Chinese note
+    naming English products, or a Chinese question about ``NASUWT``, is Chinese, and an English
+    note quoting one Chinese word is not."""
+    cjk = sum(len(run) for run in _CJK_RUN.findall(text))
+    words = len(_ALPHA_WORD.findall(text))
+    if not cjk and not words:
+        return 0
+    return CJK_SCRIPT if cjk > words else OTHER_SCRIPT
 
 
 def query_word_count(query: str) -> int:
@@ -108,12 +118,12 @@ def query_word_count(query: str) -> int:
 
 
 def name_key(text: str) -> str:
-    """The form in which a query equals a name: case, width, accents and the punctuation and
-    spacing between words ignored (``Café-Levain`` = ``cafe levain`` = ``ＣＡＦＥ ＬＥＶＡＩＮ``).
-    """
+    """The form in which a query equals a name: case, width, accents, punctuation and spaces
+    ignored (``Café-Levain`` = ``cafe levain`` = ``ＣＡＦＥ ＬＥＶＡＩＮ``; ``VX-3309-K`` =
+    ``vx3309k``; ``卡万·肖特`` = ``卡万肖特``): a name is typed the way it is remembered."""
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     bare = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(_NAME_PART.findall(unicodedata.normalize("NFKC", bare)))
+    return "".join(_NAME_PART.findall(unicodedata.normalize("NFKC", bare)))
 
 
 def normalise(text: str) -> str:
