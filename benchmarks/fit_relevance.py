@@ -101,7 +101,7 @@ def _collect(folder: Path, provider: str, work: Path) -> Rows:
     for qid, text in queries.items():
         judged = qrels.get(qid, {})
         vector = engine.query_vector(text)
-        sem, kw = index.evidence(split_query(text), vector, background=engine.background(vector))
+        sem, kw = index.evidence(split_query(text), vector, background=engine.backgrounds(vector))
         relevant = np.isin(docs, [d for d, g in judged.items() if g > 0])
         cross, short, named = index.relevance_features(text)
         weight = engine.semantic_weight(text)

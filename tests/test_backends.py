@@ -249,3 +249,19 @@ def test_unknown_rows_are_left_alone_until_a_full_rebuild(vault: Path, settings_
     assert any(mid == created.id for mid, _ in fresh._store.row_states())
     fresh.reindex(full=True)
     assert not any(mid == created.id for mid, _ in fresh._store.row_states())
+
+
+def test_a_name_finds_its_memory_first_and_follows_edits(vault: Path, settings_for) -> None:
+    store = _fill(vault)
+    store.create("Sourdough starter", "Feed it twice a day with rye flour.", aliases=["Levain"])
+    engine = Engine(vault, settings_for(), embedder=HashEmbedder(), store=store)
+    engine.open()
+    for mode in ("hybrid", "keyword"):
+        hits = engine.search("LÉVAIN", mode=mode, min_relevance=0.0)
+        assert hits[0].title == "Sourdough starter" and hits[0].score >= 0.9 - 1e-9
+    starter = next(m for m in store.list() if m.title == "Sourdough starter")
+    starter.aliases = ["Mother dough"]
+    engine.writes.update(starter)
+    engine.reindex()
+    assert engine.search("levain") == []
+    assert engine.search("mother-dough")[0].title == "Sourdough starter"

@@ -30,6 +30,7 @@ from pixelmem.core.index.relevance import (
     ANCHOR_TEXTS,
     Calibration,
     background,
+    backgrounds,
     calibration_for,
     same_language_anchors,
 )
@@ -319,7 +320,7 @@ class Engine:
             min_relevance=min_relevance,
             filters=filters,
             semantic_weight=self.semantic_weight(query),
-            background=self.background(vector),
+            background=self.backgrounds(vector),
             calibration=self.calibration,
         )
         from pixelmem.core.index.postgres_store import PostgresUnavailable
@@ -366,6 +367,14 @@ class Engine:
         """The query's cosine with unrelated text (0.0 without a vector or anchors)."""
         anchors = self.anchor_vectors() if vector is not None else None
         return background(anchors @ vector) if anchors is not None and vector is not None else 0.0
+
+    def backgrounds(self, vector: np.ndarray | None) -> np.ndarray:
+        """The query's cosine with unrelated text, per script of the memory compared
+        (:func:`~pixelmem.core.index.relevance.backgrounds`; zeros without a vector)."""
+        anchors = self.anchor_vectors() if vector is not None else None
+        if anchors is None or vector is None:
+            return np.zeros(3)
+        return backgrounds(anchors @ vector)
 
     def _current_reranker(self) -> Reranker | None:
         """The reranker for the current settings (None when no URL is set)."""

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pixelmem.core.index.text_tokens import cjk_share
+from pixelmem.core.index.text_tokens import CJK_SCRIPT, OTHER_SCRIPT, cjk_share, main_script
 from pixelmem.core.settings import SearchSettings
 
 KEYWORD_CAP = 1.5
@@ -205,9 +205,33 @@ def background(anchor_cosines: np.ndarray) -> float:
     return float(np.median(anchor_cosines)) if len(anchor_cosines) else 0.0
 
 
-def semantic_evidence(cosine: np.ndarray, background_cosine: float) -> np.ndarray:
-    """Cosine rescaled so 0 is the query's background and 1 an identical text."""
-    span = max(1e-6, 1.0 - background_cosine)
+_ANCHOR_SCRIPTS = np.array([main_script(a) for a in ANCHOR_TEXTS], np.int8)
+
+
+def backgrounds(anchor_cosines: np.ndarray) -> np.ndarray:
+    """What "unrelated" means for one query, per script of the memory it is compared with:
+    its median cosine with all the anchor texts, with the Chinese ones and with the others
+    (indexed by :func:`~pixelmem.core.index.text_tokens.main_script`; 0: a memory without
+    letters).
+
+    A query is closer to any text in its own language than to one in another (style, tokens),
+    so a Chinese note must stand out from unrelated Chinese text, an English note from
+    unrelated English text; measured against one mixed background, every note in the query's
+    language looked related and every note in the other one did not. Related does the same
+    (:func:`same_language_anchors`)."""
+    cosines = np.asarray(anchor_cosines, np.float64)
+    if len(cosines) != len(ANCHOR_TEXTS):
+        return np.full(3, background(cosines))
+    return np.array(
+        [background(cosines)]
+        + [background(cosines[s == _ANCHOR_SCRIPTS]) for s in (CJK_SCRIPT, OTHER_SCRIPT)]
+    )
+
+
+def semantic_evidence(cosine: np.ndarray, background_cosine: float | np.ndarray) -> np.ndarray:
+    """Cosine rescaled so 0 is the query's background and 1 an identical text
+    (``background_cosine``: one for all, or one per cosine)."""
+    span = np.maximum(1e-6, 1.0 - np.asarray(background_cosine, np.float64))
     return (np.asarray(cosine, np.float64) - background_cosine) / span
 
 

@@ -53,12 +53,14 @@ from pixelmem.core.index.search_backend import (
     VectorSide,
 )
 from pixelmem.core.index.text_tokens import (
+    CJK_SCRIPT,
+    OTHER_SCRIPT,
     QueryTerms,
     highlight_terms,
+    main_script,
     make_snippet,
     name_key,
     query_word_count,
-    main_script,
     split_query,
     tokenize,
 )
@@ -72,6 +74,13 @@ MODES = ("hybrid", "semantic", "keyword")
 RELATED_VAULT_BACKGROUND = 20  # memories: from here on, the vault's median note is the background
 _NONE = -np.inf
 _NO_POSITIONS = np.zeros(0, np.int64)
+_SCRIPTS = (0, CJK_SCRIPT, OTHER_SCRIPT)  # what main_script returns, in background order
+
+
+def _per_script(background: float | np.ndarray) -> np.ndarray:
+    """A query's background for each memory script: one value for all, or one per script."""
+    values = np.asarray(background, np.float64)
+    return np.full(len(_SCRIPTS), float(values)) if values.ndim == 0 else values
 
 
 @dataclass(frozen=True)
@@ -337,15 +346,15 @@ class SearchIndex:
         min_relevance: float = DEFAULT_MIN_RELEVANCE,
         filters: SearchFilters | None = None,
         semantic_weight: float = 1.0,
-        background: float = 0.0,
+        background: float | np.ndarray = 0.0,
         calibration: Calibration | None = None,
     ) -> list[SearchHit]:
         """Up to ``k`` memories for ``query``, most relevant first (see the module docstring).
 
-        ``background`` is the query's cosine with unrelated text
-        (:func:`~pixelmem.core.index.relevance.background`). ``semantic_weight`` (0–1) is how
-        far the
-        model can read the query's language (an English-only model, a Chinese query: 0).
+        ``background`` is the query's cosine with unrelated text, one for every memory or one
+        per script of the memory (:func:`~pixelmem.core.index.relevance.backgrounds`).
+        ``semantic_weight`` (0–1) is how far the model can read the query's language (an
+        English-only model, a Chinese query: 0).
         ``calibration``: the embedding model's
         (:func:`~pixelmem.core.index.relevance.calibration_for`).
         """
@@ -362,7 +371,7 @@ class SearchIndex:
             mode,
             terms if mode != "semantic" and terms else None,
             query_vector if mode != "keyword" and vector_ok else None,
-            background,
+            _per_script(background),
             semantic_weight,
             calibration,
             script=main_script(query),
@@ -397,17 +406,25 @@ class SearchIndex:
         return self._cross(main_script(query), live), short, named
 
     def _cross(self, script: int, positions: np.ndarray) -> np.ndarray:
-        """Per memory position: the memory is mostly in another script than the query (never
-        when either has no letters)."""
-        theirs = self._catalog.meta.scripts[positions]
+        """Per memory position: the memory is mostly in another script than the query."""
+        return self._differs(script, self._catalog.meta.scripts[positions])
+
+    @staticmethod
+    def _differs(script: int, theirs: np.ndarray) -> np.ndarray:
+        """Per script in ``theirs``: another one than ``script`` (never when either has no
+        letters)."""
         return (theirs != 0) & (script != 0) & (theirs != script)
 
     def evidence(
-        self, terms: QueryTerms | None, query_vector: np.ndarray | None, *, background: float = 0.0
+        self,
+        terms: QueryTerms | None,
+        query_vector: np.ndarray | None,
+        *,
+        background: float | np.ndarray = 0.0,
     ) -> tuple[np.ndarray | None, np.ndarray | None]:
         """Every memory's semantic and keyword evidence (in :attr:`memory_ids` order), each
         None when its side does not run. Scores every chunk: for fitting, not for searching."""
-        query = _Query("hybrid", terms or None, query_vector, background, 1.0, None)
+        query = _Query("hybrid", terms or None, query_vector, _per_script(background), 1.0, None)
         if query.vector is not None and self._vectors is None:
             query = dataclasses.replace(query, vector=None)
         everything = max(1, self._catalog.chunk_capacity)
@@ -416,7 +433,8 @@ class SearchIndex:
         where = np.searchsorted(live, found.positions)
         sem = kw = None
         if found.cosine is not None:  # the vector side listed every memory
-            sem = semantic_evidence(found.cosine, background)
+            scripts = self._catalog.meta.scripts[found.positions]
+            sem = semantic_evidence(found.cosine, query.background[scripts])
         if found.bm25 is not None:
             kw = np.zeros(len(live))
             kw[where] = self._keyword_evidence(found.bm25, query)
@@ -443,7 +461,7 @@ class SearchIndex:
             return []
         mean = self._vectors.vectors(rows).mean(axis=0)  # the side scales it to unit length
         centre = _unit(mean)
-        query = _Query("semantic", None, mean, 0.0, 1.0, calibration)
+        query = _Query("semantic", None, mean, _per_script(0.0), 1.0, calibration)
         found = self._candidates(query, None, self._catalog.chunk_capacity)
         assert found.cosine is not None
         best = found.cosine
@@ -561,17 +579,19 @@ class SearchIndex:
         found = self._candidates(query, allowed, depth)
         sem = kw = None
         bound = found.bound(query.mode)
-        # The bound is scored twice, as an unlisted memory in the query's script and in another
-        # one; never named (every named memory is a candidate).
-        extra = 0 if bound is None else 2
+        # The bound is scored once per script an unlisted memory may be written in (each has
+        # its background and is, or is not, in the query's script); never named (every named
+        # memory is a candidate).
+        unlisted = np.array([] if bound is None else _SCRIPTS, np.int8)
+        extra = len(unlisted)
+        scripts = np.concatenate([self._catalog.meta.scripts[found.positions], unlisted])
         if found.cosine is not None:
-            cosine = found.cosine if bound is None else np.append(found.cosine, [bound[0]] * 2)
-            sem = semantic_evidence(cosine, query.background)
+            cosine = found.cosine if bound is None else np.append(found.cosine, [bound[0]] * extra)
+            sem = semantic_evidence(cosine, query.background[scripts])
         if found.bm25 is not None:
-            bm25 = found.bm25 if bound is None else np.append(found.bm25, [bound[1]] * 2)
+            bm25 = found.bm25 if bound is None else np.append(found.bm25, [bound[1]] * extra)
             kw = self._keyword_evidence(bm25, query)
-        unlisted = np.array([False, True][:extra], bool)
-        cross = np.concatenate([self._cross(query.script, found.positions), unlisted])
+        cross = self._differs(query.script, scripts)
         named = np.concatenate([np.isin(found.positions, query.named), np.zeros(extra, bool)])
         score = relevance(
             query.mode, sem, kw, query.semantic_weight, query.calibration,
@@ -660,7 +680,7 @@ class _Query:
     mode: str
     terms: QueryTerms | None
     vector: np.ndarray | None
-    background: float
+    background: np.ndarray  # per memory script (text_tokens.main_script)
     semantic_weight: float
     calibration: Calibration | None
     script: int = 0  # of the query (text_tokens.main_script)
