@@ -1,22 +1,30 @@
 """Fit the relevance calibration (pixelmem.core.index.relevance) on development sets, and report it.
 
     python benchmarks/fit_relevance.py [--sets DIR ...] [--models local,local-multilingual]
+                                       [--apply] [--fresh] [--refit-base]
 
 For every BEIR-layout development set and embedding model, each query's memories get their
-semantic and keyword evidence (exactly as search computes it); the candidates a search would
-see (top 10 by each side, plus the judged ones) become training rows labelled relevant or not.
-One logistic model per mode is fitted on all of them, each (set, model) pair weighted equally;
-pairs where the model cannot read the query language (the English model on Chinese queries)
-train only the keyword model, as search then leans on keywords alone.
+semantic and keyword evidence and the other features (exactly as search computes them: other
+script, short query, named). It prints, in one run, nDCG@10 and Recall@100 per mode, and for
+hybrid at the floor the answerable queries whose first hit is relevant and above it and the
+unanswerable ones (no judgement) that get nothing: first with the calibration of 06cdce2 and
+no extra features (BEFORE, the same-run reference), then with the calibration in the code.
 
-It prints the coefficients (paste them into CALIBRATION), nDCG@10 per set for each mode with
-the fitted scores next to reciprocal-rank fusion, and for each floor the share of answerable
-queries whose memory is first and above it and the share of unanswerable queries (those with
-no judgement in the floor set) that return nothing.
+Fitting (``--apply`` reports the fitted calibration too; paste it into CALIBRATIONS): the base
+model (intercept, evidence weights, ``behind``) is held fixed (``--refit-base`` fits it again
+on the base sets: XQuAD en/zh, the cross-lingual sets, the floor set) and the extra terms are
+fitted against it as an offset, each on the rows where it is not zero, classes balanced per
+(set, model) pair:
 
-Only development data: XQuAD en/zh from ../shared/eval, the cross-lingual sets built from them
-by make_crosslingual.py, and benchmarks/data/floor_bilingual. Never a test split that is
-reported as held-out.
+* ``short·kw`` on the short queries (names_bilingual, the floor set's short ones);
+* ``cross`` and ``cross·sem`` on the memories in another script than their question
+  (xquad_zh2en, xquad_en2zh, xquad_mixed, the floor set), multilingual model only;
+
+then each is made smaller until it lifts no unanswerable question of the floor set to the floor.
+
+Only development data: XQuAD en/zh from shared/eval, the sets built from them by
+make_crosslingual.py and make_names.py, and benchmarks/data/floor_bilingual. Never a test split
+that is reported as held-out.
 """
 
 from __future__ import annotations
@@ -37,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 
 from pixelmem.core.index import relevance as rel  # noqa: E402
 from pixelmem.core.index.evaluate import build_eval_engine, load_beir, ndcg_at  # noqa: E402
-from pixelmem.core.index.text_tokens import split_query  # noqa: E402
+from pixelmem.core.index.text_tokens import main_script, split_query  # noqa: E402
 from pixelmem.core.settings import Settings  # noqa: E402
 
 EVAL = ROOT.parent.parent / "shared" / "eval"  # /work/shared/eval beside a worktree
@@ -58,6 +66,7 @@ class Query:
 
     sem: np.ndarray | None
     kw: np.ndarray | None
+    sem_before: np.ndarray | None  # against the one background of 06cdce2 (the reference)
     relevant: np.ndarray
     weight: float  # the engine's semantic weight for it
     cross: np.ndarray  # per memory: written in another script than the query
@@ -101,11 +110,15 @@ def _collect(folder: Path, provider: str, work: Path) -> Rows:
     for qid, text in queries.items():
         judged = qrels.get(qid, {})
         vector = engine.query_vector(text)
-        sem, kw = index.evidence(split_query(text), vector, background=engine.backgrounds(vector))
+        background = engine.backgrounds(vector)
+        sem, kw = index.evidence(
+            split_query(text), vector, background=background, script=main_script(text)
+        )
+        before, _ = index.evidence(None, vector, background=engine.background(vector))
         relevant = np.isin(docs, [d for d, g in judged.items() if g > 0])
         cross, short, named = index.relevance_features(text)
         weight = engine.semantic_weight(text)
-        rows.queries.append(Query(sem, kw, relevant, weight, cross, short, named))
+        rows.queries.append(Query(sem, kw, before, relevant, weight, cross, short, named))
     rows.reads_query = float(np.mean([q.weight for q in rows.queries])) >= 0.5
     return rows
 
@@ -118,15 +131,16 @@ def score(query: Query, mode: str, cal: rel.Calibration, features: bool = True) 
     """
     extra = {"cross": query.cross, "short": query.short, "named": query.named} if features else {}
     named = query.named if features else np.zeros(len(query.relevant), bool)
+    sem = query.sem if features else query.sem_before
     kw = query.side("kw")
     if mode == "semantic" or query.kw is None:
-        if query.sem is None:
+        if sem is None:
             return np.full(len(kw), -1.0)
-        return rel.relevance("semantic", query.sem, None, 1.0, cal, **extra)
-    if mode == "keyword" or query.sem is None:
+        return rel.relevance("semantic", sem, None, 1.0, cal, **extra)
+    if mode == "keyword" or sem is None:
         listed = rel.relevance("keyword", None, kw, 1.0, cal, **extra)
         return np.where((kw > 0) | named, listed, -1.0)
-    return rel.relevance("hybrid", query.sem, kw, query.weight, cal, **extra)
+    return rel.relevance("hybrid", sem, kw, query.weight, cal, **extra)
 
 
 def fit_logistic(
@@ -298,55 +312,96 @@ def multilingual(rows: Rows) -> bool:
     return rows.name.endswith("/local-multilingual")
 
 
-def guard_floor(model: rel.Logistic, floor_sets: list[Rows], feature: str) -> rel.Logistic:
-    """``model`` with ``feature``'s part made smaller until no unanswerable query of the floor
-    sets has a memory the feature lifts within FLOOR_MARGIN logits of the floor: the extra
-    features are fitted on answerable sets, and a question no note answers must still get
-    nothing."""
-    for _ in range(200):
-        worst = -np.inf
+def guard_floor(
+    model: rel.Logistic, floor_sets: list[Rows], feature: str, mode: str = "hybrid"
+) -> rel.Logistic:
+    """``model`` with ``feature``'s part made smaller until it lifts no unanswerable query of
+    the floor sets to within FLOOR_MARGIN logits of the floor: the extra features are fitted
+    on answerable sets, and a question no note answers must still get nothing."""
+    off = {"short_keyword": 0.0} if feature == "short" else {"cross": 0.0, "cross_semantic": 0.0}
+    without = dataclasses.replace(model, **off)
+    for _ in range(400):
+        lifted = False
         for rows in floor_sets:
             for q in rows.queries:
                 if q.sem is None or q.kw is None or q.weight < 1.0 or q.relevant.any():
                     continue
-                logit = model.logit(q.sem, q.kw, q.cross.astype(float), float(q.short))
-                active = q.cross if feature == "cross" else np.full(len(logit), q.short)
-                if active.any():  # only what the feature lifts
-                    worst = max(worst, float(logit[active].max()))
-        if worst < -FLOOR_MARGIN:
+                kw = q.kw if mode == "hybrid" else 0.0
+                args = (q.sem, kw, q.cross.astype(float), float(q.short))
+                top, top_without = model.logit(*args).max(), without.logit(*args).max()
+                lifted |= bool(top > -FLOOR_MARGIN and top > top_without)
+        if not lifted:
             return model
         if feature == "short" and model.short_keyword > 0:
             model = dataclasses.replace(
-                model, short_keyword=round(max(0.0, model.short_keyword - 0.05), 3)
+                model, short_keyword=round(max(0.0, model.short_keyword - 0.02), 3)
             )
         elif feature == "cross":
-            model = dataclasses.replace(model, cross=round(model.cross - 0.05, 3))
+            model = dataclasses.replace(model, cross=round(model.cross - 0.02, 3))
         else:
             return model
     return model
 
 
-def fit(all_rows: list[Rows]) -> dict[str, rel.Calibration]:
-    """A calibration per model family seen, and "default" from all of them together."""
-    keyword = fit_mode(all_rows, "keyword")
+def fit(all_rows: list[Rows], refit_base: bool = False) -> dict[str, rel.Calibration]:
+    """A calibration per model family seen, and "default" from all of them together.
+
+    The base model of each (intercept, evidence weights, ``behind``) is :data:`BEFORE`, fitted
+    on the base sets by this script before the extra terms existed (``refit_base``: fit it
+    again, as :func:`fit_base` does); held fixed, it is the offset the extra terms are fitted
+    against, so same-language questions of more than a few words score exactly as before."""
     out = {}
     families = [*sorted({family_of(r) for r in all_rows}), "default"]
     for family in families:
         members = [r for r in all_rows if family in ("default", family_of(r))]
-        print(f"\n[{family}]", end="")
-        ratio = best_ratio([r for r in members if is_base(r)])
+        base = fit_base(all_rows, members) if refit_base else BEFORE[family]
+        ratio = base.hybrid.semantic / base.hybrid.keyword
         floor_sets = [r for r in members if "floor" in r.name]
-        hybrid = centre_on_floor(fit_mode(members, "hybrid", ratio), floor_sets)
-        hybrid = fit_extra(members, hybrid, "hybrid", ratio, "short")
+        hybrid = fit_extra(members, base.hybrid, "hybrid", ratio, "short")
         hybrid = guard_floor(hybrid, floor_sets, "short")
         hybrid = fit_extra(members, hybrid, "hybrid", ratio, "cross")
         hybrid = guard_floor(hybrid, floor_sets, "cross")
-        semantic = fit_extra(members, fit_mode(members, "semantic"), "semantic", 1.0, "cross")
-        print(f"  hybrid: {hybrid}\n  semantic: {semantic}")
-        calibration = rel.Calibration(hybrid=hybrid, semantic=semantic, keyword=keyword)
-        base = [r for r in members if is_base(r)]
-        out[family] = dataclasses.replace(calibration, behind=fit_behind(calibration, base))
+        semantic = fit_extra(members, base.semantic, "semantic", 1.0, "cross")
+        semantic = guard_floor(semantic, floor_sets, "cross", "semantic")
+        trial = dataclasses.replace(base, hybrid=hybrid, semantic=semantic)
+        hybrid = ranks_no_worse(trial, members, "hybrid")
+        semantic = ranks_no_worse(trial, members, "semantic")
+        print(f"\n[{family}]\n  hybrid: {hybrid}\n  semantic: {semantic}")
+        out[family] = dataclasses.replace(base, hybrid=hybrid, semantic=semantic)
     return out
+
+
+def ranks_no_worse(calibration: rel.Calibration, rows_list: list[Rows], mode: str) -> rel.Logistic:
+    """``mode``'s model of ``calibration``, without its cross terms when they lower the mean
+    nDCG@10 of the sets (once the floor guard has moved them, they may only reorder worse)."""
+    model = getattr(calibration, mode)
+    plain = dataclasses.replace(model, cross=0.0, cross_semantic=0.0)
+    means = []
+    for candidate in (model, plain):
+        trial = dataclasses.replace(calibration, **{mode: candidate})
+        per_set = [
+            np.mean([ndcg(score(q, mode, trial), q.relevant) for q in answerable])
+            for r in rows_list
+            if any(q.cross.any() for q in r.queries)
+            and (answerable := [q for q in r.queries if q.relevant.any()])
+        ]
+        means.append(float(np.mean(per_set)) if per_set else 0.0)
+    print(f"  {mode} cross terms: mean nDCG@10 {means[0]:.4f} with, {means[1]:.4f} without")
+    return model if means[0] >= means[1] else plain
+
+
+def fit_base(all_rows: list[Rows], members: list[Rows]) -> rel.Calibration:
+    """The base model of one family: the hybrid weight by nDCG, the logistic fits on the base
+    sets, the floor centred on the floor set, ``behind`` by likelihood."""
+    ratio = best_ratio([r for r in members if is_base(r)])
+    floor_sets = [r for r in members if "floor" in r.name]
+    calibration = rel.Calibration(
+        hybrid=centre_on_floor(fit_mode(members, "hybrid", ratio), floor_sets),
+        semantic=fit_mode(members, "semantic"),
+        keyword=fit_mode(all_rows, "keyword"),
+    )
+    base = [r for r in members if is_base(r)]
+    return dataclasses.replace(calibration, behind=fit_behind(calibration, base))
 
 
 def fit_behind(calibration: rel.Calibration, rows_list: list[Rows]) -> float:
@@ -511,6 +566,7 @@ def main() -> None:
     parser.add_argument("--apply", action="store_true", help="also report the fitted model")
     parser.add_argument("--fresh", action="store_true", help="recollect, ignore saved rows")
     parser.add_argument("--floor", type=float, default=rel.DEFAULT_MIN_RELEVANCE)
+    parser.add_argument("--refit-base", action="store_true", help="fit the base model too")
     args = parser.parse_args()
     os.environ.setdefault("PIXELMEM_CONFIG_DIR", str(args.work / "config"))
     sets = args.sets or [
@@ -542,7 +598,7 @@ def main() -> None:
     report(all_rows, BEFORE, False, args.floor)
     print(f"\nNOW (pixelmem.core.index.relevance as it is), floor {args.floor}:")
     report(all_rows, rel.CALIBRATIONS, True, args.floor)
-    fitted = fit(all_rows)
+    fitted = fit(all_rows, args.refit_base)
     print("\nfitted:")
     for family, calibration in fitted.items():
         print(f"    {family!r}: {calibration},")

@@ -126,6 +126,12 @@ def _engine(root: Path, provider: str) -> Engine:
         "---\ntitle: Debugging pods\n---\nkubectl describe pod, then kubectl logs --previous.\n",
         encoding="utf-8",
     )
+    # A person's note named by its file (Obsidian's People/周建华.md), written in English.
+    (root / "周建华.md").write_text(
+        "---\ntitle: Purchasing contact\n---\nPrefers email before a call; renews the "
+        "contract every March.\n",
+        encoding="utf-8",
+    )
     store.scan()
     settings = Settings()
     settings.embedding.provider = provider
@@ -173,6 +179,10 @@ def test_a_file_name_finds_its_note(engine: Engine) -> None:
     _shown_first(engine, "kubectl cheatsheet", "Debugging pods")
 
 
+def test_a_chinese_name_finds_the_note_it_names(engine: Engine) -> None:
+    _shown_first(engine, "周建华", "Purchasing contact")
+
+
 def test_the_named_note_outranks_notes_that_only_mention_the_words(engine: Engine) -> None:
     # "Tax filing" is the name of one note; no other note may come before it.
     hits = engine.search("tax filing", min_relevance=0.0, k=5)
@@ -197,9 +207,27 @@ def test_a_chinese_name_finds_the_notes_that_hold_it(engine: Engine) -> None:
     assert {h.title for h in ranked} == holders
 
 
-def test_a_question_finds_its_note_in_the_other_language(e5: Engine) -> None:
-    _shown_first(e5, "自行车链条什么时候需要更换", "Bicycle chain maintenance")
-    _shown_first(e5, "what water temperature for green tea", "绿茶的冲泡")
+@pytest.mark.parametrize(
+    ("query", "title"),
+    [
+        ("自行车链条什么时候需要更换", "Bicycle chain maintenance"),
+        ("马拉松比赛前要减量训练多久", "Marathon training plan"),
+    ],
+)
+@pytest.mark.parametrize("mode", ["hybrid", "semantic"])
+def test_a_question_ranks_its_note_in_the_other_language_first(
+    e5: Engine, query: str, title: str, mode: str
+) -> None:
+    # The multilingual model puts any Chinese note closer to a Chinese question than an
+    # English one; measured against unrelated text in the note's own language, the note that
+    # answers comes first.
+    hits = e5.search(query, mode=mode, min_relevance=0.0, k=3)
+    assert hits[0].title == title, [(h.title, round(h.score, 2)) for h in hits]
+
+
+def test_a_question_finds_its_note_in_the_other_language_by_meaning(e5: Engine) -> None:
+    hits = e5.search("马拉松比赛前要减量训练多久", mode="semantic")
+    assert [h.title for h in hits] == ["Marathon training plan"]
 
 
 @pytest.mark.parametrize(

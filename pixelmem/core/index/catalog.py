@@ -213,7 +213,7 @@ class _Metadata:
         return self._named.get(key, np.zeros(0, np.int64))
 
 
-SCRIPT_SAMPLE = 2000  # characters of a memory that say which script it is written in
+SCRIPT_SAMPLE = 600  # characters of a memory that say which script it is written in
 
 
 def _script(memory: Memory | None) -> int:

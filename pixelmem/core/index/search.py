@@ -77,10 +77,20 @@ _NO_POSITIONS = np.zeros(0, np.int64)
 _SCRIPTS = (0, CJK_SCRIPT, OTHER_SCRIPT)  # what main_script returns, in background order
 
 
-def _per_script(background: float | np.ndarray) -> np.ndarray:
-    """A query's background for each memory script: one value for all, or one per script."""
+def _per_script(background: float | np.ndarray, script: int) -> np.ndarray:
+    """A query's background for each memory script (indexed by main_script), from one value
+    for all or one per script (relevance.backgrounds).
+
+    A memory in the query's own script is measured against the background of all the anchor
+    texts, as the calibration was fitted; one in another script against unrelated text in its
+    own script, since the query is further from any text in another language."""
     values = np.asarray(background, np.float64)
-    return np.full(len(_SCRIPTS), float(values)) if values.ndim == 0 else values
+    if values.ndim == 0:
+        return np.full(len(_SCRIPTS), float(values))
+    values = values.copy()
+    if script:
+        values[script] = values[0]
+    return values
 
 
 @dataclass(frozen=True)
@@ -367,14 +377,15 @@ class SearchIndex:
         vector_ok = mode != "keyword" and query_vector is not None and self.has_vectors
         if mode == "hybrid" and not (vector_ok and terms):
             mode = "semantic" if vector_ok else "keyword"
+        script = main_script(query)
         query_ = _Query(
             mode,
             terms if mode != "semantic" and terms else None,
             query_vector if mode != "keyword" and vector_ok else None,
-            _per_script(background),
+            _per_script(background, script),
             semantic_weight,
             calibration,
-            script=main_script(query),
+            script=script,
             short=query_word_count(query) <= SHORT_QUERY_WORDS,
             named=self._named(query, allowed) if mode != "semantic" else _NO_POSITIONS,
         )
@@ -421,10 +432,13 @@ class SearchIndex:
         query_vector: np.ndarray | None,
         *,
         background: float | np.ndarray = 0.0,
+        script: int = 0,
     ) -> tuple[np.ndarray | None, np.ndarray | None]:
         """Every memory's semantic and keyword evidence (in :attr:`memory_ids` order), each
-        None when its side does not run. Scores every chunk: for fitting, not for searching."""
-        query = _Query("hybrid", terms or None, query_vector, _per_script(background), 1.0, None)
+        None when its side does not run (``script``: the query's main script). Scores every
+        chunk: for fitting, not for searching."""
+        background = _per_script(background, script)
+        query = _Query("hybrid", terms or None, query_vector, background, 1.0, None, script=script)
         if query.vector is not None and self._vectors is None:
             query = dataclasses.replace(query, vector=None)
         everything = max(1, self._catalog.chunk_capacity)
@@ -461,7 +475,7 @@ class SearchIndex:
             return []
         mean = self._vectors.vectors(rows).mean(axis=0)  # the side scales it to unit length
         centre = _unit(mean)
-        query = _Query("semantic", None, mean, _per_script(0.0), 1.0, calibration)
+        query = _Query("semantic", None, mean, _per_script(0.0, 0), 1.0, calibration)
         found = self._candidates(query, None, self._catalog.chunk_capacity)
         assert found.cosine is not None
         best = found.cosine
