@@ -101,7 +101,11 @@ MEMORIES = [
         "300 km, more often after rain. A worn chain wears out the cassette too.",
         [],
     ),
-    ("绿茶的冲泡", "绿茶用八十度左右的水冲泡，泡两到三分钟，水太烫会有苦味。龙井和碧螺春都适合玻璃杯。", []),
+    (
+        "绿茶的冲泡",
+        "绿茶用八十度左右的水冲泡，泡两到三分钟，水太烫会有苦味。龙井和碧螺春都适合玻璃杯。",
+        [],
+    ),
     (
         "Café Müller",
         "The corner café where we meet on Fridays; the apple cake is the best in town and "

@@ -13,9 +13,9 @@ from pixelmem.core.index.engine import Engine
 from pixelmem.core.index.text_tokens import (
     CJK_SCRIPT,
     OTHER_SCRIPT,
+    main_script,
     name_key,
     query_word_count,
-    main_script,
 )
 from pixelmem.core.settings import Settings
 from pixelmem.core.vault.store import MemoryStore
@@ -75,13 +75,13 @@ def test_a_named_memory_comes_first_and_above_the_name_relevance() -> None:
     assert lifted[1] >= rel.NAME_RELEVANCE - 1e-9
     assert lifted[0] < plain[0]  # the others now trail the named memory
     # Semantic search is by meaning: no name rule there.
-    assert np.allclose(rel.relevance("semantic", semantic, None, named=named), 
+    assert np.allclose(rel.relevance("semantic", semantic, None, named=named),
                        rel.relevance("semantic", semantic, None))  # fmt: skip
 
 
 def _engine(root: Path) -> Engine:
     store = MemoryStore(root)
-    store.create("Sourdough starter care", "Feed it twice a day with rye flour.", aliases=["Levain"])
+    store.create("Sourdough starter care", "Feed it twice a day with rye.", aliases=["Levain"])
     store.create("Bread log", "Levain bread on Saturday, 75% hydration, burnt crust.")
     store.create("Espresso", "18 g in, 36 g out.")
     (root / "kubectl cheatsheet.md").write_text(
