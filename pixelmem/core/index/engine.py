@@ -370,10 +370,15 @@ class Engine:
 
     def backgrounds(self, vector: np.ndarray | None) -> np.ndarray:
         """The query's cosine with unrelated text, per script of the memory compared
-        (:func:`~pixelmem.core.index.relevance.backgrounds`; zeros without a vector)."""
+        (:func:`~pixelmem.core.index.relevance.backgrounds`; zeros without a vector). One
+        value for all with a model that reads one language: its cosine across languages is
+        noise, with no background to correct."""
         anchors = self.anchor_vectors() if vector is not None else None
         if anchors is None or vector is None:
             return np.zeros(3)
+        embedder = self._embedder
+        if embedder is None or not is_multilingual(embedder):
+            return np.full(3, background(anchors @ vector))
         return backgrounds(anchors @ vector)
 
     def _current_reranker(self) -> Reranker | None:

@@ -37,7 +37,7 @@ from pixelmem.core.index.text_tokens import CJK_SCRIPT, OTHER_SCRIPT, cjk_share,
 from pixelmem.core.settings import SearchSettings
 
 KEYWORD_CAP = 1.5
-SHORT_QUERY_WORDS = 3  # a query of at most this many words is "short" (see Logistic)
+SHORT_QUERY_WORDS = 2  # a query of at most this many words is "short" (see Logistic)
 NAME_RELEVANCE = 0.9  # the least relevance of a memory the query names exactly
 NAME_LEAD = 1.0  # logits a named memory stands above the best other one
 DEFAULT_MIN_RELEVANCE = SearchSettings().min_relevance
@@ -154,9 +154,9 @@ class Calibration:
 # the short queries (benchmarks/data/names_bilingual and the floor set) against them. The
 # other-script terms come out 0: fitted on the cross-lingual sets they lift a question in
 # one language over notes in the other, but also "如何学习钢琴" over the floor set's Spanish
-# practice note (e5 finds an unanswerable cross-language pair closer than the answerable
-# ones); held under the floor for it, they only reorder worse. Memories in another script
-# are still scored fairly, against a background in their own script (backgrounds()).
+# practice note (e5 finds that unanswerable cross-language pair closer than the answerable
+# ones); held under the floor, they only reorder worse. Memories in another script are still
+# measured fairly, against a background in their own script (backgrounds()).
 _KEYWORD = Logistic(intercept=-1.261, semantic=0.0, keyword=3.798)
 CALIBRATIONS: dict[str, Calibration] = {
     "all-minilm-l6": Calibration(
@@ -168,13 +168,13 @@ CALIBRATIONS: dict[str, Calibration] = {
         behind=1.0,
     ),
     "e5-small": Calibration(
-        hybrid=Logistic(intercept=-1.745, semantic=3.72, keyword=0.93, short_keyword=0.963),
+        hybrid=Logistic(intercept=-1.745, semantic=3.72, keyword=0.93, short_keyword=0.903),
         semantic=Logistic(intercept=-1.534, semantic=4.228, keyword=0.0),
         keyword=_KEYWORD,
         behind=1.0,
     ),
     "default": Calibration(
-        hybrid=Logistic(intercept=-1.8, semantic=4.09, keyword=1.169, short_keyword=0.568),
+        hybrid=Logistic(intercept=-1.8, semantic=4.09, keyword=1.169, short_keyword=0.643),
         semantic=Logistic(intercept=-1.716, semantic=4.519, keyword=0.0),
         keyword=_KEYWORD,
         behind=1.0,

@@ -108,11 +108,12 @@ def main_script(text: str) -> int:
 
 
 def query_word_count(query: str) -> int:
-    """How many words a query has: each word that is not a stopword, and a CJK run as one word
-    per two characters (the length of a typical Chinese word)."""
+    """How many words a query has: each word that is not a stopword (a compound such as
+    ``ERR_SSL_PROTOCOL`` or ``gpt-4o`` is one), and a CJK run as one word per two characters
+    (the length of a typical Chinese word)."""
     low = normalise(query)
     runs = _CJK_RUN.findall(low)
-    words = [w for w in _WORD.findall(_CJK_RUN.sub(" ", low)) if w not in STOPWORDS]
+    words = [w for w in _TOKEN.findall(_CJK_RUN.sub(" ", low)) if w not in STOPWORDS]
     return len(words) + sum((len(run) + 1) // 2 for run in runs)
 
 
