@@ -10,6 +10,7 @@ import copy
 import logging
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import shiboken6
 from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
@@ -31,12 +32,9 @@ from pixelmem.core.settings import Settings, settings_path
 from pixelmem.gui import i18n, workers
 from pixelmem.gui.app_icon import app_icon
 from pixelmem.gui.bus import MemoryBus
-from pixelmem.gui.chat.pane import ChatPane
 from pixelmem.gui.duplicate_banner import DuplicateBanner, above_editor
 from pixelmem.gui.editor import MemoryEditor
 from pixelmem.gui.highlight import hit_terms
-from pixelmem.gui.inbox_view import InboxView
-from pixelmem.gui.map_view import MapView
 from pixelmem.gui.memory_list import MemoryListPanel
 from pixelmem.gui.memory_list_model import MemoryListModel
 from pixelmem.gui.menus import build_menus
@@ -45,14 +43,22 @@ from pixelmem.gui.related_panel import RelatedPanel
 from pixelmem.gui.search_panel import SearchPanel
 from pixelmem.gui.session import VaultSession, describe_error
 from pixelmem.gui.settings_watch import SettingsWatcher
-from pixelmem.gui.skipped_dialog import SkippedDialog
 from pixelmem.gui.status_bar import StatusBar
 from pixelmem.gui.topic_suggestions import TopicSuggestions
 from pixelmem.gui.watcher import VaultFileWatcher
 
+if TYPE_CHECKING:
+    from pixelmem.gui.chat.pane import ChatPane
+    from pixelmem.gui.inbox_view import InboxView
+    from pixelmem.gui.map_view import MapView
+
 log = logging.getLogger(__name__)
 
 IMPORT_FILTER = "Documents (*.md *.markdown *.txt *.pdf *.docx);;All files (*)"
+# The chat, inbox and map docks are built once the list has painted, or this long after start
+# at the latest (a first scan of a big vault), or when first used.
+LATER_DOCKS_MS = 80
+LATER_DOCKS_LATEST_MS = 1500
 
 
 class MainWindow(QMainWindow):
@@ -72,6 +78,7 @@ class MainWindow(QMainWindow):
         self.bus = MemoryBus(self)
         self.session = VaultSession(engine, self.bus, first_run=first_run, parent=self)
         self._closing_ok = False
+        self._open_when_loaded: tuple[str, tuple[int, int] | None, Sequence[str]] | None = None
         self.setWindowIcon(app_icon())
         self.setDockNestingEnabled(True)
         self._build_views()
@@ -121,20 +128,82 @@ class MainWindow(QMainWindow):
         self.search_dock = self._dock("searchDock", self.search_panel, right)
         self.related_dock = self._dock("relatedDock", self.related_panel, right)
         self.splitDockWidget(self.search_dock, self.related_dock, Qt.Orientation.Vertical)
-        self.chat_dock = ChatPane(self.engine, self.bus, self.settings, self, session=self.session)
-        self.chat_dock.setObjectName("chatDock")
-        self.addDockWidget(right, self.chat_dock)
-        self.tabifyDockWidget(self.search_dock, self.chat_dock)
-        self.search_dock.raise_()
-        self.chat_dock.open_memory_requested.connect(self.open_memory)
-        self.chat_dock.settings_requested.connect(self.show_settings)
-        self.inbox = InboxView(self.session, self.bus, self)
-        self.inbox_dock = self._dock("inboxDock", self.inbox, left)
-        self.tabifyDockWidget(self.list_dock, self.inbox_dock)
-        self.list_dock.raise_()
-        self.map_dock = self._map_dock(right)
         self.resizeDocks([self.list_dock, self.search_dock], [330, 400], Qt.Orientation.Horizontal)
         self.resizeDocks([self.search_dock, self.related_dock], [560, 260], Qt.Orientation.Vertical)
+        self._later: tuple[ChatPane, InboxView, MapView, QDockWidget, QDockWidget] | None = None
+
+    # The chat, inbox and map docks come after the first paint: their modules pull in httpx,
+    # the chat engine and the map's layout code (~0.2 s of a 10k-vault launch). Every use of
+    # them goes through these properties, which build them first if they are not there yet.
+
+    @property
+    def chat_dock(self) -> ChatPane:
+        return self._later_docks()[0]
+
+    @property
+    def inbox(self) -> InboxView:
+        return self._later_docks()[1]
+
+    @property
+    def map_view(self) -> MapView:
+        return self._later_docks()[2]
+
+    @property
+    def inbox_dock(self) -> QDockWidget:
+        return self._later_docks()[3]
+
+    @property
+    def map_dock(self) -> QDockWidget:
+        return self._later_docks()[4]
+
+    def _later_docks(self) -> tuple[ChatPane, InboxView, MapView, QDockWidget, QDockWidget]:
+        if self._later is None:
+            self._later = self._build_later_docks()
+            self._retranslate_later_docks()
+        return self._later
+
+    def _build_later_docks(self) -> tuple[ChatPane, InboxView, MapView, QDockWidget, QDockWidget]:
+        from pixelmem.gui.chat.pane import ChatPane
+        from pixelmem.gui.inbox_view import InboxView
+        from pixelmem.gui.map_view import MapView
+
+        left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
+        chat = ChatPane(self.engine, self.bus, self.settings, self, session=self.session)
+        chat.setObjectName("chatDock")
+        chat.open_memory_requested.connect(self.open_memory)
+        chat.settings_requested.connect(self.show_settings)
+        inbox = InboxView(self.session, self.bus, self)
+        inbox_dock = self._later_dock("inboxDock", inbox)
+        map_view = MapView(self.session, self)
+        map_view.open_memory_requested.connect(self.open_memory)
+        map_dock = self._later_dock("mapDock", map_view)
+        # Where the saved layout had them (restoreState kept their places); else the default:
+        # chat and map as tabs beside search, the inbox beside the list.
+        for dock, area, beside in (
+            (chat, right, self.search_dock),
+            (inbox_dock, left, self.list_dock),
+            (map_dock, right, self.search_dock),
+        ):
+            if not self.restoreDockWidget(dock):
+                self.addDockWidget(area, dock)
+                self.tabifyDockWidget(beside, dock)
+                beside.raise_()
+            self.menus["view"].addAction(dock.toggleViewAction())  # type: ignore[attr-defined]
+        return chat, inbox, map_view, inbox_dock, map_dock
+
+    def _later_dock(self, name: str, widget: QWidget) -> QDockWidget:
+        dock = QDockWidget(self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        dock.setFeatures(
+            QDockWidget.DockWidgetFeature.DockWidgetClosable
+            | QDockWidget.DockWidgetFeature.DockWidgetMovable
+            | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+        )
+        return dock
+
+    def _build_later_docks_soon(self, msecs: int = LATER_DOCKS_MS) -> None:
+        QTimer.singleShot(msecs, self, self._later_docks)
 
     def _with_duplicate_banner(self, editor: MemoryEditor) -> QWidget:
         """The editor, with the duplicate banner and topic suggestions above it."""
@@ -146,18 +215,10 @@ class MainWindow(QMainWindow):
         editor.memory_opened.connect(self.topic_suggestions.set_memory)
         return above_editor(editor, self.duplicate_banner, self.topic_suggestions)
 
-    def _map_dock(self, area: Qt.DockWidgetArea) -> QDockWidget:
-        """The semantic map, a tab beside search (View → Semantic Map, Ctrl+5)."""
-        self.map_view = MapView(self.session, self)
-        dock = self._dock("mapDock", self.map_view, area)
-        self.tabifyDockWidget(self.search_dock, dock)
-        self.search_dock.raise_()
-        self.map_view.open_memory_requested.connect(self.open_memory)
-        return dock
-
     def _connect(self) -> None:
         session, bus, status = self.session, self.bus, self.status
         workers.set_error_handler(self._report_error)
+        session.memories_listed.connect(self._memories_listed)
         session.memories_loaded.connect(self._memories_loaded)
         bus.open_memory_requested.connect(self.open_memory)
         bus.error_reported.connect(status.show_error)
@@ -220,10 +281,8 @@ class MainWindow(QMainWindow):
         self.related_dock.setWindowTitle(self.tr("Related"))
         self.duplicate_banner.retranslate()
         self.topic_suggestions.retranslate()
-        self.map_dock.setWindowTitle(self.tr("Map"))
-        self.map_view.retranslate()
-        if not self.inbox_dock.windowTitle():
-            self.inbox_dock.setWindowTitle(self.tr("Inbox"))
+        if self._later is not None:
+            self._retranslate_later_docks()
         build_menus(self, retranslate_only=True)
         views = (
             self.list_panel,
@@ -235,16 +294,32 @@ class MainWindow(QMainWindow):
         for view in views:
             view.retranslate()
 
+    def _retranslate_later_docks(self) -> None:
+        self.map_dock.setWindowTitle(self.tr("Map"))
+        self.map_view.retranslate()
+        if not self.inbox_dock.windowTitle():
+            self.inbox_dock.setWindowTitle(self.tr("Inbox"))
+
     # -- start and stop --------------------------------------------------------------------
 
     def start(self) -> None:
         """Show-then-load: the window is up before the vault is scanned."""
         self.session.open()
+        self._build_later_docks_soon(LATER_DOCKS_LATEST_MS)
+
+    def _memories_listed(self, memories: list) -> None:
+        """The scan cache's picture of the vault, while the scan checks every file."""
+        self.list_model.set_memories(memories)
+        self._build_later_docks_soon()
 
     def _memories_loaded(self, memories: list) -> None:
-        self.list_model.set_memories(memories)
+        if not self.session.listing_confirmed:  # else the list shows these already
+            self.list_model.set_memories(memories)
+            self._build_later_docks_soon()
         self.watcher.start()
-        if self.session.first_run and memories and not self.editor.is_open:
+        if self._open_when_loaded is not None:
+            self.open_memory(*self._open_when_loaded)
+        elif self.session.first_run and memories and not self.editor.is_open:
             self.open_memory(self.list_model.memory_at(0).id)
 
     def closeEvent(self, event: QCloseEvent) -> None:
@@ -274,6 +349,7 @@ class MainWindow(QMainWindow):
             self.restoreState(layout)
 
     def _save_layout(self) -> None:
+        self._later_docks()  # saved where they are, not as restoreState's placeholders
         if self.chat_focused:
             self.focus_chat()  # save the everyday layout, not the focused one
         state = ui_state()
@@ -285,6 +361,10 @@ class MainWindow(QMainWindow):
     def open_memory(
         self, memory_id: str, span: tuple[int, int] | None = None, terms: Sequence[str] = ()
     ) -> None:
+        if not self.session.loaded:  # a row of the scan cache's picture, clicked mid-scan:
+            self._open_when_loaded = (memory_id, span, terms)  # the store is not read yet
+            return
+        self._open_when_loaded = None
         self.editor.open_memory(memory_id, span, terms)
         if self.editor.current_id != memory_id:  # the user kept editing the other one
             self.list_panel.select(self.editor.current_id)
@@ -382,6 +462,8 @@ class MainWindow(QMainWindow):
         self.session.request_reindex()
 
     def show_skipped(self) -> None:
+        from pixelmem.gui.skipped_dialog import SkippedDialog
+
         SkippedDialog(self.engine.vault, self.session.store.skipped, self).exec()
 
     def show_settings(self) -> None:
@@ -439,5 +521,5 @@ class MainWindow(QMainWindow):
         )
 
     def toggle_docks(self) -> list[QDockWidget]:
-        docks = [self.list_dock, self.search_dock, self.related_dock]
-        return [*docks, self.chat_dock, self.inbox_dock, self.map_dock]
+        """The docks whose View-menu toggles build_menus adds (the later docks add theirs)."""
+        return [self.list_dock, self.search_dock, self.related_dock]

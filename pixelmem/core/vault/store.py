@@ -60,6 +60,7 @@ from pixelmem.core.vault.vault_scan import (
     ScanResult,
     SkippedFile,
     UnreadableFile,
+    cached_memories,
     deduplicated,
     load_memory,
     load_with_document,
@@ -110,7 +111,17 @@ class MemoryStore:
         with self._lock:
             self._memories, self._by_path, self._skipped = memories, by_path, skipped
             self._scanned = True
-        return ScanResult([_copy(m) for m in memories.values()], list(skipped))
+        copies = [_copy(m) for m in memories.values()]
+        return ScanResult(copies, list(skipped), unchanged=found.cache.unchanged)
+
+    def cached_listing(self) -> MemoryList:
+        """The memories as the last scan of this vault saw them, from the scan cache alone (no
+        file is looked at): a first picture to show while :meth:`scan` checks every file.
+        Empty when there is no usable cache. The next :meth:`scan` reuses the loaded cache,
+        and its result's ``unchanged`` says whether this picture was exact."""
+        if self._scan_cache is None:
+            self._scan_cache = scan_cache.ScanCache.load(self._scan_cache_path())
+        return cached_memories(self.root, self._scan_cache)
 
     def list(self) -> MemoryList:
         """Copies of every memory from the last scan (scans on first use); ~2 ms per 1000."""
