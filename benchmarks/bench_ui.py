@@ -344,8 +344,13 @@ def launch_in_fresh_process(source: Path, vault: Path, config: Path) -> tuple[fl
         PIXELMEM_CONFIG_DIR=str(config),
     )
     script = LAUNCH_SCRIPT.format(vault=str(vault))
-    out = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=900, env=env
+    out = subprocess.run(  # run from the vault's folder: "" on sys.path must not be a checkout
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env=env,
+        cwd=vault.parent,
     )
     try:
         *numbers, where = out.stdout.split()[-5:]
