@@ -256,6 +256,99 @@
     </message>
 </context>
 <context>
+    <name>ChatStep</name>
+    <message>
+        <location filename="../first_run_chat.py" line="47"/>
+        <source>&lt;b&gt;Chat with your memories&lt;/b&gt; (optional)</source>
+        <translation>&lt;b&gt;与你的记忆对话&lt;/b&gt;（可选）</translation>
+    </message>
+    <message>
+        <location filename="../first_run_chat.py" line="50"/>
+        <source>pixelmem can answer questions from your memories with a chat model that you run or choose. Nothing is sent anywhere until you pick one; you can change this later in Settings.</source>
+        <translation>pixelmem 可以用你自己运行或选择的聊天模型，根据你的记忆回答问题。在你选定模型之前，不会向任何地方发送内容；以后也可以在“设置”中更改。</translation>
+    </message>
+    <message>
+        <location filename="../first_run_chat.py" line="58"/>
+        <source>Ollama on this computer ({host})</source>
+        <translation>本机上的 Ollama（{host}）</translation>
+    </message>
+    <message>
+        <location filename="../first_run_chat.py" line="60"/>
+        <source>An OpenAI-compatible server</source>
+        <translation>OpenAI 兼容服务器</translation>
+    </message>
+    <message>
+        <location filename="../first_run_chat.py" line="68"/>
+        <source>optional</source>
+        <translation>可选</translation>
+    </message>
+    <message>
+        <location filename="../first_run_chat.py" line="69"/>
+        <source>List models</source>
+        <translation>列出模型</translation>
+    </message>
+    <message>
+        <location filename="../first_run_chat.py" line="77"/>
+        <source>Skip</source>
+        <translation>跳过</translation>
+    </message>
+    <message>
+        <location filename="../first_run_chat.py" line="78"/>
+        <source>Use this model</source>
+        <translation>使用此模型</translation>
+    </message>
+    <message>
+        <location filename="../first_run_chat.py" line="98"/>
+        <source>Base URL</source>
+        <translation>基础 URL</translation>
+    </message>
+    <message>
+        <location filename="../first_run_chat.py" line="99"/>
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <location filename="../first_run_chat.py" line="101"/>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../first_run_chat.py" line="123"/>
+        <source>Looking for Ollama on {url}…</source>
+        <translation>正在 {url} 上查找 Ollama…</translation>
+    </message>
+    <message>
+        <location filename="../first_run_chat.py" line="138"/>
+        <source>✗ Enter the server&apos;s base URL first.</source>
+        <translation>✗ 请先输入服务器的基础 URL。</translation>
+    </message>
+    <message>
+        <location filename="../first_run_chat.py" line="141"/>
+        <source>Asking the server for its models…</source>
+        <translation>正在向服务器获取模型列表…</translation>
+    </message>
+    <message>
+        <location filename="../first_run_chat.py" line="171"/>
+        <source>No Ollama is running on {url}. Name an OpenAI-compatible server (a llama.cpp or LM Studio server, or a hosted API), or skip this step.</source>
+        <translation>{url} 上没有正在运行的 Ollama。请填写一个 OpenAI 兼容服务器（llama.cpp 或 LM Studio 服务器，或托管的 API），或跳过这一步。</translation>
+    </message>
+    <message>
+        <location filename="../first_run_chat.py" line="186"/>
+        <source>The server answered but lists no models.</source>
+        <translation>服务器有响应，但没有列出任何模型。</translation>
+    </message>
+    <message>
+        <location filename="../first_run_chat.py" line="188"/>
+        <source>Pull one with `{command}`, then list again.</source>
+        <translation>请用 `{command}` 拉取一个模型，然后再次列出。</translation>
+    </message>
+    <message>
+        <location filename="../first_run_chat.py" line="194"/>
+        <source>✓ {n} models on {where}. Pick one, or skip.</source>
+        <translation>✓ {where} 上有 {n} 个模型。选择一个，或跳过。</translation>
+    </message>
+</context>
+<context>
     <name>ChipBar</name>
     <message>
         <location filename="../chat/chips.py" line="77"/>
@@ -532,42 +625,42 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>FirstRunDialog</name>
     <message>
-        <location filename="../first_run.py" line="37"/>
+        <location filename="../first_run.py" line="50"/>
         <source>Welcome to pixelmem</source>
         <translation>欢迎使用 pixelmem</translation>
     </message>
     <message>
-        <location filename="../first_run.py" line="42"/>
+        <location filename="../first_run.py" line="63"/>
         <source>pixelmem keeps your memories as Markdown files in a folder you own. Where should they live?</source>
         <translation>pixelmem 把你的记忆保存为你自己文件夹里的 Markdown 文件。要放在哪里？</translation>
     </message>
     <message>
-        <location filename="../first_run.py" line="47"/>
+        <location filename="../first_run.py" line="68"/>
         <source>Start a new vault here</source>
         <translation>在这里新建知识库</translation>
     </message>
     <message>
-        <location filename="../first_run.py" line="50"/>
+        <location filename="../first_run.py" line="71"/>
         <source>Change…</source>
         <translation>更改…</translation>
     </message>
     <message>
-        <location filename="../first_run.py" line="54"/>
+        <location filename="../first_run.py" line="75"/>
         <source>Open an existing folder…</source>
         <translation>打开已有文件夹…</translation>
     </message>
     <message>
-        <location filename="../first_run.py" line="56"/>
+        <location filename="../first_run.py" line="77"/>
         <source>Obsidian vaults and any folder of Markdown notes are welcome.</source>
         <translation>Obsidian 知识库或任何 Markdown 笔记文件夹都可以。</translation>
     </message>
     <message>
-        <location filename="../first_run.py" line="88"/>
+        <location filename="../first_run.py" line="128"/>
         <source>New vault folder</source>
         <translation>新知识库文件夹</translation>
     </message>
     <message>
-        <location filename="../first_run.py" line="94"/>
+        <location filename="../first_run.py" line="134"/>
         <source>Open a folder</source>
         <translation>打开文件夹</translation>
     </message>
@@ -643,57 +736,57 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../main_window.py" line="212"/>
+        <location filename="../main_window.py" line="267"/>
         <source>No other vaults yet</source>
         <translation>还没有其他知识库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="222"/>
+        <location filename="../main_window.py" line="277"/>
         <source>Recent &amp;Vaults</source>
         <translation>最近的知识库(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="224"/>
+        <location filename="../main_window.py" line="279"/>
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="225"/>
+        <location filename="../main_window.py" line="280"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="226"/>
+        <location filename="../main_window.py" line="281"/>
         <source>Related</source>
         <translation>相关</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="229"/>
+        <location filename="../main_window.py" line="298"/>
         <source>Map</source>
         <translation>地图</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="232"/>
+        <location filename="../main_window.py" line="301"/>
         <source>Inbox</source>
         <translation>收件箱</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="376"/>
+        <location filename="../main_window.py" line="450"/>
         <source>Import files</source>
         <translation>导入文件</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="382"/>
+        <location filename="../main_window.py" line="456"/>
         <source>Open vault folder</source>
         <translation>打开知识库文件夹</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="439"/>
+        <location filename="../main_window.py" line="515"/>
         <source>About pixelmem</source>
         <translation>关于 pixelmem</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="441"/>
+        <location filename="../main_window.py" line="517"/>
         <source>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;Local-first knowledge memory: Markdown files in a folder you own, searched by meaning and by keyword, offline.&lt;/p&gt;&lt;p&gt;Vault: {vault}&lt;/p&gt;</source>
         <translation>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;本地优先的知识记忆：Markdown 文件存放在你自己的文件夹里，可离线按语义和关键词搜索。&lt;/p&gt;&lt;p&gt;知识库：{vault}&lt;/p&gt;</translation>
     </message>
@@ -1519,22 +1612,22 @@ Click to see the files that could not be read</source>
 <context>
     <name>VaultSession</name>
     <message>
-        <location filename="../session.py" line="266"/>
+        <location filename="../session.py" line="289"/>
         <source>Restored “{title}”</source>
         <translation>已恢复“{title}”</translation>
     </message>
     <message>
-        <location filename="../session.py" line="311"/>
+        <location filename="../session.py" line="334"/>
         <source>Imported 1 file</source>
         <translation>已导入 1 个文件</translation>
     </message>
     <message>
-        <location filename="../session.py" line="313"/>
+        <location filename="../session.py" line="336"/>
         <source>Imported {count} files</source>
         <translation>已导入 {count} 个文件</translation>
     </message>
     <message>
-        <location filename="../session.py" line="318"/>
+        <location filename="../session.py" line="341"/>
         <source>{message}; {failed} could not be imported: {detail}</source>
         <translation>{message}；{failed} 个无法导入：{detail}</translation>
     </message>
