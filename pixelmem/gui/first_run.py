@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -51,13 +50,12 @@ class FirstRunDialog(QDialog):
         self.choice: VaultChoice | None = None
         self.chat: ChatChoice | None = None
         self._new_path = default_vault
-        self.pages = QStackedWidget()
-        vault_page = QWidget()
+        self.vault_page = vault_page = QWidget()
         self.chat_step = ChatStep(ollama_url)
         self.chat_step.finished.connect(self._chat_chosen)
-        self.pages.addWidget(vault_page)
-        self.pages.addWidget(self.chat_step)
-        QVBoxLayout(self).addWidget(self.pages)
+        pages = QVBoxLayout(self)  # one page shown at a time, the window sized to it
+        pages.addWidget(vault_page)
+        pages.addWidget(self.chat_step)
         intro = QLabel(
             self.tr(
                 "pixelmem keeps your memories as Markdown files in a folder you own. "
@@ -95,6 +93,7 @@ class FirstRunDialog(QDialog):
         self.change_button.clicked.connect(self._change_new)
         self.open_button.clicked.connect(self._open_existing)
         self._show_new_path()
+        self._show_page(vault_page)
         # Wrapped labels would otherwise squeeze the dialog to its buttons' width (CJK text).
         self.setMinimumWidth(self.fontMetrics().height() * 28)
 
@@ -108,9 +107,15 @@ class FirstRunDialog(QDialog):
     def _vault_chosen(self, choice: VaultChoice) -> None:
         """On to the chat step; the vault is kept whatever happens there."""
         self.choice = choice
-        self.pages.setCurrentWidget(self.chat_step)
+        self._show_page(self.chat_step)
         self.chat_step.use_button.setFocus()
         self.chat_step.start()
+
+    def _show_page(self, page: QWidget) -> None:
+        """Show ``page`` alone, the window sized to it."""
+        for other in (self.vault_page, self.chat_step):
+            other.setVisible(other is page)
+        self.adjustSize()
 
     def _chat_chosen(self, chat: ChatChoice | None) -> None:
         self.chat = chat

@@ -41,7 +41,7 @@ def to_chat_step(qtbot, tmp_path: Path, ollama_url: str) -> FirstRunDialog:
     qtbot.addWidget(dialog)
     dialog.show()
     qtbot.mouseClick(dialog.new_button, Qt.MouseButton.LeftButton)
-    assert dialog.pages.currentWidget() is dialog.chat_step
+    assert dialog.chat_step.isVisible() and not dialog.vault_page.isVisible()
     assert dialog.isVisible()  # the vault is chosen, the window stays for the chat step
     return dialog
 
