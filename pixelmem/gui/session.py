@@ -90,20 +90,29 @@ class VaultSession(QObject):
     def open(self) -> None:
         """Show the vault as the scan cache remembers it, scan it (and seed a first run), then
         index it; all off the GUI thread. The picture from the cache fills the list in a
-        fraction of the scan's time (no file is looked at); the scan then confirms or corrects
-        it."""
+        fraction of the scan's time (no file is looked at); the scan, started once the list
+        has painted, then confirms or corrects it."""
         self.writes.submit(
             self.store.cached_listing, self._listed, self._listing_failed, context=self
         )
-        self.writes.submit(self._scan, self._scanned, self._report, context=self)
 
     def _listed(self, memories: list[Memory]) -> None:
-        if memories and not self._closed and not self.loaded:
-            self.listed = True
-            self.memories_listed.emit(memories)
+        if not memories or self._closed:
+            self._start_scan()
+            return
+        self.listed = True
+        self.memories_listed.emit(memories)
+        # As for indexing (see _scanned): the scan would take turns at the GIL with the list's
+        # first paint.
+        QTimer.singleShot(FIRST_PAINT_MS, self, self._start_scan)
 
-    def _listing_failed(self, exc: BaseException) -> None:  # the scan says what is wrong
+    def _listing_failed(self, exc: BaseException) -> None:  # the scan will say what is wrong
         log.debug("no picture of the vault from the scan cache: %s", exc)
+        self._start_scan()
+
+    def _start_scan(self) -> None:
+        if not self._closed:
+            self.writes.submit(self._scan, self._scanned, self._report, context=self)
 
     def _scan(self) -> tuple[list[Memory], bool]:
         store = self.engine.store
