@@ -59,7 +59,7 @@ IMPORT_FILTER = "Documents (*.md *.markdown *.txt *.pdf *.docx);;All files (*)"
 # The chat, inbox and map docks are built once the list has painted, or this long after start
 # at the latest (a first scan of a big vault), or when first used.
 LATER_DOCKS_MS = 80
-LATER_DOCKS_LATEST_MS = 1500
+LATER_DOCKS_LATEST_MS = 3000
 
 
 class MainWindow(QMainWindow):
