@@ -155,3 +155,19 @@ def test_the_later_docks_come_back_where_the_saved_layout_had_them(
     second.show()  # the tab groups are brought up to date by the next layout pass
     qtbot.waitUntil(lambda: second.chat_dock in second.tabifiedDockWidgets(second.search_dock))
     second.session.shutdown()
+
+
+def test_the_dialogs_imported_on_demand_open(qtbot, window, monkeypatch) -> None:
+    """Settings and Skipped Files are imported when first asked for: they must still open."""
+    from PySide6.QtWidgets import QDialog
+
+    opened: list[str] = []
+
+    def exec_(dialog: QDialog) -> int:
+        opened.append(type(dialog).__name__)
+        return QDialog.DialogCode.Rejected
+
+    monkeypatch.setattr(QDialog, "exec", exec_)
+    window.actions_by_name["settings"].trigger()
+    window.actions_by_name["skipped"].trigger()
+    assert opened == ["SettingsDialog", "SkippedDialog"]
