@@ -286,7 +286,8 @@ def bench_search(tmp: Path, chunks: int, keystrokes: int) -> None:
 # The fresh-process launch imports only what the app imports (not this module, whose numpy and
 # index imports would be charged to every launch): the window on a warm vault, a fake embedder
 # that is never called (its vectors are all in the cache). Printed: seconds to the window shown,
-# the list filled, the index ready; the chunks re-embedded; where pixelmem was imported from.
+# the list filled, the scan done (every file checked), the index ready; the chunks re-embedded;
+# where pixelmem was imported from.
 LAUNCH_SCRIPT = textwrap.dedent(
     """
     import sys, time
@@ -321,10 +322,12 @@ LAUNCH_SCRIPT = textwrap.dedent(
 
     wait(lambda: window.list_model.rowCount() > 0)
     listed = time.perf_counter()
+    wait(lambda: window.session.loaded)
+    scanned = time.perf_counter()
     wait(lambda: window.session.index_ready)
     ready = time.perf_counter()
     import pixelmem
-    print(shown - t0, listed - t0, ready - t0, window.engine.last_report.embedded,
+    print(shown - t0, listed - t0, scanned - t0, ready - t0, window.engine.last_report.embedded,
           os.path.dirname(pixelmem.__file__))
     window.close()
     window.session.shutdown(60_000)
@@ -335,8 +338,8 @@ LAUNCH_SCRIPT = textwrap.dedent(
 
 
 def launch_in_fresh_process(source: Path, vault: Path, config: Path) -> tuple[float, ...] | str:
-    """(shown, listed, ready) seconds and the re-embedded count, with pixelmem from ``source``;
-    or the child's output if it failed."""
+    """(shown, listed, scanned, ready) seconds and the re-embedded count, with pixelmem from
+    ``source``; or the child's output if it failed."""
     env = dict(
         os.environ,
         PYTHONPATH=str(source),
@@ -353,7 +356,7 @@ def launch_in_fresh_process(source: Path, vault: Path, config: Path) -> tuple[fl
         cwd=vault.parent,
     )
     try:
-        *numbers, where = out.stdout.split()[-5:]
+        *numbers, where = out.stdout.split()[-6:]
         if Path(where).resolve() != (source / "pixelmem").resolve():
             return f"imported pixelmem from {where}, not {source}"
         return tuple(float(x) for x in numbers)
@@ -404,12 +407,12 @@ def compare_fresh_launches(vault: Path, tmp: Path, old_ref: str | None, rounds: 
     )
     for name, runs in results.items():
         cols = list(zip(*runs, strict=True))
-        labels = ("window shown", "list filled", "index ready")
+        labels = ("window shown", "list filled", "scan done", "index ready")
         spans = [
             f"{label} {min(c) * 1e3:.0f} / {statistics.median(c) * 1e3:.0f} / {max(c) * 1e3:.0f} ms"
-            for label, c in zip(labels, cols[:3], strict=True)
+            for label, c in zip(labels, cols[:4], strict=True)
         ]
-        print(f"  {name:<22} " + ", ".join(spans) + f"; re-embedded {int(max(cols[3]))} chunks")
+        print(f"  {name:<22} " + ", ".join(spans) + f"; re-embedded {int(max(cols[4]))} chunks")
     if old_ref:
         new, old = (statistics.median(r[1] for r in results[n]) for n in sources)
         print(f"  list filled, median new / old: {new / old:.2f}")
