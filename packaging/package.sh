@@ -23,13 +23,16 @@ need() {  # need COMMAND DEBIAN-PACKAGE: install it when we are root on Debian, 
 }
 
 strip_libraries() {  # strip_libraries DIR: drop debug symbols from the shared libraries in DIR
-    # Not the ones auditwheel vendored or re-linked (a *.libs/ folder, or an RPATH/RUNPATH it
-    # set with patchelf): strip breaks those ("ELF load command address/offset not
-    # page-aligned", numpy's OpenBLAS). Nor the executable, which carries PyInstaller's archive.
+    # Not the ones auditwheel vendored or re-linked with patchelf (in a *.libs/ folder, or with
+    # an RPATH/RUNPATH pointing into one): strip breaks those ("ELF load command address/offset
+    # not page-aligned", numpy's OpenBLAS). Nor the executable, which carries PyInstaller's
+    # archive.
     local file saved=0 before
     while IFS= read -r -d '' file; do
         case "$file" in *.libs/*) continue ;; esac
-        if readelf -d "$file" 2>/dev/null | grep -qE '\((RPATH|RUNPATH)\)'; then continue; fi
+        if readelf -d "$file" 2>/dev/null | grep -E '\((RPATH|RUNPATH)\)' | grep -q '\.libs'; then
+            continue
+        fi
         before=$(stat -c %s "$file")
         strip --strip-unneeded "$file" 2>/dev/null || continue
         saved=$((saved + before - $(stat -c %s "$file")))
