@@ -36,6 +36,7 @@ from pixelmem.gui.bus import MemoryBus
 from pixelmem.gui.duplicate_banner import DuplicateBanner, above_editor
 from pixelmem.gui.editor import MemoryEditor
 from pixelmem.gui.highlight import hit_terms
+from pixelmem.gui.later_docks import LaterDocks, build_later_docks, new_dock
 from pixelmem.gui.memory_list import MemoryListPanel
 from pixelmem.gui.memory_list_model import MemoryListModel
 from pixelmem.gui.menus import build_menus
@@ -112,14 +113,7 @@ class MainWindow(QMainWindow):
         self.settings_watcher.changed.connect(self._use_settings)
 
     def _dock(self, name: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
-        dock = QDockWidget(self)
-        dock.setObjectName(name)
-        dock.setWidget(widget)
-        dock.setFeatures(
-            QDockWidget.DockWidgetFeature.DockWidgetClosable
-            | QDockWidget.DockWidgetFeature.DockWidgetMovable
-            | QDockWidget.DockWidgetFeature.DockWidgetFloatable
-        )
+        dock = new_dock(self, name, widget)
         self.addDockWidget(area, dock)
         return dock
 
@@ -131,80 +125,39 @@ class MainWindow(QMainWindow):
         self.splitDockWidget(self.search_dock, self.related_dock, Qt.Orientation.Vertical)
         self.resizeDocks([self.list_dock, self.search_dock], [330, 400], Qt.Orientation.Horizontal)
         self.resizeDocks([self.search_dock, self.related_dock], [560, 260], Qt.Orientation.Vertical)
-        self._later: tuple[ChatPane, InboxView, MapView, QDockWidget, QDockWidget] | None = None
+        self._later: LaterDocks | None = None
 
-    # The chat, inbox and map docks come after the first paint: their modules pull in httpx,
-    # the chat engine and the map's layout code (~0.2 s of a 10k-vault launch). Every use of
+    # The chat, inbox and map docks come after the first paint (see later_docks); every use of
     # them goes through these properties, which build them first if they are not there yet.
 
     @property
     def chat_dock(self) -> ChatPane:
-        return self._later_docks()[0]
+        return self._later_docks().chat
 
     @property
     def inbox(self) -> InboxView:
-        return self._later_docks()[1]
-
-    @property
-    def map_view(self) -> MapView:
-        return self._later_docks()[2]
+        return self._later_docks().inbox
 
     @property
     def inbox_dock(self) -> QDockWidget:
-        return self._later_docks()[3]
+        return self._later_docks().inbox_dock
+
+    @property
+    def map_view(self) -> MapView:
+        return self._later_docks().map_view
 
     @property
     def map_dock(self) -> QDockWidget:
-        return self._later_docks()[4]
+        return self._later_docks().map_dock
 
-    def _later_docks(self) -> tuple[ChatPane, InboxView, MapView, QDockWidget, QDockWidget]:
+    def _later_docks(self) -> LaterDocks:
         if self._later is None:
-            self._later = self._build_later_docks()
+            self._later = build_later_docks(self)
             self._retranslate_later_docks()
             # Their modules and widgets live as long as the window: out of the cyclic GC's
             # scans, or the next full collection stalls whatever runs then (~0.2 s, a save).
             gc.freeze()
         return self._later
-
-    def _build_later_docks(self) -> tuple[ChatPane, InboxView, MapView, QDockWidget, QDockWidget]:
-        from pixelmem.gui.chat.pane import ChatPane
-        from pixelmem.gui.inbox_view import InboxView
-        from pixelmem.gui.map_view import MapView
-
-        left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
-        chat = ChatPane(self.engine, self.bus, self.settings, self, session=self.session)
-        chat.setObjectName("chatDock")
-        chat.open_memory_requested.connect(self.open_memory)
-        chat.settings_requested.connect(self.show_settings)
-        inbox = InboxView(self.session, self.bus, self)
-        inbox_dock = self._later_dock("inboxDock", inbox)
-        map_view = MapView(self.session, self)
-        map_view.open_memory_requested.connect(self.open_memory)
-        map_dock = self._later_dock("mapDock", map_view)
-        # Where the saved layout had them (restoreState kept their places); else the default:
-        # chat and map as tabs beside search, the inbox beside the list.
-        for dock, area, beside in (
-            (chat, right, self.search_dock),
-            (inbox_dock, left, self.list_dock),
-            (map_dock, right, self.search_dock),
-        ):
-            if not self.restoreDockWidget(dock):
-                self.addDockWidget(area, dock)
-                self.tabifyDockWidget(beside, dock)
-                beside.raise_()
-            self.menus["view"].addAction(dock.toggleViewAction())  # type: ignore[attr-defined]
-        return chat, inbox, map_view, inbox_dock, map_dock
-
-    def _later_dock(self, name: str, widget: QWidget) -> QDockWidget:
-        dock = QDockWidget(self)
-        dock.setObjectName(name)
-        dock.setWidget(widget)
-        dock.setFeatures(
-            QDockWidget.DockWidgetFeature.DockWidgetClosable
-            | QDockWidget.DockWidgetFeature.DockWidgetMovable
-            | QDockWidget.DockWidgetFeature.DockWidgetFloatable
-        )
-        return dock
 
     def _build_later_docks_soon(self, msecs: int = LATER_DOCKS_MS) -> None:
         QTimer.singleShot(msecs, self, self._later_docks)
