@@ -106,7 +106,7 @@ def run_app(vault: str | None = None) -> int:
     if first_run:  # nothing chosen ever: ask where, and show where; maybe a chat model
         from pixelmem.gui.first_run import FirstRunDialog  # and the chat providers: only now
 
-        dialog = FirstRunDialog(path)
+        dialog = FirstRunDialog(path, ask_chat=not settings.chat.provider)
         if dialog.exec() != FirstRunDialog.DialogCode.Accepted or dialog.choice is None:
             return 0
         path, first_run = dialog.choice.path, dialog.choice.new

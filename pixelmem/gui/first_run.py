@@ -42,6 +42,7 @@ class FirstRunDialog(QDialog):
         default_vault: Path,
         parent: QWidget | None = None,
         *,
+        ask_chat: bool = True,
         ollama_url: str = OLLAMA_BASE_URL,
     ) -> None:
         super().__init__(parent)
@@ -50,6 +51,7 @@ class FirstRunDialog(QDialog):
         self.choice: VaultChoice | None = None
         self.chat: ChatChoice | None = None
         self._new_path = default_vault
+        self._ask_chat = ask_chat  # False: a chat model is set already (`pixelmem config`)
         self.vault_page = vault_page = QWidget()
         self.chat_step = ChatStep(ollama_url)
         self.chat_step.finished.connect(self._chat_chosen)
@@ -107,6 +109,9 @@ class FirstRunDialog(QDialog):
     def _vault_chosen(self, choice: VaultChoice) -> None:
         """On to the chat step; the vault is kept whatever happens there."""
         self.choice = choice
+        if not self._ask_chat:
+            self.accept()
+            return
         self._show_page(self.chat_step)
         self.chat_step.use_button.setFocus()
         self.chat_step.start()

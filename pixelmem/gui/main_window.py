@@ -57,8 +57,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 IMPORT_FILTER = "Documents (*.md *.markdown *.txt *.pdf *.docx);;All files (*)"
-# The chat, inbox and map docks are built once the list has painted, or this long after start
-# at the latest (a first scan of a big vault), or when first used.
+# The chat, inbox and map docks are built once the scan is done and the list has painted, or
+# this long after start at the latest (a first scan of a big vault), or when first used.
 LATER_DOCKS_MS = 80
 LATER_DOCKS_LATEST_MS = 3000
 
@@ -267,12 +267,11 @@ class MainWindow(QMainWindow):
     def _memories_listed(self, memories: list) -> None:
         """The scan cache's picture of the vault, while the scan checks every file."""
         self.list_model.set_memories(memories)
-        self._build_later_docks_soon()
 
     def _memories_loaded(self, memories: list) -> None:
         if not self.session.listing_confirmed:  # else the list shows these already
             self.list_model.set_memories(memories)
-            self._build_later_docks_soon()
+        self._build_later_docks_soon()  # after the scan: it would share the GIL with them
         self.watcher.start()
         if self._open_when_loaded is not None:
             self.open_memory(*self._open_when_loaded)

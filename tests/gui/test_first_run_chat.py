@@ -130,6 +130,15 @@ def test_escape_before_a_vault_is_chosen_still_cancels(qtbot, tmp_path: Path) ->
     assert dialog.result() == FirstRunDialog.DialogCode.Rejected and dialog.choice is None
 
 
+def test_no_chat_step_when_a_chat_model_is_set_already(qtbot, tmp_path: Path) -> None:
+    dialog = FirstRunDialog(tmp_path / "memories", ask_chat=False, ollama_url=nothing_listening())
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.mouseClick(dialog.new_button, Qt.MouseButton.LeftButton)
+    assert dialog.result() == FirstRunDialog.DialogCode.Accepted
+    assert dialog.choice is not None and dialog.chat is None
+
+
 def test_find_ollama_answers_none_where_nothing_listens() -> None:
     started = time.monotonic()
     assert find_ollama(nothing_listening()) is None
