@@ -1,7 +1,7 @@
 """The docks the main window builds after its first paint: chat, inbox and map.
 
 Their modules pull in httpx, the chat engine and the map's layout code, ~0.2 s of a 10k-vault
-launch before the list could show. The window builds them once the list has painted (or at
+launch before the list could show. The window builds them once the scan is done (or at
 first use, through its ``chat_dock`` / ``inbox`` / ``map_view`` … properties) and puts each
 where the saved layout had it: ``restoreState`` keeps a place for a dock it does not know yet,
 and ``restoreDockWidget`` fills it.
