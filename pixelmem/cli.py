@@ -13,10 +13,10 @@ import sys
 from collections.abc import Sequence
 
 from pixelmem import __version__
-from pixelmem.commands import backup, chat, config, insight, mcp, search, vault
+from pixelmem.commands import backup, chat, config, insight, mcp, search, serve, vault
 from pixelmem.core.errors import PixelmemError
 
-COMMAND_MODULES = (vault, search, config, chat, mcp, backup, insight)
+COMMAND_MODULES = (vault, search, config, chat, mcp, serve, backup, insight)
 
 
 VAULT_HELP = "vault folder (default: $PIXELMEM_VAULT, else the vault the app last opened)"

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 from pixelmem.core.archive.inbox import DraftNotFound, Inbox, checked_text
 from pixelmem.core.errors import MemoryNotFound, PixelmemError
-from pixelmem.core.index.engine import Engine
+from pixelmem.core.index.engine import Engine, SearchFilters, SearchHit
 from pixelmem.core.settings import Settings, settings_path
 from pixelmem.core.vault import ids
 from pixelmem.core.vault.memory import Memory
@@ -100,31 +100,52 @@ class PixelmemService:
         self._index_stale = False
         return report
 
+    def _engine_for_search(self) -> Engine:
+        return self._call(self._indexed_engine)
+
+    def _index_after_write(self) -> None:
+        """A direct write is on disk: bring the index up to date before answering."""
+        self._call(lambda: self._reindex(self._store_engine()))
+
     def _call(self, fn: Callable[[], T]) -> T:
         with self._lock:
             return fn()
 
     # -- tools -----------------------------------------------------------------------------
 
-    def semantic_search(self, query: str, limit: int = 5, mode: str = "hybrid") -> dict[str, Any]:
+    def search(
+        self,
+        query: str,
+        *,
+        limit: int = 5,
+        mode: str = "hybrid",
+        topic: str | None = None,
+        max_limit: int = MAX_SEARCH_LIMIT,
+    ) -> tuple[Engine, list[SearchHit]]:
+        """The engine and its hits: the one search both transports (MCP, REST) answer from.
+
+        Only getting a current engine holds the lock; the search itself reads the engine's
+        immutable snapshot, so any number of searches run side by side.
+        """
         query = _checked_query(query)
-        _check_range("limit", limit, 1, MAX_SEARCH_LIMIT)
+        _check_range("limit", limit, 1, max_limit)
         if mode not in SEARCH_MODES:
             raise InvalidArgument(f"mode must be one of {', '.join(SEARCH_MODES)}, not {mode!r}")
+        topic = (topic or "").strip() or None
+        engine = self._engine_for_search()
+        filters = SearchFilters(topic=topic) if topic else None
+        return engine, engine.search(query, mode=mode, k=limit, filters=filters)
 
-        def run() -> dict[str, Any]:
-            engine = self._indexed_engine()
-            hits = engine.search(query, mode=mode, k=limit)
-            results = []
-            for hit in hits:
-                try:
-                    memory = engine.store.get(hit.memory_id)
-                except MemoryNotFound:
-                    continue
-                results.append(_hit_json(hit, memory))
-            return _search_answer(engine, query, mode, results)
-
-        return self._call(run)
+    def semantic_search(self, query: str, limit: int = 5, mode: str = "hybrid") -> dict[str, Any]:
+        engine, hits = self.search(query, limit=limit, mode=mode)
+        results = []
+        for hit in hits:
+            try:
+                memory = engine.store.get(hit.memory_id)
+            except MemoryNotFound:
+                continue
+            results.append(_hit_json(hit, memory))
+        return search_answer(engine, query.strip(), mode, results)
 
     def get_memory(self, memory_id: str) -> dict[str, Any]:
         memory_id = ids.validate_id(memory_id)
@@ -183,7 +204,6 @@ class PixelmemService:
                 memory = engine.writes.create(
                     title, content, topics=topics, importance=importance, source=source
                 ).value
-                self._reindex(engine)
                 return {
                     "status": "created",
                     "id": memory.id,
@@ -202,7 +222,10 @@ class PixelmemService:
                 ),
             }
 
-        return self._call(run)
+        answer = self._call(run)
+        if answer["status"] == "created":
+            self._index_after_write()  # outside the lock: other calls go on meanwhile
+        return answer
 
     def reindex_documents(self) -> dict[str, Any]:
         def run() -> dict[str, Any]:
@@ -303,7 +326,7 @@ def _semantic_state(engine: Engine) -> str:
     return f"unavailable ({error}); keyword search only" if error else "available"
 
 
-def _search_answer(
+def search_answer(
     engine: Engine, query: str, mode: str, results: list[dict[str, Any]]
 ) -> dict[str, Any]:
     answer: dict[str, Any] = {"query": query, "mode": mode, "results": results}

@@ -141,7 +141,7 @@ def test_store_reports_a_conflict_for_a_save_after_its_check(
     assert path.read_text() == outside
     monkeypatch.setattr(cr, "_after_write", lambda p: None)
     copy = store.save_conflict_copy(memory)  # the existing "keep both" answer still works
-    assert copy.body == "edited here" and "(conflict " in str(copy.path)
+    assert copy.body == "edited here\n" and "(conflict " in str(copy.path)
     assert path.read_text() == outside
 
 

@@ -170,7 +170,7 @@ def test_import_files_and_folders(vault: Path, tmp_path: Path, capsys) -> None:
     make_docx(src / "d.docx")
     code, out, err = run(capsys, "import", str(src), "--vault", str(vault))
     assert code == 0, err
-    assert "imported 4 files, 0 failed" in err
+    assert "imported 4 files, 0 skipped, 0 failed" in err
     assert len(out.splitlines()) == 4  # one "<id>  <path>" line per file
     memories = {m.title: m for m in MemoryStore(vault).list()}
     assert set(memories) == {"A", "b", "c", "Doc title"}
@@ -178,7 +178,16 @@ def test_import_files_and_folders(vault: Path, tmp_path: Path, capsys) -> None:
     assert memories["b"].source == str((src / "sub" / "b.txt").resolve())
     assert "PDF words" in memories["c"].body
 
-    code, _out, err = run(capsys, "import", str(src / "a.md"), "--vault", str(vault))
+    # The same folder again: every file is already there, nothing is duplicated.
+    code, out, err = run(capsys, "import", str(src), "--vault", str(vault))
+    assert code == 0 and out == ""
+    assert "imported 0 files, 4 skipped, 0 failed" in err
+    assert f"skipped {src / 'a.md'}: already there (the text of “A”)" in err
+    assert len(MemoryStore(vault).list()) == 4
+
+    # Another text under a taken id: imported, with a fresh id.
+    (src / "a2.md").write_text("---\nid: keep-me\n---\n# A\nmore\n", encoding="utf-8")
+    code, _out, err = run(capsys, "import", str(src / "a2.md"), "--vault", str(vault))
     assert code == 0
     again = [m for m in MemoryStore(vault).list() if m.title == "A"]
     assert len(again) == 2 and len({m.id for m in again}) == 2  # the taken id was replaced
@@ -196,9 +205,10 @@ def test_import_reports_failures_and_continues(vault: Path, tmp_path: Path, caps
     args = [str(broken), str(good), str(odd), str(inside), str(tmp_path / "missing.md")]
     code, _out, err = run(capsys, "import", *args, "--vault", str(vault))
     assert code == 1
-    assert "imported 1 file, 4 failed" in err
-    assert "broken.pdf: cannot read the PDF" in err
-    assert "unsupported file type" in err and "already in the vault" in err
+    assert "imported 1 file, 1 skipped, 3 failed" in err
+    assert f"pixelmem: failed {broken}: cannot read the PDF" in err
+    assert "skipped " + str(odd) + ": .png is not a supported file type" in err
+    assert "already in the vault" in err
     assert "no such file" in err and "Traceback" not in err
     assert [m.title for m in MemoryStore(vault).list()].count("good") == 1
 

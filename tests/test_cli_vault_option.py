@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from pixelmem import __version__, cli
-from pixelmem.commands import backup, chat, common, mcp, vault
+from pixelmem.commands import backup, chat, common, mcp, serve, vault
 from pixelmem.core.settings import Settings
 from pixelmem.core.vault.store import MemoryStore
 
@@ -38,6 +38,7 @@ REQUIRED: dict[str, list[str]] = {
     "config test": [],
     "ask": ["question"],
     "mcp": [],
+    "serve": [],
     "backup": ["out.tar.gz"],
     "restore": ["in.tar.gz"],
 }
@@ -102,7 +103,7 @@ def test_both_orders_reach_the_command(
     def spy(args: argparse.Namespace, settings: Settings | None = None) -> Path:
         raise _Resolved(real(args, settings))
 
-    for module in (common, vault, chat, mcp, backup):
+    for module in (common, vault, chat, mcp, serve, backup):
         monkeypatch.setattr(module, "vault_from_args", spy)
     monkeypatch.setattr(cli, "_run_app", lambda args: spy(args, Settings.load()))
     monkeypatch.setattr(chat, "create_chat_client", lambda settings: object())

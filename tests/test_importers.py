@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import docx
@@ -15,7 +16,7 @@ from pixelmem.core.archive.importers import (
     register_reader,
     supported_suffixes,
 )
-from pixelmem.core.errors import ImportFailed
+from pixelmem.core.errors import ImportFailed, ImportSkipped
 from pixelmem.core.vault.store import MemoryStore
 
 
@@ -99,7 +100,7 @@ def test_text_file_becomes_the_body(tmp_path: Path) -> None:
         ("bin.txt", b"ab\x00cd", "binary"),
         ("empty.txt", b"  \n", "empty"),
         ("bad.md", b"---\na: [\n---\n", "invalid YAML"),
-        ("image.png", b"\x89PNG", "unsupported file type"),
+        ("image.png", b"\x89PNG", "not a supported file type"),
         ("broken.pdf", b"%PDF-1.4\ngarbage\n%%EOF", "cannot read the PDF"),
         ("broken.docx", b"PK\x03\x04not a zip", "cannot read the Word file"),
     ],
@@ -165,7 +166,13 @@ def test_iter_importable_recurses_and_skips_hidden(tmp_path: Path) -> None:
     for name in ("d/a.md", "d/sub/b.txt", "d/c.png", "d/.hidden.md", "d/.git/x.md"):
         (tmp_path / name).write_text("x", encoding="utf-8")
     found = list(iter_importable([tmp_path / "d", tmp_path / "single.png"]))
-    assert found == [tmp_path / "d" / "a.md", tmp_path / "d/sub/b.txt", tmp_path / "single.png"]
+    # Unsupported files in folders are listed too: the import names each one it skips.
+    assert found == [
+        tmp_path / "d" / "a.md",
+        tmp_path / "d" / "c.png",
+        tmp_path / "d/sub/b.txt",
+        tmp_path / "single.png",
+    ]
 
 
 def test_registry_accepts_new_readers(tmp_path: Path) -> None:
@@ -217,6 +224,32 @@ def test_import_doc_keeps_frontmatter_and_replaces_a_taken_id(vault: Path, tmp_p
     assert memory.topics == ["x"] and memory.importance == "high"
     assert memory.created is not None and memory.created.year == 2020
     assert memory.source == "/somewhere/file.md"
-    assert memory.extra == {"aliases": ["y"], "original_source": "https://example.com"}
+    assert memory.aliases == ["y"]
+    assert memory.extra == {"original_source": "https://example.com"}
     fresh = import_doc(store, ImportedDoc("Other", "b\n", {"id": "free-id"}, source="/x"))
     assert fresh.id == "free-id"
+
+
+def test_an_unsupported_kind_is_skipped_not_failed(tmp_path: Path) -> None:
+    path = tmp_path / "letter.rtf"
+    path.write_text("{\\rtf1 hello}", encoding="utf-8")
+    with pytest.raises(ImportSkipped, match=r"letter.rtf: .rtf is not a supported file type"):
+        read_importable(path)
+
+
+def test_pypdf_warnings_go_to_the_log_not_the_terminal(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "odd.pdf"
+    make_pdf(path, ["Readable words"])
+    data = path.read_bytes()
+    # A wrong xref offset: pypdf recovers, and warns about it through its logger.
+    start = data.rindex(b"startxref") + len(b"startxref\n")
+    end = data.index(b"\n", start)
+    path.write_bytes(data[:start] + str(int(data[start:end]) + 7).encode() + data[end:])
+    caplog.set_level(logging.INFO, logger="pixelmem.core.archive.importers")
+    doc = read_importable(path)
+    assert "Readable words" in doc.body
+    out, err = capfd.readouterr()
+    assert out == "" and err == ""
+    assert any("odd.pdf" in r.getMessage() and "pypdf" in r.getMessage() for r in caplog.records)

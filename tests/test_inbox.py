@@ -49,7 +49,7 @@ def test_reject_moves_the_draft_to_the_trash(vault: Path) -> None:
     inbox = Inbox(vault)
     draft = inbox.add("Nope", "x", [], "medium", "mcp")
     target = inbox.reject(draft.id)
-    assert target.parent == vault / ".pixelmem" / "trash" and target.read_text().endswith("x")
+    assert target.parent == vault / ".pixelmem" / "trash" and target.read_text().endswith("x\n")
     assert inbox.list() == [] and MemoryStore(vault).list() == []
 
 
@@ -58,7 +58,8 @@ def test_update_rewrites_the_draft(vault: Path) -> None:
     draft = inbox.add("Old", "old body", ["a"], "medium", "mcp")
     draft.title, draft.body, draft.topics = "New", "new body", ["b", "c"]
     saved = inbox.update(draft)
-    assert (saved.title, saved.body, saved.topics) == ("New", "new body", ["b", "c"])
+    # Saved files end with a line break.
+    assert (saved.title, saved.body, saved.topics) == ("New", "new body\n", ["b", "c"])
     assert saved.created == draft.created and saved.id == draft.id
     inbox.reject(draft.id)
     with pytest.raises(DraftNotFound):

@@ -309,7 +309,7 @@ def test_add_memory_direct_and_off_follow_the_setting(served: Served) -> None:
             {"title": "Heron sighting", "content": "A grey heron by the canal at dawn."},
         )
         assert created["status"] == "created"
-        assert Path(created["path"]).read_text(encoding="utf-8").endswith("canal at dawn.")
+        assert Path(created["path"]).read_text(encoding="utf-8").endswith("canal at dawn.\n")
         found = served.client.ok("semantic_search", {"query": "grey heron canal"})
         assert found["results"][0]["id"] == created["id"]  # indexed right away
 

@@ -349,6 +349,7 @@ def test_a_cache_entry_as_new_as_its_scan_is_not_trusted(
     note.write_text("---\ntitle: Real\n---\nbody\n")
     sig = [*file_signature(note)]
     fields: list[Any] = ["x" * 32, "Stale", "", [], "medium", None, None, None, {}, False, "0" * 64]
+    fields.append([])  # aliases
     lie: list[Any] = [*sig, *fields]
     ScanCache({"note.md": lie}, time.time_ns()).save(cache_file(vault))
     assert [m.title for m in scan(vault).memories] == ["Real"]

@@ -139,8 +139,10 @@ def test_foreign_obsidian_file_is_listed_and_saved_minimally(vault: Path) -> Non
     assert not memory.has_id
     assert memory.id.startswith("path-")
     assert memory.title == "数据库 笔记"
-    assert memory.extra["tags"] == ["db", "notes"]
-    assert list(memory.extra) == ["aliases", "cssclasses", "date", "rating", "tags"]
+    assert memory.topics == ["db", "notes"]  # tags are topics
+    assert memory.aliases == ["DB notes", "数据库"]
+    assert memory.created == datetime(2024, 1, 5, tzinfo=UTC)  # from `date:`
+    assert list(memory.extra) == ["cssclasses", "date", "rating"]
     assert store.get(memory.id).path == path
     assert path.read_bytes() == OBSIDIAN.encode("utf-8")  # reading never writes
 
@@ -148,8 +150,9 @@ def test_foreign_obsidian_file_is_listed_and_saved_minimally(vault: Path) -> Non
     memory.topics = ["db"]
     saved = store.update(memory)
 
+    # The topic edit rewrites the `tags:` entry the file uses; no `topics:` key is added.
     expected = OBSIDIAN.replace("title: '数据库 笔记'", "title: 数据库索引").replace(
-        "- notes\n---\n", "- notes\ntopics:\n- db\n---\n"
+        "- db\n- notes\n---\n", "- db\n---\n"
     )
     assert path.read_text(encoding="utf-8") == expected
     assert saved.id == memory.id and not saved.has_id
@@ -190,7 +193,7 @@ def test_crlf_body_is_kept_byte_identical_and_edits_follow_it(vault: Path) -> No
     assert path.read_bytes().endswith(b"---\r\nnew\r\nbody\r\n")
 
 
-def test_bom_and_missing_trailing_newline_are_preserved(vault: Path) -> None:
+def test_bom_is_preserved_and_a_save_ends_the_file_with_a_newline(vault: Path) -> None:
     path = vault / "bom.md"
     path.write_bytes("\ufeff---\ntitle: A\n---\nno newline at end".encode())
     store = MemoryStore(vault)
@@ -198,7 +201,8 @@ def test_bom_and_missing_trailing_newline_are_preserved(vault: Path) -> None:
     assert memory.title == "A" and memory.body == "no newline at end"
     memory.topics = ["x"]
     store.update(memory)
-    assert path.read_bytes() == "\ufeff---\ntitle: A\ntopics:\n- x\n---\nno newline at end".encode()
+    expected = "\ufeff---\ntitle: A\ntopics:\n- x\n---\nno newline at end\n"
+    assert path.read_bytes() == expected.encode()
 
 
 def test_unchanged_save_does_not_touch_the_file(vault: Path) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from pixelmem.commands.common import vault_from_args
-from pixelmem.core.errors import MemoryNotFound, PixelmemError
+from pixelmem.core.errors import ImportSkipped, MemoryNotFound, PixelmemError
 from pixelmem.core.paths import VAULT_ENV
 from pixelmem.core.settings import Settings
 from pixelmem.core.vault.ids import printable_name
@@ -144,13 +144,17 @@ def cmd_import(args: argparse.Namespace) -> int:
     def report(path: Path, outcome: Memory | PixelmemError) -> None:
         if isinstance(outcome, Memory):
             print(f"{outcome.id}  {path}")
-        else:
+        elif isinstance(outcome, ImportSkipped):  # on purpose: already there, unsupported
             print(f"pixelmem: skipped {outcome}", file=sys.stderr)
+        else:
+            print(f"pixelmem: failed {outcome}", file=sys.stderr)
 
     paths = (Path(p).expanduser() for p in args.paths)
     result = MemoryWrites(store).import_files(paths, report).value
-    imported, failed = len(result.created), len(result.failed)
-    print(f"imported {counted(imported, 'file')}, {failed} failed", file=sys.stderr)
+    imported, failed, skipped = len(result.created), len(result.failed), len(result.skipped)
+    print(
+        f"imported {counted(imported, 'file')}, {skipped} skipped, {failed} failed", file=sys.stderr
+    )
     return 1 if failed else 0
 
 

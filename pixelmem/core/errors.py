@@ -56,6 +56,10 @@ class ImportFailed(PixelmemError):
     """A file given to import cannot be read or is of an unsupported kind."""
 
 
+class ImportSkipped(ImportFailed):
+    """A file import leaves out on purpose: a kind it does not read, or text the vault has."""
+
+
 class ProviderError(PixelmemError):
     """An embedding/chat/rerank provider failed; the message says what to do."""
 

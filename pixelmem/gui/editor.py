@@ -37,6 +37,7 @@ class MemoryEditor(QStackedWidget):
     memory_opened = Signal(str)
     dirty_changed = Signal(bool)
     saved = Signal(object)  # the saved Memory
+    title_changed = Signal(str, str, str)  # (memory id, old title, new title) after a save
 
     def __init__(
         self, session: VaultSession, bus: MemoryBus, parent: QWidget | None = None
@@ -194,6 +195,7 @@ class MemoryEditor(QStackedWidget):
 
     def _saved(self, memory: Memory, sent: Memory) -> None:
         self._saving = False
+        old_title = self._memory.title if self._memory is not None else ""
         self._memory = memory
         self.form.accept_saved(memory, sent)  # edits typed during the save stay dirty
         self._update_dirty()
@@ -202,6 +204,8 @@ class MemoryEditor(QStackedWidget):
         self.session.bus.message_reported.emit(
             self.tr("Saved “{title}”").format(title=memory.title)
         )
+        if old_title and old_title != memory.title:
+            self.title_changed.emit(memory.id, old_title, memory.title)
         self._finish_save()
 
     def _finish_save(self) -> None:

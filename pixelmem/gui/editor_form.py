@@ -37,6 +37,7 @@ from pixelmem.gui import colors
 from pixelmem.gui.dates import full_date
 from pixelmem.gui.markdown_highlighter import MarkdownHighlighter
 from pixelmem.gui.markdown_preview import MarkdownPreview
+from pixelmem.gui.wiki_link_clicks import WikiLinkClicks
 
 _TOPIC_SPLIT = re.compile(r"[,，、;；]")
 
@@ -51,6 +52,7 @@ class EditorForm(QWidget):
     changed = Signal()
     save_requested = Signal()
     delete_requested = Signal()
+    link_requested = Signal(str)  # a [[wiki link]] target: Ctrl+click in the body or the preview
 
     def __init__(self, vault: Path, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -74,6 +76,11 @@ class EditorForm(QWidget):
         font.setPointSizeF(font.pointSizeF() * 1.45)
         font.setWeight(QFont.Weight.DemiBold)
         self.title_edit.setFont(font)
+        self.aliases_label = QLabel()  # Obsidian's `aliases:`, shown under the title
+        self.aliases_label.setObjectName("aliasesLabel")
+        self.aliases_label.setEnabled(False)
+        self.aliases_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.aliases_label.hide()
         self.topics_edit = QLineEdit()
         self.importance_combo = QComboBox()
         self.dirty_label = QLabel()
@@ -94,6 +101,7 @@ class EditorForm(QWidget):
         self.body_edit.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         self.body_edit.setFrameShape(QPlainTextEdit.Shape.NoFrame)
         self.body_edit.document().setDocumentMargin(12)
+        self.link_clicks = WikiLinkClicks(self.body_edit)
         self.highlighter = MarkdownHighlighter(self.body_edit.document(), self.palette())
         self.preview = MarkdownPreview()
         self.preview.setFrameShape(QPlainTextEdit.Shape.NoFrame)
@@ -143,6 +151,7 @@ class EditorForm(QWidget):
         head.setContentsMargins(14, 10, 14, 6)
         head.setSpacing(6)
         head.addWidget(self.title_edit)
+        head.addWidget(self.aliases_label)
         head.addLayout(fields)
         head.addWidget(self.banner)
         foot = QHBoxLayout()
@@ -192,6 +201,8 @@ class EditorForm(QWidget):
         self.importance_combo.currentIndexChanged.connect(self._edited)
         self.body_edit.document().modificationChanged.connect(self._edited)
         self.preview_button.toggled.connect(self.show_preview)
+        self.link_clicks.link_clicked.connect(self.link_requested)
+        self.preview.wiki_link_clicked.connect(self.link_requested)
         self.preview_shortcut.activated.connect(self.preview_button.toggle)
         self.save_button.clicked.connect(self.save_requested)
         self.delete_button.clicked.connect(self.delete_requested)
@@ -218,6 +229,8 @@ class EditorForm(QWidget):
         self.delete_button.setText(self.tr("Delete"))
         self.delete_button.setToolTip(self.tr("Move this memory to the trash (undoable)"))
         self.body_edit.setPlaceholderText(self.tr("Write in Markdown…"))
+        self.body_edit.setToolTip(self.tr("Ctrl+click a [[link]] to open the memory it names"))
+        self._show_aliases(getattr(self, "_aliases", []))
         if getattr(self, "_placeholder", None) is not None:
             self._placeholder.setText(
                 self.tr("Select a memory on the left, or press Ctrl+N to write a new one.")
@@ -237,6 +250,7 @@ class EditorForm(QWidget):
     def fill(self, memory: Memory) -> None:
         self._filling = True
         self.title_edit.setText(memory.title)
+        self._show_aliases(memory.aliases)
         self.topics_edit.setText(", ".join(memory.topics))
         index = self.importance_combo.findData(memory.importance)
         self.importance_combo.setCurrentIndex(max(0, index))
@@ -303,6 +317,13 @@ class EditorForm(QWidget):
                 selections.append(selection)
                 found = body.document().find(term, found.selectionEnd())
         body.setExtraSelections(selections)
+
+    def _show_aliases(self, aliases: list[str]) -> None:
+        self._aliases = list(aliases)
+        text = self.tr("Also called: {names}").format(names=", ".join(aliases)) if aliases else ""
+        self.aliases_label.setText(text)
+        self.aliases_label.setToolTip(text)
+        self.aliases_label.setVisible(bool(aliases))
 
     def show_dirty(self, dirty: bool) -> None:
         self.dirty_label.setVisible(dirty)

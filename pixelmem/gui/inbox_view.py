@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from pixelmem.core.archive.inbox import Draft, Inbox
+from pixelmem.core.vault.frontmatter_io import without_final_newline
 from pixelmem.core.vault.memory import IMPORTANCE_LEVELS, Memory
 from pixelmem.gui.bus import MemoryBus
 from pixelmem.gui.dates import relative_date
@@ -220,8 +221,13 @@ class InboxView(QWidget):
     def _differs(self, draft: Draft) -> bool:
         """Whether the editor's values differ from ``draft``'s."""
         edited = self.edited_draft()
-        fields = ("title", "body", "topics", "importance")
-        return edited is not None and any(getattr(draft, f) != getattr(edited, f) for f in fields)
+        if edited is None:
+            return False
+        # Saved files end with a line break the editor need not show: not an edit.
+        if without_final_newline(draft.body) != without_final_newline(edited.body):
+            return True
+        fields = ("title", "topics", "importance")
+        return any(getattr(draft, f) != getattr(edited, f) for f in fields)
 
     # -- actions ---------------------------------------------------------------------------
 

@@ -6,6 +6,7 @@ engine call is in :mod:`session`, every view refreshes itself from the bus.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import gc
 import logging
@@ -30,16 +31,23 @@ from pixelmem.core.errors import PixelmemError
 from pixelmem.core.index.engine import Engine
 from pixelmem.core.index.search import SearchHit
 from pixelmem.core.settings import Settings, settings_path
+from pixelmem.core.vault.links import Mention, heading_span, plan_link_mention
+from pixelmem.core.vault.writes import ImportResult
 from pixelmem.gui import i18n, workers
 from pixelmem.gui.app_icon import app_icon
+from pixelmem.gui.backlinks_panel import BacklinksPanel
 from pixelmem.gui.bus import MemoryBus
 from pixelmem.gui.duplicate_banner import DuplicateBanner, above_editor
 from pixelmem.gui.editor import MemoryEditor
 from pixelmem.gui.highlight import hit_terms
+from pixelmem.gui.import_report import import_report
 from pixelmem.gui.later_docks import LaterDocks, build_later_docks, new_dock
+from pixelmem.gui.link_index import LinkIndex
+from pixelmem.gui.link_updates import offer_link_updates
 from pixelmem.gui.memory_list import MemoryListPanel
 from pixelmem.gui.memory_list_model import MemoryListModel
 from pixelmem.gui.menus import build_menus
+from pixelmem.gui.quick_switcher import QuickSwitcher
 from pixelmem.gui.recent_vaults import recent_vaults, ui_state
 from pixelmem.gui.related_panel import RelatedPanel
 from pixelmem.gui.search_panel import SearchPanel
@@ -105,6 +113,9 @@ class MainWindow(QMainWindow):
         )
         self.search_panel.set_mode(self.settings.search.mode)
         self.related_panel = RelatedPanel(self.engine, self.bus)
+        self.link_index = LinkIndex(lambda: self.session.store, self.bus, self)
+        self.backlinks_panel = BacklinksPanel(self.link_index)
+        self.quick_switcher = QuickSwitcher(self.session.store.list, self)
         self.status = StatusBar()
         self.setStatusBar(self.status)
         self.setCentralWidget(self._with_duplicate_banner(self.editor))
@@ -123,6 +134,9 @@ class MainWindow(QMainWindow):
         self.search_dock = self._dock("searchDock", self.search_panel, right)
         self.related_dock = self._dock("relatedDock", self.related_panel, right)
         self.splitDockWidget(self.search_dock, self.related_dock, Qt.Orientation.Vertical)
+        self.backlinks_dock = self._dock("backlinksDock", self.backlinks_panel, right)
+        self.tabifyDockWidget(self.related_dock, self.backlinks_dock)
+        self.related_dock.raise_()
         self.resizeDocks([self.list_dock, self.search_dock], [330, 400], Qt.Orientation.Horizontal)
         self.resizeDocks([self.search_dock, self.related_dock], [560, 260], Qt.Orientation.Vertical)
         self._later: LaterDocks | None = None
@@ -197,6 +211,12 @@ class MainWindow(QMainWindow):
         self.editor.dirty_changed.connect(self.setWindowModified)
         self.search_panel.hit_activated.connect(self.open_search_hit)
         self.related_panel.hit_activated.connect(self.open_hit)
+        self.backlinks_panel.mention_activated.connect(self.open_memory)
+        self.backlinks_panel.link_mention_requested.connect(self.link_mention)
+        self.quick_switcher.memory_chosen.connect(self.open_memory)
+        session.imported.connect(self._show_import_report)
+        self.editor.form.link_requested.connect(self.open_link)
+        self.editor.title_changed.connect(self._offer_link_updates)
         self.watcher.paths_changed.connect(session.apply_paths)
 
     def _report_error(self, exc: BaseException) -> None:
@@ -236,6 +256,8 @@ class MainWindow(QMainWindow):
         self.list_dock.setWindowTitle(self.tr("Memories"))
         self.search_dock.setWindowTitle(self.tr("Search"))
         self.related_dock.setWindowTitle(self.tr("Related"))
+        self.backlinks_dock.setWindowTitle(self.tr("Backlinks"))
+        self.quick_switcher.retranslate()
         self.duplicate_banner.retranslate()
         self.topic_suggestions.retranslate()
         if self._later is not None:
@@ -246,6 +268,7 @@ class MainWindow(QMainWindow):
             self.editor.form,
             self.search_panel,
             self.related_panel,
+            self.backlinks_panel,
             self.status,
         )
         for view in views:
@@ -271,6 +294,7 @@ class MainWindow(QMainWindow):
     def _memories_loaded(self, memories: list) -> None:
         if not self.session.listing_confirmed:  # else the list shows these already
             self.list_model.set_memories(memories)
+        self.link_index.rebuild()
         self._build_later_docks_soon()  # after the scan: it would share the GIL with them
         self.watcher.start()
         if self._open_when_loaded is not None:
@@ -341,8 +365,46 @@ class MainWindow(QMainWindow):
     def _memory_opened(self, memory_id: str) -> None:
         self.list_panel.select(memory_id or None)
         self.related_panel.set_memory(memory_id)
+        self.backlinks_panel.set_memory(memory_id)
+
+    def open_link(self, destination: str) -> None:
+        """Follow a ``[[wiki link]]``: open the memory it names (at its heading, for
+        ``Note#Heading``), or say none does."""
+        target, _, heading = destination.partition("#")
+        memory_id = self.link_index.resolve(target)
+        if memory_id:
+            span = None
+            if heading:
+                with contextlib.suppress(PixelmemError):
+                    span = heading_span(self.session.store.get(memory_id).body, heading)
+            self.open_memory(memory_id, span)
+        else:
+            self.status.show_message(
+                self.tr("No memory is called “{target}” yet").format(target=target)
+            )
+
+    def link_mention(self, mention: Mention) -> None:
+        """Turn an unlinked mention of the open memory into a ``[[link]]`` to it."""
+        store = self.session.store
+        try:
+            source = store.get(mention.source_id)
+            target = store.get(self.backlinks_panel.memory_id)
+        except PixelmemError as exc:
+            self.status.show_error(describe_error(exc))
+            return
+        update = plan_link_mention(source, mention, target)
+        if update is None:
+            self.status.show_message(self.tr("That text has changed; nothing was linked"))
+        else:
+            self.session.apply_link_updates([update])
+
+    def _offer_link_updates(self, memory_id: str, old_title: str, new_title: str) -> None:
+        offer_link_updates(self, self.session, memory_id, old_title, new_title)
 
     # -- commands (menu actions) -----------------------------------------------------------
+
+    def show_quick_switcher(self) -> None:
+        self.quick_switcher.popup()
 
     def new_memory(self) -> None:
         self.editor.new_memory()
@@ -406,6 +468,17 @@ class MainWindow(QMainWindow):
         files, _ = QFileDialog.getOpenFileNames(self, self.tr("Import files"), "", IMPORT_FILTER)
         if files:
             self.session.import_files(Path(f) for f in files)
+
+    def import_folder(self) -> None:
+        """Import every file below a folder (an Obsidian vault, a notes folder…)."""
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Import a folder"))
+        if folder:
+            self.session.import_files([Path(folder)])
+
+    def _show_import_report(self, result: ImportResult) -> None:
+        box = import_report(self, result)
+        if box is not None:
+            box.open()  # not modal-blocking: the list may be long and work goes on
 
     def choose_vault(self) -> None:
         folder = QFileDialog.getExistingDirectory(
@@ -478,4 +551,4 @@ class MainWindow(QMainWindow):
 
     def toggle_docks(self) -> list[QDockWidget]:
         """The docks whose View-menu toggles build_menus adds (the later docks add theirs)."""
-        return [self.list_dock, self.search_dock, self.related_dock]
+        return [self.list_dock, self.search_dock, self.related_dock, self.backlinks_dock]

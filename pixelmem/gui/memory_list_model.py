@@ -95,7 +95,11 @@ class MemoryListModel(QAbstractListModel):
         if role == UpdatedRole:
             return memory.updated or memory.created
         if role == Qt.ItemDataRole.ToolTipRole:
-            return str(memory.path) if memory.path else memory.title
+            tip = str(memory.path) if memory.path else memory.title
+            if memory.aliases:  # Obsidian's other names for the note
+                names = ", ".join(memory.aliases)
+                tip += "\n" + self.tr("Also called: {names}").format(names=names)
+            return tip
         return None
 
     # -- Python-side access (the proxy and views use these; no QVariant round trip) -------

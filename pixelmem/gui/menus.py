@@ -23,8 +23,22 @@ def _tr(text: str) -> str:
 MENU_TABLE: list[tuple[str, str, str, object, str] | tuple[str, None]] = [
     ("file", "new", QT_TRANSLATE_NOOP("menus", "&New Memory"), Key.New, "new_memory"),
     ("file", "import", QT_TRANSLATE_NOOP("menus", "&Import Files…"), "Ctrl+I", "import_files"),
+    (
+        "file",
+        "import_folder",
+        QT_TRANSLATE_NOOP("menus", "Import &Folder…"),
+        "Ctrl+Shift+I",
+        "import_folder",
+    ),
     ("file", None),
-    ("file", "open_vault", QT_TRANSLATE_NOOP("menus", "&Open Vault…"), Key.Open, "choose_vault"),
+    # Ctrl+O is the quick switcher's, as in Obsidian.
+    (
+        "file",
+        "open_vault",
+        QT_TRANSLATE_NOOP("menus", "&Open Vault…"),
+        "Ctrl+Shift+O",
+        "choose_vault",
+    ),
     ("file", "settings", QT_TRANSLATE_NOOP("menus", "&Settings…"), "Ctrl+,", "show_settings"),
     ("file", None),
     ("file", "quit", QT_TRANSLATE_NOOP("menus", "&Quit"), Key.Quit, "close"),
@@ -39,6 +53,13 @@ MENU_TABLE: list[tuple[str, str, str, object, str] | tuple[str, None]] = [
     ),
     ("edit", None),
     ("edit", "search", QT_TRANSLATE_NOOP("menus", "&Find in Memories"), "Ctrl+K", "focus_search"),
+    (
+        "edit",
+        "quick_switch",
+        QT_TRANSLATE_NOOP("menus", "&Quick Switcher…"),
+        ["Ctrl+P", "Ctrl+O"],
+        "show_quick_switcher",
+    ),
     ("edit", None),
     ("edit", "reindex", QT_TRANSLATE_NOOP("menus", "&Rebuild Index"), "", "reindex"),
     ("edit", "skipped", QT_TRANSLATE_NOOP("menus", "S&kipped Files…"), "", "show_skipped"),
@@ -73,7 +94,9 @@ def build_menus(window: MainWindow, *, retranslate_only: bool = False) -> dict[s
             continue
         _menu, name, _label, shortcut, method = row  # type: ignore[misc]
         action = QAction(window)
-        if shortcut:
+        if isinstance(shortcut, list):  # several keys for one action
+            action.setShortcuts([QKeySequence(key) for key in shortcut])
+        elif shortcut:
             action.setShortcut(QKeySequence(shortcut))  # type: ignore[arg-type]
         action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         action.triggered.connect(_call(window, method))

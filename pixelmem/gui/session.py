@@ -25,9 +25,16 @@ from pixelmem.core.errors import PixelmemError
 from pixelmem.core.index.engine import Engine, EngineStatus
 from pixelmem.core.index.indexer import IndexCancelled
 from pixelmem.core.settings import Settings
+from pixelmem.core.vault.links import LinkUpdate
 from pixelmem.core.vault.memory import Memory
 from pixelmem.core.vault.store import MemoryStore
-from pixelmem.core.vault.writes import ChangeSet, ImportResult, TrashRecord, Written
+from pixelmem.core.vault.writes import (
+    ChangeSet,
+    ImportResult,
+    LinkUpdateResult,
+    TrashRecord,
+    Written,
+)
 from pixelmem.gui import welcome
 from pixelmem.gui.bus import MemoryBus
 from pixelmem.gui.workers import SerialLane, write_lane
@@ -48,6 +55,7 @@ class VaultSession(QObject):
     indexing_finished = Signal(object)  # EngineStatus
     indexing_cancelled = Signal()
     trashed = Signal(object)  # TrashRecord, for an Undo button
+    imported = Signal(object)  # ImportResult, after an import's change set is announced
     _progress = Signal(int, int)  # emitted from the indexing thread, delivered queued
 
     def __init__(
@@ -332,18 +340,46 @@ class VaultSession(QObject):
 
         self._write(work, done, None, None)
 
+    def apply_link_updates(self, updates: list[LinkUpdate]) -> None:
+        """Rewrite links in other memories (after a rename), one change set for all of them."""
+        writes = self.engine.writes
+
+        def done(result: LinkUpdateResult) -> None:
+            count = len(result.updated)
+            message = (
+                self.tr("Updated the links in 1 memory")
+                if count == 1
+                else self.tr("Updated the links in {count} memories").format(count=count)
+            )
+            if result.failed:
+                detail = "; ".join(result.failed[:3])
+                self.bus.error_reported.emit(
+                    self.tr("{message}; left alone: {detail}").format(
+                        message=message, detail=detail
+                    )
+                )
+            else:
+                self.bus.message_reported.emit(message)
+
+        self._write(lambda: writes.apply_link_updates(updates), done, None, None)
+
     def import_files(self, paths: Iterable[Path]) -> None:
         """Import files and folders (.md .txt .pdf .docx); failures are reported, not fatal."""
         writes, paths = self.engine.writes, list(paths)
         self._write(lambda: writes.import_files(paths), self._imported, None, None)
 
     def _imported(self, result: ImportResult) -> None:
+        self.imported.emit(result)
         created, failed = result.created, result.failed
         message = (
             self.tr("Imported 1 file")
             if len(created) == 1
             else self.tr("Imported {count} files").format(count=len(created))
         )
+        if result.skipped:
+            message = self.tr("{message}; {skipped} skipped").format(
+                message=message, skipped=len(result.skipped)
+            )
         if failed:
             detail = "; ".join(failed[:3])
             self.bus.error_reported.emit(

@@ -82,6 +82,12 @@ class TaskHandle(QObject):
         return self._context is None or shiboken6.isValid(self._context)
 
 
+def owner(callback: Callable[..., Any] | None) -> QObject | None:
+    """The QObject whose method ``callback`` is, if it is one (else ``None``)."""
+    target = getattr(callback, "__self__", None)
+    return target if isinstance(target, QObject) else None
+
+
 class _Task(QRunnable):
     def __init__(self, fn: Callable[[], Any], handle: TaskHandle) -> None:
         super().__init__()
@@ -108,9 +114,11 @@ def run_in_pool(
     """Run ``fn()`` on ``pool`` (the global pool by default); deliver on the GUI thread.
 
     Call from the GUI thread. With ``context``, nothing is delivered once that QObject is gone
-    (a closed dialog). Errors without ``on_error`` go to :func:`set_error_handler`'s handler.
+    (a closed dialog); without it, a callback that is a method of a QObject makes that object
+    the context, so a widget closed while its worker ran is never called. Errors without
+    ``on_error`` go to :func:`set_error_handler`'s handler.
     """
-    handle = TaskHandle(on_result, on_error, context)
+    handle = TaskHandle(on_result, on_error, context if context is not None else owner(on_result))
     _live.add(handle)
     (pool or QThreadPool.globalInstance()).start(_Task(fn, handle))
     return handle
@@ -182,7 +190,7 @@ class LatestOnly:
             lambda value: self._if_current(number, on_result, value),
             lambda exc: self._if_current(number, on_error or _report, exc),
             pool=self._pool,
-            context=context,
+            context=context if context is not None else owner(on_result),
         )
         return number
 

@@ -123,18 +123,23 @@ def test_the_ts_file_works_without_lrelease(qtbot) -> None:
         app.removeTranslator(translator)
 
 
-def test_import_creates_memories_and_reports(qtbot, window, tmp_path: Path) -> None:
+def test_import_creates_memories_and_reports(qtbot, window, tmp_path: Path, monkeypatch) -> None:
+    from PySide6.QtWidgets import QMessageBox
+
     note = tmp_path / "trip.txt"
     note.write_text("Lisbon trip\n\nTram 28 early in the morning.", encoding="utf-8")
     bad = tmp_path / "image.bmp"
     bad.write_bytes(b"BM")
-    errors: list[str] = []
-    window.bus.error_reported.connect(errors.append)
+    messages: list[str] = []
+    reports: list[QMessageBox] = []
+    monkeypatch.setattr(QMessageBox, "open", lambda box: reports.append(box))
+    window.bus.message_reported.connect(messages.append)
     with qtbot.waitSignal(window.bus.memory_updated, timeout=5000) as created:
         window.session.import_files([note, bad])
     assert len(created.args[0].created) == 1  # one change set per import
-    qtbot.waitUntil(lambda: bool(errors))
-    assert "Imported 1 file" in errors[0] and "image.bmp" in errors[0]
+    qtbot.waitUntil(lambda: bool(reports))
+    assert "Imported 1 file; 1 skipped" in messages
+    assert "image.bmp: .bmp is not a supported file type" in reports[0].detailedText()
     qtbot.waitUntil(lambda: window.list_model.row_of(created.args[0].created[0]) >= 0)
 
 

@@ -114,7 +114,7 @@ def test_switching_with_unsaved_edits_asks_first(qtbot, window, monkeypatch) -> 
         window.editor.memory_opened, timeout=5000, check_params_cb=lambda m: m == other
     ):
         window.open_memory(other)
-    assert window.session.store.get(first).body == "changed"
+    assert window.session.store.get(first).body == "changed\n"  # saves end with a newline
 
 
 def test_closing_with_unsaved_edits_can_be_cancelled(qtbot, window, monkeypatch) -> None:

@@ -51,7 +51,7 @@ def test_accept_creates_the_memory_and_announces_it(qtbot, view: InboxView, bus:
     assert announced.args[0].pairs() == [("created", draft_id)]
     assert announced.args[1] is view
     memory = view.engine.store.get(draft_id)
-    assert memory.title == "Espresso grind size" and memory.body == "Finer for light roasts."
+    assert memory.title == "Espresso grind size" and memory.body == "Finer for light roasts.\n"
     qtbot.waitUntil(lambda: view.drafts == [])
     assert Inbox(view.engine.vault).list() == []
     assert not view.accept_button.isEnabled()
@@ -76,7 +76,7 @@ def test_typing_is_not_wiped_when_a_new_draft_arrives(qtbot, view: InboxView) ->
     assert view.body_edit.toPlainText() == "Half-typed edit"
     with qtbot.waitSignal(view.drafts_loaded, timeout=5000):
         view.save_current()
-    assert Inbox(view.engine.vault).get(view.current_id()).body == "Half-typed edit"
+    assert Inbox(view.engine.vault).get(view.current_id()).body == "Half-typed edit\n"
     assert not view.has_unsaved_edits()
 
 

@@ -64,3 +64,37 @@ def _alive(obj: QObject) -> bool:
     import shiboken6
 
     return shiboken6.isValid(obj)
+
+
+class _Receiver(QObject):
+    def __init__(self) -> None:
+        super().__init__()
+        self.got: list[int] = []
+
+    def show(self, value: int) -> None:
+        self.got.append(value)
+
+
+def test_a_method_of_a_deleted_qobject_is_not_called(qtbot) -> None:
+    # A widget closed while its worker ran (topic suggestions of a closed window): its method
+    # must not be called on a dead C++ object, with or without LatestOnly.
+    for submit in (
+        lambda fn, cb: run_in_pool(fn, cb),
+        lambda fn, cb: LatestOnly().submit(fn, cb),
+    ):
+        receiver = _Receiver()
+        gate = threading.Event()
+        submit(lambda g=gate: (g.wait(5), 1)[1], receiver.show)
+        got = receiver.got
+        receiver.deleteLater()
+        qtbot.waitUntil(lambda r=receiver: not _alive(r))
+        gate.set()
+        qtbot.waitUntil(lambda: not workers._live)
+        assert got == []
+
+
+def test_owner_names_the_qobject_of_a_bound_method() -> None:
+    receiver = _Receiver()
+    assert workers.owner(receiver.show) is receiver
+    assert workers.owner(print) is None
+    assert workers.owner(None) is None

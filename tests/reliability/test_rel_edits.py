@@ -73,6 +73,9 @@ def _expected(raw: bytes, title_line: int, target: int, case: int) -> bytes:
         lines[at] = f"edited {case}" + _end(lines[at])
     else:  # the empty line after a final line break
         lines.append(f"edited {case}")
+    if not lines[-1].endswith("\n"):  # every save ends the file with a line break
+        endings = [_end(line) for line in lines[body_start:] if _end(line)]
+        lines[-1] += endings[-1] if endings else _end(lines[0])
     return "".join(lines).encode("utf-8")
 
 

@@ -2,30 +2,49 @@
 
 Each reader turns one file into an :class:`ImportedDoc`; :data:`READERS` maps a lowercase
 suffix to its reader, and :func:`register_reader` adds more. Readers raise
-:class:`ImportFailed` with a sentence saying what is wrong with the file.
+:class:`ImportFailed` with a sentence saying what is wrong with the file; a file of a kind no
+reader takes raises :class:`ImportSkipped`. What pypdf and python-docx say about damaged files
+(warnings, log records) goes to this module's log at INFO, never to the terminal.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import logging
 import re
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pixelmem.core.errors import ImportFailed
+from pixelmem.core.errors import ImportFailed, ImportSkipped
+from pixelmem.core.vault.frontmatter_fields import (
+    CREATED_KEYS,
+    UPDATED_KEYS,
+    read_aliases,
+    read_moment,
+    read_topics,
+)
 from pixelmem.core.vault.frontmatter_io import (
     FrontmatterError,
-    normalise_datetime,
     normalise_text,
-    normalise_topics,
     parse_document,
 )
 from pixelmem.core.vault.ids import is_valid_id
-from pixelmem.core.vault.memory import DEFAULT_IMPORTANCE, IMPORTANCE_LEVELS, Memory
+from pixelmem.core.vault.memory import (
+    ALIAS_KEYS,
+    DEFAULT_IMPORTANCE,
+    IMPORTANCE_LEVELS,
+    TOPIC_KEYS,
+    Memory,
+)
 from pixelmem.core.vault.safe_open import read_regular_bytes
 from pixelmem.core.vault.store import MemoryStore
 from pixelmem.core.vault.vault_files import MARKDOWN_SUFFIXES, is_hidden, walk_tree
+
+log = logging.getLogger(__name__)
 
 MAX_IMPORT_BYTES = 50 * 1024 * 1024
 _BOMS = ((b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
@@ -59,7 +78,10 @@ def read_importable(path: Path) -> ImportedDoc:
     reader = READERS.get(path.suffix.lower())
     if reader is None:
         kinds = ", ".join(supported_suffixes())
-        raise ImportFailed(f"{path}: unsupported file type (pixelmem imports {kinds})")
+        kind = path.suffix.lower() or "a file without an extension"
+        raise ImportSkipped(
+            f"{path}: {kind} is not a supported file type (pixelmem imports {kinds})"
+        )
     if not path.is_file():
         raise ImportFailed(f"{path}: no such file")
     size = path.stat().st_size
@@ -76,8 +98,8 @@ def read_importable(path: Path) -> ImportedDoc:
 
 
 def iter_importable(paths: Iterable[Path]) -> Iterator[Path]:
-    """Files named directly (any suffix, so unsupported ones get reported) and, for folders,
-    every supported file below them (dot-folders and dot-files skipped), in sorted order."""
+    """Files named directly and, for folders, every file below them (dot-folders and
+    dot-files left out), in sorted order; unsupported ones too, so each gets reported."""
     for path in paths:
         path = Path(path)
         if not path.is_dir():
@@ -86,7 +108,7 @@ def iter_importable(paths: Iterable[Path]) -> Iterator[Path]:
         for folder, dirnames, filenames in walk_tree(path):
             dirnames[:] = sorted(d for d in dirnames if not is_hidden(d))
             for name in sorted(filenames):
-                if not is_hidden(name) and Path(name).suffix.lower() in READERS:
+                if not is_hidden(name):
                     yield Path(folder) / name
 
 
@@ -132,7 +154,48 @@ def read_text(path: Path) -> ImportedDoc:
     return ImportedDoc(path.stem, text)
 
 
+class _ToLog(logging.Handler):
+    """Re-logs a library's records about one file under this module, at INFO."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self.path = path
+
+    def emit(self, record: logging.LogRecord) -> None:
+        log.info("%s: %s: %s", self.path, record.name, record.getMessage())
+
+
+@contextlib.contextmanager
+def library_warnings_to_log(path: Path, *loggers: str) -> Iterator[None]:
+    """While a library reads ``path``: its warnings and its loggers' records go to the log.
+
+    Without this, pypdf's "Ignoring wrong pointing object" and friends reach the terminal
+    through Python's last-resort handler (or the CLI's stderr handler)."""
+    handler = _ToLog(path)
+    saved = []
+    for name in loggers:
+        logger = logging.getLogger(name)
+        saved.append((logger, logger.propagate))
+        logger.addHandler(handler)
+        logger.propagate = False
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            yield
+    finally:
+        for logger, propagate in saved:
+            logger.removeHandler(handler)
+            logger.propagate = propagate
+    for warning in caught:
+        log.info("%s: %s: %s", path, warning.category.__name__, warning.message)
+
+
 def read_pdf(path: Path) -> ImportedDoc:
+    with library_warnings_to_log(path, "pypdf"):
+        return _read_pdf(path)
+
+
+def _read_pdf(path: Path) -> ImportedDoc:
     from pypdf import PdfReader
 
     try:
@@ -152,6 +215,11 @@ def read_pdf(path: Path) -> ImportedDoc:
 
 
 def read_docx(path: Path) -> ImportedDoc:
+    with library_warnings_to_log(path, "docx"):
+        return _read_docx(path)
+
+
+def _read_docx(path: Path) -> ImportedDoc:
     import docx
 
     try:
@@ -193,16 +261,23 @@ register_reader((".docx",), read_docx)
 # ---------------------------------------------------------------- into the vault
 
 
+def content_key(title: str, body: str) -> str:
+    """Equal for texts that differ only in spacing and line breaks (the same file imported
+    again, or a copy saved with CRLF); a memory without a body is known by its title."""
+    text = " ".join(body.split()) or f"title:{' '.join(title.split())}"
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def import_doc(store: MemoryStore, doc: ImportedDoc) -> Memory:
     """Create a memory from ``doc``, keeping its frontmatter; a taken or unsafe id is replaced."""
     extra = dict(doc.frontmatter)
     raw_id = normalise_text(extra.pop("id", None))
     keep_id = raw_id if raw_id and is_valid_id(raw_id) and raw_id not in store else None
     importance = str(extra.pop("importance", None) or "").strip().lower()
-    topics = normalise_topics(extra.pop("topics", None))
-    created = normalise_datetime(extra.pop("created", None))
-    updated = normalise_datetime(extra.pop("updated", None))
-    extra.pop("title", None)
+    topics, aliases = read_topics(extra), read_aliases(extra)  # tags are topics
+    created, updated = read_moment(extra, CREATED_KEYS), read_moment(extra, UPDATED_KEYS)
+    for key in ("title", "created", "updated", *TOPIC_KEYS, *ALIAS_KEYS):
+        extra.pop(key, None)
     original_source = normalise_text(extra.pop("source", None))
     if original_source and original_source != doc.source:
         extra.setdefault("original_source", original_source)
@@ -210,6 +285,7 @@ def import_doc(store: MemoryStore, doc: ImportedDoc) -> Memory:
         doc.title,
         doc.body,
         topics=topics,
+        aliases=aliases,
         importance=importance if importance in IMPORTANCE_LEVELS else DEFAULT_IMPORTANCE,
         source=doc.source,
         extra=extra,

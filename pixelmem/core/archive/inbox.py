@@ -206,7 +206,7 @@ class Inbox:
             topics=memory.topics,
             importance=memory.importance,
             source=memory.source,
-            created=memory.created,
+            created=memory.created or memory.updated,  # drafts are written with a date
             updated=memory.updated,
             path=path,
         )

@@ -19,7 +19,7 @@ from pixelmem.core.index.cache import EmbeddingCache, content_hash
 from pixelmem.core.index.chunking import Chunk, ChunkerSettings, chunk_text
 from pixelmem.core.index.search import SearchIndex
 from pixelmem.core.providers.embeddings.base import Embedder
-from pixelmem.core.vault.memory import Memory
+from pixelmem.core.vault.memory import Memory, searchable_title
 
 log = logging.getLogger(__name__)
 
@@ -133,7 +133,9 @@ class Indexer:
         chunks = chunk_text(memory.id, memory.body, self.chunker)
         if not chunks:  # a title-only memory is still findable
             chunks = [Chunk(memory.id, 0, 0, 0, "")]
-        hashes = tuple(content_hash(embedding_text(memory.title, c.text)) for c in chunks)
+        hashes = tuple(
+            content_hash(embedding_text(searchable_title(memory), c.text)) for c in chunks
+        )
         return _Prepared(fingerprint, tuple(chunks), hashes)
 
     # -- vectors ---------------------------------------------------------------------------
@@ -167,7 +169,10 @@ class Indexer:
                 self._save_cache(None, report)
                 raise IndexCancelled()
             rows = todo[start : start + EMBED_BATCH]
-            texts = [embedding_text(table[chunks[r].memory_id].title, chunks[r].text) for r in rows]
+            texts = [
+                embedding_text(searchable_title(table[chunks[r].memory_id]), chunks[r].text)
+                for r in rows
+            ]
             vectors = self.embedder.embed_documents(texts)
             if self.cache is not None:
                 self.cache.put_many([hashes[r] for r in rows], vectors)
@@ -198,7 +203,7 @@ def _has_stale(cache: EmbeddingCache, keep: Sequence[bytes] | None) -> bool:
 
 def _fingerprint(memory: Memory) -> str:
     digest = hashlib.blake2b(digest_size=16)
-    digest.update(memory.title.encode("utf-8", "surrogatepass"))
+    digest.update(searchable_title(memory).encode("utf-8", "surrogatepass"))
     digest.update(b"\0")
     digest.update(memory.body.encode("utf-8", "surrogatepass"))
     return digest.hexdigest()

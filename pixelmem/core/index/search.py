@@ -48,7 +48,7 @@ from pixelmem.core.index.text_tokens import (
     tokenize,
 )
 from pixelmem.core.index.vector_index import VectorIndex, top_k_of_scores
-from pixelmem.core.vault.memory import Memory
+from pixelmem.core.vault.memory import Memory, searchable_title
 
 MODES = ("hybrid", "semantic", "keyword")
 RELATED_VAULT_BACKGROUND = 20  # memories: from here on, the vault's median note is the background
@@ -123,6 +123,7 @@ class SearchIndex:
         self._starts = np.searchsorted(self._row_memory[self._order], np.arange(len(ids) + 1))
         found = [memories.get(mid) for mid in ids]
         self._titles = tuple(m.title if m else "" for m in found)
+        self._keyword_titles = tuple(searchable_title(m) if m else "" for m in found)  # + aliases
         self._importance = np.array([m.importance if m else "" for m in found], dtype=object)
         self._dates = np.array([_timestamp(m) for m in found], np.float64)
         # Same content → same key: an import made twice is one hit, never its own neighbour.
@@ -156,7 +157,7 @@ class SearchIndex:
         parts = []
         for chunk in chunks:
             memory = memories.get(chunk.memory_id)
-            title = memory.title if memory is not None and titles_in_keyword else ""
+            title = searchable_title(memory) if memory is not None and titles_in_keyword else ""
             part = reusable.get((title, chunk.text))
             if part is None:
                 if title not in title_hashes:
@@ -175,7 +176,7 @@ class SearchIndex:
         if source is None or source.titles_in_keyword != titles_in_keyword:
             return {}
         ends = np.cumsum(source.lengths)
-        titles = [self._titles[m] if titles_in_keyword else "" for m in self._row_memory]
+        titles = [self._keyword_titles[m] if titles_in_keyword else "" for m in self._row_memory]
         return {
             (title, chunk.text): source.hashes[end - length : end]
             for title, chunk, end, length in zip(

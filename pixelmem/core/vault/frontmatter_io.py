@@ -1,5 +1,9 @@
 """Markdown files with YAML frontmatter: split, read into a Memory, and edited minimally.
 
+TOML (``+++``) and JSON (``{``) frontmatter are read and edited the same way, line by line,
+by :mod:`frontmatter_formats`; what keys such as ``tags`` or ``date`` mean is
+:mod:`frontmatter_fields`'.
+
 Parsing is done here rather than with python-frontmatter so that (a) the libyaml C loader is
 used, (b) the body is kept byte for byte (no stripping, CRLF kept), and (c) saving can rewrite
 only the frontmatter lines of the keys that changed, leaving comments, quoting and the order
@@ -20,7 +24,19 @@ from typing import Any
 import yaml
 
 from pixelmem.core.errors import InvalidMemoryError
+from pixelmem.core.vault import frontmatter_formats as formats
 from pixelmem.core.vault import ids
+from pixelmem.core.vault.frontmatter_fields import (
+    CREATED_KEYS,
+    UPDATED_KEYS,
+    alias_changes,
+    first_key,
+    parse_moment,
+    read_aliases,
+    read_moment,
+    read_topics,
+    topic_changes,
+)
 from pixelmem.core.vault.memory import DEFAULT_IMPORTANCE, IMPORTANCE_LEVELS, OWNED_KEYS, Memory
 from pixelmem.core.vault.simple_yaml import parse_simple_yaml
 from pixelmem.core.vault.yaml_guard import MAX_FRONTMATTER_BYTES, YamlLimitError, check_bounds
@@ -70,6 +86,7 @@ class Document:
     close_line: str = "---\n"
     # The frontmatter uses YAML aliases: its values share objects, so they are not cached.
     aliases: bool = False
+    kind: str = "yaml"  # or frontmatter_formats.TOML / JSON
 
     def text(self) -> str:
         head = BOM if self.bom else ""
@@ -85,6 +102,10 @@ def parse_document(text: str) -> Document:
         text = text[1:]
     first_end = text.find("\n")
     newline = "\r\n" if first_end > 0 and text[first_end - 1] == "\r" else "\n"
+    if text.startswith(("+++", "{")):
+        other = _parse_other(text, bom, newline)
+        if other is not None:
+            return other
     opening = _OPEN_RE.match(text)
     closing = _CLOSE_RE.search(text, opening.end()) if opening else None
     if opening is None or closing is None:
@@ -102,6 +123,43 @@ def parse_document(text: str) -> Document:
         close_line=closing.group(0),
         aliases=aliases,
     )
+
+
+def _parse_other(text: str, bom: bool, newline: str) -> Document | None:
+    """A document with TOML or JSON frontmatter, or None if ``text`` has neither."""
+    block = formats.split(text)
+    if block is None:
+        return None
+    if len(block.inner) > MAX_FRONTMATTER_BYTES:
+        raise FrontmatterError(f"frontmatter larger than {MAX_FRONTMATTER_BYTES // 1024} KB")
+    try:
+        data = formats.load(block.kind, block.inner)
+    except formats.FormatError as exc:
+        if block.kind == formats.JSON:  # a note that merely starts with "{": all body
+            return None
+        raise FrontmatterError(_one_line(exc)) from None
+    check_dates(data)
+    return Document(
+        data=data,
+        body=text[block.body_start :],
+        yaml_text=block.inner,
+        has_frontmatter=True,
+        bom=bom,
+        newline=newline,
+        open_line=block.open_line,
+        close_line=block.close_line,
+        kind=block.kind,
+    )
+
+
+def load_frontmatter(kind: str, text: str) -> dict[Any, Any]:
+    """The mapping of a frontmatter block's text in its format."""
+    if kind == "yaml":
+        return load_yaml(text)
+    try:
+        return formats.load(kind, text)
+    except formats.FormatError as exc:
+        raise FrontmatterError(_one_line(exc)) from None
 
 
 def load_yaml(yaml_text: str) -> dict[Any, Any]:
@@ -234,6 +292,15 @@ def _split_blocks(yaml_text: str) -> list[_Block] | None:
     return blocks
 
 
+def _indented_like(entry: str, old_lines: list[str]) -> str:
+    """A block list written with the indent the old one had (``  - a`` stays indented)."""
+    indent = re.match(r"([ \t]+)- ", old_lines[1]) if len(old_lines) > 1 else None
+    lines = entry.splitlines(keepends=True)
+    if indent is None or len(lines) < 2 or not lines[1].startswith("- "):
+        return entry
+    return lines[0] + "".join(indent.group(1) + line for line in lines[1:])
+
+
 def _trailing_filler(lines: list[str]) -> list[str]:
     """Blank/comment lines at the end of a block belong to what follows; keep them."""
     index = len(lines)
@@ -248,8 +315,11 @@ def edit_yaml(
     changes: Mapping[str, Any],
     removals: Iterable[str] = (),
     newline: str = "\n",
+    kind: str = "yaml",
 ) -> str:
     """Rewrite only the entries of ``changes``/``removals``; everything else stays as written.
+
+    ``kind`` is the block's format (YAML, or TOML/JSON through :mod:`frontmatter_formats`).
 
     New keys are appended at the end. The result is checked by parsing it again; if the
     layout defeats the line editor (duplicate or complex keys, a key YAML reads as null, …)
@@ -268,10 +338,20 @@ def edit_yaml(
             expected[key] = value
     if not changes and not removals:
         return yaml_text
-    edited = _edit_lines(yaml_text, changes, removals, newline)
-    if edited is not None and _same_mapping(edited, expected):
+    if kind == "yaml":
+        edited = _edit_lines(yaml_text, changes, removals, newline)
+    else:
+        edited = formats.edit(kind, yaml_text, changes, removals, newline)
+    if edited is not None and _same_mapping(edited, expected, kind):
         return edited
     keys = ", ".join(sorted({*changes, *removals}))
+    if kind != "yaml":
+        raise FrontmatterEditRefused(
+            f"pixelmem cannot write {keys} into this file's {kind.upper()} frontmatter line "
+            "by line (a value the format cannot hold, such as an empty one in TOML, or a "
+            "layout pixelmem cannot edit); nothing was saved. Edit the frontmatter in a text "
+            "editor instead."
+        )
     raise FrontmatterEditRefused(
         f"pixelmem cannot change {keys} without rewriting this file's whole frontmatter "
         "(it has duplicate, complex or null keys, or a layout pixelmem cannot edit line by "
@@ -297,7 +377,8 @@ def _edit_lines(
         seen.add(key)
         tail = _trailing_filler(block.lines)
         if key not in removals:  # the entry keeps the ending its first line had
-            out.append(dump_entry(key, changes[key], _ending(block.lines[0]) or newline))
+            entry = dump_entry(key, changes[key], _ending(block.lines[0]) or newline)
+            out.append(_indented_like(entry, block.lines))
         out.extend(tail)
     if out and not out[-1].endswith("\n"):
         out[-1] += newline
@@ -307,11 +388,17 @@ def _edit_lines(
     return "".join(out)
 
 
-def _same_mapping(yaml_text: str, expected: Mapping[Any, Any]) -> bool:
+def _same_mapping(yaml_text: str, expected: Mapping[Any, Any], kind: str = "yaml") -> bool:
     try:
-        data = load_yaml(yaml_text)
+        data = load_frontmatter(kind, yaml_text)
     except FrontmatterError:
         return False
+    if kind == formats.JSON:  # JSON has no dates: they are written, and read back, as text
+        expected = formats.json_ready(dict(expected))
+    if kind != "yaml":  # new keys go before TOML's [tables], which read back last
+        return data == dict(expected) or repr(sorted(data.items(), key=str)) == repr(
+            sorted(dict(expected).items(), key=str)
+        )
     if list(data.items()) == list(expected.items()):
         return True
     # NaN is never equal to itself: same text, same types and order count as the same.
@@ -319,23 +406,9 @@ def _same_mapping(yaml_text: str, expected: Mapping[Any, Any]) -> bool:
 
 
 def normalise_datetime(value: Any) -> datetime | None:
-    """YAML dates/timestamps/strings as an aware UTC datetime; None if not a date at all."""
-    if isinstance(value, datetime):
-        moment = value
-    elif isinstance(value, date):
-        moment = datetime(value.year, value.month, value.day)
-    elif isinstance(value, str) and value.strip():
-        try:
-            moment = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-        except ValueError:
-            return None
-    else:
-        return None
-    if not date_in_range(moment):
-        return None
-    if moment.tzinfo is None:
-        return moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC)
+    """Dates, timestamps and date strings in their common forms as an aware UTC datetime;
+    None if not a date at all (see :func:`frontmatter_fields.parse_moment`)."""
+    return parse_moment(value)
 
 
 def normalise_text(value: Any) -> str | None:
@@ -390,10 +463,12 @@ def memory_from_document(doc: Document, path: Path, vault_root: Path, mtime_ns: 
         id=raw_id if has_id and raw_id else ids.path_id(relpath(path, vault_root)),
         title=_title_of(data, doc.body, path),
         body=doc.body,
-        topics=normalise_topics(data.get("topics")),
+        topics=read_topics(data),
+        aliases=read_aliases(data),
         importance=importance if importance in IMPORTANCE_LEVELS else DEFAULT_IMPORTANCE,
-        created=normalise_datetime(data.get("created")) or mtime,
-        updated=normalise_datetime(data.get("updated")) or mtime,
+        # None when the file has no date: the scan gives it the date it was first seen.
+        created=read_moment(data, CREATED_KEYS),
+        updated=read_moment(data, UPDATED_KEYS) or mtime,
         source=normalise_text(data.get("source")),
         path=path,
         extra={str(key): value for key, value in data.items() if str(key) not in OWNED_KEYS},
@@ -436,6 +511,7 @@ def checked_fields(
     importance: str,
     source: str | None,
     extra: Mapping[str, Any] | None,
+    aliases: Iterable[str] = (),
 ) -> dict[str, Any]:
     clean_title = " ".join(str(title or "").split())
     if "\x00" in clean_title:
@@ -448,12 +524,15 @@ def checked_fields(
         )
     if isinstance(topics, str):
         raise InvalidMemoryError("topics must be a list of strings")
+    if isinstance(aliases, str):
+        raise InvalidMemoryError("aliases must be a list of strings")
     owned = sorted(set(extra or {}) & set(OWNED_KEYS))
     if owned:
         raise InvalidMemoryError(f"extra keys may not include {', '.join(owned)}")
     return {
         "title": clean_title,
         "topics": normalise_topics(list(topics)),
+        "aliases": [" ".join(a.split()) for a in normalise_topics(list(aliases))],
         "importance": importance,
         "source": source or None,
         "extra": dict(extra or {}),
@@ -466,11 +545,31 @@ def new_file_text(
     """The text of a new pixelmem file: owned keys in a fixed order, then the extra keys."""
     data: dict[str, Any] = {"id": memory_id, "title": fields["title"]}
     data.update(created=created, updated=updated, topics=fields["topics"])
+    if fields.get("aliases"):
+        data["aliases"] = fields["aliases"]
     data["importance"] = fields["importance"]
     if fields["source"]:
         data["source"] = fields["source"]
     data.update(fields["extra"])
-    return "---\n" + dump_mapping(data) + "---\n" + body
+    return "---\n" + dump_mapping(data) + "---\n" + with_final_newline(body, "\n")
+
+
+def without_final_newline(body: str) -> str:
+    """``body`` less the one line break every save ends it with (to compare with edited text)."""
+    if body.endswith("\r\n"):
+        return body[:-2]
+    return body[:-1] if body.endswith("\n") else body
+
+
+def with_final_newline(body: str, newline: str) -> str:
+    """``body`` ending in a line break (``echo >> file`` must start a new line): the one its
+    last line break is, else ``newline``."""
+    if not body or body.endswith("\n"):
+        return body
+    last = body.rfind("\n")
+    if last >= 0:
+        newline = "\r\n" if last > 0 and body[last - 1] == "\r" else "\n"
+    return body + newline
 
 
 def body_in_file_endings(body: str, old: str, newline: str) -> str:
@@ -551,8 +650,10 @@ def render_update(
         changes["id"] = memory.id
     if fields["title"] != base.title:
         changes["title"] = fields["title"]
-    if fields["topics"] != base.topics and (fields["topics"] or "topics" in present):
-        changes["topics"] = fields["topics"]
+    if fields["topics"] != base.topics:
+        changes.update(topic_changes(doc.data, fields["topics"]))
+    if fields["aliases"] != base.aliases:
+        changes.update(alias_changes(doc.data, fields["aliases"]))
     if fields["importance"] != base.importance:
         changes["importance"] = fields["importance"]
     if fields["source"] != base.source:
@@ -560,21 +661,27 @@ def render_update(
             removals.append("source")
         else:
             changes["source"] = fields["source"]
-    if memory.has_id and "created" not in present:
+    created_key = first_key(doc.data, CREATED_KEYS)
+    if memory.has_id and created_key is None:
         changes["created"] = memory.created or now
-    elif memory.created and memory.created != base.created and "created" in present:
-        changes["created"] = memory.created
+    elif memory.created and memory.created != base.created and created_key is not None:
+        changes[created_key] = memory.created
     for key, value in fields["extra"].items():
         if key not in base.extra or not _same_value(base.extra[key], value):
             changes[key] = value
     body = body_in_file_endings(memory.body, doc.body, doc.newline)
     if not changes and not removals and body == doc.body and current is not None:
         return None
-    if memory.has_id or "updated" in present:
-        changes["updated"] = now
-    doc = dataclasses.replace(doc, body=body)
+    updated_key = first_key(doc.data, UPDATED_KEYS)
+    if memory.has_id or updated_key is not None:
+        changes[updated_key or "updated"] = now
+    doc = dataclasses.replace(doc, body=with_final_newline(body, doc.newline))
+    if doc.has_frontmatter and not doc.body and not doc.close_line.endswith("\n"):
+        doc.close_line += doc.newline
     if changes or removals:
-        doc.yaml_text = edit_yaml(doc.yaml_text, doc.data, changes, removals, doc.newline)
+        doc.yaml_text = edit_yaml(
+            doc.yaml_text, doc.data, changes, removals, doc.newline, kind=doc.kind
+        )
         if not doc.has_frontmatter:
             nl = doc.newline
             doc.has_frontmatter, doc.open_line, doc.close_line = True, f"---{nl}", f"---{nl}"

@@ -11,13 +11,19 @@ IMPORTANCE_LEVELS = ("low", "medium", "high")
 DEFAULT_IMPORTANCE = "medium"
 
 # Frontmatter keys pixelmem owns; every other key is the user's and is preserved untouched.
-OWNED_KEYS = ("id", "title", "created", "updated", "topics", "importance", "source")
+# ``tags`` (Obsidian, Hugo…) is the same concept as ``topics``; ``aliases``/``alias`` are other
+# names of the memory (Obsidian). Saving keeps writing the key the file already uses.
+TOPIC_KEYS = ("topics", "tags")
+ALIAS_KEYS = ("aliases", "alias")
+OWNED_KEYS = ("id", "title", "created", "updated", "importance", "source", *TOPIC_KEYS, *ALIAS_KEYS)
 
 
 @dataclass
 class Memory:
     """One memory as read from (or about to be written to) the vault.
 
+    ``created`` comes from the file's ``created`` (or ``date``…) key; a file without one
+    shows the date pixelmem first saw it (kept in the scan cache), never its changing mtime.
     ``path`` is absolute. ``extra`` holds unknown frontmatter keys in file order. ``has_id`` is
     False for foreign files whose id was derived from their path (no ``id`` key on disk).
     """
@@ -26,6 +32,7 @@ class Memory:
     title: str
     body: str = ""
     topics: list[str] = field(default_factory=list)
+    aliases: list[str] = field(default_factory=list)
     importance: str = DEFAULT_IMPORTANCE
     created: datetime | None = None
     updated: datetime | None = None
@@ -41,3 +48,10 @@ class Memory:
     def text(self) -> str:
         """What search sees: the title, then the body."""
         return f"{self.title}\n\n{self.body}" if self.title else self.body
+
+
+def searchable_title(memory: Memory) -> str:
+    """The title and the aliases: what search and embeddings see as the memory's name."""
+    if not memory.aliases:
+        return memory.title
+    return " · ".join([memory.title, *memory.aliases])

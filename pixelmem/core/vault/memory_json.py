@@ -26,6 +26,7 @@ def memory_json(memory: Memory, *, with_body: bool) -> dict[str, Any]:
         "id": memory.id,
         "title": memory.title,
         "topics": list(memory.topics),
+        "aliases": list(memory.aliases),
         "importance": memory.importance,
         "created": iso_utc(memory.created),
         "updated": iso_utc(memory.updated),

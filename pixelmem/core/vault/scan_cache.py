@@ -2,12 +2,13 @@
 
 ``<vault>/.pixelmem/scan-cache-<host>.msgpack.zst`` is a zstd-compressed msgpack map::
 
-    {"header": {"format": 1, "code": str, "stamp_ns": int, "count": n},
-     "entries": {vault-relative path: [mtime_ns, size, inode, ctime_ns, *result]}}
+    {"header": {"format": 2, "code": str, "stamp_ns": int, "count": n},
+     "entries": {vault-relative path: [mtime_ns, size, inode, ctime_ns, *result]},
+     "first_seen": {vault-relative path: mtime_ns}}
 
 ``result`` is ``[reason]`` for a skipped file, or the parsed memory as ``[id, title, body,
-topics, importance, created, updated, source, extra, has_id, disk_hash]`` (the fields a cold
-parse would give before duplicate ids are resolved; ``path`` and ``disk_mtime_ns`` come from
+topics, importance, created, updated, source, extra, has_id, disk_hash, aliases]`` (the fields a
+cold parse would give before duplicate ids are resolved; ``path`` and ``disk_mtime_ns`` come from
 the scan itself), or nothing for a file whose result cannot be stored exactly. ``code``
 fingerprints the pixelmem version and the source of the modules that decide how a file is
 read: any change there ignores the whole file.
@@ -30,6 +31,10 @@ same instant can produce.
 (a file added, changed or removed, or a racy entry that became trustworthy), atomically, so an
 unchanged vault never pays for a write. Two processes saving at once are harmless: each
 writes a complete, correct file and the last one wins.
+
+**First seen.** A file whose frontmatter gives no date is shown with the date pixelmem first
+saw it: its mtime at that moment, kept under ``first_seen`` for as long as the file stays
+at that path (its mtime changes with every save; this date does not).
 
 Anything wrong with the file (missing, cut short, damaged, another format or code) is logged
 at debug level and ignored; the scan then parses every file and the cache is rebuilt. A file
@@ -67,7 +72,7 @@ log = logging.getLogger(__name__)
 # and ctimes never match, which would make each of them re-parse and rewrite one shared file.
 _HOST_TAG = hashlib.blake2b(socket.gethostname().encode(), digest_size=4).hexdigest()
 CACHE_FILENAME = f"scan-cache-{_HOST_TAG}.msgpack.zst"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 # Entries whose mtime or ctime is this close to (or after) the start of the scan that wrote
 # them are re-parsed. Timestamps in whole seconds: 2 s of FAT's granularity plus 1 s to spare;
 # finer ones: a filesystem clock tick (<= 16 ms on Linux, Windows and macOS) with margin.
@@ -77,6 +82,8 @@ _ZSTD_LEVEL = 1  # text: ~4.5x smaller; level 3 saves 4 % more and compresses 15
 _MAX_PAYLOAD = 1 << 31  # a header announcing more is damaged (10k memories take ~20 MB)
 # Modules whose code decides what a file reads as; their source is part of ``code``.
 _PARSER_MODULES = (
+    "pixelmem.core.vault.frontmatter_fields",
+    "pixelmem.core.vault.frontmatter_formats",
     "pixelmem.core.vault.frontmatter_io",
     "pixelmem.core.vault.ids",
     "pixelmem.core.vault.memory",
@@ -89,7 +96,7 @@ _PARSER_MODULES = (
 
 Signature = list[int]  # [mtime_ns, size, inode, ctime_ns]; a list compares to decoded entries
 _SIGNATURE_LEN = 4
-_MEMORY_LEN = _SIGNATURE_LEN + 11
+_MEMORY_LEN = _SIGNATURE_LEN + 12
 _SKIPPED_LEN = _SIGNATURE_LEN + 1
 
 
@@ -113,9 +120,17 @@ def settled_at(sig: Signature) -> int:
 class ScanCache:
     """The entries one scan produced, by vault-relative path; not changed once built."""
 
-    def __init__(self, entries: dict[str, list[Any]] | None = None, stamp_ns: int = 0) -> None:
+    def __init__(
+        self,
+        entries: dict[str, list[Any]] | None = None,
+        stamp_ns: int = 0,
+        first_seen: dict[str, int] | None = None,
+    ) -> None:
         self.entries: dict[str, list[Any]] = entries if entries is not None else {}
         self.stamp_ns = stamp_ns  # time.time_ns() when that scan began
+        # When each undated file was first seen (its mtime then). The store adds files it
+        # reads between scans here; the next scan carries them over.
+        self.first_seen: dict[str, int] = first_seen if first_seen is not None else {}
 
     @classmethod
     def load(cls, path: Path) -> ScanCache:
@@ -168,7 +183,10 @@ class ScanCache:
             raise ValueError("damaged (no entries)")
         if header.get("count") != len(entries):
             raise ValueError("damaged (entry count)")
-        return cls(entries, stamp)
+        first_seen = payload.get("first_seen")
+        if not isinstance(first_seen, dict):
+            raise ValueError("damaged (no first-seen dates)")
+        return cls(entries, stamp, first_seen)
 
     def _encode(self) -> bytes:
         header = {
@@ -178,7 +196,7 @@ class ScanCache:
             "count": len(self.entries),
         }
         try:
-            raw = _pack({"header": header, "entries": self.entries})
+            raw = _pack(self._payload(header))
         except (TypeError, ValueError, OverflowError):  # UnicodeError is a ValueError
             for rel, entry in list(self.entries.items()):  # rare: find the culprits
                 try:
@@ -192,8 +210,17 @@ class ScanCache:
                 except (TypeError, ValueError, OverflowError) as exc:
                     log.debug("not caching %s: %s", rel, exc)
                     self.entries[rel] = entry[:_SIGNATURE_LEN]
-            raw = _pack({"header": header, "entries": self.entries})
+            self.first_seen = {r: t for r, t in self.first_seen.items() if r in self.entries}
+            raw = _pack(self._payload(header))
         return zstandard.ZstdCompressor(level=_ZSTD_LEVEL, write_checksum=True).compress(raw)
+
+    def _payload(self, header: dict[str, Any]) -> dict[str, Any]:
+        return {"header": header, "entries": self.entries, "first_seen": self.first_seen}
+
+
+def first_seen_datetime(mtime_ns: int) -> datetime:
+    """A first-seen stamp as the date shown."""
+    return frontmatter_io.mtime_datetime(mtime_ns)
 
 
 class ScanSession:
@@ -207,6 +234,7 @@ class ScanSession:
         self.previous = previous
         self.stamp_ns = time.time_ns()  # before any file is looked at
         self._entries: dict[str, list[Any]] = {}
+        self._first_seen: dict[str, int] = {}
         self._changed = False
         self.hits = 0
         self.misses = 0
@@ -233,6 +261,16 @@ class ScanSession:
         self.hits += 1
         return result
 
+    def first_seen(self, rel: str, sig: Signature | None) -> datetime:
+        """When the undated file at ``rel`` was first seen: kept from earlier scans, else now
+        (its mtime, which from then on may change while this date stays)."""
+        seen = self.previous.first_seen.get(rel)
+        if type(seen) is not int:
+            seen = sig[0] if sig is not None else time.time_ns()
+            self._changed = True
+        self._first_seen[rel] = seen
+        return first_seen_datetime(seen)
+
     def record(self, rel: str, sig: Signature | None, result: Memory | str | None) -> None:
         """Remember what a parse of ``rel`` gave (a memory before de-duplication, or why the
         file was skipped; None: a result not to be stored, so the file is parsed every time);
@@ -251,7 +289,7 @@ class ScanSession:
         if isinstance(result, Memory):
             m = result
             entry = [*sig, m.id, m.title, m.body, m.topics, m.importance, m.created, m.updated]
-            entry += [m.source, m.extra, m.has_id, m.disk_hash]
+            entry += [m.source, m.extra, m.has_id, m.disk_hash, m.aliases]
         elif result is None:
             entry = list(sig)
         else:
@@ -263,7 +301,11 @@ class ScanSession:
     @property
     def changed(self) -> bool:
         """True if the entries differ from the ones the scan started from."""
-        return self._changed or len(self._entries) != len(self.previous.entries)
+        return (
+            self._changed
+            or len(self._entries) != len(self.previous.entries)
+            or len(self._first_seen) != len(self.previous.first_seen)
+        )
 
     @property
     def unchanged(self) -> bool:
@@ -273,7 +315,7 @@ class ScanSession:
 
     def finish(self, path: Path) -> ScanCache:
         """The new cache, saved to ``path`` first if it differs from the previous one."""
-        cache = ScanCache(self._entries, self.stamp_ns)
+        cache = ScanCache(self._entries, self.stamp_ns, self._first_seen)
         if self.changed:
             cache.save(path)
         return cache
@@ -310,6 +352,7 @@ def _result(entry: list[Any], path: Path) -> Memory | str | None:
         has_id=entry[13],
         disk_mtime_ns=entry[0],
         disk_hash=entry[14],
+        aliases=list(entry[15]),
     )
 
 

@@ -179,7 +179,7 @@ class MemoryStore:
         skipped: SkippedFile | None = None
         if path.is_file():
             try:
-                memory = load_memory(path, self.root)
+                memory = self._dated(load_memory(path, self.root))
             except UnreadableFile as exc:
                 skipped = exc.skipped()
         with self._lock:
@@ -209,6 +209,7 @@ class MemoryStore:
         importance: str = DEFAULT_IMPORTANCE,
         source: str | None = None,
         extra: Mapping[str, Any] | None = None,
+        aliases: Iterable[str] = (),
         created: datetime | None = None,
         updated: datetime | None = None,
         memory_id: str | None = None,
@@ -219,7 +220,7 @@ class MemoryStore:
         """
         self._ensure_scanned()
         now = _now()
-        fields = checked_fields(title, topics, importance, source, extra)
+        fields = checked_fields(title, topics, importance, source, extra, aliases)
         checked_body(body)
         created_at = normalise_datetime(created) or now
         with self._lock:
@@ -241,7 +242,12 @@ class MemoryStore:
         """
         ids.validate_id(memory.id)
         fields = checked_fields(
-            memory.title, memory.topics, memory.importance, memory.source, memory.extra
+            memory.title,
+            memory.topics,
+            memory.importance,
+            memory.source,
+            memory.extra,
+            memory.aliases,
         )
         checked_body(memory.body)
         path = self._known_path(memory)
@@ -270,7 +276,7 @@ class MemoryStore:
         now = _now()
         title = f"{memory.title} (conflict copy {now:%Y-%m-%d %H:%M})"
         fields = checked_fields(
-            title, memory.topics, memory.importance, memory.source, memory.extra
+            title, memory.topics, memory.importance, memory.source, memory.extra, memory.aliases
         )
         checked_body(memory.body)
         original = self._known_path(memory)
@@ -315,7 +321,7 @@ class MemoryStore:
             except OSError as exc:
                 raise self._write_error(exc) from exc
         try:
-            memory = load_memory(target, self.root)
+            memory = self._dated(load_memory(target, self.root))
         except UnreadableFile as exc:
             raise VaultError(str(exc)) from None
         with self._lock:
@@ -427,9 +433,19 @@ class MemoryStore:
                 memory = self._replace_entry(path, memory)
         return memory
 
+    def _dated(self, memory: Memory) -> Memory:
+        """A memory read outside a scan, given its first-seen date if its file has none."""
+        if memory.created is None and memory.path is not None:
+            self._ensure_scanned()
+            assert self._scan_cache is not None
+            rel = os.path.relpath(memory.path, self.root)
+            seen = self._scan_cache.first_seen.setdefault(rel, memory.disk_mtime_ns or 0)
+            memory.created = scan_cache.first_seen_datetime(seen)
+        return memory
+
     def _load_written(self, path: Path) -> Memory:
         try:
-            return load_memory(path, self.root)
+            return self._dated(load_memory(path, self.root))
         except UnreadableFile as exc:  # pragma: no cover - we just wrote it
             raise VaultError(str(exc)) from None
 

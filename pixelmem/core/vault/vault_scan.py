@@ -148,6 +148,8 @@ def scan_vault(root: Path, resolved_root: Path, previous: scan_cache.ScanCache) 
         if isinstance(found, str):
             result.skipped.append(SkippedFile(path, found))
             continue
+        if found.created is None:  # no date in the file: the one it was first seen
+            found.created = session.first_seen(rel, sig)
         memory = deduplicated(found, result.memories, root)
         result.memories[memory.id] = memory
         result.by_path[path] = memory.id

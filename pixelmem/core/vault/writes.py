@@ -24,11 +24,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from pixelmem.core.archive.importers import import_doc, iter_importable, read_importable
+from pixelmem.core.archive.importers import (
+    content_key,
+    import_doc,
+    iter_importable,
+    read_importable,
+)
 from pixelmem.core.archive.inbox import Inbox
-from pixelmem.core.errors import ImportFailed, PixelmemError
+from pixelmem.core.errors import ImportFailed, ImportSkipped, PixelmemError
 from pixelmem.core.paths import appdata_dir
 from pixelmem.core.vault.atomic import atomic_write_bytes
+from pixelmem.core.vault.links import LinkUpdate
 from pixelmem.core.vault.memory import Memory
 from pixelmem.core.vault.store import MemoryStore
 
@@ -111,9 +117,18 @@ class TrashRecord:
 
 
 @dataclass(frozen=True)
+class LinkUpdateResult:
+    updated: tuple[str, ...] = ()
+    failed: tuple[str, ...] = ()  # one sentence per memory left as it was
+
+
+@dataclass(frozen=True)
 class ImportResult:
     created: tuple[str, ...] = ()
     failed: tuple[str, ...] = field(default_factory=tuple)  # one sentence per failed file
+    # One sentence per file left out on purpose: its text is already there, or its kind
+    # is not one pixelmem reads.
+    skipped: tuple[str, ...] = field(default_factory=tuple)
 
 
 class VaultTrash:
@@ -198,6 +213,7 @@ class MemoryWrites:
             draft.title,
             draft.body,
             topics=draft.topics,
+            aliases=draft.aliases,
             importance=draft.importance,
             source=draft.source,
             extra=draft.extra or None,
@@ -230,26 +246,55 @@ class MemoryWrites:
         """Import files and folders (.md .txt .pdf .docx); a failed file is reported, not fatal.
 
         Files already inside the vault are refused (they are memories, or ignored on purpose).
-        ``on_file(path, memory_or_error)`` hears about each file as it is done.
+        A file whose text a memory already has (an import made twice, the same note in two
+        folders) is skipped as "already there", as is a file of a kind pixelmem does not read
+        (:class:`ImportSkipped`). ``on_file(path, memory_or_error)`` hears about each file.
         """
         created: list[str] = []
         failed: list[str] = []
+        skipped: list[str] = []
         vault = self.store.root.resolve()
+        known = {content_key(m.title, m.body): m.title for m in self.store.list()}
         for path in iter_importable(paths):
             try:
                 if path.resolve().is_relative_to(vault):
                     raise ImportFailed(f"{path}: already in the vault")
-                memory = import_doc(self.store, read_importable(path))
+                doc = read_importable(path)
+                key = content_key(doc.title, doc.body)
+                if key in known:
+                    raise ImportSkipped(f"{path}: already there (the text of “{known[key]}”)")
+                memory = import_doc(self.store, doc)
             except (ImportFailed, PixelmemError) as exc:
-                failed.append(str(exc))
+                (skipped if isinstance(exc, ImportSkipped) else failed).append(str(exc))
                 if on_file is not None:
                     on_file(path, exc)
                 continue
+            known[key] = memory.title
             created.append(memory.id)
             if on_file is not None:
                 on_file(path, memory)
-        result = ImportResult(tuple(created), tuple(failed))
+        result = ImportResult(tuple(created), tuple(failed), tuple(skipped))
         return Written(result, ChangeSet(created=tuple(created)))
+
+    def apply_link_updates(self, updates: Iterable[LinkUpdate]) -> Written[LinkUpdateResult]:
+        """Write the rewritten links of :func:`links.plan_rename`/:func:`links.plan_retarget`,
+        all in one change set. A memory changed since the plan was made is left alone and
+        reported (its links are not rewritten over someone else's edit)."""
+        updated: list[str] = []
+        failed: list[str] = []
+        for update in updates:
+            try:
+                memory = self.store.get(update.memory_id)
+                if update.disk_hash is not None and memory.disk_hash != update.disk_hash:
+                    raise PixelmemError("it changed since the links were looked up")
+                memory.body = update.body
+                saved = self.store.update(memory)
+            except PixelmemError as exc:
+                failed.append(f"{update.title}: {exc}")
+                continue
+            updated.append(saved.id)
+        result = LinkUpdateResult(tuple(updated), tuple(failed))
+        return Written(result, ChangeSet(updated=tuple(updated)))
 
     def reload_paths(self, paths: Iterable[Path]) -> Written[None]:
         """Files changed outside pixelmem: re-read them; our own writes compare equal."""
@@ -276,6 +321,7 @@ __all__ = [
     "UPDATED",
     "ChangeSet",
     "ImportResult",
+    "LinkUpdateResult",
     "MemoryWrites",
     "TrashRecord",
     "VaultTrash",

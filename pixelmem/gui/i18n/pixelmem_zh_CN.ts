@@ -2,6 +2,43 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name>BacklinksPanel</name>
+    <message numerus="yes">
+        <location filename="../backlinks_panel.py" line="111"/>
+        <source>Linked mentions (%n)</source>
+        <translation>
+            <numerusform>链接提及（%n）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../backlinks_panel.py" line="112"/>
+        <source>Unlinked mentions (%n)</source>
+        <translation>
+            <numerusform>未链接提及（%n）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../backlinks_panel.py" line="114"/>
+        <source>Open a memory to see what links to it.</source>
+        <translation>打开一条记忆，查看哪些记忆链接到它。</translation>
+    </message>
+    <message>
+        <location filename="../backlinks_panel.py" line="117"/>
+        <source>No other memory links to this one or mentions its title.</source>
+        <translation>没有其他记忆链接到这条记忆或提到它的标题。</translation>
+    </message>
+    <message>
+        <location filename="../backlinks_panel.py" line="142"/>
+        <source>Link it</source>
+        <translation>添加链接</translation>
+    </message>
+    <message>
+        <location filename="../backlinks_panel.py" line="143"/>
+        <source>Turn these words into a [[link]] to this memory</source>
+        <translation>把这段文字变成指向这条记忆的 [[链接]]</translation>
+    </message>
+</context>
+<context>
     <name>ChatBody</name>
     <message>
         <location filename="../chat/body.py" line="98"/>
@@ -522,102 +559,112 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>EditorForm</name>
     <message>
-        <location filename="../editor_form.py" line="200"/>
+        <location filename="../editor_form.py" line="211"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="201"/>
+        <location filename="../editor_form.py" line="212"/>
         <source>&amp;Topics</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="202"/>
+        <location filename="../editor_form.py" line="213"/>
         <source>comma, separated, topics</source>
         <translation>用逗号分隔的主题</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="203"/>
+        <location filename="../editor_form.py" line="214"/>
         <source>&amp;Importance</source>
         <translation>重要性(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="207"/>
+        <location filename="../editor_form.py" line="218"/>
         <source>Low</source>
         <translation>低</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="207"/>
+        <location filename="../editor_form.py" line="218"/>
         <source>Medium</source>
         <translation>中</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="207"/>
+        <location filename="../editor_form.py" line="218"/>
         <source>High</source>
         <translation>高</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="212"/>
+        <location filename="../editor_form.py" line="223"/>
         <source>● Unsaved</source>
         <translation>● 未保存</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="213"/>
+        <location filename="../editor_form.py" line="224"/>
         <source>This memory has changes that are not saved yet</source>
         <translation>这条记忆有尚未保存的修改</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="214"/>
+        <location filename="../editor_form.py" line="225"/>
         <source>Preview</source>
         <translation>预览</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="215"/>
+        <location filename="../editor_form.py" line="226"/>
         <source>Show the rendered Markdown (Ctrl+E)</source>
         <translation>显示渲染后的 Markdown（Ctrl+E）</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="216"/>
+        <location filename="../editor_form.py" line="227"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="217"/>
+        <location filename="../editor_form.py" line="228"/>
         <source>Save (Ctrl+S)</source>
         <translation>保存（Ctrl+S）</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="218"/>
+        <location filename="../editor_form.py" line="229"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="219"/>
+        <location filename="../editor_form.py" line="230"/>
         <source>Move this memory to the trash (undoable)</source>
         <translation>把这条记忆移到回收站（可撤销）</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="220"/>
+        <location filename="../editor_form.py" line="231"/>
         <source>Write in Markdown…</source>
         <translation>用 Markdown 书写…</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="223"/>
+        <location filename="../editor_form.py" line="232"/>
+        <source>Ctrl+click a [[link]] to open the memory it names</source>
+        <translation>按住 Ctrl 单击 [[链接]]，打开它指向的记忆</translation>
+    </message>
+    <message>
+        <location filename="../editor_form.py" line="236"/>
         <source>Select a memory on the left, or press Ctrl+N to write a new one.</source>
         <translation>在左侧选择一条记忆，或按 Ctrl+N 新建。</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="334"/>
+        <location filename="../editor_form.py" line="323"/>
+        <source>Also called: {names}</source>
+        <translation>别名：{names}</translation>
+    </message>
+    <message>
+        <location filename="../editor_form.py" line="355"/>
         <source>New memory — not saved yet</source>
         <translation>新记忆——尚未保存</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="343"/>
+        <location filename="../editor_form.py" line="364"/>
         <source>updated {date}</source>
         <translation>更新于 {date}</translation>
     </message>
     <message>
-        <location filename="../editor_form.py" line="345"/>
+        <location filename="../editor_form.py" line="366"/>
         <source>created {date}</source>
         <translation>创建于 {date}</translation>
     </message>
@@ -655,12 +702,12 @@ Those will be moved to the trash (they can be restored).</source>
         <translation>Obsidian 知识库或任何 Markdown 笔记文件夹都可以。</translation>
     </message>
     <message>
-        <location filename="../first_run.py" line="128"/>
+        <location filename="../first_run.py" line="138"/>
         <source>New vault folder</source>
         <translation>新知识库文件夹</translation>
     </message>
     <message>
-        <location filename="../first_run.py" line="134"/>
+        <location filename="../first_run.py" line="144"/>
         <source>Open a folder</source>
         <translation>打开文件夹</translation>
     </message>
@@ -668,67 +715,67 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>InboxView</name>
     <message>
-        <location filename="../inbox_view.py" line="81"/>
+        <location filename="../inbox_view.py" line="82"/>
         <source>Save draft</source>
         <translation>保存草稿</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="82"/>
+        <location filename="../inbox_view.py" line="83"/>
         <source>Accept</source>
         <translation>接受</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="83"/>
+        <location filename="../inbox_view.py" line="84"/>
         <source>Reject</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="99"/>
+        <location filename="../inbox_view.py" line="100"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="100"/>
+        <location filename="../inbox_view.py" line="101"/>
         <source>Topics</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="101"/>
+        <location filename="../inbox_view.py" line="102"/>
         <source>Importance</source>
         <translation>重要性</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="162"/>
+        <location filename="../inbox_view.py" line="163"/>
         <source>1 draft from AI tools waiting for review</source>
         <translation>1 份来自 AI 工具的草稿等待审阅</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="164"/>
+        <location filename="../inbox_view.py" line="165"/>
         <source>{count} drafts from AI tools waiting for review</source>
         <translation>{count} 份来自 AI 工具的草稿等待审阅</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="168"/>
+        <location filename="../inbox_view.py" line="169"/>
         <source>No drafts waiting. Memories that AI tools propose over MCP appear here.</source>
         <translation>没有待审草稿。AI 工具通过 MCP 提议的记忆会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="194"/>
+        <location filename="../inbox_view.py" line="195"/>
         <source>From: {source}</source>
         <translation>来源：{source}</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="258"/>
+        <location filename="../inbox_view.py" line="264"/>
         <source>Draft saved</source>
         <translation>草稿已保存</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="263"/>
+        <location filename="../inbox_view.py" line="269"/>
         <source>Accepted “{title}” into the vault</source>
         <translation>已将“{title}”收入知识库</translation>
     </message>
     <message>
-        <location filename="../inbox_view.py" line="269"/>
+        <location filename="../inbox_view.py" line="275"/>
         <source>Rejected “{title}” (moved to the vault&apos;s trash)</source>
         <translation>已拒绝“{title}”（已移到知识库的回收站）</translation>
     </message>
@@ -736,57 +783,77 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../main_window.py" line="267"/>
+        <location filename="../main_window.py" line="244"/>
         <source>No other vaults yet</source>
         <translation>还没有其他知识库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="277"/>
+        <location filename="../main_window.py" line="254"/>
         <source>Recent &amp;Vaults</source>
         <translation>最近的知识库(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="279"/>
+        <location filename="../main_window.py" line="256"/>
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="280"/>
+        <location filename="../main_window.py" line="257"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="281"/>
+        <location filename="../main_window.py" line="258"/>
         <source>Related</source>
         <translation>相关</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="298"/>
+        <location filename="../main_window.py" line="259"/>
+        <source>Backlinks</source>
+        <translation>反向链接</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="278"/>
         <source>Map</source>
         <translation>地图</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="301"/>
+        <location filename="../main_window.py" line="281"/>
         <source>Inbox</source>
         <translation>收件箱</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="450"/>
+        <location filename="../main_window.py" line="383"/>
+        <source>No memory is called “{target}” yet</source>
+        <translation>还没有名为“{target}”的记忆</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="397"/>
+        <source>That text has changed; nothing was linked</source>
+        <translation>这段文字已改变；没有添加链接</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="468"/>
         <source>Import files</source>
         <translation>导入文件</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="456"/>
+        <location filename="../main_window.py" line="474"/>
+        <source>Import a folder</source>
+        <translation>导入文件夹</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="485"/>
         <source>Open vault folder</source>
         <translation>打开知识库文件夹</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="515"/>
+        <location filename="../main_window.py" line="544"/>
         <source>About pixelmem</source>
         <translation>关于 pixelmem</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="517"/>
+        <location filename="../main_window.py" line="546"/>
         <source>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;Local-first knowledge memory: Markdown files in a folder you own, searched by meaning and by keyword, offline.&lt;/p&gt;&lt;p&gt;Vault: {vault}&lt;/p&gt;</source>
         <translation>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;本地优先的知识记忆：Markdown 文件存放在你自己的文件夹里，可离线按语义和关键词搜索。&lt;/p&gt;&lt;p&gt;知识库：{vault}&lt;/p&gt;</translation>
     </message>
@@ -847,12 +914,12 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>MarkdownPreview</name>
     <message>
-        <location filename="../markdown_preview.py" line="56"/>
+        <location filename="../markdown_preview.py" line="79"/>
         <source>Part of this memory is not shown: {what}.</source>
         <translation>此记忆的一部分未显示：{what}。</translation>
     </message>
     <message>
-        <location filename="../markdown_preview.py" line="59"/>
+        <location filename="../markdown_preview.py" line="82"/>
         <source>Show all (may be slow)</source>
         <translation>全部显示（可能较慢）</translation>
     </message>
@@ -963,24 +1030,32 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>MemoryEditor</name>
     <message>
-        <location filename="../editor.py" line="158"/>
+        <location filename="../editor.py" line="159"/>
         <source>Untitled</source>
         <translation>无标题</translation>
     </message>
     <message>
-        <location filename="../editor.py" line="203"/>
+        <location filename="../editor.py" line="205"/>
         <source>Saved “{title}”</source>
         <translation>已保存“{title}”</translation>
     </message>
     <message>
-        <location filename="../editor.py" line="277"/>
+        <location filename="../editor.py" line="281"/>
         <source>This memory was deleted. Saving creates it again.</source>
         <translation>这条记忆已被删除。保存会重新创建它。</translation>
     </message>
     <message>
-        <location filename="../editor.py" line="287"/>
+        <location filename="../editor.py" line="291"/>
         <source>This memory changed on disk. Saving will ask what to do.</source>
         <translation>这条记忆在磁盘上已被修改。保存时会询问如何处理。</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryListModel</name>
+    <message>
+        <location filename="../memory_list_model.py" line="101"/>
+        <source>Also called: {names}</source>
+        <translation>别名：{names}</translation>
     </message>
 </context>
 <context>
@@ -1147,6 +1222,24 @@ Press Ctrl+N to write one.</source>
         <location filename="../chat/dialogs.py" line="130"/>
         <source>Copy</source>
         <translation>复制</translation>
+    </message>
+</context>
+<context>
+    <name>QuickSwitcher</name>
+    <message>
+        <location filename="../quick_switcher.py" line="78"/>
+        <source>Go to a memory by title or alias…</source>
+        <translation>按标题或别名跳转到记忆…</translation>
+    </message>
+    <message>
+        <location filename="../quick_switcher.py" line="79"/>
+        <source>↑↓ to move · Enter to open · Esc to close</source>
+        <translation>↑↓ 选择 · Enter 打开 · Esc 关闭</translation>
+    </message>
+    <message>
+        <location filename="../quick_switcher.py" line="106"/>
+        <source>(alias of {title})</source>
+        <translation>（“{title}”的别名）</translation>
     </message>
 </context>
 <context>
@@ -1612,22 +1705,42 @@ Click to see the files that could not be read</source>
 <context>
     <name>VaultSession</name>
     <message>
-        <location filename="../session.py" line="289"/>
+        <location filename="../session.py" line="306"/>
         <source>Restored “{title}”</source>
         <translation>已恢复“{title}”</translation>
     </message>
     <message>
-        <location filename="../session.py" line="334"/>
+        <location filename="../session.py" line="350"/>
+        <source>Updated the links in 1 memory</source>
+        <translation>已更新 1 条记忆中的链接</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="352"/>
+        <source>Updated the links in {count} memories</source>
+        <translation>已更新 {count} 条记忆中的链接</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="357"/>
+        <source>{message}; left alone: {detail}</source>
+        <translation>{message}；未改动：{detail}</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="375"/>
         <source>Imported 1 file</source>
         <translation>已导入 1 个文件</translation>
     </message>
     <message>
-        <location filename="../session.py" line="336"/>
+        <location filename="../session.py" line="377"/>
         <source>Imported {count} files</source>
         <translation>已导入 {count} 个文件</translation>
     </message>
     <message>
-        <location filename="../session.py" line="341"/>
+        <location filename="../session.py" line="380"/>
+        <source>{message}; {skipped} skipped</source>
+        <translation>{message}；跳过 {skipped} 个</translation>
+    </message>
+    <message>
+        <location filename="../session.py" line="386"/>
         <source>{message}; {failed} could not be imported: {detail}</source>
         <translation>{message}；{failed} 个无法导入：{detail}</translation>
     </message>
@@ -1661,6 +1774,67 @@ Click to see the files that could not be read</source>
     </message>
 </context>
 <context>
+    <name>import_report</name>
+    <message>
+        <location filename="../import_report.py" line="22"/>
+        <source>Import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <location filename="../import_report.py" line="25"/>
+        <source>Imported 1 file.</source>
+        <translation>已导入 1 个文件。</translation>
+    </message>
+    <message>
+        <location filename="../import_report.py" line="27"/>
+        <source>Imported {count} files.</source>
+        <translation>已导入 {count} 个文件。</translation>
+    </message>
+    <message>
+        <location filename="../import_report.py" line="33"/>
+        <source>1 file was skipped (already there, or not a kind pixelmem reads).</source>
+        <translation>跳过了 1 个文件（已在库中，或 pixelmem 不支持该类型）。</translation>
+    </message>
+    <message>
+        <location filename="../import_report.py" line="37"/>
+        <source>{count} files were skipped (already there, or not a kind pixelmem reads).</source>
+        <translation>跳过了 {count} 个文件（已在库中，或 pixelmem 不支持该类型）。</translation>
+    </message>
+    <message>
+        <location filename="../import_report.py" line="44"/>
+        <source>1 file could not be imported.</source>
+        <translation>1 个文件无法导入。</translation>
+    </message>
+    <message>
+        <location filename="../import_report.py" line="46"/>
+        <source>{count} files could not be imported.</source>
+        <translation>{count} 个文件无法导入。</translation>
+    </message>
+</context>
+<context>
+    <name>link_updates</name>
+    <message>
+        <location filename="../link_updates.py" line="47"/>
+        <source>1 link to “{old}” in another memory would no longer lead anywhere.</source>
+        <translation>另一条记忆中有 1 个指向“{old}”的链接将失效。</translation>
+    </message>
+    <message>
+        <location filename="../link_updates.py" line="51"/>
+        <source>{count} links to “{old}” in other memories would no longer lead anywhere.</source>
+        <translation>其他记忆中有 {count} 个指向“{old}”的链接将失效。</translation>
+    </message>
+    <message>
+        <location filename="../link_updates.py" line="56"/>
+        <source>Update them to “{new}”?</source>
+        <translation>把它们更新为“{new}”吗？</translation>
+    </message>
+    <message>
+        <location filename="../link_updates.py" line="61"/>
+        <source>Update links</source>
+        <translation>更新链接</translation>
+    </message>
+</context>
+<context>
     <name>menus</name>
     <message>
         <location filename="../menus.py" line="24"/>
@@ -1673,97 +1847,107 @@ Click to see the files that could not be read</source>
         <translation>导入文件(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="27"/>
+        <location filename="../menus.py" line="29"/>
+        <source>Import &amp;Folder…</source>
+        <translation>导入文件夹(&amp;F)…</translation>
+    </message>
+    <message>
+        <location filename="../menus.py" line="38"/>
         <source>&amp;Open Vault…</source>
         <translation>打开知识库(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="28"/>
+        <location filename="../menus.py" line="42"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="30"/>
+        <location filename="../menus.py" line="44"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="31"/>
+        <location filename="../menus.py" line="45"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="32"/>
+        <location filename="../menus.py" line="46"/>
         <source>Move to &amp;Trash</source>
         <translation>移到回收站(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="36"/>
+        <location filename="../menus.py" line="50"/>
         <source>&amp;Undo Delete</source>
         <translation>撤销删除(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="41"/>
+        <location filename="../menus.py" line="55"/>
         <source>&amp;Find in Memories</source>
         <translation>搜索记忆(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="43"/>
+        <location filename="../menus.py" line="59"/>
+        <source>&amp;Quick Switcher…</source>
+        <translation>快速切换(&amp;Q)…</translation>
+    </message>
+    <message>
+        <location filename="../menus.py" line="64"/>
         <source>&amp;Rebuild Index</source>
         <translation>重建索引(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="44"/>
+        <location filename="../menus.py" line="65"/>
         <source>S&amp;kipped Files…</source>
         <translation>已跳过的文件(&amp;K)…</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="45"/>
+        <location filename="../menus.py" line="66"/>
         <source>Go to &amp;List</source>
         <translation>转到列表(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="46"/>
+        <location filename="../menus.py" line="67"/>
         <source>Go to &amp;Editor</source>
         <translation>转到编辑器(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="47"/>
+        <location filename="../menus.py" line="68"/>
         <source>Go to &amp;Search</source>
         <translation>转到搜索(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="48"/>
+        <location filename="../menus.py" line="69"/>
         <source>Focus &amp;Chat</source>
         <translation>专注聊天(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="49"/>
+        <location filename="../menus.py" line="70"/>
         <source>Semantic &amp;Map</source>
         <translation>语义地图(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="51"/>
+        <location filename="../menus.py" line="72"/>
         <source>&amp;About pixelmem</source>
         <translation>关于 pixelmem(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="54"/>
+        <location filename="../menus.py" line="75"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="55"/>
+        <location filename="../menus.py" line="76"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="56"/>
+        <location filename="../menus.py" line="77"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../menus.py" line="57"/>
+        <location filename="../menus.py" line="78"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>

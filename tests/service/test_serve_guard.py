@@ -1,0 +1,102 @@
+"""The request guard and CORS, in process (Starlette's TestClient; no server, no lifespan)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from pixelmem.commands import serve
+from pixelmem.core.errors import PixelmemError
+from pixelmem.service.access_token import load_or_create_token
+from pixelmem.service.app import AppOptions, create_app
+from pixelmem.service.guard import GuardSettings
+from pixelmem.service.live import LiveService
+
+TOKEN = "t" * 43
+APP_ORIGIN = "https://notes.example"
+
+
+def _client(vault: Path, cors: tuple[str, ...] = ()) -> TestClient:
+    guard = GuardSettings.for_bind(TOKEN, "127.0.0.1", cors_origins=cors)
+    app = create_app(LiveService(vault), AppOptions(guard, cors, watch=False))
+    return TestClient(app, base_url="http://127.0.0.1:8733")
+
+
+def test_cors_only_for_configured_origins(vault: Path) -> None:
+    preflight = {
+        "Origin": APP_ORIGIN,
+        "Access-Control-Request-Method": "GET",
+        "Access-Control-Request-Headers": "authorization",
+    }
+    plain = _client(vault)
+    assert plain.options("/v1/search", headers=preflight).status_code == 403
+    configured = _client(vault, (APP_ORIGIN,))
+    answer = configured.options("/v1/search", headers=preflight)
+    assert answer.status_code == 200
+    assert answer.headers["access-control-allow-origin"] == APP_ORIGIN
+    auth = {"Authorization": f"Bearer {TOKEN}", "Origin": APP_ORIGIN}
+    health = configured.get("/v1/health", headers=auth)
+    assert health.headers["access-control-allow-origin"] == APP_ORIGIN
+    assert configured.get("/v1/openapi.json", headers={"Origin": APP_ORIGIN}).status_code == 401
+    other = configured.get("/v1/health", headers={"Origin": "https://other.example"})
+    assert other.status_code == 403
+
+
+@pytest.mark.parametrize(
+    ("host", "status"),
+    [
+        ("[::1]:8733", 200),
+        ("[::1]", 200),
+        ("LOCALHOST:8733", 200),
+        ("127.0.0.1", 200),
+        ("[::1].evil.example", 421),
+        ("localhost.evil.example:8733", 421),
+        ("127.0.0.2:8733", 421),
+    ],
+)
+def test_host_names(vault: Path, host: str, status: int) -> None:
+    assert _client(vault).get("/v1/health", headers={"Host": host}).status_code == status
+
+
+def test_the_token_is_made_once_and_kept(tmp_path: Path) -> None:
+    path = tmp_path / "cfg" / "service-token"
+    first = load_or_create_token(path)
+    assert load_or_create_token(path) == first and len(first) >= 40
+    assert path.stat().st_mode & 0o777 == 0o600
+    path.write_text("")
+    with pytest.raises(PixelmemError, match="empty"):
+        load_or_create_token(path)
+
+
+def test_remote_binding_warns(capsys: pytest.CaptureFixture[str]) -> None:
+    for host in ("127.0.0.1", "::1", "localhost", "127.0.0.5"):
+        serve._check_bind(argparse.Namespace(host=host, allow_remote=False))
+    assert capsys.readouterr().err == ""
+    with pytest.raises(PixelmemError, match="--allow-remote"):
+        serve._check_bind(argparse.Namespace(host="0.0.0.0", allow_remote=False))
+    serve._check_bind(argparse.Namespace(host="0.0.0.0", allow_remote=True, allow_host=[]))
+    err = capsys.readouterr().err
+    assert "warning" in err and "--allow-host" in err
+
+
+def test_websockets_are_closed(vault: Path) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    with pytest.raises(WebSocketDisconnect), _client(vault).websocket_connect("/mcp", headers):
+        pass
+
+
+def test_a_port_in_use_is_a_clear_error() -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(PixelmemError, match="another --port"):
+            serve._check_port_free("127.0.0.1", port)
+    serve._check_port_free("127.0.0.1", port)  # free again
