@@ -121,8 +121,7 @@ def test_the_later_docks_are_built_after_the_list_and_each_opens(qtbot, window) 
     window.inbox_dock.raise_()
     qtbot.waitUntil(lambda: window.inbox.isVisible())
     toggles = [a for a in window.menus["view"].actions() if a.isCheckable()]  # type: ignore[attr-defined]
-    docks = [window.list_dock, window.search_dock, window.related_dock]
-    docks += [window.chat_dock, window.inbox_dock, window.map_dock]
+    docks = [*window.toggle_docks(), window.chat_dock, window.inbox_dock, window.map_dock]
     assert toggles == [dock.toggleViewAction() for dock in docks]  # one each, in this order
 
 

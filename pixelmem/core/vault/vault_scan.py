@@ -163,8 +163,14 @@ def cached_memories(root: Path, cache: scan_cache.ScanCache) -> list[Memory]:
     table: dict[str, Memory] = {}
     folder = os.path.join(str(root), "")
     for rel in sorted(cache.entries):
-        found = scan_cache.cached_result(cache.entries[rel], Path(folder + rel))
+        entry = cache.entries[rel]
+        found = scan_cache.cached_result(entry, Path(folder + rel))
         if isinstance(found, Memory):
+            if found.created is None:  # as the scan dates it: when first seen, else its mtime
+                seen = cache.first_seen.get(rel)
+                found.created = scan_cache.first_seen_datetime(
+                    seen if type(seen) is int else entry[0]
+                )
             memory = deduplicated(found, table, root)
             table[memory.id] = memory
     return list(table.values())
