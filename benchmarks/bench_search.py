@@ -2,18 +2,25 @@
 
 Run: ``./dev.sh bench search`` (or ``.venv/bin/python benchmarks/bench_search.py [--quick]``).
 Prints numbers and ratios to targets; asserts nothing. faiss-cpu is optional (bench extra).
+``--old REF`` measures the vault part of this script against the code of git ref REF too (in a
+temporary git worktree, each in a fresh process, old first) and says whether both returned the
+same hits (a digest of every hit's id, score, chunk and copies).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import inspect
 import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -163,6 +170,7 @@ def bench_vault(memories: int) -> None:
     t = time.perf_counter()
     SearchIndex.build(edited, vectors, table, previous=index)
     print(f"rebuild after editing one chunk (previous=...): {time.perf_counter() - t:.2f} s")
+    bench_update(index, chunks)
     words = [w for s in texts[:300] for w in s.split()[:20]]
     queries = [" ".join(RNG.choice(words, RNG.integers(1, 5))) for _ in range(80)]
     queries += ["Zorblax-3000", "Okonkwo-Ferreira budget", texts[29][:6], texts[59][100:104]]
@@ -170,25 +178,100 @@ def bench_vault(memories: int) -> None:
     # The same script measures older checkouts too (before/after figures in one run).
     params = inspect.signature(SearchIndex.search).parameters
     no_floor = {"min_relevance": 0.0} if "min_relevance" in params else {"min_score": 0.0}
+    digest = hashlib.blake2b(digest_size=8)
     for mode in ("hybrid", "semantic", "keyword"):
         pairs = list(zip(queries, qvecs, strict=True))
         times = []
         for text, vec in pairs[:3] + pairs:
             t = time.perf_counter()
-            index.search(text, vec, mode=mode, k=5, **no_floor)
+            hits = index.search(text, vec, mode=mode, k=5, **no_floor)
             times.append(time.perf_counter() - t)
+            digest.update(_hits_key(hits))
         times = times[3:]
         med = statistics.median(times) * 1e3
         p99 = float(np.percentile(times, 99)) * 1e3
         print(f"search {mode:<8} k=5: median {med:5.2f} ms  p99 {p99:5.2f} ms  "
               f"p99/target(10 ms) {p99 / 10:.2f}")  # fmt: skip
+    for mode in ("hybrid", "semantic", "keyword"):  # the floor, filters and a deeper k
+        for text, vec in zip(queries, qvecs, strict=True):
+            for kwargs in ({}, {"k": 20, **no_floor}):
+                hits = index.search(text, vec, mode=mode, **kwargs)
+                digest.update(_hits_key(hits))
+    print(f"hits digest: {digest.hexdigest()}")
+
+
+def _hits_key(hits: list[Any]) -> bytes:
+    """Every hit's id, score, chunk and copies; of the hits tied with the last one only the
+    score: which of several equal scores make the cut is arbitrary (``np.argpartition``) in the
+    old full scan, by index order in the new candidate search."""
+    last = hits[-1].score if hits else None
+    return repr([
+        (h.memory_id, h.score, h.chunk_index, h.semantic_score, h.keyword_score, h.copies)
+        if h.score != last else ("tied", h.score)
+        for h in hits
+    ]).encode()  # fmt: skip
+
+
+def bench_update(index: SearchIndex, chunks: list[Chunk]) -> None:
+    """One memory saved: its chunks replaced in the snapshot (when the code can do that)."""
+    if not hasattr(index, "updated"):
+        print("SearchIndex.updated: not in this version")
+        return
+    from pixelmem.core.index.catalog import MemoryChunks
+
+    times = []
+    current = index
+    rng = np.random.default_rng(11)  # its own: the queries that follow stay those of old runs
+    for i in range(20):
+        mid = chunks[i * 30].memory_id
+        memory = Memory(mid, f"edited note {i}", "")
+        texts = [f"an edited paragraph number {i} about bicycles", "and a second one"]
+        new = [Chunk(mid, c, 0, len(t), t) for c, t in enumerate(texts)]
+        t = time.perf_counter()
+        vectors = rng.standard_normal((2, DIM), dtype=np.float32)
+        vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+        current = current.updated([], [MemoryChunks(mid, memory, new)], vectors=vectors)
+        times.append(time.perf_counter() - t)
+    print(f"SearchIndex.updated (one memory, 2 new chunks), 20 saves in a row: median "
+          f"{statistics.median(times) * 1e3:.1f} ms, max {max(times) * 1e3:.1f} ms")  # fmt: skip
+
+
+def compare_with(old_ref: str) -> None:
+    """The vault benchmark on ``old_ref``'s code and on this checkout, in fresh processes."""
+    root = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory() as tmp:
+        old_tree = Path(tmp) / "old"
+        subprocess.run(["git", "worktree", "add", "--detach", "--quiet", str(old_tree), old_ref],
+                       cwd=root, check=True)  # fmt: skip
+        try:
+            outputs = {}
+            for name, source in (("old " + old_ref, old_tree), ("new", root)):
+                # One string hash seed: BM25 sums its terms in hash order, so float rounding
+                # (and thus the digest) differs between processes with different seeds.
+                env = dict(os.environ, PYTHONPATH=str(source), PYTHONHASHSEED="0")
+                outputs[name] = subprocess.run(
+                    [sys.executable, __file__, "--vault-only"], env=env, capture_output=True,
+                    text=True, check=True,
+                ).stdout  # fmt: skip
+                print(f"\n######## {name} ({source})\n{outputs[name]}")
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(old_tree)],
+                           cwd=root, check=False)  # fmt: skip
+    digests = [line for out in outputs.values() for line in out.splitlines()
+               if line.startswith("hits digest")]  # fmt: skip
+    same = len(digests) == 2 and digests[0] == digests[1]
+    print(f"\nsame hits (ids, scores, chunks, copies; ties at the cut: scores) old vs new: {same}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="skip the 1M-vector run")
     parser.add_argument("--vault-only", action="store_true", help="only the 10k-memory vault")
+    parser.add_argument("--old", help="also run the vault part on this git ref's code")
     args = parser.parse_args()
+    if args.old:
+        compare_with(args.old)
+        return
     environment()
     if not args.vault_only:
         bench_top_k([10_000, 100_000] + ([] if args.quick else [1_000_000]))

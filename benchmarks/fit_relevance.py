@@ -89,9 +89,7 @@ def _collect(folder: Path, provider: str, work: Path) -> Rows:
         judged = qrels.get(qid, {})
         vector = engine.query_vector(text)
         weights.append(engine.semantic_weight(text))
-        sem, kw, _, _ = index.evidence(
-            split_query(text), vector, background=engine.background(vector)
-        )
+        sem, kw = index.evidence(split_query(text), vector, background=engine.background(vector))
         relevant = np.isin(docs, [d for d, g in judged.items() if g > 0])
         rows.queries.append((sem, kw, relevant, weights[-1]))
         pick = relevant.copy()

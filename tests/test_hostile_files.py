@@ -98,7 +98,7 @@ def test_deep_nesting_is_a_quick_skip(vault: Path, depth: int, style: str) -> No
     assert time.perf_counter() - started < 1
     assert "ok.md" in memories
     reason = skipped["deep.md"]
-    assert "nested" in reason or "larger than" in reason
+    assert "nest" in reason or "larger than" in reason  # ours, or newer PyYAML's own depth limit
 
 
 def test_nesting_at_the_limit_can_be_shown_and_edited(vault: Path) -> None:

@@ -124,12 +124,29 @@ def test_a_file_without_a_date_keeps_the_date_it_was_first_seen(obsidian: Path) 
         assert _by_title(fresh)["2024-01-06"].created == datetime.fromtimestamp(first_seen, UTC)
 
 
+@pytest.mark.parametrize("odd", ["2024-13-45", "2024-02-30", "2023-00-10 10:00"])
+def test_a_date_that_names_no_day_is_text_not_a_reason_to_skip_the_note(
+    vault: Path, odd: str
+) -> None:
+    path = vault / "Weekly sync.md"
+    before = f"---\ntags: [work]\ndate: {odd}\n---\nBlockers and next steps.\n".encode()
+    path.write_bytes(before)
+    store = MemoryStore(vault)
+    assert not store.skipped
+    memory = store.list()[0]
+    assert memory.title == "Weekly sync" and memory.extra["date"] == odd
+    assert memory.created is not None  # the first-seen date, not the typo
+    memory.topics = ["work", "meeting"]
+    store.update(memory)
+    assert _changed_lines(before, path.read_bytes()) == ["tags: [work, meeting]\n"]
+
+
 def test_a_topic_edit_rewrites_the_key_the_file_uses_in_its_form(obsidian: Path) -> None:
     store = MemoryStore(obsidian)
     expected = {
         "Reading list.md": ["  - novels\n"],
         "Coffee brewing.md": ["tags: coffee, kitchen, novels\n", "updated: {now}\n"],
-        "Daily/2024-01-06.md": ["tags: '#journal #daily #novels'\n"],
+        "Daily/2024-01-06.md": ['tags: "#journal #daily #novels"\n'],  # its quotes kept
         "Hugo post.md": ['tags = ["hugo", "web", "novels"]\n'],
         "JSON note.md": ['  "tags": ["json", "formats", "novels"],\n'],
     }
@@ -189,7 +206,33 @@ def test_an_alias_edit_keeps_the_form(obsidian: Path) -> None:
     memory.aliases = ["Book list"]
     before = path.read_bytes()
     store.update(memory)
-    assert _changed_lines(before, path.read_bytes()) == ["aliases:\n", "- Book list\n"]
+    assert _changed_lines(before, path.read_bytes()) == ["aliases: [Book list]\n"]
+
+
+@pytest.mark.parametrize(
+    ("line", "topics", "expected"),
+    [
+        ("tags: [misc, t0]\r\n", ["misc", "新", "#x"], "tags: [misc, 新, '#x']\r\n"),
+        ("tags: []\n", ["a"], "tags: [a]\n"),
+        ('tags: "#a #b"\n', ["a", "c"], 'tags: "#a #c"\n'),
+        ("tags: 'a, b'\n", ["a", "c"], "tags: 'a, c'\n"),
+        ("topics: [a]\n", ["a", "b: c"], "topics: [a, 'b: c']\n"),
+    ],
+)
+def test_a_list_or_string_keeps_its_flow_form_and_quotes(
+    vault: Path, line: str, topics: list[str], expected: str
+) -> None:
+    newline = "\r\n" if line.endswith("\r\n") else "\n"
+    path = vault / "note.md"
+    before = f"---{newline}{line}aliases: [x]{newline}---{newline}Body{newline}".encode()
+    path.write_bytes(before)
+    store = MemoryStore(vault)
+    memory = store.list()[0]
+    memory.topics = topics
+    saved = store.update(memory)
+    after = path.read_bytes()
+    assert _changed_lines(before, after) == [expected]
+    assert MemoryStore(vault).list()[0].topics == saved.topics
 
 
 def test_a_body_edit_ends_the_file_with_a_newline_in_its_own_endings(obsidian: Path) -> None:

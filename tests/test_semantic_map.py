@@ -168,3 +168,19 @@ def test_engine_map_is_cached_in_the_vault(vault: Path):
     assert np.allclose(np.linalg.norm(vectors.vectors, axis=1), 1.0, atol=1e-5)
     again = engine_map(engine)
     assert again is not None and np.allclose(again.xy, made.xy, atol=1e-4)
+
+
+def test_map_json_is_written_in_slices_and_reads_back_whole():
+    import json
+
+    n = 1234  # more than two slices of points
+    xy = np.arange(2 * n, dtype=np.float32).reshape(n, 2) / 7
+    ids = tuple(f"m{i}" for i in range(n))
+    m = SemanticMap("m", 0, ids, xy, tuple(f"f{i}" for i in range(n)), np.zeros(n, np.int32))
+    data = json.loads(m.to_json())
+    assert [p[0] for p in data["points"]] == list(ids)
+    assert data["points"][700] == ["m700", 200.0, 200.1429, "f700"]  # 1400/7, 1401/7
+    back = SemanticMap.from_json(m.to_json())
+    assert back.ids == ids and np.allclose(back.xy, xy, atol=1e-4)
+    empty = SemanticMap("m", 0, (), np.zeros((0, 2)), (), np.zeros(0, np.int32))
+    assert json.loads(empty.to_json())["points"] == []

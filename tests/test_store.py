@@ -151,7 +151,8 @@ def test_foreign_obsidian_file_is_listed_and_saved_minimally(vault: Path) -> Non
     saved = store.update(memory)
 
     # The topic edit rewrites the `tags:` entry the file uses; no `topics:` key is added.
-    expected = OBSIDIAN.replace("title: '数据库 笔记'", "title: 数据库索引").replace(
+    # The title keeps the quotes it had.
+    expected = OBSIDIAN.replace("title: '数据库 笔记'", "title: '数据库索引'").replace(
         "- db\n- notes\n---\n", "- db\n---\n"
     )
     assert path.read_text(encoding="utf-8") == expected

@@ -49,7 +49,7 @@ def test_parse_document_parts() -> None:
 
 @pytest.mark.parametrize(
     ("yaml_text", "reason"),
-    [("a: [\n", "invalid YAML"), ("- a\n", "not a list of"), ("d: 2024-13-45\n", "invalid YAML")],
+    [("a: [\n", "invalid YAML"), ("- a\n", "not a list of"), ("a: b: c\n", "invalid YAML")],
 )
 def test_bad_yaml_is_reported(yaml_text: str, reason: str) -> None:
     with pytest.raises(FrontmatterError, match=reason):

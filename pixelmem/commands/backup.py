@@ -7,10 +7,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pixelmem.commands.common import ProgressBar, vault_from_args
+from pixelmem.commands.common import ProgressBar, require_vault_folder, vault_from_args
 from pixelmem.core.archive.backup import create_backup
 from pixelmem.core.archive.restore import restore_backup
-from pixelmem.core.errors import VaultError
 from pixelmem.core.settings import Settings
 from pixelmem.core.wording import counted
 
@@ -57,8 +56,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 
 def cmd_backup(args: argparse.Namespace) -> int:
     vault = vault_from_args(args, Settings.load())
-    if not vault.is_dir():
-        raise VaultError(f"the vault folder {vault} does not exist")
+    require_vault_folder(vault)
     archive = args.archive.expanduser()
     report = create_backup(
         vault, archive, include_trash=args.include_trash, progress=ProgressBar("backing up")

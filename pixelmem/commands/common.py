@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import TextIO
 
+from pixelmem.core.errors import VaultError
 from pixelmem.core.paths import VAULT_ENV, resolve_vault
 from pixelmem.core.settings import Settings
 
@@ -19,6 +20,16 @@ def vault_from_args(args: argparse.Namespace, settings: Settings | None = None) 
     if not explicit and settings is not None and not os.environ.get(VAULT_ENV):
         explicit = settings.vault or None
     return resolve_vault(explicit)
+
+
+def require_vault_folder(vault: Path) -> None:
+    """A named vault must be an existing folder: a typo must not start an empty new vault,
+    and a file given by mistake is named as a file, not as missing."""
+    if vault.is_dir():
+        return
+    if vault.exists():
+        raise VaultError(f"the vault {vault} is not a folder")
+    raise VaultError(f"the vault folder {vault} does not exist")
 
 
 def open_engine(args: argparse.Namespace):  # -> Engine (imported lazily: numpy/onnx are slow)

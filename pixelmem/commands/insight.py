@@ -35,15 +35,14 @@ def _opened(args: argparse.Namespace):
 
 
 def cmd_duplicates(args: argparse.Namespace) -> int:
-    from pixelmem.core.insight.duplicates import duplicate_groups, rule_for
+    from pixelmem.core.insight.duplicates import duplicate_groups
     from pixelmem.core.insight.memory_vectors import memory_vectors
 
     engine = _opened(args)
     vectors = memory_vectors(engine.index)
     memories = {m.id: m for m in engine.store.list()}
     texts = [memories[mid].text if mid in memories else "" for mid in vectors.ids]
-    model = engine.embedder.model_id if engine.embedder else ""
-    groups = duplicate_groups(vectors, texts, rule_for(model))
+    groups = duplicate_groups(vectors, texts)
     if args.json:
         data = [
             {

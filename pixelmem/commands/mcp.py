@@ -6,8 +6,7 @@ import argparse
 import os
 from typing import Any
 
-from pixelmem.commands.common import vault_from_args
-from pixelmem.core.errors import VaultError
+from pixelmem.commands.common import require_vault_folder, vault_from_args
 from pixelmem.core.paths import VAULT_ENV
 from pixelmem.core.settings import Settings
 
@@ -27,9 +26,8 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     from pixelmem.mcp_server import run  # the SDK takes a while to import
 
     vault = vault_from_args(args, Settings.load())
-    named = bool(args.vault or os.environ.get(VAULT_ENV))
-    if named and not vault.is_dir():
+    if args.vault or os.environ.get(VAULT_ENV):
         # A typo in a client's config must not silently start an empty new vault.
-        raise VaultError(f"the vault folder {vault} does not exist")
+        require_vault_folder(vault)
     run(vault)
     return 0

@@ -122,7 +122,10 @@ def cmd_status(args: argparse.Namespace) -> int:
         "stale_cache_entries": status.stale_cache_entries,
         "skipped": len(status.skipped),
         "semantic_search": status.semantic_error or "ok",
+        "search_backend": status.backend,
     }
+    if status.backend_error:
+        data["search_backend_error"] = status.backend_error
     if status.model_reason:
         data["model_chosen_because"] = status.model_reason
     if status.model_suggestion:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import ipaddress
 import logging
 import os
@@ -10,8 +11,8 @@ import socket
 import sys
 from typing import Any
 
-from pixelmem.commands.common import vault_from_args
-from pixelmem.core.errors import PixelmemError, VaultError
+from pixelmem.commands.common import require_vault_folder, vault_from_args
+from pixelmem.core.errors import PixelmemError
 from pixelmem.core.paths import VAULT_ENV
 from pixelmem.core.settings import Settings
 
@@ -69,8 +70,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(token)
         return 0
     _check_bind(args)
-    if bool(args.vault or os.environ.get(VAULT_ENV)) and not vault.is_dir():
-        raise VaultError(f"the vault folder {vault} does not exist")
+    if args.vault or os.environ.get(VAULT_ENV):
+        require_vault_folder(vault)
     if not 0 < args.port < 65536:
         raise PixelmemError(f"--port must be 1-65535, not {args.port}")
     if args.max_body < 1024:
@@ -141,9 +142,13 @@ def _check_port_free(host: str, port: int) -> None:
         try:
             probe.bind((host.strip("[]"), port))
         except OSError as exc:
+            hint = (
+                " (is another `pixelmem serve` running? choose another --port)"
+                if exc.errno == errno.EADDRINUSE
+                else ""
+            )
             raise PixelmemError(
-                f"cannot listen on {host} port {port}: {exc.strerror} (is another "
-                "`pixelmem serve` running? choose another --port)"
+                f"cannot listen on {host} port {port}: {exc.strerror or exc}{hint}"
             ) from None
 
 

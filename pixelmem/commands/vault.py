@@ -168,7 +168,27 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     )
     for item in result.skipped:
         print(f"  {_relative(item.path, store.root)}: {item.reason}")
-    return 0
+    return 0 if _search_backend_ok() else 1
+
+
+def _search_backend_ok() -> bool:
+    """Print the search backend's checks; False when one fails."""
+    from pixelmem.core.settings import Settings
+
+    search = Settings.load().search
+    if search.backend != "postgres":
+        print("search backend: local (in memory)")
+        return True
+    from pixelmem.core.index.postgres_store import Check, describe_url, health
+
+    print(f"search backend: postgres ({describe_url(search.postgres_url)})")
+    try:
+        checks = health(search.postgres_url)
+    except PixelmemError as exc:  # psycopg missing
+        checks = [Check("client", str(exc), False)]
+    for check in checks:
+        print(f"  {'ok ' if check.ok else 'BAD'} {check.name}: {check.found}")
+    return all(check.ok for check in checks)
 
 
 # ---------------------------------------------------------------- formatting

@@ -42,6 +42,7 @@ EMBEDDING_PROVIDERS = (
 )
 CHAT_PROVIDERS = ("", "ollama", "openai")
 SEARCH_MODES = ("hybrid", "semantic", "keyword")
+SEARCH_BACKENDS = ("local", "postgres")
 MCP_WRITE_MODES = ("review", "direct", "off")
 LANGUAGES = ("", "en", "zh_CN")
 KEY_ENV_VARS = ("PIXELMEM_API_KEY", "OPENAI_API_KEY")
@@ -71,6 +72,8 @@ class _Section:
             value = getattr(self, f.name)
             if f.metadata.get("kind") == "secret" and value:
                 value = MASK
+            elif f.metadata.get("kind") == "dsn":
+                value = masked_dsn(value)
             parts.append(f"{f.name}={value!r}")
         return f"{type(self).__name__}({', '.join(parts)})"
 
@@ -122,6 +125,10 @@ class SearchSettings(_Section):
     # The calibrated relevance (pixelmem.core.index.relevance) below which nothing is shown or
     # injected; chosen on development data by benchmarks/fit_relevance.py.
     min_relevance: float = _setting(0.5, low=0.0, high=1.0)
+    # Where chunks, vectors and keyword tokens are kept: "local" (in memory, numpy + BM25) or
+    # "postgres" (a PostgreSQL database with pgvector, shared by a team's clients).
+    backend: str = _setting("local", choices=SEARCH_BACKENDS)
+    postgres_url: str = _setting("", kind="dsn")  # libpq URL; its password is masked
 
 
 @dataclass(repr=False)
@@ -225,11 +232,15 @@ class Settings(_Section):
         f = _field_of(_check_key(key))
         if f.metadata["kind"] == "secret" and value.strip() == MASK:
             return
+        if f.metadata["kind"] == "dsn":  # a shown URL typed back keeps the password
+            value = _unmasked_dsn(value.strip(), self.get_key(key))
         self._assign(key, _from_text(f, value))
 
     def display_value(self, key: str) -> Any:
         """The value to show a person: keys masked, with where an environment key comes from."""
         value = self.get_key(key)
+        if _field_of(key).metadata["kind"] == "dsn":
+            return masked_dsn(value)
         if _field_of(key).metadata["kind"] != "secret":
             return value
         if value:
@@ -373,6 +384,12 @@ def _validated(f: dataclasses.Field[Any], value: Any) -> Any:
         raise SettingsError(_bad_value(f, value, f"must be between {low:g} and {high:g}"))
     if meta["kind"] == "url":
         value = _checked_url(f, value)
+    if meta["kind"] == "dsn" and value:
+        scheme = urlsplit(value).scheme
+        if scheme not in ("postgresql", "postgres"):
+            raise SettingsError(
+                f"bad value {masked_dsn(value)!r} for {_key_name(f)} (expected a postgresql:// URL)"
+            )
     if (
         meta["kind"] == "secret"
         and value
@@ -382,6 +399,26 @@ def _validated(f: dataclasses.Field[Any], value: Any) -> Any:
             f"{_key_name(f)}: the API key contains spaces, line breaks or non-ASCII characters"
         )
     return value
+
+
+def masked_dsn(url: str) -> str:
+    """A libpq URL with its password shown as ``***`` (everything else left as it is)."""
+    parts = urlsplit(url)
+    if not parts.password:
+        return url
+    user = parts.username or ""
+    host = parts.netloc.rsplit("@", 1)[1]
+    return parts._replace(netloc=f"{user}:{MASK}@{host}").geturl()
+
+
+def _unmasked_dsn(url: str, current: str) -> str:
+    """``url`` with a ``***`` password replaced by the one in ``current``."""
+    parts = urlsplit(url)
+    if parts.password != MASK:
+        return url
+    password = urlsplit(current).password or ""
+    host = parts.netloc.rsplit("@", 1)[1]
+    return parts._replace(netloc=f"{parts.username or ''}:{password}@{host}").geturl()
 
 
 def _checked_url(f: dataclasses.Field[Any], value: str) -> str:
@@ -401,6 +438,8 @@ def _checked_url(f: dataclasses.Field[Any], value: str) -> str:
 
 def _bad_value(f: dataclasses.Field[Any], value: Any, why: str) -> str:
     shown = "" if f.metadata["kind"] == "secret" else f" {value!r}"
+    if f.metadata["kind"] == "dsn":
+        shown = f" {masked_dsn(str(value))!r}"
     return f"bad value{shown} for {_key_name(f)} ({why})"
 
 

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from pixelmem.core.errors import PixelmemError
 from pixelmem.core.index.engine import Engine
-from pixelmem.core.insight.duplicates import duplicates_of, rule_for
+from pixelmem.core.insight.duplicates import duplicates_of
 from pixelmem.core.insight.memory_vectors import memory_vectors
 from pixelmem.gui.bus import ChangeSet, MemoryBus
 from pixelmem.gui.workers import LatestOnly
@@ -37,7 +37,7 @@ def find_duplicates(engine: Engine, memory_id: str) -> list[tuple[str, float]]:
         return []
     memories = {m.id: m.text for m in engine.store.list()}
     texts = [memories.get(mid, "") for mid in vectors.ids]
-    return duplicates_of(memory_id, vectors, texts, rule_for(embedder.model_id), limit=3)
+    return duplicates_of(memory_id, vectors, texts, limit=3)
 
 
 class DuplicateBanner(QFrame):

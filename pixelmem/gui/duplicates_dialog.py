@@ -21,9 +21,9 @@ from PySide6.QtWidgets import (
 
 from pixelmem.core.errors import PixelmemError
 from pixelmem.core.index.engine import Engine
-from pixelmem.core.insight.duplicates import DuplicateGroup, duplicate_groups, rule_for
+from pixelmem.core.insight.duplicates import DuplicateGroup, duplicate_groups
 from pixelmem.core.insight.memory_vectors import memory_vectors
-from pixelmem.core.insight.merge import merged
+from pixelmem.core.insight.merge import MergeResult
 from pixelmem.gui.session import VaultSession
 from pixelmem.gui.workers import run_in_pool
 
@@ -37,12 +37,13 @@ def find_groups(engine: Engine) -> list[DuplicateGroup]:
         return []
     memories = {m.id: m.text for m in engine.store.list()}
     texts = [memories.get(mid, "") for mid in vectors.ids]
-    return duplicate_groups(vectors, texts, rule_for(embedder.model_id))
+    return duplicate_groups(vectors, texts)
 
 
 class DuplicatesDialog(QDialog):
     open_memory_requested = Signal(str)
     groups_shown = Signal(int)
+    merged = Signal(object)  # MergeResult, after a merge was written
 
     def __init__(self, session: VaultSession, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -81,7 +82,7 @@ class DuplicatesDialog(QDialog):
         self.tree.clear()
         store = self.session.store
         for group in groups:
-            top = QTreeWidgetItem([self.tr("{n} memories").format(n=len(group.ids))])
+            top = QTreeWidgetItem([self.tr("%n memories", "", len(group.ids))])
             top.setText(1, f"{group.score:.2f}")
             for memory_id in group.ids:
                 try:
@@ -94,9 +95,7 @@ class DuplicatesDialog(QDialog):
             self.tree.addTopLevelItem(top)
             top.setExpanded(True)
         self.status.setText(
-            self.tr("{n} groups of near-duplicates. Double-click to open one.").format(
-                n=len(groups)
-            )
+            self.tr("%n groups of near-duplicates. Double-click to open one.", "", len(groups))
             if groups
             else self.tr("No near-duplicates found.")
         )
@@ -125,15 +124,32 @@ class DuplicatesDialog(QDialog):
             return
         if confirm and not self._confirm(keep.title, [m.title for m in rest]):
             return
-        self.session.save(merged(keep, rest))
-        for other in others:
-            self.session.delete(other)
+        self.session.merge(keep_id, others, self._merged, self._merge_failed)
         self.tree.takeTopLevelItem(self.tree.indexOfTopLevelItem(group))
+
+    def _merged(self, result: MergeResult) -> None:
+        links = len(result.links.updated)
+        text = self.tr("Merged into «{title}».").format(title=result.kept.title)
+        if links == 1:
+            text += " " + self.tr("Links updated in 1 memory.")
+        elif links:
+            text += " " + self.tr("Links updated in {count} memories.").format(count=links)
+        if result.links.failed:
+            text += " " + self.tr("Links left alone: {names}").format(
+                names="; ".join(result.links.failed[:3])
+            )
+        self.status.setText(text)
+        self.merged.emit(result)
+
+    def _merge_failed(self, exc: BaseException) -> None:
+        self.status.setText(str(exc) if isinstance(exc, PixelmemError) else repr(exc))
+        self.refresh()
 
     def _confirm(self, keep: str, others: list[str]) -> bool:
         text = self.tr(
             "Keep «{keep}» and add to it the text and topics of:\n\n{others}\n\n"
             "Those will be moved to the trash (they can be restored)."
         ).format(keep=keep, others="\n".join(f"• {t}" for t in others))
+        text += " " + self.tr("Links to them will lead to «{keep}».").format(keep=keep)
         answer = QMessageBox.question(self, self.tr("Merge memories"), text)
         return answer == QMessageBox.StandardButton.Yes

@@ -35,6 +35,8 @@ from PySide6.QtWidgets import (
 from pixelmem.core.vault.memory import IMPORTANCE_LEVELS, Memory
 from pixelmem.gui import colors
 from pixelmem.gui.dates import full_date
+from pixelmem.gui.elided_label import ElidedLabel
+from pixelmem.gui.flow_layout import FlowLayout
 from pixelmem.gui.markdown_highlighter import MarkdownHighlighter
 from pixelmem.gui.markdown_preview import MarkdownPreview
 from pixelmem.gui.wiki_link_clicks import WikiLinkClicks
@@ -108,7 +110,7 @@ class EditorForm(QWidget):
         self.body_stack = QStackedWidget()
         self.body_stack.addWidget(self.body_edit)
         self.body_stack.addWidget(self.preview)
-        self.meta_label = QLabel()
+        self.meta_label = ElidedLabel()  # a long file name is cut, never widening the window
         self.meta_label.setEnabled(False)
         self.meta_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.preview_shortcut = QShortcut(QKeySequence("Ctrl+E"), self)
@@ -122,14 +124,21 @@ class EditorForm(QWidget):
         self.importance_label = QLabel()
         self.importance_label.setBuddy(self.importance_combo)
         self.topics_edit.setMinimumWidth(self.fontMetrics().horizontalAdvance("x" * 12))
+        # Topics and importance are two pairs that also wrap onto two lines when narrower.
         self.field_group = QWidget()
-        field_row = QHBoxLayout(self.field_group)
-        field_row.setContentsMargins(0, 0, 0, 0)
-        field_row.setSpacing(8)
-        field_row.addWidget(self.topics_label)
-        field_row.addWidget(self.topics_edit, 1)
-        field_row.addWidget(self.importance_label)
-        field_row.addWidget(self.importance_combo)
+        self.field_flow = FlowLayout(self.field_group, spacing=8)
+        self.field_flow.setContentsMargins(0, 0, 0, 0)
+        for label, field in (
+            (self.topics_label, self.topics_edit),
+            (self.importance_label, self.importance_combo),
+        ):
+            pair = QWidget()
+            pair_row = QHBoxLayout(pair)
+            pair_row.setContentsMargins(0, 0, 0, 0)
+            pair_row.setSpacing(8)
+            pair_row.addWidget(label)
+            pair_row.addWidget(field, 1)
+            self.field_flow.addWidget(pair)
         self.action_group = QWidget()
         action_row = QHBoxLayout(self.action_group)
         action_row.setContentsMargins(0, 0, 0, 0)
@@ -144,9 +153,6 @@ class EditorForm(QWidget):
         fields.addWidget(self.field_group, 0, 0)
         fields.addWidget(self.action_group, 0, 1, Qt.AlignmentFlag.AlignRight)
         fields.setColumnStretch(0, 1)
-        # The footer names the file: a long name is cut (full text in the tooltip) rather
-        # than widening the window for good.
-        self.meta_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         head = QVBoxLayout()
         head.setContentsMargins(14, 10, 14, 6)
         head.setSpacing(6)
@@ -170,11 +176,7 @@ class EditorForm(QWidget):
 
     def _two_rows_needed(self, width: int) -> bool:
         margins = 28 + self.fields.horizontalSpacing()
-        wanted = (
-            self.field_group.minimumSizeHint().width()
-            + self.action_group.sizeHint().width()
-            + margins
-        )
+        wanted = self.field_flow.one_line_width() + self.action_group.sizeHint().width() + margins
         return width < wanted
 
     def resizeEvent(self, event: QResizeEvent) -> None:
@@ -229,6 +231,8 @@ class EditorForm(QWidget):
         self.delete_button.setText(self.tr("Delete"))
         self.delete_button.setToolTip(self.tr("Move this memory to the trash (undoable)"))
         self.body_edit.setPlaceholderText(self.tr("Write in Markdown…"))
+        if getattr(self, "_meta_memory", None) is not None:
+            self._show_meta(self._meta_memory)
         self.body_edit.setToolTip(self.tr("Ctrl+click a [[link]] to open the memory it names"))
         self._show_aliases(getattr(self, "_aliases", []))
         if getattr(self, "_placeholder", None) is not None:
@@ -351,6 +355,7 @@ class EditorForm(QWidget):
         self.preview.show_markdown(self.body_edit.toPlainText(), folder or self.vault, self.vault)
 
     def _show_meta(self, memory: Memory) -> None:
+        self._meta_memory = memory  # shown again in the new language by retranslate()
         if memory.path is None:
             self.meta_label.setText(self.tr("New memory — not saved yet"))
             self.meta_label.setProperty("folder", "")

@@ -39,9 +39,9 @@ def install_translator(language: str) -> str:
     language = resolve_language(language)
     if not QLocale.system().name().startswith(language.split("_")[0]):
         QLocale.setDefault(QLocale(language))  # dates and numbers follow a chosen language
-    if language == "en":
-        return language
-    for translator in (_qt_translator(language), _app_translator(language)):
+    # English too: its .ts holds the plural forms ("1 memory", "2 memories") of tr("%n …").
+    qt_own = _qt_translator(language) if language != "en" else None
+    for translator in (qt_own, _app_translator(language)):
         if translator is not None and app.installTranslator(translator):
             _installed.append(translator)
     return language
@@ -80,12 +80,18 @@ def _qt_translator(language: str) -> QTranslator | None:
 
 
 class TsTranslator(QTranslator):
-    """Serves translations straight from a Qt Linguist ``.ts`` file (no lrelease needed)."""
+    """Serves translations straight from a Qt Linguist ``.ts`` file (no lrelease needed).
+
+    Plural forms: Chinese has one, English two (singular for n == 1); the other languages
+    Qt knows are not needed here."""
 
     def __init__(self, ts: Path, parent: QCoreApplication | None = None) -> None:
         super().__init__(parent)
         self._table: dict[tuple[str, str], str] = {}
-        for context in ET.parse(ts).getroot().iter("context"):
+        self._plurals: dict[tuple[str, str], list[str]] = {}
+        root = ET.parse(ts).getroot()
+        self._singular_differs = root.get("language", "").startswith("en")
+        for context in root.iter("context"):
             name = context.findtext("name", "")
             for message in context.iter("message"):
                 source = message.findtext("source", "")
@@ -96,13 +102,20 @@ class TsTranslator(QTranslator):
                     "vanished",
                 ):
                     continue
-                if translation.text:
+                forms = [form.text or "" for form in translation.iter("numerusform")]
+                if forms and all(forms):
+                    self._plurals[(name, source)] = forms
+                elif translation.text and translation.text.strip():
                     self._table[(name, source)] = translation.text
 
     def translate(
         self, context: str, source: str, disambiguation: str | None = None, n: int = -1
     ) -> str:
+        forms = self._plurals.get((context, source))
+        if forms:
+            plural = not self._singular_differs or n != 1
+            return forms[min(int(plural), len(forms) - 1)]
         return self._table.get((context, source), "")
 
     def isEmpty(self) -> bool:
-        return not self._table
+        return not (self._table or self._plurals)

@@ -2,6 +2,7 @@
 
 ``python -m pixelmem.gui.i18n_build --update`` first runs ``lupdate`` over ``pixelmem/gui`` so
 new ``tr()`` strings appear in the ``.ts`` (existing translations are kept) for Qt Linguist.
+``pixelmem_en.ts`` holds only the English plural forms of the ``tr("%n …", "", n)`` strings.
 
 ``.qm`` files are build output (git-ignored). ``dev.sh`` runs this at set-up and
 :func:`pixelmem.gui.i18n.install_translator` runs it lazily when a ``.qm`` is missing or older
@@ -17,6 +18,8 @@ import sys
 from pathlib import Path
 
 I18N_DIR = Path(__file__).resolve().parent / "i18n"
+# The source strings are English; this file only holds the plural forms of the ``%n`` ones.
+ENGLISH_PLURALS = "pixelmem_en.ts"
 
 
 def find_tool(name: str) -> list[str] | None:
@@ -73,6 +76,8 @@ def update_ts() -> bool:
     ok = True
     for ts in sorted(I18N_DIR.glob("*.ts")):
         args = [*command, *sources, "-no-obsolete", "-locations", "absolute", "-ts", str(ts)]
+        if ts.name == ENGLISH_PLURALS:
+            args.insert(-2, "-pluralonly")  # English needs only its "1 memory / 2 memories"
         ok = subprocess.run(args, check=False).returncode == 0 and ok
     return ok
 

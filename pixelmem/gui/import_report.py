@@ -6,10 +6,26 @@ a kind pixelmem does not read) or failed, this box lists each with its reason.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from pixelmem.core.vault.writes import ImportResult
+
+
+class ImportCounts(QObject):
+    """The report's counts in Qt plural forms ("1 file", "2 files"; lupdate reads the
+    plural ``tr(text, "", n)`` only as a method of a class)."""
+
+    def imported(self, n: int) -> str:
+        return self.tr("Imported %n files.", "", n)
+
+    def skipped(self, n: int) -> str:
+        return self.tr(
+            "%n files were skipped (already there, or not a kind pixelmem reads).", "", n
+        )
+
+    def failed(self, n: int) -> str:
+        return self.tr("%n files could not be imported.", "", n)
 
 
 def import_report(parent: QWidget | None, result: ImportResult) -> QMessageBox | None:
@@ -21,32 +37,12 @@ def import_report(parent: QWidget | None, result: ImportResult) -> QMessageBox |
     box.setIcon(QMessageBox.Icon.Warning if result.failed else QMessageBox.Icon.Information)
     box.setWindowTitle(QCoreApplication.translate("import_report", "Import"))
     created, skipped, failed = len(result.created), len(result.skipped), len(result.failed)
-    parts = [
-        QCoreApplication.translate("import_report", "Imported 1 file.")
-        if created == 1
-        else QCoreApplication.translate("import_report", "Imported {count} files.").format(
-            count=created
-        )
-    ]
+    counts = ImportCounts()
+    parts = [counts.imported(created)]
     if skipped:
-        parts.append(
-            QCoreApplication.translate(
-                "import_report", "1 file was skipped (already there, or not a kind pixelmem reads)."
-            )
-            if skipped == 1
-            else QCoreApplication.translate(
-                "import_report",
-                "{count} files were skipped (already there, or not a kind pixelmem reads).",
-            ).format(count=skipped)
-        )
+        parts.append(counts.skipped(skipped))
     if failed:
-        parts.append(
-            QCoreApplication.translate("import_report", "1 file could not be imported.")
-            if failed == 1
-            else QCoreApplication.translate(
-                "import_report", "{count} files could not be imported."
-            ).format(count=failed)
-        )
+        parts.append(counts.failed(failed))
     box.setText(" ".join(parts))
     lines = [*result.failed, *result.skipped]
     box.setInformativeText("\n".join(lines[:5]) + ("\n…" if len(lines) > 5 else ""))

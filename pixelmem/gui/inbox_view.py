@@ -12,11 +12,10 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QListWidget,
@@ -33,6 +32,7 @@ from pixelmem.core.vault.frontmatter_io import without_final_newline
 from pixelmem.core.vault.memory import IMPORTANCE_LEVELS, Memory
 from pixelmem.gui.bus import MemoryBus
 from pixelmem.gui.dates import relative_date
+from pixelmem.gui.flow_layout import FlowLayout
 from pixelmem.gui.session import VaultSession
 from pixelmem.gui.workers import LatestOnly, write_lane
 
@@ -71,17 +71,20 @@ class InboxView(QWidget):
         self.count_label = QLabel()
         self.count_label.setWordWrap(True)
         self.list = QListWidget()
+        # Rows take the list's width and elide: a long title never needs a scroll bar.
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.currentItemChanged.connect(self._selected)
         self.title_edit = QLineEdit()
         self.topics_edit = QLineEdit()
         self.importance_box = QComboBox()
-        self.importance_box.addItems(list(IMPORTANCE_LEVELS))
+        for level in IMPORTANCE_LEVELS:
+            self.importance_box.addItem(level, level)  # labelled in retranslate()
         self.body_edit = QPlainTextEdit()
         self.source_label = QLabel()
         self.source_label.setEnabled(False)
-        self.save_button = QPushButton(self.tr("Save draft"))
-        self.accept_button = QPushButton(self.tr("Accept"))
-        self.reject_button = QPushButton(self.tr("Reject"))
+        self.save_button = QPushButton()
+        self.accept_button = QPushButton()
+        self.reject_button = QPushButton()
         self.save_button.clicked.connect(self.save_current)
         self.accept_button.clicked.connect(self.accept_current)
         self.reject_button.clicked.connect(self.reject_current)
@@ -93,18 +96,20 @@ class InboxView(QWidget):
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.count_label)
         layout.addWidget(self.splitter)
+        self.retranslate()
         self._show_draft(None)
 
     def _editor(self) -> QWidget:
         form = QFormLayout()
-        form.addRow(self.tr("Title"), self.title_edit)
-        form.addRow(self.tr("Topics"), self.topics_edit)
-        form.addRow(self.tr("Importance"), self.importance_box)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.save_button)
-        buttons.addStretch(1)
-        buttons.addWidget(self.reject_button)
-        buttons.addWidget(self.accept_button)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)  # a narrow dock
+        self.form_labels = [QLabel() for _ in range(3)]
+        for label, field in zip(
+            self.form_labels, (self.title_edit, self.topics_edit, self.importance_box), strict=True
+        ):
+            form.addRow(label, field)
+        buttons = FlowLayout(spacing=6)  # wraps in a narrow dock instead of widening it
+        for button in (self.save_button, self.reject_button, self.accept_button):
+            buttons.addWidget(button)
         editor = QWidget()
         column = QVBoxLayout(editor)
         column.setContentsMargins(0, 0, 0, 0)
@@ -113,6 +118,26 @@ class InboxView(QWidget):
         column.addWidget(self.source_label)
         column.addLayout(buttons)
         return editor
+
+    def retranslate(self) -> None:
+        for label, text in zip(
+            self.form_labels,
+            (self.tr("Title"), self.tr("Topics"), self.tr("Importance")),
+            strict=True,
+        ):
+            label.setText(text)
+        levels = (self.tr("Low"), self.tr("Medium"), self.tr("High"))
+        for index, text in enumerate(levels):
+            self.importance_box.setItemText(index, text)
+        self.save_button.setText(self.tr("Save draft"))
+        self.accept_button.setText(self.tr("Accept"))
+        self.reject_button.setText(self.tr("Reject"))
+        self._update_count()
+        self._show_source(self._shown)
+        for row, draft in enumerate(self.drafts):
+            item = self.list.item(row)
+            if item is not None:
+                item.setText(self._item_text(draft))
 
     # -- loading ---------------------------------------------------------------------------
 
@@ -139,8 +164,8 @@ class InboxView(QWidget):
         self.list.blockSignals(True)
         self.list.clear()
         for draft in drafts:
-            when = relative_date(draft.created)
-            item = QListWidgetItem(f"{draft.title}\n{draft.source or ''} · {when}")
+            item = QListWidgetItem(self._item_text(draft))
+            item.setSizeHint(QSize(1, self.list.fontMetrics().lineSpacing() * 2 + 6))
             item.setData(ID_ROLE, draft.id)
             item.setToolTip(draft.body[:500])
             self.list.addItem(item)
@@ -153,17 +178,16 @@ class InboxView(QWidget):
             self._show_draft(drafts[row] if drafts else None)  # unsaved edits are never wiped
         self.drafts_loaded.emit()
 
+    def _item_text(self, draft: Draft) -> str:
+        return f"{draft.title}\n{draft.source or ''} · {relative_date(draft.created)}"
+
     def _failed(self, exc: BaseException) -> None:
         self.bus.error_reported.emit(str(exc))
 
     def _update_count(self) -> None:
         count = len(self.drafts)
         if count:
-            text = (
-                self.tr("1 draft from AI tools waiting for review")
-                if count == 1
-                else self.tr("{count} drafts from AI tools waiting for review").format(count=count)
-            )
+            text = self.tr("%n drafts from AI tools waiting for review", "", count)
         else:
             text = self.tr(
                 "No drafts waiting. Memories that AI tools propose over MCP appear here."
@@ -188,15 +212,20 @@ class InboxView(QWidget):
     def _show_draft(self, draft: Draft | None) -> None:
         self._shown = draft
         self.title_edit.setText(draft.title if draft else "")
+        self.title_edit.setCursorPosition(0)  # a long title shows its start
         self.topics_edit.setText(", ".join(draft.topics) if draft else "")
-        self.importance_box.setCurrentText(draft.importance if draft else "medium")
+        level = draft.importance if draft else "medium"
+        self.importance_box.setCurrentIndex(max(self.importance_box.findData(level), 0))
         self.body_edit.setPlainText(draft.body if draft else "")
-        source = draft.source if draft else ""
-        self.source_label.setText(self.tr("From: {source}").format(source=source) if source else "")
+        self._show_source(draft)
         for widget in (self.title_edit, self.topics_edit, self.importance_box, self.body_edit):
             widget.setEnabled(draft is not None)
         for button in (self.save_button, self.accept_button, self.reject_button):
             button.setEnabled(draft is not None)
+
+    def _show_source(self, draft: Draft | None) -> None:
+        source = draft.source if draft else ""
+        self.source_label.setText(self.tr("From: {source}").format(source=source) if source else "")
 
     def edited_draft(self) -> Draft | None:
         """The draft in the editor, with the editor's values."""
@@ -209,7 +238,7 @@ class InboxView(QWidget):
             title=self.title_edit.text(),
             body=self.body_edit.toPlainText(),
             topics=[t.strip() for t in topics if t.strip()],
-            importance=self.importance_box.currentText(),
+            importance=str(self.importance_box.currentData()),
             source=draft.source,
             created=draft.created,
             path=draft.path,

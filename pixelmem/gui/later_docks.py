@@ -65,6 +65,8 @@ def build_later_docks(window: MainWindow) -> LaterDocks:
     # Where the saved layout had them; else the default: chat and map as tabs beside search,
     # the inbox beside the list.
     left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
+    for dock in (docks.chat, docks.inbox_dock, docks.map_dock):
+        window.covered_tabs.watch(dock)  # Tab skips them while another tab covers them
     for dock, area, beside in (
         (docks.chat, right, window.search_dock),
         (docks.inbox_dock, left, window.list_dock),

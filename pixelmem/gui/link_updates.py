@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from pixelmem.core.vault.links import LinkUpdate, plan_rename
@@ -38,21 +38,21 @@ def offer_link_updates(
     run_in_pool(plan, offer, context=parent)
 
 
+class LinkCounts(QObject):
+    """Counts of links in Qt plural forms (lupdate reads plural ``tr`` only in a class)."""
+
+    def broken(self, n: int) -> str:
+        return self.tr(
+            "%n links to “{old}” in other memories would no longer lead anywhere.", "", n
+        )
+
+
 def ask_update_links(
     parent: QWidget | None, old_title: str, new_title: str, updates: list[LinkUpdate]
 ) -> bool:
     links = sum(u.count for u in updates)
     names = ", ".join(f"“{u.title}”" for u in updates[:5]) + (" …" if len(updates) > 5 else "")
-    text = (
-        QCoreApplication.translate(
-            "link_updates", "1 link to “{old}” in another memory would no longer lead anywhere."
-        )
-        if links == 1
-        else QCoreApplication.translate(
-            "link_updates",
-            "{count} links to “{old}” in other memories would no longer lead anywhere.",
-        )
-    ).format(old=old_title, count=links)
+    text = LinkCounts().broken(links).format(old=old_title)
     question = QCoreApplication.translate("link_updates", "Update them to “{new}”?").format(
         new=new_title
     )

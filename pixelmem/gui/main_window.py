@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import shiboken6
-from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -39,9 +39,11 @@ from pixelmem.gui.backlinks_panel import BacklinksPanel
 from pixelmem.gui.bus import MemoryBus
 from pixelmem.gui.duplicate_banner import DuplicateBanner, above_editor
 from pixelmem.gui.editor import MemoryEditor
+from pixelmem.gui.focus_ring import FocusRing
 from pixelmem.gui.highlight import hit_terms
 from pixelmem.gui.import_report import import_report
 from pixelmem.gui.later_docks import LaterDocks, build_later_docks, new_dock
+from pixelmem.gui.layout_policy import CoveredTabs, DockShares, fit_tab_bars
 from pixelmem.gui.link_index import LinkIndex
 from pixelmem.gui.link_updates import offer_link_updates
 from pixelmem.gui.memory_list import MemoryListPanel
@@ -50,11 +52,15 @@ from pixelmem.gui.menus import build_menus
 from pixelmem.gui.quick_switcher import QuickSwitcher
 from pixelmem.gui.recent_vaults import recent_vaults, ui_state
 from pixelmem.gui.related_panel import RelatedPanel
+from pixelmem.gui.retranslate import is_language_change, retranslate_tree
 from pixelmem.gui.search_panel import SearchPanel
 from pixelmem.gui.session import VaultSession, describe_error
 from pixelmem.gui.settings_watch import SettingsWatcher
 from pixelmem.gui.status_bar import StatusBar
+from pixelmem.gui.timeline_strip import TimelineStrip, above_list
 from pixelmem.gui.topic_suggestions import TopicSuggestions
+from pixelmem.gui.undo_delete import UndoDeleteKey
+from pixelmem.gui.view_state import restore_view_state
 from pixelmem.gui.watcher import VaultFileWatcher
 
 if TYPE_CHECKING:
@@ -98,7 +104,10 @@ class MainWindow(QMainWindow):
         self._build_recent_menu()
         self._connect()
         self.retranslate()
+        self.covered_tabs = CoveredTabs(self)
         self._restore_layout()
+        restore_view_state(self)  # sort, filters, preview: as the person left them
+        self.focus_ring = FocusRing(self)  # a clear keyboard focus frame in any palette
 
     # -- building --------------------------------------------------------------------------
 
@@ -130,7 +139,7 @@ class MainWindow(QMainWindow):
 
     def _build_docks(self) -> None:
         left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
-        self.list_dock = self._dock("memoriesDock", self.list_panel, left)
+        self.list_dock = self._dock("memoriesDock", self._with_timeline(self.list_panel), left)
         self.search_dock = self._dock("searchDock", self.search_panel, right)
         self.related_dock = self._dock("relatedDock", self.related_panel, right)
         self.splitDockWidget(self.search_dock, self.related_dock, Qt.Orientation.Vertical)
@@ -168,6 +177,7 @@ class MainWindow(QMainWindow):
         if self._later is None:
             self._later = build_later_docks(self)
             self._retranslate_later_docks()
+            fit_tab_bars(self)  # their tabs may have made a new tab bar
             # Their modules and widgets live as long as the window: out of the cyclic GC's
             # scans, or the next full collection stalls whatever runs then (~0.2 s, a save).
             gc.freeze()
@@ -185,6 +195,12 @@ class MainWindow(QMainWindow):
         self.duplicate_banner.open_memory_requested.connect(self.open_memory)
         editor.memory_opened.connect(self.topic_suggestions.set_memory)
         return above_editor(editor, self.duplicate_banner, self.topic_suggestions)
+
+    def _with_timeline(self, panel: MemoryListPanel) -> QWidget:
+        """The memory list with the timeline strip above it; the strip filters the list."""
+        self.timeline = TimelineStrip(self.session, self.bus, self)
+        self.timeline.period_selected.connect(panel.proxy.set_period)
+        return above_list(self.timeline, panel)
 
     def _connect(self) -> None:
         session, bus, status = self.session, self.bus, self.status
@@ -218,6 +234,8 @@ class MainWindow(QMainWindow):
         self.editor.form.link_requested.connect(self.open_link)
         self.editor.title_changed.connect(self._offer_link_updates)
         self.watcher.paths_changed.connect(session.apply_paths)
+        undo = self.actions_by_name["undo_delete"]
+        self.undo_delete_key = UndoDeleteKey(self, undo, session.trashed, status.undo_requested)
 
     def _report_error(self, exc: BaseException) -> None:
         """Errors of background work nobody else handled (STYLE §4: one place to show them)."""
@@ -257,22 +275,19 @@ class MainWindow(QMainWindow):
         self.search_dock.setWindowTitle(self.tr("Search"))
         self.related_dock.setWindowTitle(self.tr("Related"))
         self.backlinks_dock.setWindowTitle(self.tr("Backlinks"))
-        self.quick_switcher.retranslate()
-        self.duplicate_banner.retranslate()
-        self.topic_suggestions.retranslate()
         if self._later is not None:
             self._retranslate_later_docks()
         build_menus(self, retranslate_only=True)
-        views = (
-            self.list_panel,
-            self.editor.form,
-            self.search_panel,
-            self.related_panel,
-            self.backlinks_panel,
-            self.status,
-        )
-        for view in views:
-            view.retranslate()
+        retranslate_tree(self)  # every view with a retranslate(): list, editor, chat, inbox, …
+
+    def focusNextPrevChild(self, next: bool) -> bool:
+        """Tab stops only at controls a person can see (not in a dock tab that is covered)."""
+        return self.covered_tabs.focus_next(super().focusNextPrevChild, next)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if is_language_change(event):  # Qt posts it when a translator comes or goes
+            self.retranslate()
+        super().changeEvent(event)
 
     def _retranslate_later_docks(self) -> None:
         self.map_dock.setWindowTitle(self.tr("Map"))
@@ -294,6 +309,7 @@ class MainWindow(QMainWindow):
     def _memories_loaded(self, memories: list) -> None:
         if not self.session.listing_confirmed:  # else the list shows these already
             self.list_model.set_memories(memories)
+        self.timeline.refresh()
         self.link_index.rebuild()
         self._build_later_docks_soon()  # after the scan: it would share the GIL with them
         self.watcher.start()
@@ -327,6 +343,12 @@ class MainWindow(QMainWindow):
         layout = state.value("main/state")
         if layout is not None:
             self.restoreState(layout)
+        self.dock_shares = DockShares(
+            self,
+            self.covered_tabs,
+            first_layout=layout is None,
+            tabs_when_short=(self.search_dock, self.related_dock, self.backlinks_dock),
+        )
 
     def _save_layout(self) -> None:
         self._later_docks()  # saved where they are, not as restoreState's placeholders
@@ -532,8 +554,7 @@ class MainWindow(QMainWindow):
         chunking changed, switch language. The vault is never switched from here."""
         old, self.settings = self.settings, new
         if new.language != old.language:
-            i18n.install_translator(new.language)
-            self.retranslate()
+            i18n.install_translator(new.language)  # re-labels through changeEvent
         self.search_panel.set_mode(new.search.mode)
         self.session.reconfigure(new)
         self.bus.settings_changed.emit(new)

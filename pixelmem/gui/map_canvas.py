@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from pixelmem.gui.map_paint import draw_points, polygons_by_cluster
+from pixelmem.gui.map_paint import draw_points, polygon_of, polygons_by_cluster
 
 DOT = 6.0  # device pixels
 HIT_PIXELS = 6.0
@@ -52,9 +52,12 @@ class PointsItem(QGraphicsItem):
         self._bounds = QRectF()
         self._count = 0
 
-    def set_points(self, xy: np.ndarray, groups: np.ndarray) -> None:
+    def set_points(
+        self, xy: np.ndarray, groups: np.ndarray, polygons: dict[int, QPolygonF] | None = None
+    ) -> None:
+        """Points and their colour groups; ``polygons`` when a worker already made them."""
         self.prepareGeometryChange()
-        self._polygons = polygons_by_cluster(xy, groups)
+        self._polygons = polygons if polygons is not None else polygons_by_cluster(xy, groups)
         self._count = len(xy)
         if len(xy):
             lo, hi = xy.min(axis=0), xy.max(axis=0)
@@ -66,8 +69,8 @@ class PointsItem(QGraphicsItem):
 
     def set_marks(self, marked: np.ndarray, selected: np.ndarray) -> None:
         """``marked``: search matches (others fade); ``selected``: the rubber-band selection."""
-        self._marked = QPolygonF([QPointF(x, y) for x, y in marked.tolist()])
-        self._selected = QPolygonF([QPointF(x, y) for x, y in selected.tolist()])
+        self._marked = polygon_of(marked)
+        self._selected = polygon_of(selected)
         self.update()
 
     def boundingRect(self) -> QRectF:
@@ -83,7 +86,7 @@ class PointsItem(QGraphicsItem):
         # a few thousand points the plain ones keep pan and zoom within a frame.
         smooth = self._count <= SMOOTH_POINTS
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, smooth)
-        draw_points(painter, self._polygons, DOT, faded=not self._marked.isEmpty())
+        draw_points(painter, self._polygons, DOT, faded=not self._marked.isEmpty(), round_=smooth)
         for polygon, colour, size in (
             (self._marked, QColor("#d62728"), DOT + 4),
             (self._selected, QColor("#111111"), DOT + 3),
@@ -133,11 +136,15 @@ class MapCanvas(QGraphicsView):
         labels: list[tuple[float, float, str]],
         *,
         keep_view: bool = False,
+        polygons: dict[int, QPolygonF] | None = None,
     ) -> None:
-        """Show points (scene coordinates), their titles and cluster labels."""
+        """Show points (scene coordinates), their titles and cluster labels.
+
+        ``polygons``: the points grouped by colour (:func:`polygons_by_cluster`), when a worker
+        has made them already."""
         self._xy, self.titles = xy, titles
         self.selected = np.zeros(0, np.int64)
-        self.points.set_points(xy, groups)
+        self.points.set_points(xy, groups, polygons)
         for item in self._labels:
             self.scene().removeItem(item)
         self._labels = [self._label(x, y, text) for x, y, text in labels]

@@ -9,7 +9,7 @@ what keeps 10k points smooth to pan and zoom. The same code renders the map view
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QByteArray, QDataStream, QIODevice, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPainterPath, QPen, QPolygonF
 
 from pixelmem.core.insight.semantic_map import SemanticMap
@@ -33,12 +33,20 @@ def scene_points(semantic_map: SemanticMap) -> np.ndarray:
     return xy
 
 
+def polygon_of(xy: np.ndarray) -> QPolygonF:
+    """The rows of ``xy`` as a polygon, read from QDataStream's own format (a count, then
+    big-endian doubles): one C++ call instead of a Python loop making 10k QPointF (32 → 2 ms)."""
+    count = np.array([len(xy)], ">u4").tobytes()
+    data = QByteArray(count + np.ascontiguousarray(xy, ">f8").tobytes())
+    # This constructor reads ``data`` in place, so ``data`` must outlive the reading.
+    stream = QDataStream(data, QIODevice.OpenModeFlag.ReadOnly)
+    polygon = QPolygonF()
+    stream >> polygon
+    return polygon
+
+
 def polygons_by_cluster(xy: np.ndarray, clusters: np.ndarray) -> dict[int, QPolygonF]:
-    out = {}
-    for c in np.unique(clusters).tolist():
-        rows = xy[clusters == c]
-        out[int(c)] = QPolygonF([QPointF(x, y) for x, y in rows.tolist()])
-    return out
+    return {int(c): polygon_of(xy[clusters == c]) for c in np.unique(clusters).tolist()}
 
 
 def draw_points(
@@ -47,13 +55,17 @@ def draw_points(
     size: float,
     *,
     faded: bool = False,
+    round_: bool = True,
 ) -> None:
-    """Each cluster's points as round dots ``size`` device pixels wide."""
+    """Each cluster's points as dots ``size`` device pixels wide: round, or square (a tenth of
+    the cost without antialiasing: 10k round dots took 22-33 ms to paint, squares 3-9 ms)."""
+    cap = Qt.PenCapStyle.RoundCap if round_ else Qt.PenCapStyle.SquareCap
+    size = size if round_ else size - 1  # a square looks bigger than a circle as wide
     for number, polygon in polygons.items():
         colour = cluster_colour(number)
         if faded:
             colour.setAlpha(60)
-        pen = QPen(colour, size, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
+        pen = QPen(colour, size, Qt.PenStyle.SolidLine, cap)
         pen.setCosmetic(True)
         painter.setPen(pen)
         painter.drawPoints(polygon)

@@ -9,12 +9,13 @@ topic to all of them through the session's write lane.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import numpy as np
 from PySide6.QtCore import QTimer, Signal
-from PySide6.QtGui import QShowEvent
+from PySide6.QtGui import QPolygonF, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
-    QHBoxLayout,
     QInputDialog,
     QLabel,
     QLineEdit,
@@ -24,16 +25,70 @@ from PySide6.QtWidgets import (
 )
 
 from pixelmem.core.errors import PixelmemError
+from pixelmem.core.index.engine import Engine
 from pixelmem.core.insight.semantic_map import MapStore, SemanticMap, engine_map
 from pixelmem.core.paths import appdata_dir
 from pixelmem.gui.duplicates_dialog import DuplicatesDialog
+from pixelmem.gui.flow_layout import FlowLayout
 from pixelmem.gui.map_canvas import MapCanvas
-from pixelmem.gui.map_paint import HUES, SCALE, scene_points
+from pixelmem.gui.map_paint import HUES, SCALE, polygons_by_cluster, scene_points
 from pixelmem.gui.session import VaultSession
 from pixelmem.gui.workers import LatestOnly
 
 SEARCH_DELAY_MS = 250
 SEARCH_K = 100
+
+
+@dataclass(frozen=True)
+class PreparedMap:
+    """The map and what drawing it needs, made on the worker so the GUI thread only hands it
+    to the canvas (reading 10k memories for titles and topics there stalled it)."""
+
+    map: SemanticMap | None
+    xy: np.ndarray  # scene coordinates
+    titles: list[str]
+    topic_groups: np.ndarray  # colour per point when coloured by topic
+    by_cluster: dict[int, QPolygonF] = field(default_factory=dict)  # points by colour
+    by_topic: dict[int, QPolygonF] = field(default_factory=dict)
+
+
+def prepare_map(engine: Engine, maps: MapStore) -> PreparedMap:
+    """The current map with titles and topic colours (worker thread)."""
+    m = engine_map(engine, maps)
+    if m is None:
+        return PreparedMap(None, np.zeros((0, 2)), [], np.zeros(0, np.int32))
+    memories = {x.id: x for x in engine.store.list()}
+    titles = [memories[mid].title if mid in memories else mid for mid in m.ids]
+    firsts = [
+        memories[mid].topics[0].casefold() if mid in memories and memories[mid].topics else ""
+        for mid in m.ids
+    ]
+    return prepare_drawing(m, titles, firsts)
+
+
+def prepare_drawing(m: SemanticMap, titles: list[str], first_topics: list[str]) -> PreparedMap:
+    """What the canvas needs for ``m``; ``first_topics[i]``: point i's first topic or ""."""
+    xy, topics = scene_points(m), topic_groups(first_topics)
+    return PreparedMap(
+        m,
+        xy,
+        titles,
+        topics,
+        polygons_by_cluster(xy, m.clusters),
+        polygons_by_cluster(xy, topics),
+    )
+
+
+def topic_groups(firsts: list[str]) -> np.ndarray:
+    """Colour index per point: its first topic among the most common ones, else grey."""
+    counts: dict[str, int] = {}
+    for topic in firsts:
+        if topic:
+            counts[topic] = counts.get(topic, 0) + 1
+    common = sorted(counts, key=lambda t: (-counts[t], t))[: len(HUES) - 1]
+    index = {t: i for i, t in enumerate(common)}
+    other = len(HUES) - 1
+    return np.array([index.get(t, other) for t in firsts], np.int32)
 
 
 class MapView(QWidget):
@@ -45,6 +100,7 @@ class MapView(QWidget):
         self.session = session
         self.engine = session.engine
         self.map: SemanticMap | None = None
+        self._prepared = PreparedMap(None, np.zeros((0, 2)), [], np.zeros(0, np.int32))
         self._maps = MapStore(appdata_dir(self.engine.vault))
         self._latest = LatestOnly()
         self._search = LatestOnly()
@@ -77,14 +133,14 @@ class MapView(QWidget):
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
         self.query.setMinimumWidth(self.fontMetrics().horizontalAdvance("x" * 8))
-        bar = QHBoxLayout()
-        bar.addWidget(self.query, 1)
-        bar.addWidget(self.colour_by)
-        bar.addWidget(self.tag_button)
-        bar.addWidget(self.duplicates_button)
+        bar = QWidget()  # wraps onto two lines in a narrow dock
+        row = FlowLayout(bar, spacing=6)
+        row.setContentsMargins(0, 0, 0, 0)
+        for widget in (self.query, self.colour_by, self.tag_button, self.duplicates_button):
+            row.addWidget(widget)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addLayout(bar)
+        layout.addWidget(bar)
         layout.addWidget(self.canvas, 1)
         layout.addWidget(self.info)
 
@@ -124,61 +180,48 @@ class MapView(QWidget):
         """Recompute the map on a worker (cheap when only a few memories changed)."""
         self._stale = False
         engine, maps = self.engine, self._maps
-        self._latest.submit(lambda: engine_map(engine, maps), self._show_map, self._failed)
+        self._latest.submit(lambda: prepare_map(engine, maps), self._show_map, self._failed)
 
     def _failed(self, exc: BaseException) -> None:
         self.info.setText(str(exc) if isinstance(exc, PixelmemError) else repr(exc))
 
-    def _show_map(self, semantic_map: SemanticMap | None) -> None:
+    def _show_map(self, prepared: PreparedMap) -> None:
         first = self.map is None
-        self.map = semantic_map
+        self.map, self._prepared = prepared.map, prepared
         self._draw(keep_view=not first)
         self._run_search()
-        self.map_shown.emit(len(semantic_map) if semantic_map else 0)
+        self.map_shown.emit(len(prepared.map) if prepared.map else 0)
 
     def _draw(self, *, keep_view: bool) -> None:
-        m = self.map
+        m, prepared = self.map, self._prepared
         if m is None:
             self.canvas.set_points(np.zeros((0, 2)), np.zeros(0, np.int32), [], [])
             self._show_info()
             return
-        memories = {x.id: x for x in self.engine.store.list()}
-        titles = [memories[mid].title if mid in memories else mid for mid in m.ids]
         by_topic = self.colour_by.currentIndex() == 1
-        groups = self._topic_groups(m, memories) if by_topic else m.clusters
+        groups = prepared.topic_groups if by_topic else m.clusters
+        polygons = prepared.by_topic if by_topic else prepared.by_cluster
         labels = (
             []
             if by_topic
             else [(c.x * SCALE, -c.y * SCALE, c.label) for c in m.cluster_info if c.keywords]
         )
-        self.canvas.set_points(scene_points(m), groups, titles, labels, keep_view=keep_view)
+        self.canvas.set_points(
+            prepared.xy, groups, prepared.titles, labels, keep_view=keep_view, polygons=polygons
+        )
         self._show_info()
-
-    @staticmethod
-    def _topic_groups(m: SemanticMap, memories: dict) -> np.ndarray:
-        """Colour index per point: its first topic among the most common ones, else grey."""
-        firsts = [
-            (memories[mid].topics[0].casefold() if mid in memories and memories[mid].topics else "")
-            for mid in m.ids
-        ]
-        counts: dict[str, int] = {}
-        for topic in firsts:
-            if topic:
-                counts[topic] = counts.get(topic, 0) + 1
-        common = sorted(counts, key=lambda t: (-counts[t], t))[: len(HUES) - 1]
-        index = {t: i for i, t in enumerate(common)}
-        other = len(HUES) - 1
-        return np.array([index.get(t, other) for t in firsts], np.int32)
 
     def _show_info(self) -> None:
         m = self.map
         if m is None:
             self.info.setText(self.tr("The map appears once memories are embedded."))
             return
-        text = self.tr("{n} memories · {k} clusters · drag to pan, wheel to zoom").format(
-            n=len(m), k=len(m.cluster_info)
+        parts = (
+            self.tr("%Ln memories", "", len(m)),
+            self.tr("%Ln clusters", "", len(m.cluster_info)),
+            self.tr("drag to pan, wheel to zoom"),
         )
-        self.info.setText(text)
+        self.info.setText(" · ".join(parts))
 
     # -- search, click, select -------------------------------------------------------------
 
@@ -226,7 +269,7 @@ class MapView(QWidget):
         topic, ok = QInputDialog.getText(
             self,
             self.tr("Tag memories"),
-            self.tr("Topic to add to {n} memories:").format(n=len(ids)),
+            self.tr("Topic to add to %n memories:", "", len(ids)),
         )
         if ok and topic.strip():
             self.add_topic(ids, topic.strip())

@@ -34,7 +34,8 @@ class MemoryDelegate(QStyledItemDelegate):
     def sizeHint(self, option: QStyleOptionViewItem, index: AnyIndex) -> QSize:
         title = QFontMetrics(option.font).height()
         small = QFontMetrics(small_font(option.font)).height()
-        return QSize(240, PAD_Y * 2 + title + LINE_GAP + small + 4)
+        # Narrow on purpose: rows take the view's width, and the title elides to fit it.
+        return QSize(160, PAD_Y * 2 + title + LINE_GAP + small + 4)
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
         memory = index.data(MemoryRole)

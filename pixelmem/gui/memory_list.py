@@ -2,25 +2,34 @@
 
 from __future__ import annotations
 
+import html
 from datetime import UTC, datetime, timedelta
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPoint, Qt, Signal
+from PySide6.QtCore import QItemSelectionModel, QLocale, QModelIndex, QPoint, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
-    QHBoxLayout,
     QLabel,
     QListView,
     QMenu,
+    QSizePolicy,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from pixelmem.core.vault.memory import IMPORTANCE_LEVELS, Memory
+from pixelmem.gui.elided_label import ElidedComboBox
+from pixelmem.gui.flow_layout import FlowLayout
+from pixelmem.gui.importance_legend import dot_icon, legend_html, level_label
 from pixelmem.gui.memory_delegate import MemoryDelegate
-from pixelmem.gui.memory_list_model import IdRole, MemoryFilterProxy, MemoryListModel
+from pixelmem.gui.memory_list_model import (
+    WITHOUT_TOPICS,
+    IdRole,
+    MemoryFilterProxy,
+    MemoryListModel,
+)
 
 
 class MemoryListPanel(QWidget):
@@ -44,10 +53,10 @@ class MemoryListPanel(QWidget):
     def _build(self) -> None:
         self.count_label = QLabel()
         self.count_label.setObjectName("memoryCount")
-        self.sort_combo = QComboBox()
-        self.topic_combo = QComboBox()
-        self.importance_combo = QComboBox()
-        self.date_combo = QComboBox()
+        self.sort_combo = ElidedComboBox()  # "Recently upd…" in a narrow dock, not clipped
+        self.topic_combo = ElidedComboBox()
+        self.importance_combo = ElidedComboBox()
+        self.date_combo = ElidedComboBox()
         # Preferred width: the longest entry; minimum: a few characters. A narrow dock (an
         # 800 px window) shows "Any imp…" instead of pushing the window wider than the screen.
         narrow = self.fontMetrics().horizontalAdvance("x" * 5) + 36
@@ -62,6 +71,7 @@ class MemoryListPanel(QWidget):
         self.view.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.view.setFrameShape(QListView.Shape.NoFrame)
+        self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.empty_label = QLabel()
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty_label.setWordWrap(True)
@@ -76,18 +86,22 @@ class MemoryListPanel(QWidget):
         self._layout()
 
     def _layout(self) -> None:
-        header = QHBoxLayout()
-        header.addWidget(self.count_label, 1)
-        header.addWidget(self.sort_combo)
-        filters = QHBoxLayout()
-        filters.addWidget(self.topic_combo, 1)
-        filters.addWidget(self.importance_combo)
-        filters.addWidget(self.date_combo)
+        # Both rows wrap in a narrow dock (an 800 px window) rather than widening it.
+        self.count_label.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.topic_combo.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         top = QVBoxLayout()
         top.setContentsMargins(10, 8, 10, 6)
         top.setSpacing(6)
-        top.addLayout(header)
-        top.addLayout(filters)
+        for widgets in (
+            (self.count_label, self.sort_combo),
+            (self.topic_combo, self.importance_combo, self.date_combo),
+        ):
+            row = QWidget()
+            flow = FlowLayout(row, spacing=6)
+            flow.setContentsMargins(0, 0, 0, 0)
+            for widget in widgets:
+                flow.addWidget(widget)
+            top.addWidget(row)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
@@ -98,6 +112,8 @@ class MemoryListPanel(QWidget):
         for combo in (self.topic_combo, self.importance_combo, self.date_combo):
             combo.currentIndexChanged.connect(self._apply_filters)
         self.sort_combo.currentIndexChanged.connect(self._apply_sort)
+        for combo in self._choice_combos():
+            combo[1].currentIndexChanged.connect(self._show_choices_in_tooltips)
         self.view.selectionModel().currentChanged.connect(self._current_changed)
         self.view.customContextMenuRequested.connect(self._context_menu)
         self.delete_action.triggered.connect(self._delete_current)
@@ -131,11 +147,18 @@ class MemoryListPanel(QWidget):
         _fill(
             self.importance_combo,
             [(self.tr("Any importance"), "")]
-            + [
-                (label, level)
-                for level, label in zip(IMPORTANCE_LEVELS, self._levels(), strict=True)
-            ],
+            + [(level_label(level), level) for level in reversed(IMPORTANCE_LEVELS)],
         )
+        for index in range(1, self.importance_combo.count()):  # each entry shows its dot
+            level = str(self.importance_combo.itemData(index))
+            self.importance_combo.setItemIcon(index, dot_icon(self.palette(), level))
+        self._tooltips = {
+            self.sort_combo: self.tr("Order of the list"),
+            self.topic_combo: self.tr("Show only the memories with this topic"),
+            self.importance_combo: legend_html(self.palette()),
+            self.date_combo: self.tr("Show only the memories updated in this period"),
+        }
+        self._show_choices_in_tooltips()
         _fill(
             self.date_combo,
             [
@@ -149,8 +172,35 @@ class MemoryListPanel(QWidget):
         self.refresh_topics()
         self._refresh_counts()
 
-    def _levels(self) -> list[str]:
-        return [self.tr("Low"), self.tr("Medium"), self.tr("High")]
+    def choices(self) -> dict[str, str]:
+        """The sort and filter choices, as strings (kept in ui.ini between runs)."""
+        combos = self._choice_combos()
+        return {key: "" if c.currentData() is None else str(c.currentData()) for key, c in combos}
+
+    def restore_choices(self, choices: dict[str, str]) -> None:
+        """Choose what :meth:`choices` returned (unknown values are ignored)."""
+        for key, combo in self._choice_combos():
+            value = choices.get(key)
+            if not value:
+                continue
+            if key == "topic" and combo.findData(value) < 0:
+                _fill(combo, [(combo.itemText(0), ""), (value, value)], keep=value)
+            found = next((i for i in range(combo.count()) if str(combo.itemData(i)) == value), -1)
+            if found >= 0:
+                combo.setCurrentIndex(found)  # applied through currentIndexChanged
+
+    def _choice_combos(self) -> list[tuple[str, QComboBox]]:
+        return [
+            ("sort", self.sort_combo),
+            ("topic", self.topic_combo),
+            ("importance", self.importance_combo),
+            ("days", self.date_combo),
+        ]
+
+    def _show_choices_in_tooltips(self, *_: object) -> None:
+        """A narrow dock cuts the combo boxes' text: the tooltip says the whole choice."""
+        for combo, about in getattr(self, "_tooltips", {}).items():
+            combo.setToolTip(f"<b>{html.escape(combo.currentText())}</b><br>{about}")
 
     # -- behaviour -------------------------------------------------------------------------
 
@@ -158,11 +208,16 @@ class MemoryListPanel(QWidget):
         """Topics by how often they are used; the chosen one stays chosen."""
         current = self.topic_combo.currentData() or ""
         counts = self.model.topic_counts()
-        items = [(self.tr("All topics"), "")]
+        items: list[tuple[str, object]] = [(self.tr("All topics"), "")]
+        without = self.model.without_topics_count()
+        if without or current == WITHOUT_TOPICS:
+            label = self.tr("Without topics ({count})").format(count=f"{without:,}")
+            items.append((label, WITHOUT_TOPICS))
         items += [(f"{t} ({n})", t) for t, n in sorted(counts.items(), key=lambda c: (-c[1], c[0]))]
-        if current and current not in counts:
+        if current and current not in counts and current != WITHOUT_TOPICS:
             items.append((current, current))
         _fill(self.topic_combo, items, keep=current)
+        self._show_choices_in_tooltips()
 
     def _apply_filters(self) -> None:
         days = self.date_combo.currentData()
@@ -183,22 +238,15 @@ class MemoryListPanel(QWidget):
     def _refresh_counts(self, *_: object) -> None:
         shown, total = self.proxy.rowCount(), self.model.rowCount()
         if shown == total:
-            text = self.tr("1 memory") if total == 1 else self.tr("{count} memories")
-            self.count_label.setText(text.format(count=f"{total:,}"))
+            self.count_label.setText(self.tr("%Ln memories", "", total))
         else:
-            self.count_label.setText(
-                self.tr("{shown} of {total} memories").format(
-                    shown=f"{shown:,}", total=f"{total:,}"
-                )
-            )
-        if shown:
-            self.stack.setCurrentWidget(self.view)
-            return
+            text = self.tr("{shown} of %Ln memories", "", total)
+            self.count_label.setText(text.format(shown=QLocale().toString(shown)))
         if total:
             self.empty_label.setText(self.tr("No memory matches these filters."))
         else:
             self.empty_label.setText(self.tr("No memories yet.\nPress Ctrl+N to write one."))
-        self.stack.setCurrentWidget(self.empty_label)
+        self.stack.setCurrentWidget(self.view if shown else self.empty_label)
 
     def _remember_current(self) -> None:
         self._kept_current = self.current_id()

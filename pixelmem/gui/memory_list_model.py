@@ -10,7 +10,7 @@ from __future__ import annotations
 import bisect
 from collections import Counter
 from collections.abc import Callable, Iterable
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from operator import itemgetter
 from typing import Any
 
@@ -23,9 +23,11 @@ from PySide6.QtCore import (
 )
 
 from pixelmem.core.errors import PixelmemError
+from pixelmem.core.insight.timeline import memory_day
 from pixelmem.core.vault.memory import IMPORTANCE_LEVELS, Memory
 from pixelmem.core.vault.writes import DELETED, ChangeSet
 from pixelmem.gui.bus import MemoryBus
+from pixelmem.gui.importance_legend import row_tooltip_line
 
 MemoryRole = Qt.ItemDataRole.UserRole + 1
 IdRole = Qt.ItemDataRole.UserRole + 2
@@ -37,6 +39,7 @@ EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 SORT_KEYS = ("updated", "created", "title", "importance")
 _RANK = {level: rank for rank, level in enumerate(IMPORTANCE_LEVELS)}
 
+WITHOUT_TOPICS = "\x00without"  # the topic filter's value for "memories without topics"
 BATCH_ROWS = 32  # above this many changes one reset is cheaper than row-by-row signals
 AnyIndex = QModelIndex | QPersistentModelIndex
 Lookup = Callable[[str], Memory]
@@ -94,12 +97,12 @@ class MemoryListModel(QAbstractListModel):
             return memory.importance
         if role == UpdatedRole:
             return memory.updated or memory.created
-        if role == Qt.ItemDataRole.ToolTipRole:
-            tip = str(memory.path) if memory.path else memory.title
+        if role == Qt.ItemDataRole.ToolTipRole:  # asked for when shown: current language
+            tip = memory.title + (f"\n{memory.path}" if memory.path else "")  # a cut title
             if memory.aliases:  # Obsidian's other names for the note
                 names = ", ".join(memory.aliases)
                 tip += "\n" + self.tr("Also called: {names}").format(names=names)
-            return tip
+            return f"{tip}\n{row_tooltip_line(memory.importance)}"
         return None
 
     # -- Python-side access (the proxy and views use these; no QVariant round trip) -------
@@ -115,6 +118,9 @@ class MemoryListModel(QAbstractListModel):
 
     def topic_counts(self) -> Counter[str]:
         return Counter(topic for memory in self._rows for topic in memory.topics)
+
+    def without_topics_count(self) -> int:
+        return sum(1 for memory in self._rows if not memory.topics)
 
     @property
     def sort_by(self) -> str:
@@ -235,13 +241,15 @@ class MemoryListModel(QAbstractListModel):
 
 
 class MemoryFilterProxy(QSortFilterProxyModel):
-    """Filters by topic, importance and "updated since"; empty values mean "any"."""
+    """Filters by topic (or :data:`WITHOUT_TOPICS`), importance, "updated since" and a period
+    of the timeline (days the memories were written); empty values mean "any"."""
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._topic = ""
         self._importance = ""
         self._since: datetime | None = None
+        self._period: tuple[date, date] | None = None  # first day, day after the last
 
     def set_filters(
         self, *, topic: str = "", importance: str = "", since: datetime | None = None
@@ -256,9 +264,26 @@ class MemoryFilterProxy(QSortFilterProxyModel):
             self._topic, self._importance, self._since = topic, importance, since
             self.invalidateRowsFilter()
 
+    def set_period(self, period: tuple[date, date] | None) -> None:
+        """Only memories written from ``period[0]`` to the day before ``period[1]``
+        (:func:`~pixelmem.core.insight.timeline.memory_day`); None: any day."""
+        if period == self._period:
+            return
+        if hasattr(self, "beginFilterChange"):
+            self.beginFilterChange()
+            self._period = period
+            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+        else:  # pragma: no cover - older Qt
+            self._period = period
+            self.invalidateRowsFilter()
+
+    @property
+    def period(self) -> tuple[date, date] | None:
+        return self._period
+
     @property
     def filtering(self) -> bool:
-        return bool(self._topic or self._importance or self._since)
+        return bool(self._topic or self._importance or self._since or self._period)
 
     def filterAcceptsRow(self, source_row: int, source_parent: AnyIndex) -> bool:
         if not self.filtering:
@@ -266,9 +291,18 @@ class MemoryFilterProxy(QSortFilterProxyModel):
         model = self.sourceModel()
         assert isinstance(model, MemoryListModel)
         memory = model.memory_at(source_row)
-        if self._topic and self._topic not in memory.topics:
+        if self._topic == WITHOUT_TOPICS:
+            if memory.topics:
+                return False
+        elif self._topic and self._topic not in memory.topics:
+            return False
+        if self._period and not _within(memory_day(memory), self._period):
             return False
         if self._importance and memory.importance != self._importance:
             return False
         stamp = memory.updated or memory.created
         return not (self._since and (stamp is None or stamp < self._since))
+
+
+def _within(day: date | None, period: tuple[date, date]) -> bool:
+    return day is not None and period[0] <= day < period[1]

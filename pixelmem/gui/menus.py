@@ -48,7 +48,7 @@ MENU_TABLE: list[tuple[str, str, str, object, str] | tuple[str, None]] = [
         "edit",
         "undo_delete",
         QT_TRANSLATE_NOOP("menus", "&Undo Delete"),
-        "Ctrl+Alt+Z",
+        Key.Undo,  # text fields keep Ctrl+Z while they have typing to undo (undo_delete.py)
         "undo_delete",
     ),
     ("edit", None),

@@ -65,14 +65,16 @@ class RelatedPanel(QWidget):
         self.refreshed.emit(memory_id, len(hits))
 
     def retranslate(self) -> None:
-        if not self.model.rowCount():
-            self._show_empty()
+        self._empty_text()
 
-    def _show_empty(self) -> None:
+    def _empty_text(self) -> None:
         if self.memory_id:
             self.empty_label.setText(self.tr("No other memory is close enough in meaning."))
         else:
             self.empty_label.setText(self.tr("Open a memory to see the ones closest in meaning."))
+
+    def _show_empty(self) -> None:
+        self._empty_text()
         self.stack.setCurrentWidget(self.empty_label)
 
     def _memory_updated(self, changes: ChangeSet, _initiator: object) -> None:

@@ -165,11 +165,9 @@ class SearchPanel(QWidget):
         count = len(outcome.hits)
         if count:
             self.info_label.setText(
-                (
-                    self.tr("1 result · {ms} ms")
-                    if count == 1
-                    else self.tr("{count} results · {ms} ms")
-                ).format(count=count, ms=max(1, round(outcome.seconds * 1000)))
+                self.tr("%Ln results · {ms} ms", "", count).format(
+                    ms=max(1, round(outcome.seconds * 1000))
+                )
             )
             self.stack.setCurrentWidget(self.view)
             self.view.setCurrentIndex(self.model.index(0))

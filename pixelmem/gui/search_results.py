@@ -11,7 +11,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QCoreApplication,
+    QModelIndex,
+    QPersistentModelIndex,
+    QRect,
+    QSize,
+    Qt,
+)
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QFont,
@@ -52,11 +60,14 @@ def score_text(hit: SearchHit) -> str:
 
 
 def score_tooltip(hit: SearchHit) -> str:
-    parts = [f"relevance {hit.score:.3f}"]
+    """Asked for when shown (a model's data), so it is always in the current language."""
+    relevance = QCoreApplication.translate("SearchResults", "relevance {score}")
+    parts = [relevance.format(score=f"{hit.score:.3f}")]
     semantic = getattr(hit, "semantic_score", None)
     keyword = getattr(hit, "keyword_score", None)
     if semantic is not None:
-        parts.append(f"cosine {semantic:.3f}")
+        cosine = QCoreApplication.translate("SearchResults", "cosine {score}")
+        parts.append(cosine.format(score=f"{semantic:.3f}"))
     if keyword is not None:
         parts.append(f"BM25 {keyword:.2f}")
     return " · ".join(parts)
@@ -221,7 +232,7 @@ class ResultDelegate(QStyledItemDelegate):
         title = highlight_html(shown_title, row.terms, mark)
         copies = len(getattr(row.hit, "copies", ()))
         if copies:  # an import made twice is one row
-            count = self.tr("{count} copies").format(count=copies + 1)
+            count = self.tr("%n copies", "", copies + 1)
             title += f' <span style="color:{muted}; font-weight:400;">· {html.escape(count)}</span>'
 
         snippet = highlight_html(row.snippet, row.terms, mark)

@@ -24,6 +24,7 @@ from pixelmem.core.archive.inbox import Draft, Inbox
 from pixelmem.core.errors import PixelmemError
 from pixelmem.core.index.engine import Engine, EngineStatus
 from pixelmem.core.index.indexer import IndexCancelled
+from pixelmem.core.insight.merge import merge_memories
 from pixelmem.core.settings import Settings
 from pixelmem.core.vault.links import LinkUpdate
 from pixelmem.core.vault.memory import Memory
@@ -340,17 +341,25 @@ class VaultSession(QObject):
 
         self._write(work, done, None, None)
 
+    def merge(
+        self,
+        keep_id: str,
+        other_ids: list[str],
+        on_done: Callback = None,
+        on_error: Callback = None,
+    ) -> None:
+        """Merge near-duplicates into ``keep_id``, links included, as one change set
+        (:func:`~pixelmem.core.insight.merge.merge_memories`); ``on_done(MergeResult)``."""
+        writes = self.engine.writes
+        self._write(lambda: merge_memories(writes, keep_id, other_ids), on_done, on_error, None)
+
     def apply_link_updates(self, updates: list[LinkUpdate]) -> None:
         """Rewrite links in other memories (after a rename), one change set for all of them."""
         writes = self.engine.writes
 
         def done(result: LinkUpdateResult) -> None:
             count = len(result.updated)
-            message = (
-                self.tr("Updated the links in 1 memory")
-                if count == 1
-                else self.tr("Updated the links in {count} memories").format(count=count)
-            )
+            message = self.tr("Updated the links in %n memories", "", count)
             if result.failed:
                 detail = "; ".join(result.failed[:3])
                 self.bus.error_reported.emit(
@@ -371,11 +380,7 @@ class VaultSession(QObject):
     def _imported(self, result: ImportResult) -> None:
         self.imported.emit(result)
         created, failed = result.created, result.failed
-        message = (
-            self.tr("Imported 1 file")
-            if len(created) == 1
-            else self.tr("Imported {count} files").format(count=len(created))
-        )
+        message = self.tr("Imported %Ln file(s)", "", len(created))
         if result.skipped:
             message = self.tr("{message}; {skipped} skipped").format(
                 message=message, skipped=len(result.skipped)

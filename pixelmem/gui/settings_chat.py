@@ -129,10 +129,10 @@ class ChatSettingsPage(QWidget):
         if not models:
             self.status.setText(self.tr("The server lists no models."))
         elif current and current.removesuffix(":latest") not in models:
-            text = self.tr("✓ {n} models; “{model}” is not among them.")
-            self.status.setText(text.format(n=len(models), model=current))
+            text = self.tr("✓ %n models; “{model}” is not among them.", "", len(models))
+            self.status.setText(text.format(model=current))
         else:
-            self.status.setText(self.tr("✓ {n} models.").format(n=len(models)))
+            self.status.setText(self.tr("✓ %n models.", "", len(models)))
 
     def test(self) -> None:
         """A one-token completion with the page's settings."""

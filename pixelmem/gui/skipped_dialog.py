@@ -32,14 +32,11 @@ class SkippedDialog(QDialog):
         self.resize(720, 380)
         intro = QLabel(
             self.tr(
-                "1 file in the vault could not be read as a memory. It is left untouched; fix "
-                "it in another editor and pixelmem picks it up."
+                "%n files in the vault could not be read as memories. They are left "
+                "untouched; fix them in another editor and pixelmem picks them up.",
+                "",
+                len(skipped),
             )
-            if len(skipped) == 1
-            else self.tr(
-                "{count} files in the vault could not be read as memories. They are left "
-                "untouched; fix them in another editor and pixelmem picks them up."
-            ).format(count=len(skipped))
             if skipped
             else self.tr("Every Markdown file in the vault was read. Nothing was skipped.")
         )

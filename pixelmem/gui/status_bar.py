@@ -48,12 +48,17 @@ class StatusBar(QStatusBar):
         self.counts_button = QToolButton()
         self.counts_button.setObjectName("indexCounts")
         self.counts_button.setAutoRaise(True)
+        # Where search runs: the local index, or the team's PostgreSQL (search.backend).
+        self.backend_label = QLabel()
+        self.backend_label.setObjectName("searchBackend")
+        self.backend_label.hide()
         for widget in (
             self.undo_button,
             self.model_button,
             self.semantic_label,
             self.progress,
             self.cancel_button,
+            self.backend_label,
             self.counts_button,
         ):
             self.addPermanentWidget(widget)
@@ -130,6 +135,7 @@ class StatusBar(QStatusBar):
                 "read. Click to switch this vault to the multilingual model (re-embeds it)."
             )
         )
+        self._show_backend(status)
         if status.semantic_error:
             self.semantic_label.setText(self.tr("⚠ Keyword search only"))
             self.semantic_label.setToolTip(
@@ -140,6 +146,27 @@ class StatusBar(QStatusBar):
             self.semantic_label.show()
         else:
             self.semantic_label.hide()
+
+    def _show_backend(self, status: EngineStatus) -> None:
+        if status.backend == "local":
+            self.backend_label.setText(self.tr("Local index"))
+            self.backend_label.setToolTip(
+                self.tr("Search runs on an index in this computer's memory (search.backend)")
+            )
+        elif status.backend_error:
+            self.backend_label.setText(self.tr("⚠ PostgreSQL unreachable"))
+            self.backend_label.setToolTip(
+                self.tr("{reason}\nThe local keyword index answers meanwhile.").format(
+                    reason=status.backend_error
+                )
+            )
+        else:
+            where = status.backend.partition(" ")[2].strip("()")
+            self.backend_label.setText(self.tr("PostgreSQL"))
+            self.backend_label.setToolTip(
+                self.tr("Search runs on the shared PostgreSQL index at {where}").format(where=where)
+            )
+        self.backend_label.show()
 
     # -- messages --------------------------------------------------------------------------
 

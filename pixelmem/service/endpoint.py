@@ -66,6 +66,8 @@ class Call:
             data = json.loads(self.body or b"null")
         except (ValueError, UnicodeDecodeError) as exc:
             raise ApiError(400, "bad_json", f"the body is not valid JSON: {exc}") from None
+        except RecursionError:  # json recurses per nesting level: ``[[[[…`` would be a 500
+            raise ApiError(400, "bad_json", "the body's JSON is nested too deeply") from None
         if not isinstance(data, dict):
             raise ApiError(422, "invalid_body", "the body must be a JSON object")
         return data
@@ -81,6 +83,13 @@ class Endpoint:
     async def __call__(self, request: Request) -> Response:
         call = Call(request, await request.body())
         started = time.perf_counter()
+        response = await self._answer(call)
+        # How long the handler took (thread-pool wait included), for clients and benchmarks;
+        # an error answer too, so a client can time every call the same way.
+        response.headers["Server-Timing"] = f"app;dur={(time.perf_counter() - started) * 1e3:.2f}"
+        return response
+
+    async def _answer(self, call: Call) -> Response:
         try:
             answer = await run_in_threadpool(self.handler, call)
         except ApiError as exc:
@@ -93,8 +102,6 @@ class Endpoint:
             return error_response(500, "internal", "the service failed; see its log")
         status, data = answer[0], answer[1]
         headers = dict(answer[2]) if len(answer) > 2 else {}
-        # How long the handler took (thread-pool wait included), for clients and benchmarks.
-        headers["Server-Timing"] = f"app;dur={(time.perf_counter() - started) * 1e3:.2f}"
         return JSONResponse(data, status_code=status, headers=headers)
 
 

@@ -96,6 +96,14 @@ class FakeEmbedder:
         return self._vector(text)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _english_ui(qapp) -> None:
+    """As the app starts in English: with the English plural forms ("1 memory")."""
+    from pixelmem.gui import i18n
+
+    i18n.install_translator("en")
+
+
 @pytest.fixture(autouse=True)
 def _no_worker_left_running() -> Iterator[None]:
     yield

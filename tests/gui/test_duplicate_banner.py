@@ -63,10 +63,23 @@ def test_duplicates_list_and_merge(qtbot, window):
     keep_id, other_id = keep.data(0, ID_ROLE), group.child(1).data(0, ID_ROLE)
     dialog.tree.setCurrentItem(keep)
     other_path = window.session.store.path_for(other_id)
-    with qtbot.waitSignals([window.bus.memory_updated] * 2, timeout=5000):
+    keep_title = window.session.store.get(keep_id).title
+    other_title = window.session.store.get(other_id).title
+    index = Memory(id="", title="Coffee index", body=f"See [[{other_title}|the ratio]].", topics=[])
+    with qtbot.waitSignal(window.bus.memory_updated, timeout=5000) as made:
+        window.session.create(index)
+    index_id = made.args[0].created[0]
+    with (
+        qtbot.waitSignal(window.bus.memory_updated, timeout=5000) as announced,
+        qtbot.waitSignal(dialog.merged, timeout=5000),
+    ):
         dialog.merge_selected(confirm=False)
+    changes = announced.args[0]  # one change set: the kept memory, the linking one, the trash
+    assert set(changes.updated) == {keep_id, index_id} and changes.deleted == (other_id,)
     assert not other_path.exists()
     assert any((window.engine.vault / ".pixelmem").rglob(other_path.name))  # in the trash
     body = window.session.store.get(keep_id).body
     assert body.count("Use 18 g of coffee") == 1  # the same text is not repeated
+    assert window.session.store.get(index_id).body.startswith(f"See [[{keep_title}|the ratio]].")
+    assert "1 memory" in dialog.status.text()
     dialog.close()

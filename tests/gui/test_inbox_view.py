@@ -31,7 +31,7 @@ def test_drafts_are_listed_with_their_count(qtbot, view: InboxView) -> None:
     assert view.list.count() == 1
     assert "1 draft" in view.count_label.text()
     assert view.title_edit.text() == "Espresso grind"
-    assert view.topics_edit.text() == "coffee" and view.importance_box.currentText() == "low"
+    assert view.topics_edit.text() == "coffee" and view.importance_box.currentData() == "low"
     assert "mcp" in view.source_label.text()
 
 

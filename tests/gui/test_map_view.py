@@ -76,3 +76,15 @@ def test_map_updates_when_a_memory_is_added(qtbot, map_view, window):
 def test_colour_by_topic(map_view):
     map_view.colour_by.setCurrentIndex(1)
     assert map_view.canvas.point_count() == 5
+
+
+def test_polygons_are_exact_and_grouped_by_colour():
+    from pixelmem.gui.map_paint import polygon_of, polygons_by_cluster
+
+    xy = np.array([[0.5, -1.25], [3.0, 4.0], [1e6, -1e-6]])
+    polygon = polygon_of(xy)
+    assert [(p.x(), p.y()) for p in polygon] == [tuple(row) for row in xy.tolist()]
+    assert len(polygon_of(np.zeros((0, 2)))) == 0
+    groups = polygons_by_cluster(xy, np.array([1, 0, 1]))
+    assert sorted(groups) == [0, 1] and [len(groups[0]), len(groups[1])] == [1, 2]
+    assert groups[1][1] == QPointF(1e6, -1e-6)

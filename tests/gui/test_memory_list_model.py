@@ -106,3 +106,27 @@ def test_count_label_says_one_memory_not_one_memories(qtbot) -> None:
     qtbot.addWidget(panel)
     model.set_memories(list(memories.values()))
     qtbot.waitUntil(lambda: panel.count_label.text() == "1 memory", timeout=2000)
+
+
+def test_filters_memories_without_topics_and_by_period() -> None:
+    from pixelmem.gui.memory_list_model import WITHOUT_TOPICS
+
+    model, _ = _model(
+        [
+            _memory("a", "A", 1, ["rust"]),
+            _memory("b", "B", 2),
+            _memory("c", "C", 40),
+        ]
+    )
+    proxy = MemoryFilterProxy()
+    proxy.setSourceModel(model)
+    proxy.set_filters(topic=WITHOUT_TOPICS)
+    assert sorted(proxy.index(r, 0).data() for r in range(proxy.rowCount())) == ["B", "C"]
+    assert model.without_topics_count() == 2
+    day = (NOW - timedelta(days=2)).astimezone().date()
+    proxy.set_period((day, day + timedelta(days=1)))
+    assert [proxy.index(r, 0).data() for r in range(proxy.rowCount())] == ["B"]
+    proxy.set_filters()
+    assert proxy.rowCount() == 1 and proxy.period == (day, day + timedelta(days=1))
+    proxy.set_period(None)
+    assert proxy.rowCount() == 3

@@ -66,7 +66,9 @@ def _file(rng: random.Random) -> tuple[str, int]:
 def _expected(raw: bytes, title_line: int, target: int, case: int) -> bytes:
     """``raw`` with the title line and body line ``target`` replaced, each keeping its ending."""
     lines = raw.decode("utf-8").splitlines(keepends=True)
-    lines[title_line] = f"title: New title {case}" + _end(lines[title_line])
+    old_value = lines[title_line].split(":", 1)[1].strip()
+    quote = old_value[0] if old_value[:1] in ("'", '"') else ""  # a quoted title stays quoted
+    lines[title_line] = f"title: {quote}New title {case}{quote}" + _end(lines[title_line])
     body_start = next(i for i in range(1, len(lines)) if lines[i].rstrip("\r\n") == "---") + 1
     at = body_start + target
     if at < len(lines):

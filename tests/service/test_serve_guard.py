@@ -100,3 +100,25 @@ def test_a_port_in_use_is_a_clear_error() -> None:
         with pytest.raises(PixelmemError, match="another --port"):
             serve._check_port_free("127.0.0.1", port)
     serve._check_port_free("127.0.0.1", port)  # free again
+
+
+def test_an_address_that_cannot_be_bound_is_not_blamed_on_another_serve() -> None:
+    with pytest.raises(PixelmemError) as raised:
+        serve._check_port_free("no-such-host.invalid", 8733)
+    message = str(raised.value)
+    assert "another" not in message and "no-such-host.invalid" in message
+    assert "\n" not in message
+
+
+@pytest.mark.parametrize("command", ["serve", "mcp", "backup"])
+def test_a_vault_that_is_a_file_is_named_as_such(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    from pixelmem.cli import main
+
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("not a folder", encoding="utf-8")
+    extra = [str(tmp_path / "b.tar.gz")] if command == "backup" else []
+    assert main([command, *extra, "--vault", str(a_file)]) == 1
+    err = capsys.readouterr().err
+    assert err == f"pixelmem: error: the vault {a_file} is not a folder\n"

@@ -328,11 +328,34 @@ def test_an_edit_on_disk_changes_the_etag(server: Server, http: httpx.Client) ->
         (b'{"title": "t", "topics": "one"}', 422),
         (b'{"title": 5}', 422),
         (b'{"title": "t", "body": "nul \\u0000"}', 422),
+        (b"[" * 100_000, 400),  # nested deeper than the JSON parser recurses
+        (b'{"title": "t", "body": "lone \\ud800 surrogate"}', 422),  # UTF-8 cannot store it
+        (b'{"title": "lone \\udfff", "body": "b"}', 422),
+        (b'{"title": "t", "topics": ["\\ud83d"]}', 422),
     ],
 )
 def test_bad_bodies(http: httpx.Client, body: bytes, status: int) -> None:
     _error(http.post("/v1/memories", content=body), status)
     _error(http.post("/v1/record", content=body), status)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b'{"body": "lone \\ud800"}', b'{"title": "\\udfff"}', b'{"topics": ["\\ud83d"]}'],
+)
+def test_a_patch_with_text_utf8_cannot_hold_is_422(http: httpx.Client, body: bytes) -> None:
+    message = _error(http.patch(f"/v1/memories/{_any_id(http)}", content=body), 422)
+    assert "surrogate" in message
+
+
+def test_errors_of_an_endpoint_carry_server_timing_too(http: httpx.Client) -> None:
+    for answer in (
+        http.get("/v1/search", params={"q": ""}),
+        http.get("/v1/memories/0123456789abcdef"),
+        http.post("/v1/memories", content=b"{not json"),
+        http.get("/v1/status"),
+    ):
+        assert answer.headers["Server-Timing"].startswith("app;dur="), answer.text
 
 
 def test_bad_and_unknown_ids(http: httpx.Client) -> None:

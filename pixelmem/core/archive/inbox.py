@@ -30,6 +30,7 @@ from pixelmem.core.vault.frontmatter_io import (
     memory_from_document,
     new_file_text,
     parse_document,
+    refuse_unencodable,
 )
 from pixelmem.core.vault.memory import DEFAULT_IMPORTANCE, Memory
 from pixelmem.core.vault.store import MemoryStore
@@ -90,6 +91,10 @@ def checked_text(title: str, content: str, topics: Iterable[str]) -> None:
             raise InvalidMemoryError("titles and topics must be text")
         if any(unicodedata.category(ch) == "Cc" and ch not in "\t\r\n" for ch in text):
             raise InvalidMemoryError(f"{text[:40]!r} contains control characters (NUL, …)")
+    refuse_unencodable(content, "the content")
+    refuse_unencodable(title, "the title")
+    for topic in topics:
+        refuse_unencodable(topic, "a topic")
 
 
 class Inbox:

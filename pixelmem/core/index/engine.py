@@ -43,6 +43,7 @@ from pixelmem.core.vault.vault_scan import SkippedFile
 from pixelmem.core.vault.writes import MemoryWrites
 
 if TYPE_CHECKING:  # httpx (via rerank) costs ~90 ms at start-up; only load it when used
+    from pixelmem.core.index.postgres_store import PostgresStore
     from pixelmem.core.providers.rerank import Reranker
 
 log = logging.getLogger(__name__)
@@ -64,6 +65,8 @@ class EngineStatus:
     semantic_error: str
     model_reason: str = ""  # why "auto" chose this model for the vault
     model_suggestion: str = ""  # a better model for this vault, in a sentence
+    backend: str = "local"  # "local", or "postgres (host/database)"
+    backend_error: str = ""  # why the postgres backend is not answering, if it is not
 
 
 class Engine:
@@ -97,6 +100,8 @@ class Engine:
         self.rerank_warning: str | None = None  # why the last search was not reranked
         # The built-in model picked for this vault when embedding.provider is "auto".
         self.model_choice: model_choice.ModelChoice | None = None
+        self._store: PostgresStore | None = None  # the postgres backend's database
+        self.backend_error = ""  # one line: why the database is not answering
 
     # -- set-up ----------------------------------------------------------------------------
 
@@ -141,11 +146,49 @@ class Engine:
         return appdata_dir(self.vault) / CACHE_FILENAME
 
     def _ensure_indexer(self) -> Indexer:
-        if self._indexer is None:
+        if self._indexer is None or (self._wants_database() and self._store is None):
             embedder = self.embedder
-            cache = self._open_cache(embedder) if embedder is not None else None
-            self._indexer = Indexer(embedder, cache, self.chunker)
+            store = self._open_store(embedder) if self._wants_database() else None
+            if store is not None:
+                self._indexer = Indexer(embedder, None, self.chunker, store)
+            elif self._wants_database():  # server down: the local keyword index answers
+                self._indexer = Indexer(None, None, self.chunker)
+            else:
+                cache = self._open_cache(embedder) if embedder is not None else None
+                self._indexer = Indexer(embedder, cache, self.chunker)
         return self._indexer
+
+    def _wants_database(self) -> bool:
+        return self.settings.search.backend == "postgres"
+
+    def _open_store(self, embedder: Embedder | None) -> PostgresStore | None:
+        """The database of the postgres backend; None (and one line in ``backend_error``) when
+        it cannot be reached or set up."""
+        from pixelmem.core.index.postgres_store import PostgresStore, PostgresUnavailable
+
+        url = self.settings.search.postgres_url
+        try:
+            if not url:
+                raise PostgresUnavailable(
+                    "search.backend is postgres but search.postgres_url is empty"
+                )
+            model = embedder.model_id if embedder is not None else ""
+            self._store = PostgresStore(url, model, embedder.dim if embedder is not None else 0)
+        except (PostgresUnavailable, ProviderError) as exc:
+            self._store, self.backend_error = None, str(exc)
+            log.warning("%s", exc)
+            return None
+        self.backend_error = ""
+        return self._store
+
+    @property
+    def backend(self) -> str:
+        """The search backend in words: "local" or "postgres (host/database)"."""
+        if not self._wants_database():
+            return "local"
+        from pixelmem.core.index.postgres_store import describe_url
+
+        return f"postgres ({describe_url(self.settings.search.postgres_url)})"
 
     def _open_cache(self, embedder: Embedder) -> EmbeddingCache | None:
         try:
@@ -182,6 +225,7 @@ class Engine:
             if full:
                 self._reset_index_state(drop_cache=True)
             indexer = self._ensure_indexer()
+            indexer.prune_database = full  # only an explicit rebuild deletes others' rows
             index, report = indexer.build(
                 self.store.list(),
                 progress=progress,
@@ -191,6 +235,9 @@ class Engine:
             )
             if not report.semantic_error and self._embedder_error:
                 report.semantic_error = self._embedder_error
+            if self._wants_database() and self._store is None and self.backend_error:
+                report.semantic_error = self.backend_error
+                self._indexer = None  # try the server again next time
             self._index, self._report = index, report
             return report
 
@@ -203,6 +250,11 @@ class Engine:
         with self._build_lock:
             old = self.settings
             self.settings = settings
+            if old.search.backend != settings.search.backend or (
+                old.search.postgres_url != settings.search.postgres_url
+            ):
+                self._close_store()
+                self._reset_index_state(drop_cache=False)
             if old.embedding != settings.embedding:
                 self._embedder, self._embedder_ready = None, False
                 self._embedder_error = ""
@@ -210,6 +262,11 @@ class Engine:
             elif old.chunk != settings.chunk:
                 self._reset_index_state(drop_cache=False)
             self._clear_query_cache()
+
+    def _close_store(self) -> None:
+        if self._store is not None:
+            self._store.close()
+        self._store, self.backend_error = None, ""
 
     def _reset_index_state(self, *, drop_cache: bool) -> None:
         if drop_cache and self.cache_path.exists():
@@ -257,10 +314,7 @@ class Engine:
             return []
         reranker = self._current_reranker()
         depth = max(k, self.settings.rerank.candidates) if reranker is not None else k
-        hits = index.search(
-            query,
-            vector,
-            mode=mode,
+        options = dict(
             k=depth,
             min_relevance=min_relevance,
             filters=filters,
@@ -268,6 +322,14 @@ class Engine:
             background=self.background(vector),
             calibration=self.calibration,
         )
+        from pixelmem.core.index.postgres_store import PostgresUnavailable
+
+        try:
+            hits = index.search(query, vector, mode=mode, **options)  # type: ignore[arg-type]
+        except PostgresUnavailable as exc:  # the local keyword index answers meanwhile
+            self.backend_error = str(exc)
+            log.warning("%s", exc)
+            hits = index.offline().search(query, None, mode="keyword", **options)  # type: ignore[arg-type]
         if reranker is None:
             return hits
         from pixelmem.core.providers.rerank import rerank_or_fallback
@@ -373,13 +435,20 @@ class Engine:
         anchors = self.anchor_vectors()
         if anchors is not None:
             anchors = anchors[same_language_anchors(text)]
-        return index.related(
-            memory_id,
-            k=k,
-            min_relevance=min_relevance,
-            anchors=anchors,
-            calibration=self.calibration,
-        )
+        from pixelmem.core.index.postgres_store import PostgresUnavailable
+
+        try:
+            return index.related(
+                memory_id,
+                k=k,
+                min_relevance=min_relevance,
+                anchors=anchors,
+                calibration=self.calibration,
+            )
+        except PostgresUnavailable as exc:
+            self.backend_error = str(exc)
+            log.warning("%s", exc)
+            return []
 
     def chunk_texts(self, hits: Iterable[SearchHit]) -> list[str]:
         """The embedded text of each hit's best chunk (for a reranker)."""
@@ -405,6 +474,8 @@ class Engine:
             semantic_error=self.semantic_error,
             model_reason=self.model_choice.reason if self.model_choice else "",
             model_suggestion=self.model_suggestion(),
+            backend=self.backend,
+            backend_error=self.backend_error,
         )
 
 

@@ -2,30 +2,41 @@
 
 Only chunks whose exact embedded text is missing from the cache are sent to the embedder, so a
 restart on an unchanged vault embeds nothing and an edit embeds only the chunks it changed.
+When the snapshot being replaced is this indexer's own last one, a few changed memories are
+applied to it through :meth:`SearchIndex.updated` (their chunks only, the rest untouched);
+many changes, or a snapshot worn by updates, make a fresh build.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import logging
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from pixelmem.core.errors import PixelmemError, ProviderError
 from pixelmem.core.index.cache import EmbeddingCache, content_hash
+from pixelmem.core.index.catalog import MemoryChunks
 from pixelmem.core.index.chunking import Chunk, ChunkerSettings, chunk_text
 from pixelmem.core.index.search import SearchIndex
 from pixelmem.core.providers.embeddings.base import Embedder
 from pixelmem.core.vault.memory import Memory, searchable_title
+
+if TYPE_CHECKING:
+    from pixelmem.core.index.postgres_store import PostgresStore
 
 log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]
 EMBED_BATCH = 64  # texts handed to the embedder per call: progress and cancel granularity
 PUBLISH_KEYWORD_FIRST = 64  # this many chunks to embed: offer keyword search meanwhile
+UPDATE_MAX_CHUNKS = 2000  # more new chunks than this (or than a quarter of all): rebuild
+REBUILD_STALE_SHARE = 0.25  # dead chunks + keyword delta past this share: rebuild
 
 
 class IndexCancelled(PixelmemError):
@@ -53,6 +64,18 @@ class _Prepared:
     fingerprint: str
     chunks: tuple[Chunk, ...]
     hashes: tuple[bytes, ...]
+    metadata: tuple[object, ...] = ()  # what filters read, besides title and body
+    disk_hash: str | None = None  # the file as read: equal means nothing changed
+
+
+@dataclass(frozen=True)
+class _Changes:
+    """How the store's memories differ from those of the last snapshot."""
+
+    changed: list[Memory]  # new, or another title or body
+    refreshed: list[Memory]  # same title and body, other topics / importance / dates
+    removed: list[str]
+    prepared: dict[str, _Prepared]
 
 
 class Indexer:
@@ -67,11 +90,19 @@ class Indexer:
         embedder: Embedder | None,
         cache: EmbeddingCache | None,
         chunker: ChunkerSettings | None = None,
+        store: PostgresStore | None = None,
     ) -> None:
+        """``store``: the ``postgres`` backend's database (it also replaces the cache: vectors
+        any client stored for the same text are reused)."""
         self.embedder = embedder
         self.cache = cache
+        self.store = store
+        # Delete the rows of memories this client does not know. Only on request (a full
+        # rebuild): another client may have written a memory this vault copy has not yet.
+        self.prune_database = False
         self.chunker = chunker or ChunkerSettings()
         self._prepared: dict[str, _Prepared] = {}
+        self._last: SearchIndex | None = None  # the last complete snapshot this indexer made
 
     def build(
         self,
@@ -87,9 +118,20 @@ class Indexer:
         handed to ``publish`` before embedding starts, so search works during a long first run
         (and stays working if that run is cancelled)."""
         table = {m.id: m for m in memories}
+        changes = self._changes(table) if previous is not None and previous is self._last else None
+        if changes is not None and self._can_update(previous, changes):
+            assert previous is not None
+            return self._update(previous, table, changes, progress, cancel)
+        self._last = None
         chunks, hashes = self._chunk_all(table)
         report = IndexReport(memories=len(table), chunks=len(chunks))
         vectors: np.ndarray | None = None
+        if self.store is not None:
+            index = self._sync_database(self.store, chunks, hashes, table, report, progress, cancel)
+            if index is None:
+                index = SearchIndex.on_database(chunks, table, self.store, previous=previous)
+            self._remember(index, report)
+            return index, report
 
         def keyword_first(missing: int) -> None:
             nonlocal previous
@@ -109,7 +151,166 @@ class Indexer:
             report.semantic_error = "no embedding model is configured"
         self._save_cache(hashes, report)
         index = SearchIndex.build(chunks, vectors, table, previous=previous)
+        self._remember(index, report)
         return index, report
+
+    # -- updating the last snapshot ----------------------------------------------------------
+
+    def _changes(self, table: dict[str, Memory]) -> _Changes:
+        changed, refreshed = [], []
+        prepared: dict[str, _Prepared] = {}
+        for memory in table.values():
+            known = self._prepared.get(memory.id)
+            if known is not None and memory.disk_hash and known.disk_hash == memory.disk_hash:
+                prepared[memory.id] = known  # the same file as last time
+                continue
+            fresh = self._prepare(memory)
+            prepared[memory.id] = fresh
+            if known is None or known.fingerprint != fresh.fingerprint:
+                changed.append(memory)
+            elif known.metadata != fresh.metadata:
+                refreshed.append(memory)
+        removed = [mid for mid in self._prepared if mid not in table]
+        return _Changes(changed, refreshed, removed, prepared)
+
+    def _can_update(self, previous: SearchIndex | None, changes: _Changes) -> bool:
+        if previous is None or previous.stale_share > REBUILD_STALE_SHARE:
+            return False
+        new_chunks = sum(len(changes.prepared[m.id].chunks) for m in changes.changed)
+        return new_chunks <= min(UPDATE_MAX_CHUNKS, max(64, previous.chunk_count // 4))
+
+    def _update(
+        self,
+        previous: SearchIndex,
+        table: dict[str, Memory],
+        changes: _Changes,
+        progress: Progress | None,
+        cancel: threading.Event | None,
+    ) -> tuple[SearchIndex, IndexReport]:
+        """Apply ``changes`` to ``previous``: only the changed memories' chunks are embedded
+        (cache first), tokenised and stored."""
+        report = IndexReport(memories=len(table))
+        if self.embedder is None:
+            report.semantic_error = "no embedding model is configured"
+        changed = changes.changed
+        if self.store is not None:  # the rows carry the metadata SQL filters read
+            changed = changed + changes.refreshed
+        items = [MemoryChunks(m.id, m, changes.prepared[m.id].chunks) for m in changed]
+        chunks = [c for item in items for c in item.chunks]
+        hashes = [h for m in changed for h in changes.prepared[m.id].hashes]
+        vectors = None
+        if previous.has_vectors and chunks:
+            assert self.embedder is not None
+            try:
+                vectors = self._vectors_shared(chunks, table, hashes, report, progress, cancel)
+            except ProviderError as exc:
+                log.warning("semantic search unavailable: %s", exc)
+                self._last = None  # a keyword-only snapshot of everything, as a full build makes
+                return self.build(table.values(), progress=progress, cancel=cancel)
+        index = previous.updated(changes.removed, items, changes.refreshed, vectors)
+        self._prepared = changes.prepared  # only now: a cancelled update changes nothing
+        report.chunks = index.chunk_count
+        report.reused = index.chunk_count - report.embedded
+        self._save_cache(self._all_hashes(), report)
+        self._remember(index, report)
+        return index, report
+
+    # -- the postgres backend ----------------------------------------------------------------
+
+    def _sync_database(
+        self,
+        store: PostgresStore,
+        chunks: list[Chunk],
+        hashes: list[bytes],
+        table: dict[str, Memory],
+        report: IndexReport,
+        progress: Progress | None,
+        cancel: threading.Event | None,
+    ) -> SearchIndex | None:
+        """Write the rows of memories whose chunks the database lacks or has otherwise (by
+        content hash and metadata), delete those of memories gone from the vault."""
+        from pixelmem.core.index.postgres_sides import chunk_row, row_metadata
+        from pixelmem.core.index.search import keyword_title
+
+        states = store.row_states()
+        in_db: dict[str, int] = {}
+        for mid, _ in states:
+            in_db[mid] = in_db.get(mid, 0) + 1
+        dirty: set[str] = set()
+        local: dict[str, int] = {}
+        for chunk, h in zip(chunks, hashes, strict=True):
+            local[chunk.memory_id] = local.get(chunk.memory_id, 0) + 1
+            state = states.get((chunk.memory_id, chunk.index))
+            wanted = (h, row_metadata(table.get(chunk.memory_id)))
+            if state != wanted:
+                dirty.add(chunk.memory_id)
+        dirty |= {mid for mid, count in local.items() if in_db.get(mid, 0) != count}
+        gone = sorted(set(in_db) - set(local)) if self.prune_database else []
+        rows_at = [i for i, c in enumerate(chunks) if c.memory_id in dirty]
+        vectors = None
+        if self.embedder is not None and rows_at:
+            try:
+                vectors = self._vectors_shared(
+                    [chunks[i] for i in rows_at], table, [hashes[i] for i in rows_at], report,
+                    progress, cancel,
+                )  # fmt: skip
+            except ProviderError as exc:
+                report.semantic_error = str(exc)
+                log.warning("semantic search unavailable: %s", exc)
+                return SearchIndex.build(chunks, None, table)  # keyword-only, nothing written
+        elif self.embedder is None:
+            report.semantic_error = "no embedding model is configured"
+        rows = [
+            chunk_row(
+                table.get(chunks[i].memory_id), chunks[i].memory_id, chunks[i].index,
+                chunks[i].text, keyword_title(table.get(chunks[i].memory_id)),
+                None if vectors is None else vectors[n],
+            )
+            for n, i in enumerate(rows_at)
+        ]  # fmt: skip
+        store.write(rows, delete_memories=gone)
+        report.reused = len(chunks) - report.embedded
+        return None
+
+    def _vectors_shared(
+        self,
+        chunks: Sequence[Chunk],
+        table: dict[str, Memory],
+        hashes: Sequence[bytes],
+        report: IndexReport,
+        progress: Progress | None,
+        cancel: threading.Event | None,
+    ) -> np.ndarray:
+        """Vectors from the database when any client stored the same text with this model,
+        from the cache or the embedder otherwise."""
+        if self.store is None:
+            return self._vectors_for(chunks, table, hashes, report, progress, cancel, _nothing)
+        assert self.embedder is not None
+        found = self.store.vectors_by_hash(hashes)
+        matrix = np.zeros((len(chunks), self.embedder.dim), np.float32)
+        missing = []
+        for i, h in enumerate(hashes):
+            if h in found:
+                matrix[i] = found[h]
+            else:
+                missing.append(i)
+        if missing:
+            sub = self._vectors_for(
+                [chunks[i] for i in missing], table, [hashes[i] for i in missing], report,
+                progress, cancel, _nothing,
+            )  # fmt: skip
+            matrix[missing] = sub
+        report.reused = len(chunks) - len(missing)
+        return matrix
+
+    def _all_hashes(self) -> list[bytes]:
+        return [h for p in self._prepared.values() for h in p.hashes]
+
+    def _remember(self, index: SearchIndex, report: IndexReport) -> None:
+        """Keep ``index`` as the base of the next update, when it is whole: every chunk has a
+        vector (or no embedder is configured, so none ever will)."""
+        whole = not report.semantic_error or self.embedder is None
+        self._last = index if whole and (index.has_vectors or self.embedder is None) else None
 
     # -- chunking --------------------------------------------------------------------------
 
@@ -127,16 +328,19 @@ class Indexer:
 
     def _prepare(self, memory: Memory) -> _Prepared:
         fingerprint = _fingerprint(memory)
+        metadata = _metadata(memory)
         known = self._prepared.get(memory.id)
         if known is not None and known.fingerprint == fingerprint:
-            return known
+            if known.metadata == metadata and known.disk_hash == memory.disk_hash:
+                return known
+            return dataclasses.replace(known, metadata=metadata, disk_hash=memory.disk_hash)
         chunks = chunk_text(memory.id, memory.body, self.chunker)
         if not chunks:  # a title-only memory is still findable
             chunks = [Chunk(memory.id, 0, 0, 0, "")]
         hashes = tuple(
             content_hash(embedding_text(searchable_title(memory), c.text)) for c in chunks
         )
-        return _Prepared(fingerprint, tuple(chunks), hashes)
+        return _Prepared(fingerprint, tuple(chunks), hashes, metadata, memory.disk_hash)
 
     # -- vectors ---------------------------------------------------------------------------
 
@@ -207,6 +411,15 @@ def _fingerprint(memory: Memory) -> str:
     digest.update(b"\0")
     digest.update(memory.body.encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
+
+
+def _nothing(_: int) -> None:
+    """No keyword-only snapshot first (an update, or the database answers meanwhile)."""
+
+
+def _metadata(memory: Memory) -> tuple[object, ...]:
+    """What the snapshot keeps of a memory besides its title and body (for filters)."""
+    return (tuple(memory.topics), memory.importance, memory.created, memory.updated)
 
 
 def _scatter(found: np.ndarray, missing: Sequence[int], n: int, dim: int) -> np.ndarray:

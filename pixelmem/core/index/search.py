@@ -25,20 +25,31 @@ the reference, so any number of threads may search one snapshot.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time
+from datetime import time
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from pixelmem.core.index.catalog import Catalog, MemoryChunks, as_utc
 from pixelmem.core.index.chunking import Chunk
-from pixelmem.core.index.keyword_index import KeywordIndex, token_hashes
+from pixelmem.core.index.keyword_index import token_hashes
+from pixelmem.core.index.keyword_side import LocalKeywordSide
 from pixelmem.core.index.relevance import (
+    CALIBRATIONS,
     DEFAULT_MIN_RELEVANCE,
     Calibration,
     keyword_evidence,
     relevance,
     semantic_evidence,
+)
+from pixelmem.core.index.search_backend import (
+    Allowed,
+    ChunkBatch,
+    KeywordSide,
+    SearchFilters,
+    VectorSide,
 )
 from pixelmem.core.index.text_tokens import (
     QueryTerms,
@@ -47,25 +58,15 @@ from pixelmem.core.index.text_tokens import (
     split_query,
     tokenize,
 )
-from pixelmem.core.index.vector_index import VectorIndex, top_k_of_scores
+from pixelmem.core.index.vector_side import LocalVectorSide
 from pixelmem.core.vault.memory import Memory, searchable_title
+
+if TYPE_CHECKING:
+    from pixelmem.core.index.postgres_store import PostgresStore
 
 MODES = ("hybrid", "semantic", "keyword")
 RELATED_VAULT_BACKGROUND = 20  # memories: from here on, the vault's median note is the background
 _NONE = -np.inf
-
-
-@dataclass(frozen=True)
-class SearchFilters:
-    """Keep only memories with this topic / importance / date (``updated``, else ``created``).
-
-    Dates without a time zone are taken as UTC; a plain ``date`` covers that whole day.
-    """
-
-    topic: str | None = None
-    importance: str | None = None
-    date_from: datetime | date | None = None
-    date_to: datetime | date | None = None
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,7 @@ class _TokenHashes:
     titles_in_keyword: bool
     hashes: np.ndarray
     lengths: np.ndarray
+    titles: tuple[str, ...] = ()  # the keyword title each chunk was hashed with
 
 
 @dataclass(frozen=True)
@@ -98,40 +100,37 @@ class SearchHit:
     copies: tuple[str, ...] = ()  # other memories with the same content, not listed apart
 
 
+def keyword_title(memory: Memory | None, titles_in_keyword: bool = True) -> str:
+    """The text of a memory's that BM25 adds to each of its chunks: its title and aliases (a
+    title word finds every chunk of the memory). The one place that decides it."""
+    return searchable_title(memory) if memory is not None and titles_in_keyword else ""
+
+
 class SearchIndex:
-    """Chunks, their vectors and their BM25 postings, plus per-memory metadata for filters."""
+    """Chunks and per-memory metadata (a :class:`Catalog`) plus a vector and a keyword side."""
 
     def __init__(
         self,
-        chunks: Sequence[Chunk],
-        vectors: VectorIndex | None,
-        keywords: KeywordIndex,
-        memories: Mapping[str, Memory],
-        token_hashes: _TokenHashes | None = None,
+        catalog: Catalog,
+        vectors: VectorSide | None,
+        keywords: KeywordSide,
+        *,
+        titles_in_keyword: bool = True,
+        hashes_source: _TokenHashes | None = None,
+        fallback: KeywordSide | None = None,
+        backend: str = "local",
     ) -> None:
-        """Assemble a snapshot from prepared parts; :meth:`build` is the usual way in."""
-        self._chunks = tuple(chunks)
+        """Assemble a snapshot from prepared parts; :meth:`build` is the usual way in.
+
+        ``fallback``: a local keyword side that answers when ``keywords`` (a database) cannot.
+        """
+        self._catalog = catalog
         self._vectors = vectors if vectors is not None and len(vectors) else None
         self._keywords = keywords
-        self._token_hashes = token_hashes
-        ids = list(dict.fromkeys(c.memory_id for c in self._chunks))
-        self._ids = tuple(ids)
-        self._position = {mid: i for i, mid in enumerate(ids)}
-        self._row_memory = np.array([self._position[c.memory_id] for c in self._chunks], np.int64)
-        # Rows grouped by memory: memory m owns _order[_starts[m]:_starts[m + 1]].
-        self._order = np.argsort(self._row_memory, kind="stable")
-        self._starts = np.searchsorted(self._row_memory[self._order], np.arange(len(ids) + 1))
-        found = [memories.get(mid) for mid in ids]
-        self._titles = tuple(m.title if m else "" for m in found)
-        self._keyword_titles = tuple(searchable_title(m) if m else "" for m in found)  # + aliases
-        self._importance = np.array([m.importance if m else "" for m in found], dtype=object)
-        self._dates = np.array([_timestamp(m) for m in found], np.float64)
-        # Same content → same key: an import made twice is one hit, never its own neighbour.
-        self._content = np.array([_content_key(m) for m in found], np.int64)
-        self._topics: dict[str, list[int]] = {}
-        for i, m in enumerate(found):
-            for topic in dict.fromkeys(t.casefold() for t in (m.topics if m else ())):
-                self._topics.setdefault(topic, []).append(i)
+        self._titles_in_keyword = titles_in_keyword
+        self._token_hashes = hashes_source
+        self._fallback = fallback
+        self.backend = backend
 
     @classmethod
     def build(
@@ -151,64 +150,175 @@ class SearchIndex:
         """
         if vectors is not None and len(vectors) and len(vectors) != len(chunks):
             raise ValueError(f"{len(vectors)} vectors for {len(chunks)} chunks")
-        vector_index = VectorIndex(vectors) if vectors is not None and len(vectors) else None
+        catalog, keywords, source = cls._local_parts(chunks, memories, titles_in_keyword, previous)
+        vector_side = None
+        if vectors is not None and len(vectors):
+            vector_side = LocalVectorSide.from_matrix(vectors, catalog.owners)
+        return cls(
+            catalog, vector_side, keywords, titles_in_keyword=titles_in_keyword,
+            hashes_source=source,
+        )  # fmt: skip
+
+    @classmethod
+    def on_database(
+        cls,
+        chunks: Sequence[Chunk],
+        memories: Mapping[str, Memory],
+        store: PostgresStore,
+        *,
+        titles_in_keyword: bool = True,
+        previous: SearchIndex | None = None,
+    ) -> SearchIndex:
+        """A snapshot whose sides are the database's (its rows already written for these
+        chunks); a local keyword index of the same chunks answers while the server is down."""
+        from pixelmem.core.index.postgres_sides import (
+            ChunkKeys,
+            PostgresKeywordSide,
+            PostgresVectorSide,
+        )
+
+        catalog, local, source = cls._local_parts(chunks, memories, titles_in_keyword, previous)
+        keys = ChunkKeys(catalog)
+        vector_side = PostgresVectorSide(store, keys) if store.dim else None
+        return cls(
+            catalog, vector_side, PostgresKeywordSide(store, keys),
+            titles_in_keyword=titles_in_keyword, hashes_source=source, fallback=local,
+            backend="postgres",
+        )  # fmt: skip
+
+    def offline(self) -> SearchIndex:
+        """This snapshot's local keyword index alone (the database is unreachable)."""
+        return SearchIndex(
+            self._catalog, None, self._fallback or self._keywords,
+            titles_in_keyword=self._titles_in_keyword, hashes_source=self._token_hashes,
+        )  # fmt: skip
+
+    @classmethod
+    def _local_parts(
+        cls,
+        chunks: Sequence[Chunk],
+        memories: Mapping[str, Memory],
+        titles_in_keyword: bool,
+        previous: SearchIndex | None,
+    ) -> tuple[Catalog, LocalKeywordSide, _TokenHashes]:
+        catalog = Catalog.build(chunks, memories)
         reusable = previous._reusable_hashes(titles_in_keyword) if previous is not None else {}
         title_hashes: dict[str, np.ndarray] = {}
         parts = []
+        titles = []
         for chunk in chunks:
-            memory = memories.get(chunk.memory_id)
-            title = searchable_title(memory) if memory is not None and titles_in_keyword else ""
+            title = keyword_title(memories.get(chunk.memory_id), titles_in_keyword)
+            titles.append(title)
             part = reusable.get((title, chunk.text))
-            if part is None:
+            if part is None:  # as keyword_side.keyword_tokens, each title tokenised once
                 if title not in title_hashes:
                     title_hashes[title] = token_hashes(tokenize(title))
                 part = np.concatenate((token_hashes(tokenize(chunk.text)), title_hashes[title]))
             parts.append(part)
         lengths = np.fromiter(map(len, parts), np.int64, count=len(parts))
         hashes = np.concatenate(parts) if parts else np.zeros(0, np.int64)
-        keywords = KeywordIndex.from_hashes(hashes, lengths)
-        source = _TokenHashes(titles_in_keyword, hashes, lengths)
-        return cls(chunks, vector_index, keywords, memories, source)
+        keywords = LocalKeywordSide.from_hashes(hashes, lengths, catalog.owners)
+        source = _TokenHashes(titles_in_keyword, hashes, lengths, tuple(titles))
+        return catalog, keywords, source
+
+    def updated(
+        self,
+        removed: Iterable[str],
+        changed: Sequence[MemoryChunks],
+        refreshed: Sequence[Memory] = (),
+        vectors: np.ndarray | None = None,
+    ) -> SearchIndex:
+        """A new snapshot: ``removed`` memories gone, ``changed`` ones with their new chunks
+        (``vectors``: one row per new chunk, in order; None for a keyword-only snapshot), the
+        metadata of ``refreshed`` ones (same title and body) brought up to date.
+
+        Only the changed chunks are tokenised and stored; this snapshot stays as it was.
+        """
+        catalog, gone, fresh, owners = self._catalog.updated(removed, changed, refreshed)
+        new_chunks = [c for item in changed for c in item.chunks]
+        titles = [
+            keyword_title(item.memory, self._titles_in_keyword)
+            for item in changed
+            for _ in item.chunks
+        ]
+        if self._vectors is not None and new_chunks and vectors is None:
+            raise ValueError("this snapshot has vectors: the new chunks need theirs")
+        memories = [item.memory for item in changed for _ in item.chunks]
+        batch = ChunkBatch(fresh, owners, new_chunks, titles, vectors, memories)
+        keywords = self._keywords.remove(gone)
+        vector_side = self._vectors.remove(gone) if self._vectors is not None else None
+        fallback = self._fallback.remove(gone) if self._fallback is not None else None
+        if len(batch):
+            keywords = keywords.upsert(batch)
+            vector_side = vector_side.upsert(batch) if vector_side is not None else None
+            fallback = fallback.upsert(batch) if fallback is not None else None
+        return SearchIndex(
+            catalog, vector_side, keywords, titles_in_keyword=self._titles_in_keyword,
+            hashes_source=self._token_hashes, fallback=fallback, backend=self.backend,
+        )  # fmt: skip
 
     def _reusable_hashes(self, titles_in_keyword: bool) -> dict[tuple[str, str], np.ndarray]:
         """(title, chunk text) → that chunk's token hashes, for the next :meth:`build`."""
         source = self._token_hashes
         if source is None or source.titles_in_keyword != titles_in_keyword:
             return {}
-        ends = np.cumsum(source.lengths)
-        titles = [self._keyword_titles[m] if titles_in_keyword else "" for m in self._row_memory]
-        return {
-            (title, chunk.text): source.hashes[end - length : end]
-            for title, chunk, end, length in zip(
-                titles, self._chunks, ends.tolist(), source.lengths.tolist(), strict=True
-            )
-        }
+        chunks = self._catalog.chunks
+        ends = np.cumsum(source.lengths).tolist()
+        reusable = {}
+        for c, (end, length) in enumerate(zip(ends, source.lengths.tolist(), strict=True)):
+            chunk = chunks[c]
+            if chunk is not None:
+                reusable[(source.titles[c], chunk.text)] = source.hashes[end - length : end]
+        return reusable
 
     # -- what is in it ---------------------------------------------------------------------
 
     def __len__(self) -> int:
-        return len(self._ids)
+        return len(self._catalog.live_ids)
 
     def __contains__(self, memory_id: object) -> bool:
-        return memory_id in self._position
+        return memory_id in self._catalog.position
 
     @property
     def memory_ids(self) -> tuple[str, ...]:
         """Ids of the searchable memories, in index order."""
-        return self._ids
+        return self._catalog.live_ids
 
     @property
     def chunk_count(self) -> int:
-        return len(self._chunks)
+        return self._catalog.live_chunks
 
     @property
     def has_vectors(self) -> bool:
         """False for a keyword-only snapshot (no embedder, or it failed)."""
         return self._vectors is not None
 
+    @property
+    def vector_dim(self) -> int:
+        return self._vectors.dim if self._vectors is not None else 0
+
+    @property
+    def stale_share(self) -> float:
+        """How much of the snapshot is left over from updates (dead chunks, the keyword delta):
+        the indexer rebuilds from scratch when this grows large."""
+        delta = getattr(self._fallback or self._keywords, "delta_size", 0)
+        capacity = self._catalog.chunk_capacity
+        return self._catalog.dead_share + (delta / capacity if capacity else 0.0)
+
     def chunks_of(self, memory_id: str) -> list[Chunk]:
         """The chunks of one memory in index order (empty if it is not indexed)."""
-        return [self._chunks[r] for r in self._rows_of(memory_id)]
+        chunks = self._catalog.chunks
+        return [c for r in self._catalog.rows_of(memory_id).tolist() if (c := chunks[r])]
+
+    def memory_vector_sums(self) -> tuple[tuple[str, ...], np.ndarray]:
+        """Each memory's sum of chunk vectors, with the memory ids (empty without vectors)."""
+        if self._vectors is None or not len(self):
+            return (), np.zeros((0, 0), np.float32)
+        rows = [r for r, mid in zip(self._catalog.rows, self._catalog.ids, strict=True) if mid]
+        order = np.concatenate(rows)
+        starts = np.cumsum([0] + [len(r) for r in rows[:-1]])
+        sums = np.add.reduceat(self._vectors.vectors(order), starts, axis=0)
+        return self.memory_ids, sums
 
     # -- queries ---------------------------------------------------------------------------
 
@@ -236,54 +346,50 @@ class SearchIndex:
         """
         if mode not in MODES:
             raise ValueError(f"unknown search mode {mode!r}; use one of {', '.join(MODES)}")
-        keep = self._memory_mask(filters)
-        if k <= 0 or not keep.any():
+        allowed = self._memory_mask(filters)
+        if k <= 0 or (allowed is not None and not allowed.mask.any()) or not len(self):
             return []
         terms = split_query(query) if mode != "semantic" else None
         vector_ok = mode != "keyword" and query_vector is not None and self.has_vectors
         if mode == "hybrid" and not (vector_ok and terms):
             mode = "semantic" if vector_ok else "keyword"
-        evidence = self.evidence(
-            terms if mode != "semantic" else None,
-            query_vector if mode != "keyword" else None,
-            keep=keep,
-            background=background,
+        query_ = _Query(
+            mode,
+            terms if mode != "semantic" and terms else None,
+            query_vector if mode != "keyword" and vector_ok else None,
+            background,
+            semantic_weight,
+            calibration,
         )
-        sem, kw, cosine, bm25 = evidence
-        if sem is None and kw is None:
+        if query_.terms is None and query_.vector is None:
             return []
-        score = relevance(mode, sem, kw, semantic_weight, calibration)
-        if mode == "keyword":
-            assert kw is not None
-            score[kw <= 0] = _NONE  # a keyword search lists only memories that match
-        score[~keep] = _NONE
-        return self._hits(score, k, min_relevance, query, cosine, bm25)
+        depth = max(_FIRST_DEPTH, _FIRST_DEPTH_PER_HIT * (2 * k + 8))
+        while True:
+            ranked = self._ranked_candidates(query_, allowed, depth)
+            groups = ranked.groups(k, min_relevance, self._catalog.meta.content)
+            if groups is not None:
+                return self._hits(groups, ranked, query, query_)
+            depth *= 4  # not enough certain candidates: ask both sides for more
 
     def evidence(
-        self,
-        terms: QueryTerms | None,
-        query_vector: np.ndarray | None,
-        *,
-        keep: np.ndarray | None = None,
-        background: float = 0.0,
-    ) -> tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None, np.ndarray | None]:
-        """Per-memory semantic and keyword evidence, then per-chunk cosine and BM25.
-
-        Each is None when its side does not run (no vector, no terms). Evidence is as
-        :mod:`pixelmem.core.index.relevance` defines it; ``-inf`` where ``keep`` is False.
-        """
-        cosine = bm25 = sem = kw = None
-        if query_vector is not None and self._vectors is not None:
-            cosine = self._vectors.scores(query_vector)
-            sem = semantic_evidence(self._memory_best(cosine, keep), background)
-        if terms:
-            bm25 = self._keywords.evidence(terms.strong, terms.weak)
-            best = self._memory_best(bm25, keep)
-            kw = keyword_evidence(best, self._keywords.idf_sum(terms.all))
-            kw[~(best > 0)] = 0.0
-            if keep is not None:
-                kw[~keep] = _NONE
-        return sem, kw, cosine, bm25
+        self, terms: QueryTerms | None, query_vector: np.ndarray | None, *, background: float = 0.0
+    ) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """Every memory's semantic and keyword evidence (in :attr:`memory_ids` order), each
+        None when its side does not run. Scores every chunk: for fitting, not for searching."""
+        query = _Query("hybrid", terms or None, query_vector, background, 1.0, None)
+        if query.vector is not None and self._vectors is None:
+            query = dataclasses.replace(query, vector=None)
+        everything = max(1, self._catalog.chunk_capacity)
+        found = self._candidates(query, None, everything)
+        live = np.array([self._catalog.position[mid] for mid in self.memory_ids], np.int64)
+        where = np.searchsorted(live, found.positions)
+        sem = kw = None
+        if found.cosine is not None:  # the vector side listed every memory
+            sem = semantic_evidence(found.cosine, background)
+        if found.bm25 is not None:
+            kw = np.zeros(len(live))
+            kw[where] = self._keyword_evidence(found.bm25, query)
+        return sem, kw
 
     def related(
         self,
@@ -301,85 +407,177 @@ class SearchIndex:
         texts' vectors, for the background). Copies of this memory are never listed. Empty when
         the memory is unknown or there are no vectors.
         """
-        rows = self._rows_of(memory_id)
+        rows = self._catalog.rows_of(memory_id)
         if self._vectors is None or not len(rows) or k <= 0:
             return []
-        cosine = self._vectors.group_scores(rows)
-        centre = self._vectors.mean_vector(rows)
-        best = self._memory_best(cosine)
+        mean = self._vectors.vectors(rows).mean(axis=0)  # the side scales it to unit length
+        centre = _unit(mean)
+        query = _Query("semantic", None, mean, 0.0, 1.0, calibration)
+        found = self._candidates(query, None, self._catalog.chunk_capacity)
+        assert found.cosine is not None
+        best = found.cosine
         background = float(np.median(anchors @ centre)) if anchors is not None else 0.0
         if len(best) >= RELATED_VAULT_BACKGROUND:
             # A neighbour must stand out from the typical note of this vault, not only from
             # unrelated sentences: notes in one vault share style, language and subject.
             background = max(background, float(np.median(best)))
-        me = self._position[memory_id]
+        content = self._catalog.meta.content[found.positions]
+        me = self._catalog.position[memory_id]
         nearness = semantic_evidence(best, background)
-        nearness[self._content == self._content[me]] = _NONE  # itself and its copies
+        nearness[content == self._catalog.meta.content[me]] = _NONE  # itself and its copies
         score = relevance("semantic", nearness, None, calibration=calibration)
         score[~np.isfinite(nearness)] = _NONE
-        return self._hits(score, k, min_relevance, "", cosine, None)
+        ranked = _Ranked(found.positions, score, None)
+        groups = ranked.groups(k, min_relevance, self._catalog.meta.content)
+        assert groups is not None
+        return self._hits(groups, ranked, "", query)
+
+    # -- candidates ------------------------------------------------------------------------
+
+    def _candidates(self, query: _Query, allowed: Allowed | None, depth: int) -> _Candidates:
+        """The memories of the ``depth`` best chunks on each side that runs, with their best
+        chunk's cosine and BM25 (looked up on the other side when it did not list them), and
+        the most any other memory can have (None when a side listed every match)."""
+        owners = self._known_owners
+        sides: list[tuple[np.ndarray, np.ndarray]] = []
+        cosine_cap = bm25_cap = None
+        if query.vector is not None:
+            assert self._vectors is not None
+            ids, cos = self._vectors.top_chunks(query.vector, depth, allowed)
+            sides.append(_best_per_memory(owners(ids), cos))
+            cosine_cap = float(cos[-1]) if len(ids) >= depth else None
+        if query.terms is not None:
+            ids, bm = self._keywords.top_chunks(query.terms, depth, allowed)
+            sides.append(_best_per_memory(owners(ids), bm))
+            bm25_cap = float(bm[-1]) if len(ids) >= depth else None
+        positions = np.unique(np.concatenate([p for p, _ in sides]))
+        cosine = bm25 = None
+        side = iter(sides)
+        if query.vector is not None:
+            look_up = (lambda m: self._cosines(query, m)) if cosine_cap is not None else None
+            cosine = self._fill(next(side), positions, look_up)
+        if query.terms is not None:
+            look_up = (lambda m: self._bm25(query, m)) if bm25_cap is not None else None
+            bm25 = self._fill(next(side), positions, look_up)
+        return _Candidates(positions, cosine, bm25, cosine_cap, bm25_cap)
+
+    def _known_owners(self, ids: np.ndarray) -> np.ndarray:
+        """Memory positions of chunk ids; a database may list rows newer than this snapshot,
+        which get position -1."""
+        owners = self._catalog.owners
+        if self.backend == "local":
+            return owners[ids]
+        known = np.where(ids < len(owners), ids, 0)
+        return np.where(ids < len(owners), owners[known], -1)
+
+    def _fill(
+        self,
+        listed: tuple[np.ndarray, np.ndarray],
+        positions: np.ndarray,
+        look_up: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]] | None,
+    ) -> np.ndarray:
+        """Best score per memory in ``positions``: from the side's own list, else looked up
+        (``look_up`` None: the side listed every chunk it scores above 0)."""
+        out = np.zeros(len(positions), np.float64)
+        where = np.searchsorted(positions, listed[0])
+        out[where] = listed[1]
+        missing = np.ones(len(positions), bool)
+        missing[where] = False
+        if look_up is not None and missing.any():
+            found_at, found_best = look_up(positions[missing])
+            out[np.searchsorted(positions, found_at)] = found_best
+        return out
+
+    def _only(self, positions: np.ndarray) -> Allowed:
+        """Just these memories (to look up their chunks' scores)."""
+        mask = np.zeros(self._catalog.size, bool)
+        mask[positions] = True
+        ids, rows = self._catalog.ids, self._catalog.rows
+        chosen = positions.tolist()
+        chunks = np.concatenate([rows[m] for m in chosen]) if chosen else np.zeros(0, np.int64)
+        # Names only for a database side; the local sides read the chunk ids.
+        names = tuple(str(ids[m]) for m in chosen) if self.backend != "local" else ()
+        return Allowed(mask, memory_ids=names, chunk_ids=chunks)
+
+    def _cosines(self, query: _Query, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        assert self._vectors is not None and query.vector is not None
+        every = self._catalog.chunk_capacity
+        ids, cos = self._vectors.top_chunks(query.vector, every, self._only(positions))
+        return _best_per_memory(self._known_owners(ids), cos)
+
+    def _bm25(self, query: _Query, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        assert query.terms is not None
+        every = self._catalog.chunk_capacity
+        ids, bm = self._keywords.top_chunks(query.terms, every, self._only(positions))
+        return _best_per_memory(self._known_owners(ids), bm)
+
+    def _keyword_evidence(self, bm25: np.ndarray, query: _Query) -> np.ndarray:
+        assert query.terms is not None
+        kw = keyword_evidence(bm25, self._keywords.idf_sum(query.terms.all))
+        kw[~(bm25 > 0)] = 0.0
+        return kw
+
+    def _ranked_candidates(self, query: _Query, allowed: Allowed | None, depth: int) -> _Ranked:
+        """Candidates scored by relevance, plus the score no memory outside them can beat.
+
+        That bound is scored as one more, imaginary memory with the caps of both sides: every
+        evidence raises relevance, so no unlisted memory scores above it. It also enters the
+        "behind the best hit" step, so when it is not the best, the best is a real candidate
+        and every candidate's score is the one a scan of every chunk gives.
+        """
+        if not _monotone(query.calibration):
+            depth = max(depth, self._catalog.chunk_capacity)  # no bound holds: score them all
+        found = self._candidates(query, allowed, depth)
+        sem = kw = None
+        bound = found.bound(query.mode)
+        if found.cosine is not None:
+            cosine = found.cosine if bound is None else np.append(found.cosine, bound[0])
+            sem = semantic_evidence(cosine, query.background)
+        if found.bm25 is not None:
+            bm25 = found.bm25 if bound is None else np.append(found.bm25, bound[1])
+            kw = self._keyword_evidence(bm25, query)
+        score = relevance(query.mode, sem, kw, query.semantic_weight, query.calibration)
+        if query.mode == "keyword":
+            assert kw is not None
+            score[kw <= 0] = _NONE  # a keyword search lists only memories that match
+        if bound is None:
+            return _Ranked(found.positions, score, None)
+        return _Ranked(found.positions, score[:-1], float(score[-1]))
 
     # -- internals -------------------------------------------------------------------------
 
-    def _rows_of(self, memory_id: str) -> np.ndarray:
-        m = self._position.get(memory_id)
-        if m is None:
-            return np.zeros(0, np.int64)
-        return self._order[self._starts[m] : self._starts[m + 1]]
-
-    def _memory_mask(self, filters: SearchFilters | None) -> np.ndarray:
-        keep = np.ones(len(self), bool)
+    def _memory_mask(self, filters: SearchFilters | None) -> Allowed | None:
+        """Which memory positions pass ``filters`` (None: no filter, every live memory)."""
         if filters is None:
-            return keep
+            return None
+        meta = self._catalog.meta
+        keep = self._catalog.alive_memories()
         if filters.topic is not None:
-            members = np.zeros(len(self), bool)
-            members[self._topics.get(filters.topic.casefold(), [])] = True
+            members = np.zeros(len(keep), bool)
+            members[meta.with_topic(filters.topic)] = True
             keep &= members
         if filters.importance is not None:
-            keep &= self._importance == filters.importance
+            keep &= meta.importance == filters.importance
         if filters.date_from is not None:
-            keep &= self._dates >= _as_utc(filters.date_from, time.min).timestamp()
+            keep &= meta.dates >= as_utc(filters.date_from, time.min).timestamp()
         if filters.date_to is not None:
-            keep &= self._dates <= _as_utc(filters.date_to, time.max).timestamp()
-        return keep
-
-    def _memory_best(self, row_scores: np.ndarray, keep: np.ndarray | None = None) -> np.ndarray:
-        """Each memory's best chunk score (float64); ``-inf`` where ``keep`` is False."""
-        if not len(self):
-            return np.zeros(0, np.float64)
-        best = np.maximum.reduceat(row_scores[self._order], self._starts[:-1]).astype(np.float64)
-        if keep is not None:
-            best[~keep] = _NONE
-        return best
+            keep &= meta.dates <= as_utc(filters.date_to, time.max).timestamp()
+        return Allowed(keep, filters=filters)
 
     def _hits(
-        self,
-        score: np.ndarray,
-        k: int,
-        min_relevance: float,
-        query: str,
-        cosine: np.ndarray | None,
-        bm25: np.ndarray | None,
+        self, groups: list[list[int]], ranked: _Ranked, query: str, how: _Query
     ) -> list[SearchHit]:
-        """The ``k`` best memories at or above the floor, copies folded into the first one."""
-        score = np.where(score >= min_relevance, score, _NONE)
-        chosen: dict[int, list[int]] = {}  # content key → memory positions, best first
-        depth = 2 * k + 8
-        while True:
-            ranked = _ranked(score, depth)
-            for m in ranked.tolist():
-                group = chosen.setdefault(int(self._content[m]), [])
-                if m not in group:
-                    group.append(m)
-            if len(chosen) >= k or len(ranked) < depth:
-                break
-            chosen.clear()
-            depth *= 4  # many copies near the top: look further
+        """One hit per group (its first memory, shown through its best chunk), copies after."""
+        firsts = np.array([group[0] for group in groups], np.int64)
+        cosine = bm25 = None
+        if how.vector is not None and self._vectors is not None:
+            cosine = _by_chunk(*self._vectors.top_chunks(how.vector, 1 << 62, self._only(firsts)))
+        if how.terms is not None:
+            bm25 = _by_chunk(*self._keywords.top_chunks(how.terms, 1 << 62, self._only(firsts)))
         hits = []
-        for group in list(chosen.values())[:k]:
-            first, *others = group
-            hit = self._hit(first, float(score[first]), query, cosine, bm25)
-            copies = tuple(self._ids[m] for m in others)
+        for first, *others in groups:
+            hit = self._hit(first, ranked.score_of(first), query, cosine, bm25)
+            copies = tuple(str(self._catalog.ids[m]) for m in others)
             hits.append(dataclasses.replace(hit, copies=copies) if copies else hit)
         return hits
 
@@ -388,60 +586,146 @@ class SearchIndex:
         m: int,
         score: float,
         query: str,
-        cosine: np.ndarray | None,
-        bm25: np.ndarray | None,
+        cosine: dict[int, float] | None,
+        bm25: dict[int, float] | None,
     ) -> SearchHit:
-        rows = self._order[self._starts[m] : self._starts[m + 1]]
-        row = int(rows[_best_row(rows, cosine, bm25)])
-        chunk = self._chunks[row]
-        terms = highlight_terms(query, f"{self._titles[m]}\n{chunk.text}") if query else ()
+        rows = self._catalog.rows[m].tolist()
+        row = rows[_best_row(rows, cosine, bm25)]
+        chunk = self._catalog.chunks[row]
+        assert chunk is not None
+        title = self._catalog.meta.titles[m]
+        terms = highlight_terms(query, f"{title}\n{chunk.text}") if query else ()
         return SearchHit(
             memory_id=chunk.memory_id,
-            title=self._titles[m],
+            title=title,
             score=score,
             snippet=make_snippet(chunk.text, terms),
             chunk_index=chunk.index,
             start=chunk.start,
             end=chunk.end,
-            semantic_score=None if cosine is None else float(cosine[row]),
-            keyword_score=None if bm25 is None else float(bm25[row]),
+            semantic_score=None if cosine is None else cosine.get(row, 0.0),
+            keyword_score=None if bm25 is None else bm25.get(row, 0.0),
             matched_terms=terms,
         )
 
 
-def _ranked(best: np.ndarray | None, k: int) -> np.ndarray:
-    """Memory positions of the ``k`` best finite scores, best first."""
-    if best is None:
-        return np.zeros(0, np.int64)
-    return top_k_of_scores(best, k, min_score=float(np.finfo(np.float32).min))[0]
+_FIRST_DEPTH = 64  # chunks asked of each side at first
+_FIRST_DEPTH_PER_HIT = 16  # … per memory the copy folding looks at (2k + 8)
 
 
-def _best_row(rows: np.ndarray, cosine: np.ndarray | None, bm25: np.ndarray | None) -> int:
+@dataclass(frozen=True)
+class _Query:
+    """What one search asks of the sides (None: that side does not run)."""
+
+    mode: str
+    terms: QueryTerms | None
+    vector: np.ndarray | None
+    background: float
+    semantic_weight: float
+    calibration: Calibration | None
+
+
+@dataclass(frozen=True)
+class _Candidates:
+    """Memory positions (sorted) with their best chunk's cosine / BM25 (float64), and the
+    most an unlisted memory can have on each side (None: that side listed every match)."""
+
+    positions: np.ndarray
+    cosine: np.ndarray | None
+    bm25: np.ndarray | None
+    cosine_cap: float | None
+    bm25_cap: float | None
+
+    def bound(self, mode: str) -> tuple[float, float] | None:
+        """(cosine, BM25) of the best imaginable unlisted memory; None when there is none."""
+        if mode == "keyword":
+            return None if self.bm25_cap is None else (0.0, self.bm25_cap)
+        if self.cosine_cap is None:
+            return None  # the vector side listed every allowed chunk: nobody is unlisted
+        return self.cosine_cap, self.bm25_cap or 0.0
+
+
+class _Ranked:
+    """Candidates by relevance; those scoring at least ``bound`` are certainly in scan order.
+
+    A memory tied with the bound may stand for an unlisted one with the same score: which of
+    several equal scores makes the cut was always arbitrary (``np.argpartition`` in a scan).
+    """
+
+    def __init__(self, positions: np.ndarray, score: np.ndarray, bound: float | None) -> None:
+        self._sorted_positions, self._sorted_scores = positions, score  # positions are sorted
+        if bound is not None:  # only what can make the list needs ordering
+            keep = score >= bound
+            positions, score = positions[keep], score[keep]
+        order = np.lexsort((positions, -score))  # best first; ties by position, as a scan
+        self.positions = positions[order]
+        self.scores = score[order]
+        self.bound = bound
+
+    def score_of(self, m: int) -> float:
+        return float(self._sorted_scores[np.searchsorted(self._sorted_positions, m)])
+
+    def groups(self, k: int, floor: float, content: np.ndarray) -> list[list[int]] | None:
+        """The first ``k`` groups of equal content among the best memories at or above
+        ``floor``, as :meth:`SearchIndex.search` always grouped them; None when that needs
+        memories these candidates cannot vouch for."""
+        if self.bound is not None and not len(self.scores):
+            return None  # the best hit may be unlisted: "behind the best" would be off
+        complete = self.bound is None or self.bound < floor
+        ranked_all = self.positions[self.scores >= floor]
+        chosen: dict[int, list[int]] = {}  # content key → memory positions, best first
+        depth = 2 * k + 8
+        while True:
+            if depth > len(ranked_all) and not complete:
+                return None
+            ranked = ranked_all[:depth]
+            for m in ranked.tolist():
+                group = chosen.setdefault(int(content[m]), [])
+                if m not in group:
+                    group.append(m)
+            if len(chosen) >= k or len(ranked) < depth:
+                break
+            chosen.clear()
+            depth *= 4  # many copies near the top: look further
+        return list(chosen.values())[:k]
+
+
+def _monotone(calibration: Calibration | None) -> bool:
+    """True when more evidence never lowers relevance (what the candidate bound relies on)."""
+    models = calibration or CALIBRATIONS["default"]
+    sides = (models.hybrid, models.semantic, models.keyword)
+    return all(m.semantic >= 0 and m.keyword >= 0 for m in sides) and models.behind >= 0
+
+
+def _best_per_memory(owners: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(memory positions sorted, best score of each) from chunks listed best first (owner -1:
+    a chunk this snapshot does not know, left out)."""
+    if len(owners) and owners.min() < 0:
+        known = owners >= 0
+        owners, scores = owners[known], scores[known]
+    positions, first = np.unique(owners, return_index=True)
+    return positions, scores[first].astype(np.float64)
+
+
+def _by_chunk(ids: np.ndarray, scores: np.ndarray) -> dict[int, float]:
+    return dict(zip(ids.tolist(), scores.tolist(), strict=True))
+
+
+def _best_row(
+    rows: list[int], cosine: dict[int, float] | None, bm25: dict[int, float] | None
+) -> int:
     """Position in ``rows`` of the chunk that is best on both sides, each scaled to its max."""
     total = np.zeros(len(rows), np.float64)
     for scores in (cosine, bm25):
         if scores is not None:
-            part = scores[rows].astype(np.float64)
+            part = np.array([scores.get(r, 0.0) for r in rows], np.float64)
             top = part.max()
             if top > 0:
                 total += part / top
     return int(np.argmax(total))
 
 
-def _content_key(memory: Memory | None) -> int:
-    """Equal for memories whose body (or, without one, title) is the same text."""
-    if memory is None:
-        return 0
-    text = " ".join(memory.body.split()) or f"title:{memory.title}"
-    return hash(text)
-
-
-def _timestamp(memory: Memory | None) -> float:
-    when = memory and (memory.updated or memory.created)
-    return _as_utc(when, time.min).timestamp() if when else np.nan
-
-
-def _as_utc(value: datetime | date, day_time: time) -> datetime:
-    if not isinstance(value, datetime):
-        value = datetime.combine(value, day_time)
-    return value if value.tzinfo else value.replace(tzinfo=UTC)
+def _unit(vector: np.ndarray) -> np.ndarray:
+    norm = float(np.linalg.norm(vector))
+    v = vector.astype(np.float32, copy=False)
+    return v / np.float32(norm) if norm > 0 else v

@@ -1,23 +1,27 @@
 """Near-duplicates: memories that say the same thing, from their vectors and their words.
 
-A pair is a near-duplicate when the mean of two similarities reaches the model's threshold:
+A pair is a near-duplicate when the mean of two similarities reaches :data:`RULE`'s threshold:
 
-* the cosine of their document vectors (what they are about), and
-* the tf-idf cosine of their keyword tokens (:class:`WordWeights`): rare words — names,
-  numbers, places, codes — are what tell two meeting notes apart, and a rewording keeps them.
+* its *nearness*: the cosine of the two document vectors measured against this vault's
+  typical cosine, ``(cos − typical) / (1 − typical)`` (:func:`typical_cosine`). Models place
+  unrelated text at very different cosines (all-MiniLM near 0.1, multilingual-e5 near 0.8),
+  so a raw cosine needs one threshold per model; the nearness needs one for all.
+* the similarity of their words (:class:`WordWeights`): the idf-weighted cosine of the *sets*
+  of keyword tokens (English words, CJK characters and character pairs). Rare words — names,
+  numbers, places, codes — tell two meeting notes apart, and a rewording keeps them. Presence,
+  not counts: a phrase repeated in a note and reworded in its copy would otherwise outweigh
+  everything the two share (Chinese paraphrases fell to word similarity 0.47 that way).
 
-Only pairs whose cosine reaches the rule's ``candidate`` level are compared word by word, so
+Only pairs whose nearness reaches the rule's ``candidate`` level are compared word by word, so
 the cost is one blocked matrix product plus a few word comparisons. A group is a connected set
 of near-duplicate pairs; exact copies always qualify.
 
-The numbers were chosen with ``benchmarks/bench_duplicates.py`` on generated vaults with
-planted paraphrases (phrases swapped for synonyms, sentences reordered, one added or dropped,
-the title reworded) and exact copies among distinct notes on the same subjects. all-MiniLM-L6:
-precision 0.95 / recall 0.91 on 600 notes, 0.97 / 0.92 on 1000 (vectors alone at best 0.94 /
-0.88). e5 puts unrelated text at cosine 0.7–0.8, so it has its own, stricter rule; on a vault
-with 30 % Chinese notes it reaches precision 0.97 / recall 0.81 (600 notes) and 0.93 / 0.82
-(1000): its quantised Chinese paraphrases drift further than MiniLM's English ones. Any other
-model gets that strict rule too.
+The rule was chosen with ``benchmarks/bench_duplicates.py`` on generated vaults with planted
+paraphrases (phrases swapped for synonyms, sentences reordered, one added or dropped, the
+title reworded) and exact copies among distinct notes on the same subjects: on 600 notes
+(seed 0; e5 with 30 % Chinese notes, MiniLM English) both models keep precision and recall
+≥ 0.9 for thresholds 0.72–0.78; :data:`RULE` takes the middle. Held out (1000 notes, seed 7,
+e5 with half the notes Chinese, fewer duplicates) it gives the figures in the README.
 """
 
 from __future__ import annotations
@@ -33,26 +37,19 @@ from pixelmem.core.index.text_tokens import STEM_MARK, tokenize
 from pixelmem.core.insight.memory_vectors import MemoryVectors
 
 _BLOCK = 2048
+SMALL_VAULT = 20  # memories; below this the least similar pair stands in for the typical one
+_ALL_PAIRS = 500  # memories; above this a sample of pairs estimates the typical cosine
+_SAMPLE_PAIRS = 20_000
+_MAX_TYPICAL = 0.95  # a vault of near-copies still leaves room between typical and identical
 
 
 @dataclass(frozen=True)
 class DuplicateRule:
-    candidate: float  # cosine a pair needs before its words are compared
-    threshold: float  # (cosine + word similarity) / 2 a near-duplicate reaches
+    candidate: float  # nearness a pair needs before its words are compared
+    threshold: float  # (nearness + word similarity) / 2 a near-duplicate reaches
 
 
-RULES = {
-    "all-minilm-l6": DuplicateRule(candidate=0.75, threshold=0.78),
-    "e5-small": DuplicateRule(candidate=0.88, threshold=0.85),
-    "default": DuplicateRule(candidate=0.88, threshold=0.85),
-}
-
-
-def rule_for(model_id: str) -> DuplicateRule:
-    """The near-duplicate rule of the model family ``model_id`` belongs to."""
-    key = model_id.casefold()
-    family = next((f for f in RULES if f != "default" and f in key), "default")
-    return RULES[family]
+RULE = DuplicateRule(candidate=0.7, threshold=0.75)
 
 
 @dataclass(frozen=True)
@@ -64,26 +61,62 @@ class DuplicateGroup:
 
 
 class WordWeights:
-    """tf-idf weighted keyword tokens of a list of texts, to compare any two of them."""
+    """idf-weighted sets of keyword tokens of a list of texts, to compare any two of them."""
 
     def __init__(self, texts: Sequence[str]) -> None:
-        self._bags = [Counter(t for t in tokenize(text) if t[0] != STEM_MARK) for text in texts]
+        self._sets = [{t for t in tokenize(text) if t[0] != STEM_MARK} for text in texts]
         df: Counter[str] = Counter()
-        for bag in self._bags:
-            df.update(bag.keys())
+        for tokens in self._sets:
+            df.update(tokens)
         n = len(texts)
         self._idf = {t: math.log((n + 1) / (d + 0.5)) for t, d in df.items()}
-        self._norms = [self._norm(bag) for bag in self._bags]
+        self._norms = [self._norm(tokens) for tokens in self._sets]
 
-    def _norm(self, bag: Counter[str]) -> float:
-        return math.sqrt(sum((c * self._idf[t]) ** 2 for t, c in bag.items())) or 1.0
+    def _norm(self, tokens: set[str]) -> float:
+        return math.sqrt(sum(self._idf[t] ** 2 for t in tokens)) or 1.0
 
     def similarity(self, i: int, j: int) -> float:
-        a, b = self._bags[i], self._bags[j]
-        if len(a) > len(b):
-            a, b = b, a
-        dot = sum(c * b[t] * self._idf[t] ** 2 for t, c in a.items() if t in b)
-        return dot / (self._norms[i] * self._norms[j])
+        shared = self._sets[i] & self._sets[j]
+        return sum(self._idf[t] ** 2 for t in shared) / (self._norms[i] * self._norms[j])
+
+
+def typical_cosine(vectors: MemoryVectors) -> float:
+    """The median cosine between two memories of this vault (a deterministic estimate).
+
+    Every pair up to ``_ALL_PAIRS`` memories, else ``_SAMPLE_PAIRS`` random pairs (the
+    median's error is then about 0.001). A vault of fewer than ``SMALL_VAULT`` memories has no
+    typical pair, so its least similar pair stands in.
+    """
+    v, n = vectors.vectors, len(vectors)
+    if n < 2:
+        return 0.0
+    if n <= _ALL_PAIRS:
+        first, second = np.triu_indices(n, 1)
+    else:
+        rng = np.random.default_rng(0)
+        first = rng.integers(0, n, _SAMPLE_PAIRS)
+        second = (first + rng.integers(1, n, _SAMPLE_PAIRS)) % n  # never the same row
+    values = np.concatenate(
+        [
+            np.einsum("ij,ij->i", v[first[i : i + _BLOCK]], v[second[i : i + _BLOCK]])
+            for i in range(0, len(first), _BLOCK)
+        ]
+    )
+    typical = float(np.median(values) if n >= SMALL_VAULT else values.min())
+    return min(typical, _MAX_TYPICAL)
+
+
+@dataclass(frozen=True)
+class Nearness:
+    """``(cos − typical) / (1 − typical)`` and back, for one vault."""
+
+    typical: float
+
+    def of(self, cosine: float) -> float:
+        return (cosine - self.typical) / (1.0 - self.typical)
+
+    def cosine(self, nearness: float) -> float:
+        return self.typical + nearness * (1.0 - self.typical)
 
 
 def candidate_pairs(vectors: MemoryVectors, cosine: float) -> list[tuple[int, int, float]]:
@@ -100,19 +133,20 @@ def candidate_pairs(vectors: MemoryVectors, cosine: float) -> list[tuple[int, in
 
 
 def duplicate_pairs(
-    vectors: MemoryVectors, texts: Sequence[str], rule: DuplicateRule
+    vectors: MemoryVectors, texts: Sequence[str], rule: DuplicateRule = RULE
 ) -> list[tuple[int, int, float]]:
     """Near-duplicate pairs ``(i, j, score)``, ``i < j``; ``texts[i]`` belongs to row ``i``."""
-    pairs = candidate_pairs(vectors, rule.candidate)
+    near = Nearness(typical_cosine(vectors))
+    pairs = candidate_pairs(vectors, near.cosine(rule.candidate))
     if not pairs:
         return []
     words = WordWeights(texts)
-    scored = [(i, j, (cos + words.similarity(i, j)) / 2) for i, j, cos in pairs]
+    scored = [(i, j, (near.of(cos) + words.similarity(i, j)) / 2) for i, j, cos in pairs]
     return [(i, j, s) for i, j, s in scored if s >= rule.threshold]
 
 
 def duplicate_groups(
-    vectors: MemoryVectors, texts: Sequence[str], rule: DuplicateRule
+    vectors: MemoryVectors, texts: Sequence[str], rule: DuplicateRule = RULE
 ) -> list[DuplicateGroup]:
     """Connected groups of near-duplicate memories, closest first."""
     pairs = duplicate_pairs(vectors, texts, rule)
@@ -145,7 +179,7 @@ def duplicates_of(
     memory_id: str,
     vectors: MemoryVectors,
     texts: Sequence[str],
-    rule: DuplicateRule,
+    rule: DuplicateRule = RULE,
     *,
     limit: int = 5,
 ) -> list[tuple[str, float]]:
@@ -153,13 +187,16 @@ def duplicates_of(
     me = vectors.row_of().get(memory_id)
     if me is None:
         return []
+    near = Nearness(typical_cosine(vectors))
     cosines = vectors.vectors @ vectors.vectors[me]
-    cosines[me] = -1.0
-    rows = np.flatnonzero(cosines >= rule.candidate).tolist()
+    cosines[me] = -np.inf
+    rows = np.flatnonzero(cosines >= near.cosine(rule.candidate)).tolist()
     if not rows:
         return []
     words = WordWeights(texts)
-    scored = [(vectors.ids[i], (float(cosines[i]) + words.similarity(me, i)) / 2) for i in rows]
+    scored = [
+        (vectors.ids[i], (near.of(float(cosines[i])) + words.similarity(me, i)) / 2) for i in rows
+    ]
     found = [(mid, s) for mid, s in scored if s >= rule.threshold]
     found.sort(key=lambda ms: (-ms[1], ms[0]))
     return found[:limit]

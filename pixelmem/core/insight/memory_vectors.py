@@ -38,16 +38,10 @@ class MemoryVectors:
 
 def memory_vectors(index: SearchIndex) -> MemoryVectors:
     """The document vector of every memory in ``index`` (empty when it has no vectors)."""
-    # The snapshot keeps its matrix and row grouping private; reading them here avoids copying
-    # the whole chunk matrix through a public per-memory call 10k times.
-    vectors = getattr(index, "_vectors", None)
-    if vectors is None or not len(index):
+    ids, sums = index.memory_vector_sums()
+    if not ids:
         return MemoryVectors((), np.zeros((0, 0), np.float32))
-    order: np.ndarray = index._order
-    starts: np.ndarray = index._starts
-    grouped = vectors.matrix[order]
-    sums = np.add.reduceat(grouped, starts[:-1], axis=0)
-    return MemoryVectors(index.memory_ids, unit_rows(sums))
+    return MemoryVectors(ids, unit_rows(sums))
 
 
 def unit_rows(matrix: np.ndarray) -> np.ndarray:

@@ -1,16 +1,62 @@
 """Merging near-duplicates into one memory: nothing written by the person is lost.
 
 The kept memory gets the union of the topics (its own first), the higher importance, and the
-other memories' bodies after its own, each under a line naming where it came from. The caller
-saves it and moves the others to the trash (from where they can be restored).
+other memories' bodies after its own, each under a line naming where it came from
+(:func:`merged`). :func:`merge_memories` writes that, points every ``[[link]]`` that led to
+one of the others at the kept memory (:func:`~pixelmem.core.vault.links.plan_retarget`) and
+moves the others to the trash (from where they can be restored): one change set.
 """
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
+from dataclasses import dataclass
 
+from pixelmem.core.vault.links import plan_retarget
 from pixelmem.core.vault.memory import IMPORTANCE_LEVELS, Memory
+from pixelmem.core.vault.writes import (
+    ChangeSet,
+    LinkUpdateResult,
+    MemoryWrites,
+    TrashRecord,
+    Written,
+)
+
+
+@dataclass(frozen=True)
+class MergeResult:
+    kept: Memory  # as saved with the others' text, before any of its own links were rewritten
+    trashed: tuple[TrashRecord, ...]
+    links: LinkUpdateResult  # the memories whose links now lead to the kept one
+
+
+def merge_memories(
+    writes: MemoryWrites, keep_id: str, other_ids: Sequence[str]
+) -> Written[MergeResult]:
+    """Merge ``other_ids`` into ``keep_id`` (see the module's rules).
+
+    The kept memory is saved first: if its file changed since it was read, ``ConflictError``
+    stops the merge before anything else is written. A memory whose links are to be rewritten
+    but that changed meanwhile is left alone and named in ``links.failed``.
+    """
+    store = writes.store
+    keep = store.get(keep_id)
+    others = [store.get(i) for i in dict.fromkeys(other_ids) if i != keep_id]
+    saved = writes.update(merged(keep, others))
+    kept = saved.value
+    plan = plan_retarget(store.list(), store.root, {other.id: kept for other in others})
+    linked = writes.apply_link_updates(plan)
+    trashed = [writes.delete(other.id) for other in others]
+    changes = ChangeSet.from_pairs(
+        [
+            *saved.changes.pairs(),
+            *linked.changes.pairs(),
+            *(pair for t in trashed for pair in t.changes.pairs()),
+        ]
+    )
+    result = MergeResult(kept, tuple(t.value for t in trashed), linked.value)
+    return Written(result, changes)
 
 
 def merged(keep: Memory, others: Sequence[Memory]) -> Memory:

@@ -43,10 +43,25 @@ from pixelmem.core.vault.yaml_guard import MAX_FRONTMATTER_BYTES, YamlLimitError
 
 try:  # the C loader is ~10x faster; fall back quietly where libyaml is missing
     from yaml import CSafeDumper as _Dumper
-    from yaml import CSafeLoader as _Loader
+    from yaml import CSafeLoader as _SafeLoader
 except ImportError:  # pragma: no cover
     from yaml import SafeDumper as _Dumper  # type: ignore[assignment]
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+    from yaml import SafeLoader as _SafeLoader  # type: ignore[assignment]
+
+
+class _Loader(_SafeLoader):
+    """The safe loader, except that a timestamp naming no real day (``date: 2024-13-45``, a
+    typo) is read as the text it is, as Obsidian does, instead of making the note unreadable."""
+
+
+def _timestamp_or_text(loader: Any, node: Any) -> Any:
+    try:
+        return loader.construct_yaml_timestamp(node)
+    except (ValueError, OverflowError):
+        return loader.construct_scalar(node)
+
+
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_or_text)
 
 BOM = "\ufeff"
 _HEADING_RE = re.compile(r"^#[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
@@ -301,6 +316,41 @@ def _indented_like(entry: str, old_lines: list[str]) -> str:
     return lines[0] + "".join(indent.group(1) + line for line in lines[1:])
 
 
+_SCALARS = (str, int, float, bool)
+
+
+def _in_old_style(lines: list[str], tail: list[str], value: Any, ending: str) -> str | None:
+    """The one-line entry in the style the old one had, or None for the default style.
+
+    ``tags: [a, b]`` stays a flow list and ``tags: "#a #b"`` keeps its quotes: the person (or
+    Obsidian, Hugo…) chose that form, and an edit must change only what it has to.
+    """
+    if len(lines) - len(tail) != 1:
+        return None
+    match = _KEY_RE.match(lines[0])
+    if match is None or match.group(0).endswith("\n"):
+        return None
+    old = lines[0][match.end() :].lstrip()
+    if (
+        old.startswith("[")
+        and isinstance(value, list)
+        and all(isinstance(item, _SCALARS) for item in value)
+    ):
+        text = _dump_scalar(value, default_flow_style=True)
+    elif old[:1] in ("'", '"') and isinstance(value, str):
+        text = _dump_scalar(value, default_style=old[0])
+    else:
+        return None
+    if "\n" in text:  # PyYAML chose several lines: leave it to the default layout
+        return None
+    return f"{match.group(0)}{text}{ending}"
+
+
+def _dump_scalar(value: Any, **style: Any) -> str:
+    text = yaml.dump(value, Dumper=_Dumper, allow_unicode=True, width=1_000_000, **style)
+    return str(text).rstrip("\n")
+
+
 def _trailing_filler(lines: list[str]) -> list[str]:
     """Blank/comment lines at the end of a block belong to what follows; keep them."""
     index = len(lines)
@@ -377,8 +427,11 @@ def _edit_lines(
         seen.add(key)
         tail = _trailing_filler(block.lines)
         if key not in removals:  # the entry keeps the ending its first line had
-            entry = dump_entry(key, changes[key], _ending(block.lines[0]) or newline)
-            out.append(_indented_like(entry, block.lines))
+            ending = _ending(block.lines[0]) or newline
+            entry = _in_old_style(block.lines, tail, changes[key], ending)
+            if entry is None:
+                entry = _indented_like(dump_entry(key, changes[key], ending), block.lines)
+            out.append(entry)
         out.extend(tail)
     if out and not out[-1].endswith("\n"):
         out[-1] += newline
@@ -496,12 +549,26 @@ def _title_of(data: Mapping[Any, Any], body: str, path: Path) -> str:
     return ids.printable_name(path.stem)
 
 
+def refuse_unencodable(text: str, what: str) -> None:
+    """Refuse a lone UTF-16 surrogate (``"\\ud800"`` in JSON from an API client): UTF-8, and
+    so the file, cannot hold it, and the atomic write would fail with an encoding error."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        bad = text[exc.start]
+        raise InvalidMemoryError(
+            f"{what} contains a lone surrogate (U+{ord(bad):04X}), which is not a character "
+            "a UTF-8 file can hold"
+        ) from None
+
+
 def checked_body(body: str) -> str:
-    """Refuse text the vault could not read back (it would be skipped as binary)."""
+    """Refuse text the vault could not read back (it would be skipped as binary) or write."""
     if "\x00" in body:
         raise InvalidMemoryError(
             "the text contains a NUL character (binary data); a Markdown memory cannot hold it"
         )
+    refuse_unencodable(body, "the text")
     return body
 
 
@@ -518,6 +585,7 @@ def checked_fields(
         raise InvalidMemoryError("the title contains a NUL character")
     if not clean_title:
         raise InvalidMemoryError("a memory needs a title")
+    refuse_unencodable(clean_title, "the title")
     if importance not in IMPORTANCE_LEVELS:
         raise InvalidMemoryError(
             f"importance must be one of {', '.join(IMPORTANCE_LEVELS)}, not {importance!r}"
@@ -526,6 +594,10 @@ def checked_fields(
         raise InvalidMemoryError("topics must be a list of strings")
     if isinstance(aliases, str):
         raise InvalidMemoryError("aliases must be a list of strings")
+    topics, aliases = list(topics), list(aliases)
+    for label, texts in (("a topic", topics), ("an alias", aliases)):
+        for text in texts:
+            refuse_unencodable(str(text), label)
     owned = sorted(set(extra or {}) & set(OWNED_KEYS))
     if owned:
         raise InvalidMemoryError(f"extra keys may not include {', '.join(owned)}")
@@ -664,7 +736,14 @@ def render_update(
     created_key = first_key(doc.data, CREATED_KEYS)
     if memory.has_id and created_key is None:
         changes["created"] = memory.created or now
-    elif memory.created and memory.created != base.created and created_key is not None:
+    elif (
+        memory.created
+        and memory.created != base.created
+        and created_key is not None
+        # A value that reads as no date (a typo) is the person's text: the first-seen date
+        # shown in its place must not overwrite it on the next save.
+        and read_moment(doc.data, CREATED_KEYS) is not None
+    ):
         changes[created_key] = memory.created
     for key, value in fields["extra"].items():
         if key not in base.extra or not _same_value(base.extra[key], value):

@@ -7,7 +7,9 @@ deletes (:mod:`pixelmem.core.assist.conversations`).
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QSizePolicy, QToolButton, QWidget
+from PySide6.QtWidgets import QComboBox, QSizePolicy, QToolButton, QWidget
+
+from pixelmem.gui.flow_layout import FlowLayout
 
 
 class ConversationBar(QWidget):
@@ -29,9 +31,9 @@ class ConversationBar(QWidget):
         self.rename_button.clicked.connect(self.rename_requested)
         self.delete_button = QToolButton()
         self.delete_button.clicked.connect(self.delete_requested)
-        row = QHBoxLayout(self)
+        row = FlowLayout(self, spacing=4)  # the buttons wrap under the combo when narrow
         row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.combo, 1)
+        row.addWidget(self.combo)
         row.addWidget(self.rename_button)
         row.addWidget(self.delete_button)
         self.retranslate()

@@ -135,6 +135,7 @@ class ChatPane(QDockWidget, ConversationsMixin):
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Chat"))
         self.body.retranslate()
+        self._refresh_conversation_list()  # "New chat" for the one not saved yet
 
     # -- settings --------------------------------------------------------------------------
 
@@ -425,20 +426,23 @@ class ChatPane(QDockWidget, ConversationsMixin):
 
     def _show_prompt(self, prompt: InjectedPrompt, *, sent: bool) -> None:
         count = len(prompt.used)
-        context = self.tr("{count} memories, {chars} of {budget} context characters").format(
-            count=count, chars=f"{prompt.context_chars:,}", budget=f"{prompt.budget:,}"
-        )
+        context = self.tr("%n memories, {chars} of {budget} context characters", "", count)
+        context = context.format(chars=f"{prompt.context_chars:,}", budget=f"{prompt.budget:,}")
         if sent:
             heading = self.tr("Sent to the model: {context}.").format(context=context)
         else:
             heading = self.tr("Not sent yet. With the current pins and exclusions: {context}.")
             heading = heading.format(context=context)
         if prompt.history_dropped:
-            note = self.tr("{n} earlier messages left out to fit the model's context ({tokens}).")
+            note = self.tr(
+                "%n earlier messages left out to fit the model's context ({tokens}).",
+                "",
+                prompt.history_dropped,
+            )
             tokens = self.tr("about {used} of {room} tokens, chat.context_window").format(
                 used=f"{prompt.prompt_tokens:,}", room=f"{prompt.prompt_room:,}"
             )
-            heading += " " + note.format(n=prompt.history_dropped, tokens=tokens)
+            heading += " " + note.format(tokens=tokens)
         dialog = PromptDialog(prompt.as_text(), heading, self)
         self._open_dialog(dialog)
 

@@ -256,6 +256,9 @@ class MessageWidget(QFrame):
         self.retranslate()
 
     def retranslate(self) -> None:
+        if self.role == "user":  # the assistant's name is the model's: not translated
+            self.sender_label.setText(self.tr("You"))
+            self.sender_label.setToolTip(self.sender_label.text())
         self.copy_button.setText(self.tr("Copy"))
         self.copy_button.setToolTip(self.tr("Copy this message as Markdown"))
         self.code_button.setText(self.tr("Copy code"))

@@ -1,0 +1,214 @@
+"""Which chunks and memories a search snapshot holds: ids, owners and per-memory metadata.
+
+The catalog hands out the integers both search sides speak (see
+:mod:`~pixelmem.core.index.search_backend`): a *memory position* per memory (kept while the
+memory lives, so ties keep their order across edits) and a *chunk id* per chunk (never reused
+in one lineage of snapshots). It is persistent: :meth:`Catalog.updated` returns a new catalog
+and leaves this one as it was, for searches still running on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time
+
+import numpy as np
+
+from pixelmem.core.index.chunking import Chunk
+from pixelmem.core.vault.memory import Memory
+
+
+@dataclass(frozen=True)
+class MemoryChunks:
+    """A memory (None when unknown: its chunks still index, with no metadata) and its chunks."""
+
+    memory_id: str
+    memory: Memory | None
+    chunks: Sequence[Chunk]
+
+
+class Catalog:
+    """Chunk ids → chunks and owners; memory positions → id, title and filterable metadata."""
+
+    def __init__(
+        self,
+        chunks: list[Chunk | None],
+        owners: np.ndarray,
+        ids: list[str | None],
+        rows: list[np.ndarray],
+        meta: _Metadata,
+    ) -> None:
+        """Use :meth:`build`."""
+        self.chunks, self.owners, self.ids, self.rows, self.meta = chunks, owners, ids, rows, meta
+        self.position = {mid: i for i, mid in enumerate(ids) if mid is not None}
+        self.live_ids = tuple(mid for mid in ids if mid is not None)
+        self.live_chunks = sum(len(r) for r in rows)
+
+    @classmethod
+    def build(cls, chunks: Sequence[Chunk], memories: Mapping[str, Memory]) -> Catalog:
+        """Chunk id ``i`` is ``chunks[i]``; memories in order of their first chunk."""
+        ids = list(dict.fromkeys(c.memory_id for c in chunks))
+        position = {mid: i for i, mid in enumerate(ids)}
+        owners = np.fromiter((position[c.memory_id] for c in chunks), np.int64, len(chunks))
+        order = np.argsort(owners, kind="stable")
+        starts = np.searchsorted(owners[order], np.arange(len(ids) + 1))
+        rows = [order[starts[m] : starts[m + 1]] for m in range(len(ids))]
+        meta = _Metadata.of([memories.get(mid) for mid in ids])
+        return cls(list(chunks), owners, list[str | None](ids), rows, meta)
+
+    # -- reading ---------------------------------------------------------------------------
+
+    @property
+    def size(self) -> int:
+        """Memory positions handed out (dead ones included)."""
+        return len(self.ids)
+
+    @property
+    def chunk_capacity(self) -> int:
+        """Chunk ids handed out (dead ones included)."""
+        return len(self.chunks)
+
+    @property
+    def dead_share(self) -> float:
+        """Share of chunk ids that are dead: what a rebuild would reclaim."""
+        total = len(self.chunks)
+        return 1.0 - self.live_chunks / total if total else 0.0
+
+    def rows_of(self, memory_id: str) -> np.ndarray:
+        m = self.position.get(memory_id)
+        return self.rows[m] if m is not None else np.zeros(0, np.int64)
+
+    def alive_memories(self) -> np.ndarray:
+        return np.array([mid is not None for mid in self.ids], bool)
+
+    # -- changing --------------------------------------------------------------------------
+
+    def updated(
+        self, removed: Iterable[str], changed: Sequence[MemoryChunks], retitled: Sequence[Memory]
+    ) -> tuple[Catalog, np.ndarray, np.ndarray, np.ndarray]:
+        """A catalog without ``removed``, with ``changed`` memories' chunks replaced and the
+        metadata of ``retitled`` (unchanged chunks) refreshed.
+
+        Returns it, the chunk ids that left, the new chunk ids (in ``changed`` order) and their
+        memory positions.
+        """
+        chunks, ids, rows = list(self.chunks), list(self.ids), list(self.rows)
+        owners = self.owners
+        meta = self.meta.copy()
+        gone: list[np.ndarray] = []
+        for mid in removed:
+            m = self.position.get(mid)
+            if m is not None:
+                gone.append(rows[m])
+                ids[m], rows[m] = None, np.zeros(0, np.int64)
+                meta.set(m, None)
+        position = {mid: i for i, mid in enumerate(ids) if mid is not None}
+        new_ids: list[int] = []
+        new_owners: list[int] = []
+        for item in changed:
+            m = position.get(item.memory_id)
+            if m is None:
+                m = position[item.memory_id] = len(ids)
+                ids.append(item.memory_id)
+                rows.append(np.zeros(0, np.int64))
+                meta.append()
+            gone.append(rows[m])
+            fresh = np.arange(len(chunks), len(chunks) + len(item.chunks), dtype=np.int64)
+            chunks.extend(item.chunks)
+            rows[m] = fresh
+            new_ids.extend(fresh.tolist())
+            new_owners.extend([m] * len(fresh))
+            meta.set(m, item.memory)
+        for memory in retitled:
+            if (m := position.get(memory.id)) is not None:
+                meta.set(m, memory)
+        left = np.concatenate(gone) if gone else np.zeros(0, np.int64)
+        for c in left.tolist():
+            chunks[c] = None
+        owners = np.concatenate((owners, np.array(new_owners, np.int64)))
+        owners[left] = -1
+        catalog = Catalog(chunks, owners, ids, rows, meta)
+        return catalog, left, np.array(new_ids, np.int64), np.array(new_owners, np.int64)
+
+
+class _Metadata:
+    """Per-memory-position title, importance, date, content key and topics, for filters."""
+
+    def __init__(
+        self,
+        titles: list[str],
+        importance: np.ndarray,
+        dates: np.ndarray,
+        content: np.ndarray,
+        topics: list[tuple[str, ...]],
+    ) -> None:
+        self.titles, self.importance, self.dates = titles, importance, dates
+        self.content, self.topics = content, topics
+        self._members: dict[str, np.ndarray] | None = None
+
+    @classmethod
+    def of(cls, memories: Sequence[Memory | None]) -> _Metadata:
+        return cls(
+            [m.title if m else "" for m in memories],
+            np.array([m.importance if m else "" for m in memories], dtype=object),
+            np.array([timestamp(m) for m in memories], np.float64),
+            # Same content → same key: an import made twice is one hit, never its own neighbour.
+            np.array([_content_key(m) for m in memories], np.int64),
+            [_topics(m) for m in memories],
+        )
+
+    def copy(self) -> _Metadata:
+        return _Metadata(
+            list(self.titles), self.importance.copy(), self.dates.copy(), self.content.copy(),
+            list(self.topics),
+        )  # fmt: skip
+
+    def append(self) -> None:
+        self.titles.append("")
+        self.importance = np.append(self.importance, np.array([""], dtype=object))
+        self.dates = np.append(self.dates, np.nan)
+        self.content = np.append(self.content, np.int64(0))
+        self.topics.append(())
+        self._members = None
+
+    def set(self, m: int, memory: Memory | None) -> None:
+        self.titles[m] = memory.title if memory else ""
+        self.importance[m] = memory.importance if memory else ""
+        self.dates[m] = timestamp(memory)
+        self.content[m] = _content_key(memory)
+        self.topics[m] = _topics(memory)
+        self._members = None
+
+    def with_topic(self, topic: str) -> np.ndarray:
+        """Positions of the memories that have ``topic`` (case-insensitive)."""
+        if self._members is None:
+            members: dict[str, list[int]] = {}
+            for i, topics in enumerate(self.topics):
+                for t in topics:
+                    members.setdefault(t, []).append(i)
+            self._members = {t: np.array(v, np.int64) for t, v in members.items()}
+        return self._members.get(topic.casefold(), np.zeros(0, np.int64))
+
+
+def _topics(memory: Memory | None) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(t.casefold() for t in (memory.topics if memory else ())))
+
+
+def _content_key(memory: Memory | None) -> int:
+    """Equal for memories whose body (or, without one, title) is the same text."""
+    if memory is None:
+        return 0
+    text = " ".join(memory.body.split()) or f"title:{memory.title}"
+    return hash(text)
+
+
+def timestamp(memory: Memory | None) -> float:
+    when = memory and (memory.updated or memory.created)
+    return as_utc(when, time.min).timestamp() if when else np.nan
+
+
+def as_utc(value: datetime | date, day_time: time) -> datetime:
+    if not isinstance(value, datetime):
+        value = datetime.combine(value, day_time)
+    return value if value.tzinfo else value.replace(tzinfo=UTC)

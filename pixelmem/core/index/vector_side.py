@@ -1,0 +1,140 @@
+"""The local vector side: exact cosine over an append-only float32 matrix.
+
+Chunk id ``i`` is row ``i``. An upsert appends rows (into spare capacity when there is some, so
+an edit copies nothing but its own vectors); a removal only marks rows dead. Rows past a
+snapshot's own length are invisible to it, so appending never disturbs a search running on an
+older snapshot. Every query is one ``matrix @ q`` over all rows, as in
+:class:`~pixelmem.core.index.vector_index.VectorIndex`.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from pixelmem.core.index.search_backend import Allowed, ChunkBatch, ChunkIds, Scores
+from pixelmem.core.index.vector_index import VectorIndex, top_k_of_scores
+
+
+class _Buffer:
+    """Rows shared by successive snapshots; ``used`` is how far any of them has written."""
+
+    def __init__(self, rows: np.ndarray, used: int) -> None:
+        self.rows = rows
+        self.used = used
+
+
+class LocalVectorSide:
+    """Unit vectors of chunk ids 0..n-1 (some dead) and their memory positions."""
+
+    def __init__(
+        self, buffer: _Buffer, n: int, owners: np.ndarray, alive: np.ndarray | None
+    ) -> None:
+        """Use :meth:`from_matrix`; ``owners`` maps chunk id → memory position."""
+        self._buffer, self._n = buffer, n
+        self._index = VectorIndex(buffer.rows[:n])
+        self._owners, self._alive = owners, alive
+        self._live = n if alive is None else int(np.count_nonzero(alive))
+        self._memo = threading.local()
+
+    @classmethod
+    def from_matrix(cls, matrix: np.ndarray, owners: np.ndarray) -> LocalVectorSide:
+        """Rows of unit vectors, used without a copy when C-ordered float32."""
+        rows = np.ascontiguousarray(matrix, dtype=np.float32)
+        return cls(_Buffer(rows, len(rows)), len(rows), owners, None)
+
+    @property
+    def dim(self) -> int:
+        return self._index.dim
+
+    def __len__(self) -> int:
+        return self._live
+
+    @property
+    def matrix(self) -> np.ndarray:
+        """The read-only rows, dead ones included (see :attr:`alive`)."""
+        return self._index.matrix
+
+    @property
+    def alive(self) -> np.ndarray | None:
+        """Which rows are live (None: all of them)."""
+        return self._alive
+
+    # -- the seam --------------------------------------------------------------------------
+
+    def top_chunks(
+        self, query: np.ndarray, k: int, allowed: Allowed | None
+    ) -> tuple[ChunkIds, Scores]:
+        scores = self.scores(query)
+        if allowed is None:
+            return top_k_of_scores(scores, k, self._alive)
+        if allowed.chunk_ids is not None:  # a few memories' chunks: no pass over every row
+            return top_of_ids(allowed.chunk_ids, scores, k, None)
+        mask = allowed.mask[self._owners]
+        return top_k_of_scores(scores, k, mask if self._alive is None else mask & self._alive)
+
+    def scores(self, query: np.ndarray) -> np.ndarray:
+        """Cosine of ``query`` with every row (dead rows too), kept for the thread's last query:
+        fusion asks again for a few memories' chunks, and this pass already scored them."""
+        key = np.asarray(query, np.float32).tobytes()
+        memo = getattr(self._memo, "last", None)
+        if memo is not None and memo[0] == key:
+            kept: np.ndarray = memo[1]
+            return kept
+        scores = self._index.scores(query)
+        self._memo.last = (key, scores)
+        return scores
+
+    def vectors(self, ids: ChunkIds) -> np.ndarray:
+        return self._index.matrix[np.asarray(ids, np.int64)]
+
+    def upsert(self, batch: ChunkBatch) -> LocalVectorSide:
+        if batch.vectors is None or len(batch.vectors) != len(batch):
+            raise ValueError("the vector side needs one vector per upserted chunk")
+        ids = np.asarray(batch.ids, np.int64)
+        size = max(self._n, int(ids.max(initial=-1)) + 1)
+        buffer = self._room_for(size)
+        buffer.rows[ids] = batch.vectors
+        buffer.used = size
+        owners = _grown(self._owners, size, -1)
+        owners[ids] = batch.owners
+        alive = _grown(self._alive_or_all(), size, False)
+        alive[ids] = True
+        return LocalVectorSide(buffer, size, owners, None if alive.all() else alive)
+
+    def remove(self, ids: ChunkIds) -> LocalVectorSide:
+        alive = self._alive_or_all().copy()
+        alive[np.asarray(ids, np.int64)] = False
+        return LocalVectorSide(self._buffer, self._n, self._owners, alive)
+
+    # -- internals -------------------------------------------------------------------------
+
+    def _room_for(self, size: int) -> _Buffer:
+        """A buffer holding this snapshot's rows with room up to ``size`` that no other
+        snapshot writes into: the shared one while this snapshot is its newest, else a copy."""
+        buffer = self._buffer
+        if buffer.used == self._n and size <= len(buffer.rows):
+            return buffer
+        capacity = max(size, len(buffer.rows) + len(buffer.rows) // 4, 64)
+        rows = np.zeros((capacity, self.dim), np.float32)
+        rows[: self._n] = buffer.rows[: self._n]
+        return _Buffer(rows, self._n)
+
+    def _alive_or_all(self) -> np.ndarray:
+        return np.ones(self._n, bool) if self._alive is None else self._alive
+
+
+def top_of_ids(
+    ids: np.ndarray, scores: np.ndarray, k: int, min_score: float | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The ``k`` best of the chunk ids ``ids`` (live ones, as the caller vouches)."""
+    ids = np.asarray(ids, np.int64)
+    found, top = top_k_of_scores(scores[ids], k, min_score=min_score)
+    return ids[found], top
+
+
+def _grown(array: np.ndarray, size: int, fill: int | bool) -> np.ndarray:
+    out = np.full(size, fill, array.dtype)
+    out[: len(array)] = array
+    return out

@@ -1,0 +1,92 @@
+"""The timeline: how many memories were written each week, by topic.
+
+Rules:
+
+* A memory belongs to the week (Monday to Sunday, local time) of its ``created`` date; one
+  without it, of its ``updated`` date; one with neither is left out. A memory edited today
+  still counts in the week it was written.
+* Weeks run without gaps from the first memory's week to the last one's, so an empty week
+  shows as a gap in the strip.
+* Colours are topic groups: each memory counts once, for its first topic that is among the
+  :data:`TOP_TOPICS` most used ones (by first topic, case-insensitively); others count as
+  :data:`OTHER`, memories without topics as :data:`NO_TOPIC`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+import numpy as np
+
+from pixelmem.core.vault.memory import Memory
+
+TOP_TOPICS = 8
+OTHER = "\x00other"  # the group of memories whose first topic is not among the top ones
+NO_TOPIC = "\x00none"  # the group of memories without topics
+WEEK = timedelta(days=7)
+
+
+@dataclass(frozen=True)
+class Timeline:
+    """``counts[w, g]``: memories of week ``weeks[w]`` in topic group ``groups[g]``."""
+
+    weeks: tuple[date, ...]  # the Monday of each week, oldest first, consecutive
+    groups: tuple[str, ...]  # top topics (as first written), then OTHER, then NO_TOPIC
+    counts: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.weeks)
+
+    @property
+    def totals(self) -> np.ndarray:
+        return self.counts.sum(axis=1) if len(self.weeks) else np.zeros(0, np.int64)
+
+    def week_of(self, day: date) -> int | None:
+        """The index of the week ``day`` falls in, or None outside the timeline."""
+        if not self.weeks:
+            return None
+        index = (week_start(day) - self.weeks[0]).days // 7
+        return index if 0 <= index < len(self.weeks) else None
+
+
+def memory_day(memory: Memory) -> date | None:
+    """The local calendar day a memory counts on (created, else updated)."""
+    stamp = memory.created or memory.updated
+    return local_day(stamp) if stamp is not None else None
+
+
+def local_day(stamp: datetime) -> date:
+    return stamp.astimezone().date() if stamp.tzinfo is not None else stamp.date()
+
+
+def week_start(day: date) -> date:
+    return day - timedelta(days=day.weekday())
+
+
+def build_timeline(memories: Iterable[Memory], *, top: int = TOP_TOPICS) -> Timeline:
+    """Memories per week and topic group (see the module's rules)."""
+    dated = [(d, m.topics) for m in memories if (d := memory_day(m)) is not None]
+    if not dated:
+        return Timeline((), (), np.zeros((0, 0), np.int64))
+    firsts = Counter(topics[0].casefold() for _, topics in dated if topics)
+    shown: dict[str, str] = {}
+    for _, topics in dated:
+        for topic in topics[:1]:
+            shown.setdefault(topic.casefold(), topic)
+    best = sorted(firsts, key=lambda t: (-firsts[t], t))[:top]
+    groups = (*(shown[t] for t in best), OTHER, NO_TOPIC)
+    column = {t: i for i, t in enumerate(best)}
+    first_week = week_start(min(d for d, _ in dated))
+    last_week = week_start(max(d for d, _ in dated))
+    counts = np.zeros(((last_week - first_week).days // 7 + 1, len(groups)), np.int64)
+    for day, topics in dated:
+        row = (week_start(day) - first_week).days // 7
+        group = next((column[t.casefold()] for t in topics if t.casefold() in column), None)
+        if group is None:
+            group = len(groups) - 2 if topics else len(groups) - 1
+        counts[row, group] += 1
+    weeks = tuple(first_week + i * WEEK for i in range(len(counts)))
+    return Timeline(weeks, groups, counts)

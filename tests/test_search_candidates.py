@@ -1,0 +1,229 @@
+"""Search from candidate lists equals scoring every chunk; updates equal a fresh build.
+
+A generated vault (English-like and Chinese text, copies of the same note, several chunks per
+memory, topics, importance and dates) is searched for many queries in every mode, with and
+without filters and floors, at several ``k``. Reference: the same search with candidate lists
+as deep as the whole index, so every memory is scored (the full scan).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+import numpy as np
+import pytest
+
+from pixelmem.core.index import search as search_module
+from pixelmem.core.index.catalog import MemoryChunks
+from pixelmem.core.index.chunking import Chunk
+from pixelmem.core.index.relevance import CALIBRATIONS
+from pixelmem.core.index.search import SearchFilters, SearchIndex
+from pixelmem.core.vault.memory import Memory
+
+DIM = 16
+TOPICS = ("work", "home", "travel")
+
+
+def _vault(seed: int, memories: int = 240) -> tuple[list[Chunk], np.ndarray, dict[str, Memory]]:
+    rng = np.random.default_rng(seed)
+    vocab = ["".join(rng.choice(list("aeioustrnlkpm"), rng.integers(3, 8))) for _ in range(400)]
+    weights = 1 / np.arange(1, len(vocab) + 1)
+    weights /= weights.sum()
+    han = [chr(c) for c in rng.integers(0x4E00, 0x4E00 + 300, 300)]
+    centres = rng.standard_normal((12, DIM)).astype(np.float32)
+    chunks, vectors, table = [], [], {}
+    for m in range(memories):
+        mid = f"m{m:04d}"
+        copy_of = m - 1 if m % 17 == 16 else None  # some memories are copies of the previous
+        if copy_of is not None:
+            source = table[f"m{copy_of:04d}"]
+            table[mid] = Memory(mid, source.title + " copy", source.body, topics=["work"])
+            for c in [c for c in chunks if c.memory_id == source.id]:
+                chunks.append(Chunk(mid, c.index, c.start, c.end, c.text))
+                vectors.append(vectors[chunks.index(c)] + rng.normal(0, 0.01, DIM))
+            continue
+        texts = []
+        for _ in range(int(rng.integers(1, 5))):
+            if m % 7 == 3:
+                texts.append("".join(rng.choice(han, 40)))
+            else:
+                texts.append(" ".join(rng.choice(vocab, 25, p=weights)))
+        title = " ".join(rng.choice(vocab, 2))
+        when = datetime(2020 + m % 5, 1 + m % 12, 1 + m % 28, tzinfo=UTC)
+        table[mid] = Memory(
+            mid, title, "\n\n".join(texts), topics=[TOPICS[m % 3]],
+            importance=("low", "medium", "high")[m % 3], updated=when,
+        )  # fmt: skip
+        start = 0
+        centre = centres[m % len(centres)]
+        for c, text in enumerate(texts):
+            chunks.append(Chunk(mid, c, start, start + len(text), text))
+            vectors.append(centre + rng.normal(0, 0.6, DIM))
+            start += len(text) + 2
+    matrix = np.array(vectors, np.float32)
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+    return chunks, matrix, table
+
+
+def _queries(chunks: list[Chunk], vectors: np.ndarray, seed: int, n: int = 24) -> list:
+    rng = np.random.default_rng(seed + 1)
+    out = []
+    for _ in range(n):
+        c = int(rng.integers(len(chunks)))
+        words = chunks[c].text.split() or [chunks[c].text[:4]]
+        text = " ".join(rng.choice(words, min(len(words), int(rng.integers(1, 4)))))
+        vector = vectors[c] + rng.normal(0, 0.3, vectors.shape[1]).astype(np.float32)
+        out.append((text, vector / np.linalg.norm(vector), float(rng.uniform(0.0, 0.3))))
+    out.append(("", vectors[0], 0.1))  # no words: hybrid is semantic
+    out.append(("zzzznotaword", None, 0.0))  # no vector: hybrid is keyword
+    return out
+
+
+FILTERS = [
+    None,
+    SearchFilters(topic="WORK"),
+    SearchFilters(importance="high", date_from=date(2021, 1, 1)),
+    SearchFilters(date_to=date(2022, 6, 30)),
+]
+
+
+def _key(hits) -> list[tuple]:
+    return [
+        (h.memory_id, h.score, h.chunk_index, h.semantic_score, h.keyword_score, h.copies)
+        for h in hits
+    ]
+
+
+def _all_results(index: SearchIndex, queries: list) -> list:
+    results = []
+    for text, vector, background in queries:
+        for mode in ("hybrid", "semantic", "keyword"):
+            for filters in FILTERS:
+                for k, floor in ((5, 0.3), (12, 0.0), (1, 0.5)):
+                    hits = index.search(
+                        text, vector, mode=mode, k=k, min_relevance=floor, filters=filters,
+                        background=background, semantic_weight=0.7 if k == 12 else 1.0,
+                        calibration=CALIBRATIONS["all-minilm-l6"],
+                    )  # fmt: skip
+                    results.append(_key(hits))
+    return results
+
+
+@pytest.fixture(scope="module")
+def vault() -> tuple[list[Chunk], np.ndarray, dict[str, Memory]]:
+    return _vault(3)
+
+
+def test_candidate_search_equals_scoring_every_chunk(vault, monkeypatch) -> None:
+    chunks, vectors, table = vault
+    index = SearchIndex.build(chunks, vectors, table)
+    queries = _queries(chunks, vectors, 3)
+    found = _all_results(index, queries)
+    with monkeypatch.context() as patch:  # candidate lists as deep as the index: a full scan
+        patch.setattr(search_module, "_FIRST_DEPTH", 10 * len(chunks))
+        full = _all_results(index, queries)
+    with monkeypatch.context() as patch:  # one chunk at first: the deepening is exercised
+        patch.setattr(search_module, "_FIRST_DEPTH", 1)
+        patch.setattr(search_module, "_FIRST_DEPTH_PER_HIT", 0)
+        shallow = _all_results(index, queries[:8])
+    assert sum(map(len, full)) > 1000  # the queries do find things
+    assert any(copies for hits in full for *_, copies in hits)  # and fold copies
+    assert _untied(found) == _untied(full)
+    assert _untied(shallow) == _untied(full[: len(shallow)])
+    assert found != _untied(found)  # the vault has ties (keyword evidence is capped)
+
+
+def _untied(results: list) -> list:
+    """Every hit's key, except only the score for hits tied with the last hit of their list:
+    which of several equal scores makes the cut is arbitrary (a full scan too)."""
+    return [[h if h[1] != hits[-1][1] else ("tied", h[1]) for h in hits] for hits in results]
+
+
+def test_related_and_evidence_see_every_memory(vault) -> None:
+    chunks, vectors, table = vault
+    index = SearchIndex.build(chunks, vectors, table)
+    hits = index.related("m0005", k=8, min_relevance=0.0)
+    assert len(hits) == 8 and "m0005" not in [h.memory_id for h in hits]
+    sem, kw = index.evidence(search_module.split_query(chunks[0].text[:20]), vectors[0])
+    assert sem is not None and kw is not None
+    assert len(sem) == len(kw) == len(index) and (kw > 0).any() and (kw == 0).any()
+
+
+def _edit(table: dict[str, Memory], seed: int) -> tuple[dict[str, Memory], list, list, list]:
+    """A new vault state: some memories edited, some new, some removed, some retagged."""
+    rng = np.random.default_rng(seed)
+    new_table = dict(table)
+    ids = sorted(table)
+    edited = [ids[i] for i in rng.choice(len(ids), 6, replace=False)]
+    removed = [m for m in ids[::37] if m not in edited]
+    retagged = [m for m in ids[5::41] if m not in edited and m not in removed]
+    for mid in removed:
+        del new_table[mid]
+    for mid in retagged:
+        old = table[mid]
+        new_table[mid] = Memory(mid, old.title, old.body, topics=["travel"], importance="high")
+    changed = []
+    for mid in [*edited, "fresh1", "fresh2"]:
+        words = " ".join(rng.choice(["orbit", "kettle", "lantern", "quince"], 6))
+        new_table[mid] = Memory(mid, f"note {mid}", f"{words}\n\n{mid} second paragraph")
+        changed.append(mid)
+    return new_table, changed, removed, retagged
+
+
+def _chunks_of(memory: Memory) -> list[Chunk]:
+    out, start = [], 0
+    for c, text in enumerate(memory.body.split("\n\n")):
+        out.append(Chunk(memory.id, c, start, start + len(text), text))
+        start += len(text) + 2
+    return out
+
+
+@pytest.mark.parametrize("with_vectors", [True, False])
+def test_updates_equal_a_fresh_build(vault, with_vectors: bool) -> None:
+    chunks, vectors, table = vault
+    rng = np.random.default_rng(9)
+    index = SearchIndex.build(chunks, vectors if with_vectors else None, table)
+    vector_of = {(c.memory_id, c.text): vectors[i] for i, c in enumerate(chunks)}
+    current_table, current = table, index
+    for round_ in range(3):  # several updates on top of each other
+        current_table, changed, removed, retagged = _edit(current_table, round_)
+        items = [MemoryChunks(m, current_table[m], _chunks_of(current_table[m])) for m in changed]
+        new_vectors = []
+        for item in items:
+            for c in item.chunks:
+                v = rng.standard_normal(DIM).astype(np.float32)
+                vector_of[(c.memory_id, c.text)] = v / np.linalg.norm(v)
+                new_vectors.append(vector_of[(c.memory_id, c.text)])
+        current = current.updated(
+            removed, items, [current_table[m] for m in retagged],
+            np.array(new_vectors) if with_vectors else None,
+        )  # fmt: skip
+    assert index.chunk_count == len(chunks)  # the first snapshot did not change
+    fresh_chunks = [
+        c
+        for m in sorted(current_table, key=lambda m: (m.startswith("fresh"), m))
+        for c in (
+            _chunks_of(current_table[m])
+            if current_table[m] is not table.get(m)
+            else [c for c in chunks if c.memory_id == m]
+        )
+    ]
+    fresh_vectors = np.array([vector_of[(c.memory_id, c.text)] for c in fresh_chunks])
+    fresh = SearchIndex.build(fresh_chunks, fresh_vectors if with_vectors else None, current_table)
+    assert set(current.memory_ids) == set(fresh.memory_ids)
+    assert current.chunk_count == fresh.chunk_count
+    queries = [*_queries(fresh_chunks, fresh_vectors, 5, n=12), ("orbit kettle", None, 0.0)]
+    for got, want in zip(_all_results(current, queries), _all_results(fresh, queries), strict=True):
+        assert [h[0] for h in got] == [h[0] for h in want]
+        for g, w in zip(got, want, strict=True):
+            memory_id, score, chunk, semantic, keyword, copies = g
+            assert (memory_id, chunk, set(copies)) == (w[0], w[2], set(w[5]))
+            assert score == pytest.approx(w[1], rel=1e-5, abs=1e-9)
+            for side, wanted in ((semantic, w[3]), (keyword, w[4])):
+                assert side == (None if wanted is None else pytest.approx(wanted, rel=1e-5))
+    retagged_one = current_table[retagged[0]]
+    hits = current.search(
+        retagged_one.title, None, k=50, min_relevance=0.0,
+        filters=SearchFilters(topic="travel", importance="high"),
+    )  # fmt: skip
+    assert retagged_one.id in [h.memory_id for h in hits]
