@@ -34,7 +34,6 @@ from pixelmem.core.settings import Settings, settings_path
 from pixelmem.core.vault.links import Mention, heading_span, plan_link_mention
 from pixelmem.core.vault.writes import ImportResult
 from pixelmem.gui import i18n, workers
-from pixelmem.gui.app_icon import app_icon
 from pixelmem.gui.backlinks_panel import BacklinksPanel
 from pixelmem.gui.bus import MemoryBus
 from pixelmem.gui.duplicate_banner import DuplicateBanner, above_editor
@@ -95,7 +94,6 @@ class MainWindow(QMainWindow):
         self.session = VaultSession(engine, self.bus, first_run=first_run, parent=self)
         self._closing_ok = False
         self._open_when_loaded: tuple[str, tuple[int, int] | None, Sequence[str]] | None = None
-        self.setWindowIcon(app_icon())
         self.setDockNestingEnabled(True)
         self._build_views()
         self._build_docks()
