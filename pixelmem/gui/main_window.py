@@ -288,10 +288,9 @@ class MainWindow(QMainWindow):
         super().changeEvent(event)
 
     def _retranslate_later_docks(self) -> None:
+        """The later docks' titles (their views retranslate themselves: retranslate_tree)."""
         self.map_dock.setWindowTitle(self.tr("Map"))
-        self.map_view.retranslate()
-        if not self.inbox_dock.windowTitle():
-            self.inbox_dock.setWindowTitle(self.tr("Inbox"))
+        self.inbox_dock.setWindowTitle(self.tr("Inbox"))
 
     # -- start and stop --------------------------------------------------------------------
 
