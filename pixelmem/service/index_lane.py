@@ -30,6 +30,7 @@ class FinishedRun:
     error: str
     finished: datetime
     failure: BaseException | None = None  # what the failed run raised
+    progress: tuple[int, int] = (0, 0)  # (done, total) when it finished
 
 
 class IndexLane:
@@ -91,8 +92,9 @@ class IndexLane:
     def state_of(self, ticket: int) -> tuple[str, int, int]:
         """``(queued|running|done, done, total)`` for a ticket."""
         with self._cond:
-            if self._served >= ticket:
-                return ("done", *self._progress)
+            if self._served >= ticket:  # that run's figures, not those of a run since
+                run = self.run_for(ticket)  # the condition's lock is re-entrant
+                return ("done", *(run.progress if run is not None else (0, 0)))
             if self._running_up_to >= ticket:
                 return ("running", *self._progress)
             return ("queued", 0, 0)
@@ -123,7 +125,8 @@ class IndexLane:
             with self._cond:
                 self._served, self._running_up_to = target, 0
                 finished = datetime.now(UTC)
-                self._history.append(FinishedRun(target, report, error, finished, failure))
+                run = FinishedRun(target, report, error, finished, failure, self._progress)
+                self._history.append(run)
                 self._cond.notify_all()
 
     def _run_once(self, rescan: bool) -> tuple[IndexReport | None, Exception | None]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -46,3 +47,31 @@ def test_a_finished_run_answers_its_report(live: LiveService, monkeypatch) -> No
     live.start()
     answer = live.reindex_documents()
     assert (answer["memories"], answer["chunks"]) == (1, 3)
+
+
+def test_a_done_job_keeps_its_own_figures_while_a_later_run_goes_on(
+    live: LiveService, monkeypatch
+) -> None:
+    later_started, release = threading.Event(), threading.Event()
+    runs: list[int] = []
+
+    def reindex(progress, **_: object) -> IndexReport:
+        runs.append(len(runs))
+        if len(runs) == 1:
+            progress(4, 4)
+            return IndexReport(memories=1, chunks=4)
+        progress(1, 50)  # a long run for later changes
+        later_started.set()
+        release.wait(10)
+        return IndexReport(memories=1, chunks=50)
+
+    monkeypatch.setattr(live.engine, "reindex", reindex)
+    live.start()
+    first = live.lane.request()
+    assert live.lane.wait(first, 10)
+    live.lane.request()
+    assert later_started.wait(10)
+    try:
+        assert live.lane.state_of(first) == ("done", 4, 4)
+    finally:
+        release.set()
