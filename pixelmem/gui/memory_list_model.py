@@ -11,6 +11,7 @@ import bisect
 from collections import Counter
 from collections.abc import Callable, Iterable
 from datetime import UTC, date, datetime
+from operator import itemgetter
 from typing import Any
 
 from PySide6.QtCore import (
@@ -130,9 +131,12 @@ class MemoryListModel(QAbstractListModel):
     def set_memories(self, memories: Iterable[Memory]) -> None:
         """Replace every row (the initial load): one reset, not thousands of inserts."""
         self._loaded = True
+        by = self._sort_by
+        keyed = sorted(((sort_key(m, by), m) for m in memories), key=itemgetter(0))
         self.beginResetModel()
-        self._rows = sorted(memories, key=lambda m: sort_key(m, self._sort_by))
-        self._rebuild_keys()
+        self._keys = [key for key, _ in keyed]  # each key made once (10k: ~50 ms a pass)
+        self._rows = [memory for _, memory in keyed]
+        self._row_of = {m.id: i for i, m in enumerate(self._rows)}
         self.endResetModel()
 
     def set_sort(self, by: str) -> None:
