@@ -111,7 +111,9 @@ def answer(description: str, schema: str = "Object") -> dict[str, Any]:
     return {"description": description, **json_content(ref(schema))}
 
 
-def query(name: str, schema: dict[str, Any], description: str, required: bool = False) -> Any:
+def query(
+    name: str, schema: dict[str, Any], description: str, required: bool = False
+) -> dict[str, Any]:
     return {
         "name": name,
         "in": "query",
