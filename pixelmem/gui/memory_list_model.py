@@ -256,25 +256,31 @@ class MemoryFilterProxy(QSortFilterProxyModel):
     ) -> None:
         if (topic, importance, since) == (self._topic, self._importance, self._since):
             return
-        if hasattr(self, "beginFilterChange"):  # Qt >= 6.9; invalidateRowsFilter is deprecated
-            self.beginFilterChange()
+
+        def apply() -> None:
             self._topic, self._importance, self._since = topic, importance, since
-            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
-        else:  # pragma: no cover - older Qt
-            self._topic, self._importance, self._since = topic, importance, since
-            self.invalidateRowsFilter()
+
+        self._change_filter(apply)
 
     def set_period(self, period: tuple[date, date] | None) -> None:
         """Only memories written from ``period[0]`` to the day before ``period[1]``
         (:func:`~pixelmem.core.insight.timeline.memory_day`); None: any day."""
         if period == self._period:
             return
-        if hasattr(self, "beginFilterChange"):
-            self.beginFilterChange()
+
+        def apply() -> None:
             self._period = period
+
+        self._change_filter(apply)
+
+    def _change_filter(self, apply: Callable[[], None]) -> None:
+        """Run ``apply`` (it changes what the filter accepts) and re-filter the rows."""
+        if hasattr(self, "beginFilterChange"):  # Qt >= 6.9; invalidateRowsFilter is deprecated
+            self.beginFilterChange()
+            apply()
             self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
         else:  # pragma: no cover - older Qt
-            self._period = period
+            apply()
             self.invalidateRowsFilter()
 
     @property
