@@ -7,7 +7,9 @@
    embedder when it loads, else the fake one; the script says which).
 2. Longest stall while searching a 100k-chunk index as someone types (synthetic vectors).
 3. Launch to a filled list on a 10k-memory vault with a warm cache, in-process and as a fresh
-   process, and how many chunks were re-embedded (should be 0).
+   process, and how many chunks were re-embedded (should be 0). ``--old REF`` launches the code
+   of REF too (a temporary git worktree), alternating with this checkout, for a before/after
+   in one run: ``bench_ui.py --embedder fake --only launch --old main --rounds 7``.
 
 The stall is measured with a 5 ms QTimer heartbeat on the GUI thread: the longest gap between
 two beats, minus the 5 ms period, is the longest time the window could not react.
@@ -18,6 +20,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -280,33 +283,155 @@ def bench_search(tmp: Path, chunks: int, keystrokes: int) -> None:
 # -- 3. launch on a warm 10k vault -----------------------------------------------------------
 
 
+# The fresh-process launch imports only what the app imports (not this module, whose numpy and
+# index imports would be charged to every launch): the window on a warm vault, a fake embedder
+# that is never called (its vectors are all in the cache). Printed: seconds to the window shown,
+# the list filled, the scan done (every file checked), the index ready; the chunks re-embedded;
+# where pixelmem was imported from.
 LAUNCH_SCRIPT = textwrap.dedent(
     """
     import sys, time
     t0 = time.perf_counter()
-    sys.path.insert(0, {benchmarks!r})
-    from bench_ui import FakeEmbedder, make_window, wait_until, close
+    import os
     from pixelmem.core.index.engine import Engine
     from pixelmem.core.settings import Settings
     from pixelmem.gui.app import create_application
+    from pixelmem.gui.main_window import MainWindow
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    class Embedder:
+        model_id, dim = "bench:hash-bow", 384
+
+        def embed_documents(self, texts):
+            raise RuntimeError("a warm launch embeds nothing")
+
+        embed_query = embed_documents
+
     app = create_application()
     settings = Settings()
-    engine = Engine({vault!r}, settings, embedder=FakeEmbedder())
-    window = make_window(engine, settings)
+    window = MainWindow(Engine({vault!r}, settings, embedder=Embedder()), settings)
+    window._closing_ok = True
+    window.resize(1280, 800)
+    window.show()
     shown = time.perf_counter()
     window.start()
-    wait_until(lambda: window.list_model.rowCount() > 0, 60)
+
+    def wait(condition):  # idle in the event loop as the app does (processEvents with a
+        loop = QEventLoop()  # time limit never sleeps: it spun, taking the GIL from workers)
+        poll = QTimer(interval=5)
+        poll.timeout.connect(lambda: condition() and loop.quit())
+        if not condition():
+            poll.start()
+            loop.exec()
+            poll.stop()
+
+    wait(lambda: window.list_model.rowCount() > 0)
     listed = time.perf_counter()
-    wait_until(lambda: window.session.index_ready, 600)
+    listed_cpu = time.process_time()  # all threads' CPU: less skewed by a loaded machine
+    wait(lambda: window.session.loaded)
+    scanned = time.perf_counter()
+    wait(lambda: window.session.index_ready)
     ready = time.perf_counter()
-    embedded = engine.last_report.embedded
-    print(f"{{shown - t0:.3f}} {{listed - t0:.3f}} {{ready - t0:.3f}} {{embedded}}")
-    close(window)
+    import pixelmem
+    print(shown - t0, listed - t0, scanned - t0, ready - t0, listed_cpu,
+          window.engine.last_report.embedded, os.path.dirname(pixelmem.__file__))
+    window.close()
+    window.session.shutdown(60_000)
+    from pixelmem.gui import workers
+    workers.wait_for_all(60_000)
     """
 )
 
 
-def bench_launch(tmp: Path, memories: int) -> None:
+def launch_in_fresh_process(source: Path, vault: Path, config: Path) -> tuple[float, ...] | str:
+    """(shown, listed, scanned, ready) seconds, CPU seconds to the listed list and the
+    re-embedded count, with pixelmem from
+    ``source``; or the child's output if it failed."""
+    env = dict(
+        os.environ,
+        PYTHONPATH=str(source),
+        QT_QPA_PLATFORM="offscreen",
+        PIXELMEM_CONFIG_DIR=str(config),
+    )
+    # A person's pixelmem runs from compiled bytecode (pip writes it at install, Python on the
+    # first run); with PYTHONDONTWRITEBYTECODE set (as in some sandboxes) every launch would
+    # compile ~80 modules from source again, 0.2-0.4 s that no user pays.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    script = LAUNCH_SCRIPT.format(vault=str(vault))
+    out = subprocess.run(  # run from the vault's folder: "" on sys.path must not be a checkout
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env=env,
+        cwd=vault.parent,
+    )
+    try:
+        *numbers, where = out.stdout.split()[-7:]
+        if Path(where).resolve() != (source / "pixelmem").resolve():
+            return f"imported pixelmem from {where}, not {source}"
+        return tuple(float(x) for x in numbers)
+    except ValueError:
+        return out.stdout + out.stderr
+
+
+def old_checkout(ref: str, into: Path) -> Path:
+    tree = into / "old-checkout"
+    subprocess.run(
+        ["git", "worktree", "add", "--detach", "--quiet", str(tree), ref], cwd=ROOT, check=True
+    )
+    return tree
+
+
+def compare_fresh_launches(vault: Path, tmp: Path, old_ref: str | None, rounds: int) -> None:
+    """Fresh-process launches of this checkout (and of ``old_ref``), alternating, same vault."""
+    sources = {"this checkout": ROOT}
+    if old_ref:
+        sources[f"old {old_ref}"] = old_checkout(old_ref, tmp)
+    # Each code gets its own copy of the vault: the scan cache is keyed by the code that reads
+    # files, so sharing one would make every launch re-parse the vault written by the other.
+    vaults = {name: vault for name in sources}
+    for name in list(sources)[1:]:
+        vaults[name] = tmp / f"{vault.name}-old"
+        shutil.copytree(vault, vaults[name], symlinks=True)
+    results: dict[str, list[tuple[float, ...]]] = {name: [] for name in sources}
+    try:
+        for name, source in sources.items():  # warm-up: each code settles its own caches
+            launch_in_fresh_process(source, vaults[name], tmp / "config")
+        for _ in range(rounds):
+            for name, source in sources.items():
+                result = launch_in_fresh_process(source, vaults[name], tmp / "config")
+                if isinstance(result, str):
+                    print(f"fresh-process launch ({name}) failed:\n{result}")
+                    return
+                results[name].append(result)
+    finally:
+        if old_ref:
+            subprocess.run(
+                ["git", "worktree", "remove", "--force", str(sources[f"old {old_ref}"])],
+                cwd=ROOT,
+                check=False,
+            )
+    print(
+        f"fresh process (imports included), {rounds} launches each, alternating; "
+        "min / median / max:"
+    )
+    for name, runs in results.items():
+        cols = list(zip(*runs, strict=True))
+        labels = ("window shown", "list filled", "scan done", "index ready", "CPU to list")
+        spans = [
+            f"{label} {min(c) * 1e3:.0f} / {statistics.median(c) * 1e3:.0f} / {max(c) * 1e3:.0f} ms"
+            for label, c in zip(labels, cols[:5], strict=True)
+        ]
+        print(f"  {name:<22} " + ", ".join(spans) + f"; re-embedded {int(max(cols[5]))} chunks")
+    if old_ref:
+        new, old = (statistics.median(r[1] for r in results[n]) for n in sources)
+        print(f"  list filled, median new / old: {new / old:.2f}")
+        new, old = (statistics.median(r[4] for r in results[n]) for n in sources)
+        print(f"  CPU time to the filled list, median new / old: {new / old:.2f}")
+
+
+def bench_launch(tmp: Path, memories: int, old_ref: str | None, rounds: int) -> None:
     print(f"\n== 3. launch to a filled list, {memories:,} memories, warm cache ==")
     vault = tmp / f"launch{memories}"
     start = time.perf_counter()
@@ -339,20 +464,7 @@ def bench_launch(tmp: Path, memories: int) -> None:
         f"{listed * 1000:.0f} ms (target ≤ 1000 ms, {verdict}), index ready {ready * 1000:.0f} ms, "
         f"re-embedded {embedded} chunks"
     )
-    script = LAUNCH_SCRIPT.format(benchmarks=str(ROOT / "benchmarks"), vault=str(vault))
-    out = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=900, cwd=ROOT
-    )
-    try:
-        shown_s, listed_s, ready_s, embedded_s = out.stdout.split()[-4:]
-        shown_ms, listed_ms, ready_ms = (float(x) * 1000 for x in (shown_s, listed_s, ready_s))
-        print(
-            f"fresh process (imports included): window shown {shown_ms:.0f} ms, "
-            f"list filled {listed_ms:.0f} ms, index ready {ready_ms:.0f} ms, "
-            f"re-embedded {embedded_s} chunks"
-        )
-    except ValueError:
-        print("fresh-process launch failed:\n" + out.stdout + out.stderr)
+    compare_fresh_launches(vault, tmp, old_ref, rounds)
 
 
 def main() -> None:
@@ -363,6 +475,10 @@ def main() -> None:
     parser.add_argument("--keystrokes", type=int, default=120)
     parser.add_argument("--launch-memories", type=int, default=10_000)
     parser.add_argument("--only", choices=("index", "search", "launch"), default=None)
+    parser.add_argument(
+        "--old", help="git ref to launch too, from a temporary worktree (before/after, same run)"
+    )
+    parser.add_argument("--rounds", type=int, default=5, help="fresh-process launches of each")
     args = parser.parse_args()
     from pixelmem.gui.app import create_application
 
@@ -376,7 +492,7 @@ def main() -> None:
         if args.only in (None, "search"):
             bench_search(tmp, args.search_chunks, args.keystrokes)
         if args.only in (None, "launch"):
-            bench_launch(tmp, args.launch_memories)
+            bench_launch(tmp, args.launch_memories, args.old, args.rounds)
     del app
 
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 for extra in ("packaging", "benchmarks", "tests"):
     sys.path.insert(0, str(ROOT / extra))
 sys.path.insert(0, str(ROOT))
+
+from screenshot_window import application, open_window, throwaway_folder  # noqa: E402
 
 DOCS = ROOT / "docs"
 REPLY = (
@@ -26,21 +27,15 @@ REPLY = (
 
 
 def main() -> int:
-    if os.environ.get("DISPLAY"):
-        os.environ["QT_QPA_PLATFORM"] = "xcb"
-    folder = Path(tempfile.mkdtemp(prefix="pixelmem-chat-shot-"))
-    os.environ["PIXELMEM_CONFIG_DIR"] = str(folder / "config")
+    folder = throwaway_folder("pixelmem-chat-shot-")
     from bench_ui import pick_embedder, wait_until
     from fake_servers import FakeServer
     from PySide6.QtCore import Qt
     from screenshot_vault import build_vault
 
-    from pixelmem.core.index.engine import Engine
     from pixelmem.core.settings import Settings
-    from pixelmem.gui.app import create_application
-    from pixelmem.gui.main_window import MainWindow
 
-    app = create_application()
+    app = application()
     build_vault(folder / "Knowledge")
     embedder, name = pick_embedder(os.environ.get("SCREENSHOT_EMBEDDER", "local"))
     print(f"embedder: {name}")
@@ -48,10 +43,7 @@ def main() -> int:
         settings = Settings()
         settings.chat.provider, settings.chat.base_url = "ollama", server.url
         settings.chat.model = "llama3.2"
-        window = MainWindow(Engine(folder / "Knowledge", settings, embedder=embedder), settings)
-        window._closing_ok = True
-        window.resize(1480, 900)
-        window.show()
+        window = open_window(folder / "Knowledge", settings, (1480, 900), embedder)
         window.start()
         wait_until(lambda: window.session.index_ready, 300)
         pane = window.chat_dock

@@ -14,13 +14,14 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "packaging"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from screenshot_window import application, open_window, save_grab, throwaway_folder  # noqa: E402
 
 LANGUAGE = os.environ.get("SCREENSHOT_LANGUAGE", "en")
 CHINESE = LANGUAGE.startswith("zh")
@@ -60,30 +61,17 @@ def _save_near_copy(window, wait_until) -> None:
 
 
 def main() -> int:
-    if os.environ.get("DISPLAY"):
-        os.environ["QT_QPA_PLATFORM"] = "xcb"
-    folder = Path(tempfile.mkdtemp(prefix="pixelmem-map-"))
-    os.environ["PIXELMEM_CONFIG_DIR"] = str(folder / "config")
+    folder = throwaway_folder("pixelmem-map-")
     from bench_ui import wait_until
     from PySide6.QtCore import Qt
-    from PySide6.QtGui import QFont
 
-    from pixelmem.core.index.engine import Engine
     from pixelmem.core.settings import Settings
-    from pixelmem.gui import i18n
-    from pixelmem.gui.app import create_application
-    from pixelmem.gui.main_window import MainWindow
 
-    app = create_application()
-    app.setFont(QFont(os.environ.get("SCREENSHOT_FONT", "Noto Sans CJK SC"), 10))
-    i18n.install_translator(LANGUAGE)
+    _app = application(LANGUAGE)  # held to the end of main()
     fill_vault(folder / "Knowledge")
     settings = Settings()
     settings.embedding.provider = "local-multilingual" if CHINESE else "local"
-    window = MainWindow(Engine(folder / "Knowledge", settings), settings)
-    window._closing_ok = True
-    window.resize(1560, 940)
-    window.show()
+    window = open_window(folder / "Knowledge", settings, (1560, 940))
     window.start()
     wait_until(lambda: window.session.index_ready, 600)
     shown: list[int] = []
@@ -103,8 +91,7 @@ def main() -> int:
     window.map_view.query.setText(QUERY)
     wait_until(lambda: window.map_view.highlighted_count() > 0, 30)
     wait_until(lambda: False, 0.5)
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    window.grab().save(str(OUT))
+    save_grab(window, OUT)
     print(f"wrote {OUT}: {shown[-1]} points")
     window.session.shutdown()
     return 0

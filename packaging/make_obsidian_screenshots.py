@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from screenshot_window import application, open_window, save_grab, throwaway_folder  # noqa: E402
 
 LANGUAGE = os.environ.get("SCREENSHOT_LANGUAGE", "en")
 CHINESE = LANGUAGE.startswith("zh")
@@ -97,31 +98,19 @@ def write_vault(root: Path) -> None:
 
 
 def main() -> int:
-    if os.environ.get("DISPLAY"):
-        os.environ["QT_QPA_PLATFORM"] = "xcb"
-    folder = Path(tempfile.mkdtemp(prefix="pixelmem-obsidian-"))
-    os.environ["PIXELMEM_CONFIG_DIR"] = str(folder / "config")
+    folder = throwaway_folder("pixelmem-obsidian-")
     from bench_ui import wait_until
     from PySide6.QtCore import Qt
-    from PySide6.QtGui import QFont
 
-    from pixelmem.core.index.engine import Engine
     from pixelmem.core.settings import Settings
-    from pixelmem.gui import i18n, workers
-    from pixelmem.gui.app import create_application
-    from pixelmem.gui.main_window import MainWindow
+    from pixelmem.gui import workers
 
-    app = create_application()
-    app.setFont(QFont(os.environ.get("SCREENSHOT_FONT", "Noto Sans CJK SC"), 10))
-    i18n.install_translator(LANGUAGE)
+    _app = application(LANGUAGE)  # held to the end of main()
     vault = folder / ("笔记" if CHINESE else "Notes")
     write_vault(vault)
     settings = Settings()
     settings.embedding.provider = "local"
-    window = MainWindow(Engine(vault, settings), settings)
-    window._closing_ok = True
-    window.resize(1400, 860)
-    window.show()
+    window = open_window(vault, settings, (1400, 860))
     window.start()
     wait_until(lambda: window.session.index_ready and window.link_index.graph is not None, 600)
     hub = "读书清单" if CHINESE else "Reading list"
@@ -135,7 +124,7 @@ def main() -> int:
     panel = window.backlinks_panel
     wait_until(lambda: panel.linked_item.childCount() > 0, 30)
     wait_until(lambda: False, 0.5)
-    window.grab().save(str(DOCS / f"screenshot-backlinks{SUFFIX}.png"))
+    save_grab(window, DOCS / f"screenshot-backlinks{SUFFIX}.png")
 
     shown: list[int] = []
     window.quick_switcher.results_shown.connect(shown.append)
@@ -143,7 +132,7 @@ def main() -> int:
     window.quick_switcher.query_edit.insert("书" if CHINESE else "boo")  # as typed
     wait_until(lambda: bool(shown) and window.quick_switcher.query_edit.text() != "", 10)
     wait_until(lambda: False, 0.5)
-    window.grab().save(str(DOCS / f"screenshot-quick-switcher{SUFFIX}.png"))
+    save_grab(window, DOCS / f"screenshot-quick-switcher{SUFFIX}.png")
     print("wrote", DOCS / f"screenshot-backlinks{SUFFIX}.png", "and the quick switcher")
     window.session.shutdown()
     workers.wait_for_all()

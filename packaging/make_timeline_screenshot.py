@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 import random
 import sys
-import tempfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -23,6 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "packaging"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from screenshot_window import application, open_window, save_grab, throwaway_folder  # noqa: E402
 
 LANGUAGE = os.environ.get("SCREENSHOT_LANGUAGE", "en")
 CHINESE = LANGUAGE.startswith("zh")
@@ -66,30 +67,17 @@ def fill_vault(root: Path, now: datetime) -> None:
 
 
 def main() -> int:
-    if os.environ.get("DISPLAY"):
-        os.environ["QT_QPA_PLATFORM"] = "xcb"
-    folder = Path(tempfile.mkdtemp(prefix="pixelmem-timeline-"))
-    os.environ["PIXELMEM_CONFIG_DIR"] = str(folder / "config")
+    folder = throwaway_folder("pixelmem-timeline-")
     from bench_ui import wait_until
-    from PySide6.QtGui import QFont
 
-    from pixelmem.core.index.engine import Engine
     from pixelmem.core.settings import Settings
-    from pixelmem.gui import i18n
-    from pixelmem.gui.app import create_application
-    from pixelmem.gui.main_window import MainWindow
 
-    app = create_application()
-    app.setFont(QFont(os.environ.get("SCREENSHOT_FONT", "Noto Sans CJK SC"), 10))
-    i18n.install_translator(LANGUAGE)
+    _app = application(LANGUAGE)  # held to the end of main()
     fill_vault(folder / "Knowledge", datetime.now(UTC))
     settings = Settings()
     settings.embedding.provider = "local-multilingual" if CHINESE else "local"
-    window = MainWindow(Engine(folder / "Knowledge", settings), settings)
-    window._closing_ok = True
     width, height = (int(x) for x in SIZE.split("x"))
-    window.resize(width, height)
-    window.show()
+    window = open_window(folder / "Knowledge", settings, (width, height))
     shown: list[int] = []
     window.timeline.timeline_shown.connect(shown.append)
     window.start()
@@ -101,8 +89,7 @@ def main() -> int:
     first = window.list_panel.visible_memories()[0]
     window.open_memory(first.id)
     wait_until(lambda: False, 0.5)
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    window.grab().save(str(OUT))
+    save_grab(window, OUT)
     print(f"wrote {OUT}: {weeks} weeks, {len(window.list_panel.visible_memories())} shown")
     window.session.shutdown()
     return 0

@@ -22,13 +22,33 @@ need() {  # need COMMAND DEBIAN-PACKAGE: install it when we are root on Debian, 
     fi
 }
 
+strip_libraries() {  # strip_libraries DIR: drop debug symbols from the shared libraries in DIR
+    # Not the ones auditwheel vendored or re-linked with patchelf (in a *.libs/ folder, or with
+    # an RPATH/RUNPATH pointing into one): strip breaks those ("ELF load command address/offset
+    # not page-aligned", numpy's OpenBLAS). Nor the executable, which carries PyInstaller's
+    # archive.
+    local file saved=0 before
+    while IFS= read -r -d '' file; do
+        case "$file" in *.libs/*) continue ;; esac
+        if readelf -d "$file" 2>/dev/null | grep -E '\((RPATH|RUNPATH)\)' | grep -q '\.libs'; then
+            continue
+        fi
+        before=$(stat -c %s "$file")
+        strip --strip-unneeded "$file" 2>/dev/null || continue
+        saved=$((saved + before - $(stat -c %s "$file")))
+    done < <(find "$1" -type f \( -name '*.so' -o -name '*.so.*' \) -print0)
+    echo "stripped debug symbols: $((saved / 1048576)) MB"
+}
+
 echo "== 1. PyInstaller build"
 "$PYBIN/python" -m pixelmem.gui.i18n_build >/dev/null
 "$PYBIN/pyinstaller" packaging/pixelmem.spec --noconfirm --log-level WARN \
     --distpath dist --workpath build/pyinstaller
+echo "dist/pixelmem: $(du -sm dist/pixelmem | cut -f1) MB as built"
+strip_libraries dist/pixelmem
 version=$(dist/pixelmem/pixelmem --version | awk '{print $2}')
 arch=$(uname -m)
-echo "dist/pixelmem: $(du -sm dist/pixelmem | cut -f1) MB unpacked, version $version"
+echo "dist/pixelmem: $(du -sm dist/pixelmem | cut -f1) MB unpacked after stripping, version $version"
 
 echo "== 2. desktop entry and metainfo"
 need desktop-file-validate desktop-file-utils

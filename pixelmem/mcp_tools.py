@@ -138,13 +138,7 @@ class PixelmemService:
 
     def semantic_search(self, query: str, limit: int = 5, mode: str = "hybrid") -> dict[str, Any]:
         engine, hits = self.search(query, limit=limit, mode=mode)
-        results = []
-        for hit in hits:
-            try:
-                memory = engine.store.get(hit.memory_id)
-            except MemoryNotFound:
-                continue
-            results.append(_hit_json(hit, memory))
+        results = [_hit_json(hit, memory) for hit, memory in hits_with_memories(engine, hits)]
         return search_answer(engine, query.strip(), mode, results)
 
     def get_memory(self, memory_id: str) -> dict[str, Any]:
@@ -168,13 +162,10 @@ class PixelmemService:
 
     def list_memories(self, topic: str | None = None, limit: int = 50) -> dict[str, Any]:
         _check_range("limit", limit, 1, MAX_LIST_LIMIT)
-        wanted = (topic or "").strip().casefold()
+        wanted = topic or ""
 
         def run() -> dict[str, Any]:
-            memories = self._store_engine().store.list()
-            if wanted:
-                memories = [m for m in memories if wanted in (t.casefold() for t in m.topics)]
-            memories.sort(key=lambda m: (m.updated or _EPOCH, m.title), reverse=True)
+            memories = newest_first(self._store_engine().store.list(), wanted)
             return {
                 "total": len(memories),
                 "memories": [memory_json(m, with_body=False) for m in memories[:limit]],
@@ -212,15 +203,7 @@ class PixelmemService:
                     "message": "The memory was saved in the vault and indexed.",
                 }
             draft = self.inbox.add(title, content, topics, importance, source)
-            return {
-                "status": "pending_review",
-                "id": draft.id,
-                "title": draft.title,
-                "message": (
-                    "Saved as a draft in the review inbox. It becomes a memory (with this id) "
-                    "when the user accepts it in the pixelmem app."
-                ),
-            }
+            return draft_answer(draft)
 
         answer = self._call(run)
         if answer["status"] == "created":
@@ -287,6 +270,10 @@ class PixelmemService:
 
 
 _EPOCH = datetime.min.replace(tzinfo=UTC)
+DRAFT_MESSAGE = (
+    "Saved as a draft in the review inbox. It becomes a memory (with this id) when the user "
+    "accepts it in the pixelmem app."
+)
 _WRITES_OFF = (
     "Writing over MCP is turned off for this vault. The user can allow it in the pixelmem app "
     "(Settings → MCP writes: review or direct) or with `pixelmem config set mcp_writes review`."
@@ -308,16 +295,53 @@ def _check_range(name: str, value: int, low: int, high: int) -> None:
         raise InvalidArgument(f"{name} must be a whole number from {low} to {high}, not {value!r}")
 
 
-def _hit_json(hit: Any, memory: Memory) -> dict[str, Any]:
+def newest_first(memories: list[Memory], topic: str = "") -> list[Memory]:
+    """``memories`` with ``topic`` (any topic if empty; case aside), most recently updated
+    first: the order both ``list_memories`` and ``GET /v1/memories`` answer in."""
+    wanted = topic.strip().casefold()
+    if wanted:
+        memories = [m for m in memories if wanted in (t.casefold() for t in m.topics)]
+    return sorted(memories, key=lambda m: (m.updated or _EPOCH, m.title), reverse=True)
+
+
+def hits_with_memories(engine: Engine, hits: list[SearchHit]) -> list[tuple[SearchHit, Memory]]:
+    """Each hit with its memory as it is now; a memory deleted since the search's snapshot
+    was built is left out."""
+    found = []
+    for hit in hits:
+        try:
+            found.append((hit, engine.store.get(hit.memory_id)))
+        except MemoryNotFound:
+            continue
+    return found
+
+
+def hit_summary(hit: SearchHit, memory: Memory) -> dict[str, Any]:
+    """What every transport says of a hit (the MCP tool adds the text, REST the date)."""
     return {
         "id": memory.id,
         "title": memory.title,
         "score": round(float(hit.score), 4),  # calibrated relevance, 0-1
         "snippet": hit.snippet,
-        "text": memory.body,
         "topics": list(memory.topics),
         "path": display_path(memory.path),
-        "copies": list(hit.copies),
+    }
+
+
+def _hit_json(hit: SearchHit, memory: Memory) -> dict[str, Any]:
+    answer = hit_summary(hit, memory)
+    answer["text"] = memory.body
+    answer["copies"] = list(hit.copies)
+    return answer
+
+
+def draft_answer(draft: Any) -> dict[str, Any]:
+    """The answer to a write that became a review-inbox draft."""
+    return {
+        "status": "pending_review",
+        "id": draft.id,
+        "title": draft.title,
+        "message": DRAFT_MESSAGE,
     }
 
 

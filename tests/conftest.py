@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -27,3 +28,14 @@ def vault(tmp_path: Path) -> Path:
     path = tmp_path / "vault"
     path.mkdir()
     return path
+
+
+OBSIDIAN_FIXTURE = Path(__file__).parent / "data" / "obsidian_vault"
+
+
+@pytest.fixture
+def obsidian(tmp_path: Path) -> Path:
+    """A copy of the Obsidian-style test vault (wiki links, aliases, TOML/JSON frontmatter)."""
+    target = tmp_path / "Obsidian"
+    shutil.copytree(OBSIDIAN_FIXTURE, target)
+    return target

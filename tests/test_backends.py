@@ -265,3 +265,45 @@ def test_a_name_finds_its_memory_first_and_follows_edits(vault: Path, settings_f
     engine.reindex()
     assert engine.search("levain") == []
     assert engine.search("mother-dough")[0].title == "Sourdough starter"
+
+
+def test_the_schema_is_set_up_under_the_advisory_lock(postgres_server: str, monkeypatch) -> None:
+    """Two clients starting on a new database at once must not both create the tables: the
+    migration holds the lock until the model's table exists (in one transaction)."""
+    import threading
+
+    import psycopg
+
+    from pixelmem.core.index import postgres_store
+
+    url = _database(postgres_server)
+    inside, release = threading.Event(), threading.Event()
+    original = postgres_store._ensure_model_table
+
+    def slow_ensure(cur, model_id: str, dim: int) -> str:
+        inside.set()
+        release.wait(10)
+        return original(cur, model_id, dim)
+
+    monkeypatch.setattr(postgres_store, "_ensure_model_table", slow_ensure)
+    errors: list[BaseException] = []
+
+    def start() -> None:
+        try:
+            postgres_store.PostgresStore(url, "model-a", 4).close()
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+
+    client = threading.Thread(target=start)
+    client.start()
+    try:
+        assert inside.wait(30)
+        with psycopg.connect(url, autocommit=True) as other:
+            row = other.execute(
+                "SELECT pg_try_advisory_lock(%s)", (postgres_store._LOCK_KEY,)
+            ).fetchone()
+            assert row is not None and row[0] is False  # still held by the migrating client
+    finally:
+        release.set()
+        client.join(30)
+    assert not errors

@@ -3,10 +3,7 @@ rewriting links when a title changes (on the Obsidian fixture vault)."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
-
-import pytest
 
 from pixelmem.core.vault.links import (
     LinkGraph,
@@ -21,15 +18,6 @@ from pixelmem.core.vault.links import (
 from pixelmem.core.vault.memory import Memory
 from pixelmem.core.vault.store import MemoryStore
 from pixelmem.core.vault.writes import MemoryWrites
-
-FIXTURE = Path(__file__).parent / "data" / "obsidian_vault"
-
-
-@pytest.fixture
-def obsidian(tmp_path: Path) -> Path:
-    target = tmp_path / "Obsidian"
-    shutil.copytree(FIXTURE, target)
-    return target
 
 
 def _titles(store: MemoryStore) -> dict[str, Memory]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import difflib
 import os
-import shutil
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,15 +20,6 @@ import pytest
 from pixelmem.core.vault.frontmatter_io import FrontmatterEditRefused
 from pixelmem.core.vault.memory import Memory, searchable_title
 from pixelmem.core.vault.store import MemoryStore
-
-FIXTURE = Path(__file__).parent / "data" / "obsidian_vault"
-
-
-@pytest.fixture
-def obsidian(tmp_path: Path) -> Path:
-    target = tmp_path / "Obsidian"
-    shutil.copytree(FIXTURE, target)
-    return target
 
 
 def _snapshot(root: Path) -> dict[str, bytes]:

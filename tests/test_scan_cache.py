@@ -656,3 +656,49 @@ def test_a_rescan_uses_the_cache_in_memory(
     assert loads == [] and parses == []
     (rich_vault / "extra.md").write_text("# Added\n")
     assert len(store.scan().memories) == len(cold.memories) + 1
+
+
+# ---------------------------------------------------------------- the listing from the cache
+
+
+def test_cached_listing_is_what_the_scan_then_finds(
+    rich_vault: Path, no_racy_window: None, parses: list[str]
+) -> None:
+    cold = scan(rich_vault)
+    assert not cold.unchanged  # a first scan reads every file
+    parses.clear()
+    store = MemoryStore(rich_vault, create=False)
+
+    listing = store.cached_listing()
+    assert parses == []  # not one file read for the picture
+    warm = store.scan()
+
+    assert warm.unchanged
+    assert [typed(vars(m)) for m in listing] == [typed(vars(m)) for m in warm.memories]
+    assert [m.id for m in listing].count(DUPLICATE_ID) == 1  # duplicates resolved the same way
+
+
+def test_cached_listing_without_a_cache_is_empty(vault: Path) -> None:
+    (vault / "note.md").write_text("# Note\n\nbody\n", encoding="utf-8")
+    assert MemoryStore(vault, create=False).cached_listing() == []
+
+
+@pytest.mark.parametrize("change", ["edit", "add", "remove"])
+def test_a_scan_after_a_change_says_the_listing_was_not_exact(
+    rich_vault: Path, no_racy_window: None, change: str
+) -> None:
+    scan(rich_vault)
+    store = MemoryStore(rich_vault, create=False)
+    listing = store.cached_listing()
+    note = rich_vault / "crlf.md"
+    if change == "edit":
+        note.write_bytes(note.read_bytes().replace(b"CRLF", b"CRLF edited"))
+    elif change == "add":
+        (rich_vault / "new.md").write_text("# New\n\nbody\n", encoding="utf-8")
+    else:
+        (rich_vault / "plain note.md").unlink()
+
+    result = store.scan()
+
+    assert not result.unchanged
+    assert [m.title for m in result.memories] != [m.title for m in listing]

@@ -6,6 +6,7 @@ import logging
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
@@ -15,10 +16,11 @@ from pixelmem.core.index.engine import Engine
 from pixelmem.core.paths import VAULT_ENV, default_vault_dir
 from pixelmem.core.settings import Settings, update_settings
 from pixelmem.gui import i18n, workers
-from pixelmem.gui.app_icon import app_icon
-from pixelmem.gui.first_run import FirstRunDialog
 from pixelmem.gui.main_window import MainWindow
 from pixelmem.gui.recent_vaults import remember_vault
+
+if TYPE_CHECKING:
+    from pixelmem.core.providers.chat_setup import ChatChoice
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +72,18 @@ class AppController(QObject):
             log.warning("could not save the settings: %s", exc)
 
 
+def save_chat_choice(chat: ChatChoice, settings: Settings) -> Settings:
+    """Save the first run's chat model (a merged save, like the settings dialog's); the
+    settings now in use. A failed save keeps the choice for this session and says why."""
+    try:
+        return update_settings(chat.settings_changes())
+    except (OSError, PixelmemError) as exc:
+        log.warning("could not save the chat settings: %s", exc)
+        for key, value in chat.settings_changes().items():
+            settings.set_key(key, value)
+        return settings
+
+
 def create_application(argv: list[str] | None = None) -> QApplication:
     app = QApplication.instance()
     if not isinstance(app, QApplication):
@@ -78,8 +92,16 @@ def create_application(argv: list[str] | None = None) -> QApplication:
     app.setOrganizationName("pixelmem")
     app.setApplicationDisplayName("pixelmem")
     app.setDesktopFileName("pixelmem")
-    app.setWindowIcon(app_icon())
+    # Drawn once the event loop runs (every window takes the application's icon): QtSvg and
+    # rendering seven sizes cost ~40 ms of a launch before the first paint otherwise.
+    QTimer.singleShot(0, app, lambda: _set_icon(app))
     return app
+
+
+def _set_icon(app: QApplication) -> None:
+    from pixelmem.gui.app_icon import app_icon
+
+    app.setWindowIcon(app_icon())
 
 
 def run_app(vault: str | None = None) -> int:
@@ -87,13 +109,17 @@ def run_app(vault: str | None = None) -> int:
     app = create_application()
     settings = Settings.load()
     i18n.install_translator(settings.language)
-    controller = AppController(settings)
     path, first_run = choose_vault(vault, settings)
-    if first_run:  # nothing chosen ever: ask where, and show where
-        dialog = FirstRunDialog(path)
+    if first_run:  # nothing chosen ever: ask where, and show where; maybe a chat model
+        from pixelmem.gui.first_run import FirstRunDialog  # and the chat providers: only now
+
+        dialog = FirstRunDialog(path, ask_chat=not settings.chat.provider)
         if dialog.exec() != FirstRunDialog.DialogCode.Accepted or dialog.choice is None:
             return 0
         path, first_run = dialog.choice.path, dialog.choice.new
+        if dialog.chat is not None:
+            settings = save_chat_choice(dialog.chat, settings)
+    controller = AppController(settings)
     if not controller.open(path, first_run=first_run):
         folder = QFileDialog.getExistingDirectory(None, "pixelmem", str(Path.home()))
         if not folder or not controller.open(Path(folder)):

@@ -134,11 +134,12 @@ class DuplicatesDialog(QDialog):
             text += " " + self.tr("Links updated in 1 memory.")
         elif links:
             text += " " + self.tr("Links updated in {count} memories.").format(count=links)
-        if result.links.failed:
-            text += " " + self.tr("Links left alone: {names}").format(
-                names="; ".join(result.links.failed[:3])
-            )
+        failed = result.links.failed
+        if failed:  # the first few in the line, every one in its tooltip
+            names = "; ".join(failed[:3]) + (" …" if len(failed) > 3 else "")
+            text += " " + self.tr("Links left alone: {names}").format(names=names)
         self.status.setText(text)
+        self.status.setToolTip("\n".join(failed))
         self.merged.emit(result)
 
     def _merge_failed(self, exc: BaseException) -> None:

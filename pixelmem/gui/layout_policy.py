@@ -38,7 +38,12 @@ class CoveredTabs(QObject):
         self._window = window
         self.covered: set[str] = set()
         for dock in window.findChildren(QDockWidget):
-            dock.visibilityChanged.connect(lambda shown, d=dock: self._seen(d, shown))
+            self.watch(dock)
+
+    def watch(self, dock: QDockWidget) -> None:
+        """Track ``dock`` too (one built after the window: chat, inbox, map), before it is
+        placed: placing it beside another tab is what says whether it is covered."""
+        dock.visibilityChanged.connect(lambda shown, d=dock: self._seen(d, shown))
 
     def _seen(self, dock: QDockWidget, shown: bool) -> None:
         (self.covered.discard if shown else self.covered.add)(dock.objectName())

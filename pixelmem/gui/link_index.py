@@ -7,6 +7,7 @@ an immutable snapshot. ``changed`` tells when a new snapshot is in place.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -15,6 +16,8 @@ from pixelmem.core.vault.links import LinkGraph
 from pixelmem.core.vault.store import MemoryStore
 from pixelmem.gui.bus import ChangeSet, MemoryBus
 from pixelmem.gui.workers import LatestOnly
+
+log = logging.getLogger(__name__)
 
 REBUILD_DELAY_MS = 300
 
@@ -42,7 +45,7 @@ class LinkIndex(QObject):
         self._latest.submit(
             lambda: LinkGraph(store.list(), store.root),
             self._built,
-            lambda _exc: None,
+            self._failed,
             context=self,
         )
 
@@ -53,6 +56,10 @@ class LinkIndex(QObject):
     def _built(self, graph: LinkGraph) -> None:
         self.graph = graph
         self.changed.emit()
+
+    def _failed(self, exc: BaseException) -> None:
+        # Not the status bar: the panels keep the last graph and the next change set retries.
+        log.warning("could not rebuild the wiki-link graph: %s", exc, exc_info=exc)
 
     def _memory_updated(self, _changes: ChangeSet, _initiator: object) -> None:
         self._later.start()

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import gc
 import logging
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import shiboken6
 from PySide6.QtCore import QByteArray, QEvent, Qt, QTimer, Signal
@@ -32,20 +34,17 @@ from pixelmem.core.settings import Settings, settings_path
 from pixelmem.core.vault.links import Mention, heading_span, plan_link_mention
 from pixelmem.core.vault.writes import ImportResult
 from pixelmem.gui import i18n, workers
-from pixelmem.gui.app_icon import app_icon
 from pixelmem.gui.backlinks_panel import BacklinksPanel
 from pixelmem.gui.bus import MemoryBus
-from pixelmem.gui.chat.pane import ChatPane
 from pixelmem.gui.duplicate_banner import DuplicateBanner, above_editor
 from pixelmem.gui.editor import MemoryEditor
 from pixelmem.gui.focus_ring import FocusRing
 from pixelmem.gui.highlight import hit_terms
 from pixelmem.gui.import_report import import_report
-from pixelmem.gui.inbox_view import InboxView
-from pixelmem.gui.layout_policy import CoveredTabs, DockShares
+from pixelmem.gui.later_docks import LaterDocks, build_later_docks, new_dock
+from pixelmem.gui.layout_policy import CoveredTabs, DockShares, fit_tab_bars
 from pixelmem.gui.link_index import LinkIndex
 from pixelmem.gui.link_updates import offer_link_updates
-from pixelmem.gui.map_view import MapView
 from pixelmem.gui.memory_list import MemoryListPanel
 from pixelmem.gui.memory_list_model import MemoryListModel
 from pixelmem.gui.menus import build_menus
@@ -56,7 +55,6 @@ from pixelmem.gui.retranslate import is_language_change, retranslate_tree
 from pixelmem.gui.search_panel import SearchPanel
 from pixelmem.gui.session import VaultSession, describe_error
 from pixelmem.gui.settings_watch import SettingsWatcher
-from pixelmem.gui.skipped_dialog import SkippedDialog
 from pixelmem.gui.status_bar import StatusBar
 from pixelmem.gui.timeline_strip import TimelineStrip, above_list
 from pixelmem.gui.topic_suggestions import TopicSuggestions
@@ -64,9 +62,18 @@ from pixelmem.gui.undo_delete import UndoDeleteKey
 from pixelmem.gui.view_state import restore_view_state
 from pixelmem.gui.watcher import VaultFileWatcher
 
+if TYPE_CHECKING:
+    from pixelmem.gui.chat.pane import ChatPane
+    from pixelmem.gui.inbox_view import InboxView
+    from pixelmem.gui.map_view import MapView
+
 log = logging.getLogger(__name__)
 
 IMPORT_FILTER = "Documents (*.md *.markdown *.txt *.pdf *.docx);;All files (*)"
+# The chat, inbox and map docks are built once the scan is done and the list has painted, or
+# this long after start at the latest (a first scan of a big vault), or when first used.
+LATER_DOCKS_MS = 80
+LATER_DOCKS_LATEST_MS = 3000
 
 
 class MainWindow(QMainWindow):
@@ -86,7 +93,7 @@ class MainWindow(QMainWindow):
         self.bus = MemoryBus(self)
         self.session = VaultSession(engine, self.bus, first_run=first_run, parent=self)
         self._closing_ok = False
-        self.setWindowIcon(app_icon())
+        self._open_when_loaded: tuple[str, tuple[int, int] | None, Sequence[str]] | None = None
         self.setDockNestingEnabled(True)
         self._build_views()
         self._build_docks()
@@ -124,14 +131,7 @@ class MainWindow(QMainWindow):
         self.settings_watcher.changed.connect(self._use_settings)
 
     def _dock(self, name: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
-        dock = QDockWidget(self)
-        dock.setObjectName(name)
-        dock.setWidget(widget)
-        dock.setFeatures(
-            QDockWidget.DockWidgetFeature.DockWidgetClosable
-            | QDockWidget.DockWidgetFeature.DockWidgetMovable
-            | QDockWidget.DockWidgetFeature.DockWidgetFloatable
-        )
+        dock = new_dock(self, name, widget)
         self.addDockWidget(area, dock)
         return dock
 
@@ -144,20 +144,45 @@ class MainWindow(QMainWindow):
         self.backlinks_dock = self._dock("backlinksDock", self.backlinks_panel, right)
         self.tabifyDockWidget(self.related_dock, self.backlinks_dock)
         self.related_dock.raise_()
-        self.chat_dock = ChatPane(self.engine, self.bus, self.settings, self, session=self.session)
-        self.chat_dock.setObjectName("chatDock")
-        self.addDockWidget(right, self.chat_dock)
-        self.tabifyDockWidget(self.search_dock, self.chat_dock)
-        self.search_dock.raise_()
-        self.chat_dock.open_memory_requested.connect(self.open_memory)
-        self.chat_dock.settings_requested.connect(self.show_settings)
-        self.inbox = InboxView(self.session, self.bus, self)
-        self.inbox_dock = self._dock("inboxDock", self.inbox, left)
-        self.tabifyDockWidget(self.list_dock, self.inbox_dock)
-        self.list_dock.raise_()
-        self.map_dock = self._map_dock(right)
         self.resizeDocks([self.list_dock, self.search_dock], [330, 400], Qt.Orientation.Horizontal)
         self.resizeDocks([self.search_dock, self.related_dock], [560, 260], Qt.Orientation.Vertical)
+        self._later: LaterDocks | None = None
+
+    # The chat, inbox and map docks come after the first paint (see later_docks); every use of
+    # them goes through these properties, which build them first if they are not there yet.
+
+    @property
+    def chat_dock(self) -> ChatPane:
+        return self._later_docks().chat
+
+    @property
+    def inbox(self) -> InboxView:
+        return self._later_docks().inbox
+
+    @property
+    def inbox_dock(self) -> QDockWidget:
+        return self._later_docks().inbox_dock
+
+    @property
+    def map_view(self) -> MapView:
+        return self._later_docks().map_view
+
+    @property
+    def map_dock(self) -> QDockWidget:
+        return self._later_docks().map_dock
+
+    def _later_docks(self) -> LaterDocks:
+        if self._later is None:
+            self._later = build_later_docks(self)
+            self._retranslate_later_docks()
+            fit_tab_bars(self)  # their tabs may have made a new tab bar
+            # Their modules and widgets live as long as the window: out of the cyclic GC's
+            # scans, or the next full collection stalls whatever runs then (~0.2 s, a save).
+            gc.freeze()
+        return self._later
+
+    def _build_later_docks_soon(self, msecs: int = LATER_DOCKS_MS) -> None:
+        QTimer.singleShot(msecs, self, self._later_docks)
 
     def _with_duplicate_banner(self, editor: MemoryEditor) -> QWidget:
         """The editor, with the duplicate banner and topic suggestions above it."""
@@ -175,18 +200,10 @@ class MainWindow(QMainWindow):
         self.timeline.period_selected.connect(panel.proxy.set_period)
         return above_list(self.timeline, panel)
 
-    def _map_dock(self, area: Qt.DockWidgetArea) -> QDockWidget:
-        """The semantic map, a tab beside search (View → Semantic Map, Ctrl+5)."""
-        self.map_view = MapView(self.session, self)
-        dock = self._dock("mapDock", self.map_view, area)
-        self.tabifyDockWidget(self.search_dock, dock)
-        self.search_dock.raise_()
-        self.map_view.open_memory_requested.connect(self.open_memory)
-        return dock
-
     def _connect(self) -> None:
         session, bus, status = self.session, self.bus, self.status
         workers.set_error_handler(self._report_error)
+        session.memories_listed.connect(self._memories_listed)
         session.memories_loaded.connect(self._memories_loaded)
         bus.open_memory_requested.connect(self.open_memory)
         bus.error_reported.connect(status.show_error)
@@ -256,8 +273,8 @@ class MainWindow(QMainWindow):
         self.search_dock.setWindowTitle(self.tr("Search"))
         self.related_dock.setWindowTitle(self.tr("Related"))
         self.backlinks_dock.setWindowTitle(self.tr("Backlinks"))
-        self.map_dock.setWindowTitle(self.tr("Map"))
-        self.inbox_dock.setWindowTitle(self.tr("Inbox"))
+        if self._later is not None:
+            self._retranslate_later_docks()
         build_menus(self, retranslate_only=True)
         retranslate_tree(self)  # every view with a retranslate(): list, editor, chat, inbox, …
 
@@ -270,18 +287,32 @@ class MainWindow(QMainWindow):
             self.retranslate()
         super().changeEvent(event)
 
+    def _retranslate_later_docks(self) -> None:
+        """The later docks' titles (their views retranslate themselves: retranslate_tree)."""
+        self.map_dock.setWindowTitle(self.tr("Map"))
+        self.inbox_dock.setWindowTitle(self.tr("Inbox"))
+
     # -- start and stop --------------------------------------------------------------------
 
     def start(self) -> None:
         """Show-then-load: the window is up before the vault is scanned."""
         self.session.open()
+        self._build_later_docks_soon(LATER_DOCKS_LATEST_MS)
+
+    def _memories_listed(self, memories: list) -> None:
+        """The scan cache's picture of the vault, while the scan checks every file."""
+        self.list_model.set_memories(memories)
 
     def _memories_loaded(self, memories: list) -> None:
-        self.list_model.set_memories(memories)
+        if not self.session.listing_confirmed:  # else the list shows these already
+            self.list_model.set_memories(memories)
         self.timeline.refresh()
         self.link_index.rebuild()
+        self._build_later_docks_soon()  # after the scan: it would share the GIL with them
         self.watcher.start()
-        if self.session.first_run and memories and not self.editor.is_open:
+        if self._open_when_loaded is not None:
+            self.open_memory(*self._open_when_loaded)
+        elif self.session.first_run and memories and not self.editor.is_open:
             self.open_memory(self.list_model.memory_at(0).id)
 
     def closeEvent(self, event: QCloseEvent) -> None:
@@ -317,6 +348,7 @@ class MainWindow(QMainWindow):
         )
 
     def _save_layout(self) -> None:
+        self._later_docks()  # saved where they are, not as restoreState's placeholders
         if self.chat_focused:
             self.focus_chat()  # save the everyday layout, not the focused one
         state = ui_state()
@@ -328,6 +360,10 @@ class MainWindow(QMainWindow):
     def open_memory(
         self, memory_id: str, span: tuple[int, int] | None = None, terms: Sequence[str] = ()
     ) -> None:
+        if not self.session.loaded:  # a row of the scan cache's picture, clicked mid-scan:
+            self._open_when_loaded = (memory_id, span, terms)  # the store is not read yet
+            return
+        self._open_when_loaded = None
         self.editor.open_memory(memory_id, span, terms)
         if self.editor.current_id != memory_id:  # the user kept editing the other one
             self.list_panel.select(self.editor.current_id)
@@ -474,6 +510,8 @@ class MainWindow(QMainWindow):
         self.session.request_reindex()
 
     def show_skipped(self) -> None:
+        from pixelmem.gui.skipped_dialog import SkippedDialog
+
         SkippedDialog(self.engine.vault, self.session.store.skipped, self).exec()
 
     def show_settings(self) -> None:
@@ -530,5 +568,5 @@ class MainWindow(QMainWindow):
         )
 
     def toggle_docks(self) -> list[QDockWidget]:
-        docks = [self.list_dock, self.search_dock, self.related_dock, self.backlinks_dock]
-        return [*docks, self.chat_dock, self.inbox_dock, self.map_dock]
+        """The docks whose View-menu toggles build_menus adds (the later docks add theirs)."""
+        return [self.list_dock, self.search_dock, self.related_dock, self.backlinks_dock]

@@ -11,6 +11,7 @@ import bisect
 from collections import Counter
 from collections.abc import Callable, Iterable
 from datetime import UTC, date, datetime
+from operator import itemgetter
 from typing import Any
 
 from PySide6.QtCore import (
@@ -130,9 +131,12 @@ class MemoryListModel(QAbstractListModel):
     def set_memories(self, memories: Iterable[Memory]) -> None:
         """Replace every row (the initial load): one reset, not thousands of inserts."""
         self._loaded = True
+        by = self._sort_by
+        keyed = sorted(((sort_key(m, by), m) for m in memories), key=itemgetter(0))
         self.beginResetModel()
-        self._rows = sorted(memories, key=lambda m: sort_key(m, self._sort_by))
-        self._rebuild_keys()
+        self._keys = [key for key, _ in keyed]  # each key made once (10k: ~50 ms a pass)
+        self._rows = [memory for _, memory in keyed]
+        self._row_of = {m.id: i for i, m in enumerate(self._rows)}
         self.endResetModel()
 
     def set_sort(self, by: str) -> None:
@@ -252,25 +256,31 @@ class MemoryFilterProxy(QSortFilterProxyModel):
     ) -> None:
         if (topic, importance, since) == (self._topic, self._importance, self._since):
             return
-        if hasattr(self, "beginFilterChange"):  # Qt >= 6.9; invalidateRowsFilter is deprecated
-            self.beginFilterChange()
+
+        def apply() -> None:
             self._topic, self._importance, self._since = topic, importance, since
-            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
-        else:  # pragma: no cover - older Qt
-            self._topic, self._importance, self._since = topic, importance, since
-            self.invalidateRowsFilter()
+
+        self._change_filter(apply)
 
     def set_period(self, period: tuple[date, date] | None) -> None:
         """Only memories written from ``period[0]`` to the day before ``period[1]``
         (:func:`~pixelmem.core.insight.timeline.memory_day`); None: any day."""
         if period == self._period:
             return
-        if hasattr(self, "beginFilterChange"):
-            self.beginFilterChange()
+
+        def apply() -> None:
             self._period = period
+
+        self._change_filter(apply)
+
+    def _change_filter(self, apply: Callable[[], None]) -> None:
+        """Run ``apply`` (it changes what the filter accepts) and re-filter the rows."""
+        if hasattr(self, "beginFilterChange"):  # Qt >= 6.9; invalidateRowsFilter is deprecated
+            self.beginFilterChange()
+            apply()
             self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
         else:  # pragma: no cover - older Qt
-            self._period = period
+            apply()
             self.invalidateRowsFilter()
 
     @property

@@ -11,6 +11,7 @@ first indexing, and the index is never rebuilt twice in parallel.
 from __future__ import annotations
 
 import gc
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -39,6 +40,8 @@ from pixelmem.gui import welcome
 from pixelmem.gui.bus import MemoryBus
 from pixelmem.gui.workers import SerialLane, write_lane
 
+log = logging.getLogger(__name__)
+
 Callback = Callable[[Any], None] | None
 PROGRESS_INTERVAL = 0.05  # seconds between progress signals: enough for a smooth bar
 FIRST_PAINT_MS = 80  # the list paints before indexing starts (see _scanned)
@@ -47,6 +50,7 @@ FIRST_PAINT_MS = 80  # the list paints before indexing starts (see _scanned)
 class VaultSession(QObject):
     """Runs the engine for the main window; views talk to it and listen to the bus."""
 
+    memories_listed = Signal(list)  # the scan cache's picture of the vault, before the scan
     memories_loaded = Signal(list)  # every Memory, once the vault is scanned
     indexing_started = Signal()
     indexing_finished = Signal(object)  # EngineStatus
@@ -71,6 +75,8 @@ class VaultSession(QObject):
         self.indexing = SerialLane()
         self.status: EngineStatus | None = None
         self.loaded = False
+        self.listed = False  # memories_listed was emitted
+        self.listing_confirmed = False  # and the scan found exactly what it showed
         self._closed = False
         self.index_ready = False
         self._index_running = False
@@ -91,12 +97,36 @@ class VaultSession(QObject):
     # -- opening and indexing -------------------------------------------------------------
 
     def open(self) -> None:
-        """Scan the vault (and seed a first run), then index it; both off the GUI thread."""
-        self.writes.submit(self._scan, self._scanned, self._report, context=self)
+        """Show the vault as the scan cache remembers it, scan it (and seed a first run), then
+        index it; all off the GUI thread. The picture from the cache fills the list in a
+        fraction of the scan's time (no file is looked at); the scan, started once the list
+        has painted, then confirms or corrects it."""
+        self.writes.submit(
+            self.store.cached_listing, self._listed, self._listing_failed, context=self
+        )
 
-    def _scan(self) -> list[Memory]:
+    def _listed(self, memories: list[Memory]) -> None:
+        if not memories or self._closed:
+            self._start_scan()
+            return
+        self.listed = True
+        self.memories_listed.emit(memories)
+        # As for indexing (see _scanned): the scan would take turns at the GIL with the list's
+        # first paint.
+        QTimer.singleShot(FIRST_PAINT_MS, self, self._start_scan)
+
+    def _listing_failed(self, exc: BaseException) -> None:  # the scan will say what is wrong
+        log.debug("no picture of the vault from the scan cache: %s", exc)
+        self._start_scan()
+
+    def _start_scan(self) -> None:
+        if not self._closed:
+            self.writes.submit(self._scan, self._scanned, self._report, context=self)
+
+    def _scan(self) -> tuple[list[Memory], bool]:
         store = self.engine.store
-        memories = store.scan().memories  # already copies: no second list() on a 10k vault
+        result = store.scan()  # its memories are copies already: no second list() on 10k
+        memories, unchanged = result.memories, result.unchanged
         if self.first_run and not memories:
             self.engine.writes.create(
                 welcome.WELCOME_TITLE,
@@ -104,11 +134,13 @@ class VaultSession(QObject):
                 topics=welcome.WELCOME_TOPICS,
                 importance="high",
             )
-            memories = store.list()
-        return memories
+            memories, unchanged = store.list(), False
+        return memories, unchanged
 
-    def _scanned(self, memories: list[Memory]) -> None:
+    def _scanned(self, scanned: tuple[list[Memory], bool]) -> None:
+        memories, unchanged = scanned
         self.loaded = True
+        self.listing_confirmed = self.listed and unchanged
         self.memories_loaded.emit(memories)
         # Let the list paint first: its Python delegate and the indexer's chunking would
         # otherwise take turns at the GIL and stall the first paint by ~50 ms.

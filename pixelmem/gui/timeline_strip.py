@@ -266,9 +266,6 @@ class TimelineStrip(QWidget):
                 )
         self.caption.setText(text)
 
-    def hover_text(self, week: int) -> str:
-        return self.bars.describe(week)
-
 
 def above_list(strip: TimelineStrip, panel: QWidget) -> QWidget:
     """``panel`` (the memory list) with the strip above it, as one widget for the dock."""

@@ -57,8 +57,11 @@ class TopicSuggestions(QWidget):
             self._latest.invalidate()
             self._show([])
             return
-        self._latest.submit(
-            lambda: suggestions_for(engine, memory_id), self._show, lambda _exc: self._show([])
+        self._latest.submit(  # context: nothing is shown once the editor is gone
+            lambda: suggestions_for(engine, memory_id),
+            self._show,
+            lambda _exc: self._show([]),
+            context=self,
         )
 
     def _show(self, topics: list[str]) -> None:

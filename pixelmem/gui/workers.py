@@ -98,9 +98,20 @@ class _Task(QRunnable):
         try:
             value = self._fn()
         except BaseException as exc:  # every failure, even SystemExit, goes back to the GUI
-            self._handle._done.emit(False, exc)
+            self._deliver(False, exc)
         else:
-            self._handle._done.emit(True, value)
+            self._deliver(True, value)
+
+    def _deliver(self, ok: bool, value: object) -> None:
+        if not shiboken6.isValid(self._handle):  # Qt destroyed it (shutdown): nobody waits
+            if not ok:
+                log.warning("background task failed after shutdown began: %s", value)
+            return
+        try:
+            self._handle._done.emit(ok, value)
+        except RuntimeError:  # destroyed between the check and the emit
+            if shiboken6.isValid(self._handle):
+                raise
 
 
 def run_in_pool(

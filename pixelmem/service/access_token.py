@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import time
 from pathlib import Path
 
 from pixelmem.core.errors import PixelmemError
@@ -12,6 +13,7 @@ from pixelmem.core.paths import config_dir
 
 TOKEN_FILENAME = "service-token"
 TOKEN_BYTES = 32
+WRITER_GRACE_SECONDS = 1.0
 
 
 def token_path() -> Path:
@@ -29,8 +31,8 @@ def load_or_create_token(path: Path | None = None) -> str:
     try:
         # O_EXCL: two services starting at once must not each write a different token.
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        existing = _read(path)
+    except FileExistsError:  # another service made it first: read its token
+        existing = _read_once_written(path)
         if existing:
             return existing
         raise PixelmemError(f"the service token file {path} is empty; delete it") from None
@@ -40,6 +42,15 @@ def load_or_create_token(path: Path | None = None) -> str:
         out.write(token + "\n")
     with contextlib.suppress(OSError):  # the umask may have taken bits away, never added them
         os.chmod(path, 0o600)
+    return token
+
+
+def _read_once_written(path: Path) -> str:
+    """The token of a file another process has just created: it opens the file, then writes
+    (an instant later), so an empty file is read again for a while before it counts as empty."""
+    deadline = time.monotonic() + WRITER_GRACE_SECONDS
+    while not (token := _read(path)) and time.monotonic() < deadline:
+        time.sleep(0.02)
     return token
 
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from pixelmem.core.errors import PixelmemError
 from pixelmem.core.index.engine import Engine, IndexReport
 
 log = logging.getLogger(__name__)
@@ -28,6 +29,8 @@ class FinishedRun:
     report: IndexReport | None  # None: the run failed (error says why)
     error: str
     finished: datetime
+    failure: BaseException | None = None  # what the failed run raised
+    progress: tuple[int, int] = (0, 0)  # (done, total) when it finished
 
 
 class IndexLane:
@@ -66,10 +69,18 @@ class IndexLane:
             return self._cond.wait_for(lambda: self._served >= ticket or self._stopping, timeout)
 
     def run_and_wait(self, *, rescan: bool = False) -> IndexReport:
+        """Ask for a run and wait for its report; raise what made it fail (a tool call that
+        asked for a reindex must not read a failure as an empty vault)."""
         ticket = self.request(rescan=rescan)
         self.wait(ticket)
         run = self.run_for(ticket)
-        return run.report if run is not None and run.report is not None else IndexReport()
+        if run is None:
+            raise PixelmemError("the service is stopping: indexing did not finish")
+        if run.report is None:
+            if isinstance(run.failure, PixelmemError):
+                raise run.failure
+            raise PixelmemError(f"indexing failed: {run.error}") from run.failure
+        return run.report
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -81,8 +92,9 @@ class IndexLane:
     def state_of(self, ticket: int) -> tuple[str, int, int]:
         """``(queued|running|done, done, total)`` for a ticket."""
         with self._cond:
-            if self._served >= ticket:
-                return ("done", *self._progress)
+            if self._served >= ticket:  # that run's figures, not those of a run since
+                run = self.run_for(ticket)  # the condition's lock is re-entrant
+                return ("done", *(run.progress if run is not None else (0, 0)))
             if self._running_up_to >= ticket:
                 return ("running", *self._progress)
             return ("queued", 0, 0)
@@ -108,22 +120,24 @@ class IndexLane:
                 target, rescan = self._requested, self._rescan_wanted
                 self._running_up_to, self._rescan_wanted = target, False
                 self._progress = (0, 0)
-            report, error = self._run_once(rescan)
+            report, failure = self._run_once(rescan)
+            error = "" if failure is None else str(failure) or type(failure).__name__
             with self._cond:
                 self._served, self._running_up_to = target, 0
                 finished = datetime.now(UTC)
-                self._history.append(FinishedRun(target, report, error, finished))
+                run = FinishedRun(target, report, error, finished, failure, self._progress)
+                self._history.append(run)
                 self._cond.notify_all()
 
-    def _run_once(self, rescan: bool) -> tuple[IndexReport | None, str]:
+    def _run_once(self, rescan: bool) -> tuple[IndexReport | None, Exception | None]:
         try:
             if self._before_run is not None:
                 self._before_run(rescan)
-            return self.engine.reindex(progress=self._on_progress, cancel=self._cancel), ""
+            return self.engine.reindex(progress=self._on_progress, cancel=self._cancel), None
         except Exception as exc:
             if not self._stopping:
                 log.exception("indexing failed")
-            return None, str(exc) or type(exc).__name__
+            return None, exc
 
     def _on_progress(self, done: int, total: int) -> None:
         with self._cond:

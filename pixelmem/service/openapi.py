@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from pixelmem import __version__
+from pixelmem.core.vault.memory import IMPORTANCE_LEVELS
 from pixelmem.service.endpoint import Endpoint
 
 ERROR_TEXT = {
@@ -24,11 +25,20 @@ ERROR_TEXT = {
     503: "The embedding provider is unavailable",
 }
 
+TOPICS: dict[str, Any] = {"type": "array", "items": {"type": "string"}}
+IMPORTANCE: dict[str, Any] = {"type": "string", "enum": list(IMPORTANCE_LEVELS)}
+# What a client may send (POST /v1/memories, /v1/record and PATCH take the same fields).
+EDITABLE_FIELDS: dict[str, Any] = {
+    "title": {"type": "string"},
+    "body": {"type": "string"},
+    "topics": TOPICS,
+    "importance": IMPORTANCE,
+}
 MEMORY_FIELDS: dict[str, Any] = {
     "id": {"type": "string"},
     "title": {"type": "string"},
-    "topics": {"type": "array", "items": {"type": "string"}},
-    "importance": {"type": "string", "enum": ["low", "medium", "high"]},
+    "topics": TOPICS,
+    "importance": IMPORTANCE,
     "created": {"type": ["string", "null"], "format": "date-time"},
     "updated": {"type": ["string", "null"], "format": "date-time"},
     "source": {"type": ["string", "null"]},
@@ -61,23 +71,9 @@ SCHEMAS: dict[str, Any] = {
         "type": "object",
         "required": ["title"],
         "additionalProperties": False,
-        "properties": {
-            "title": {"type": "string"},
-            "body": {"type": "string"},
-            "topics": {"type": "array", "items": {"type": "string"}},
-            "importance": {"type": "string", "enum": ["low", "medium", "high"]},
-        },
+        "properties": EDITABLE_FIELDS,
     },
-    "MemoryPatch": {
-        "type": "object",
-        "additionalProperties": False,
-        "properties": {
-            "title": {"type": "string"},
-            "body": {"type": "string"},
-            "topics": {"type": "array", "items": {"type": "string"}},
-            "importance": {"type": "string", "enum": ["low", "medium", "high"]},
-        },
-    },
+    "MemoryPatch": {"type": "object", "additionalProperties": False, "properties": EDITABLE_FIELDS},
     "Draft": {
         "type": "object",
         "properties": {
@@ -94,7 +90,7 @@ SCHEMAS: dict[str, Any] = {
             "title": {"type": "string"},
             "score": {"type": "number", "description": "calibrated relevance, 0-1"},
             "snippet": {"type": "string"},
-            "topics": {"type": "array", "items": {"type": "string"}},
+            "topics": TOPICS,
             "path": {"type": ["string", "null"]},
             "updated": {"type": ["string", "null"], "format": "date-time"},
         },
@@ -115,7 +111,9 @@ def answer(description: str, schema: str = "Object") -> dict[str, Any]:
     return {"description": description, **json_content(ref(schema))}
 
 
-def query(name: str, schema: dict[str, Any], description: str, required: bool = False) -> Any:
+def query(
+    name: str, schema: dict[str, Any], description: str, required: bool = False
+) -> dict[str, Any]:
     return {
         "name": name,
         "in": "query",

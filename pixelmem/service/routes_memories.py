@@ -7,27 +7,21 @@ An edit or delete may carry ``If-Match: <etag from GET>``; if the file changed s
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
 from pixelmem.core.archive.inbox import DraftNotFound
 from pixelmem.core.errors import MemoryNotFound
 from pixelmem.core.vault.memory import Memory
 from pixelmem.core.vault.memory_json import display_path, memory_json
-from pixelmem.mcp_tools import MAX_LIST_LIMIT
+from pixelmem.mcp_tools import MAX_LIST_LIMIT, draft_answer, newest_first
 from pixelmem.service import openapi as oa
 from pixelmem.service.endpoint import Answer, Call, endpoint
 from pixelmem.service.errors import ApiError
 from pixelmem.service.live import EDITABLE, Proposal, etag_of
 
 SOURCE = "http"
-EPOCH = datetime.min.replace(tzinfo=UTC)
 ID = oa.path_param("id", "a memory id")
 IF_MATCH = oa.header("If-Match", "the ETag from GET; 409 if the memory changed since")
-DRAFT_MESSAGE = (
-    "Saved as a draft in the review inbox. It becomes a memory (with this id) when the user "
-    "accepts it in the pixelmem app."
-)
 
 
 @endpoint(
@@ -48,11 +42,7 @@ def list_memories(call: Call) -> Answer:
     limit = call.integer("limit", 50, 1, MAX_LIST_LIMIT)
     offset = call.integer("offset", 0, 0, 10**9)
     live = call.state.live
-    memories = live.engine.store.list()
-    wanted = (call.text("topic") or "").strip().casefold()
-    if wanted:
-        memories = [m for m in memories if wanted in (t.casefold() for t in m.topics)]
-    memories.sort(key=lambda m: (m.updated or EPOCH, m.title), reverse=True)
+    memories = newest_first(live.engine.store.list(), call.text("topic") or "")
     page = memories[offset : offset + limit]
     return 200, {
         "total": len(memories),
@@ -108,7 +98,7 @@ def create_memory(call: Call) -> Answer:
     proposal = _proposal(call.json())
     made, is_draft = call.state.live.create(proposal, SOURCE)
     if is_draft:
-        return 202, _draft_answer(made)
+        return 202, draft_answer(made)
     status, data, headers = _memory_answer(201, made)
     return status, data, {**headers, "Location": f"/v1/memories/{made.id}"}
 
@@ -157,7 +147,7 @@ def delete_memory(call: Call) -> Answer:
 )
 def record(call: Call) -> Answer:
     draft = call.state.live.record(_proposal(call.json()), SOURCE)
-    return 202, _draft_answer(draft)
+    return 202, draft_answer(draft)
 
 
 # ---------------------------------------------------------------- helpers
@@ -167,15 +157,6 @@ def _memory_answer(status: int, memory: Memory) -> tuple[int, dict[str, Any], di
     data = memory_json(memory, with_body=True)
     data["etag"] = etag_of(memory)
     return status, data, {"ETag": data["etag"]}
-
-
-def _draft_answer(draft: Any) -> dict[str, Any]:
-    return {
-        "status": "pending_review",
-        "id": draft.id,
-        "title": draft.title,
-        "message": DRAFT_MESSAGE,
-    }
 
 
 def _proposal(data: dict[str, Any]) -> Proposal:

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from pixelmem.core.errors import MemoryNotFound
 from pixelmem.core.index.engine import MAX_K
-from pixelmem.core.vault.memory_json import display_path, iso_utc
-from pixelmem.mcp_tools import SEARCH_MODES, search_answer
+from pixelmem.core.vault.memory_json import iso_utc
+from pixelmem.mcp_tools import SEARCH_MODES, hit_summary, hits_with_memories, search_answer
 from pixelmem.service import openapi as oa
 from pixelmem.service.endpoint import Answer, Call, endpoint
 from pixelmem.service.errors import ApiError
@@ -44,26 +41,11 @@ def search(call: Call) -> Answer:
     )
     if mode == "semantic" and engine.semantic_error:
         raise ApiError(503, "provider_unavailable", f"semantic search: {engine.semantic_error}")
-    results = []
-    for hit in hits:
-        try:
-            memory = engine.store.get(hit.memory_id)
-        except MemoryNotFound:  # deleted since the snapshot was built
-            continue
-        results.append(_result(hit, memory))
+    results = [
+        {**hit_summary(hit, memory), "updated": iso_utc(memory.updated)}
+        for hit, memory in hits_with_memories(engine, hits)
+    ]
     return 200, search_answer(engine, query.strip(), mode, results)
-
-
-def _result(hit: Any, memory: Any) -> dict[str, Any]:
-    return {
-        "id": memory.id,
-        "title": memory.title,
-        "score": round(float(hit.score), 4),  # calibrated relevance, 0-1
-        "snippet": hit.snippet,
-        "topics": list(memory.topics),
-        "path": display_path(memory.path),
-        "updated": iso_utc(memory.updated),
-    }
 
 
 ENDPOINTS = [search]

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QIcon
 
 from pixelmem.core.index.engine import Engine
 from pixelmem.core.settings import Settings
@@ -184,3 +185,25 @@ def test_status_bar_offers_the_multilingual_model_in_one_click(qtbot, engine, se
     assert button.isHidden()
     win.watcher.stop()
     win.session.shutdown()
+
+
+def test_the_app_icon_arrives_once_the_event_loop_runs(qtbot) -> None:
+    """Drawn after the first paint (not before: QtSvg is slow to load); every window then
+    shows it, the main window included (it takes the application's icon)."""
+    from PySide6.QtWidgets import QApplication
+
+    from pixelmem.gui.app import create_application
+
+    names = (QApplication.applicationName(), QApplication.organizationName(),
+             QApplication.applicationDisplayName(), QApplication.desktopFileName())  # fmt: skip
+    QApplication.setWindowIcon(QIcon())
+    try:
+        create_application()
+        assert QApplication.windowIcon().isNull()
+        qtbot.waitUntil(lambda: not QApplication.windowIcon().isNull(), timeout=2000)
+        assert QApplication.windowIcon().availableSizes()
+    finally:
+        QApplication.setApplicationName(names[0])
+        QApplication.setOrganizationName(names[1])
+        QApplication.setApplicationDisplayName(names[2])
+        QApplication.setDesktopFileName(names[3])

@@ -83,3 +83,19 @@ def test_duplicates_list_and_merge(qtbot, window):
     assert window.session.store.get(index_id).body.startswith(f"See [[{keep_title}|the ratio]].")
     assert "1 memory" in dialog.status.text()
     dialog.close()
+
+
+def test_a_merge_names_every_memory_whose_links_were_left_alone(qtbot, window):
+    from pixelmem.core.insight.merge import MergeResult
+    from pixelmem.core.vault.writes import LinkUpdateResult
+
+    dialog = window.map_view.show_duplicates()
+    with qtbot.waitSignal(dialog.groups_shown, timeout=10_000):
+        pass
+    failed = tuple(f"Note {i}: it changed since the links were looked up" for i in range(5))
+    kept = window.session.store.list()[0]
+    dialog._merged(MergeResult(kept, (), LinkUpdateResult((), failed)))
+    text = dialog.status.text()
+    assert "Note 0" in text and "Note 3" not in text and text.endswith("…")
+    assert dialog.status.toolTip().splitlines() == list(failed)  # none lost
+    dialog.close()

@@ -98,3 +98,17 @@ def test_owner_names_the_qobject_of_a_bound_method() -> None:
     assert workers.owner(receiver.show) is receiver
     assert workers.owner(print) is None
     assert workers.owner(None) is None
+
+
+def test_a_task_whose_handle_was_destroyed_ends_quietly(qtbot, capfd) -> None:
+    """At shutdown Qt may destroy a handle while its task still runs: the answer has nowhere
+    to go, and that is not an error to print."""
+    import shiboken6
+
+    release = threading.Event()
+    handle = run_in_pool(lambda: release.wait(5), lambda _v: None)
+    workers._live.discard(handle)
+    shiboken6.delete(handle)
+    release.set()
+    assert workers.wait_for_all(5000)
+    assert "Signal source has been deleted" not in capfd.readouterr().err

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import threading
 from pathlib import Path
 
 import pytest
@@ -69,6 +70,17 @@ def test_the_token_is_made_once_and_kept(tmp_path: Path) -> None:
     path.write_text("")
     with pytest.raises(PixelmemError, match="empty"):
         load_or_create_token(path)
+
+
+def test_a_token_file_being_written_by_another_service_is_waited_for(tmp_path: Path) -> None:
+    path = tmp_path / "service-token"
+    path.touch(mode=0o600)  # the other service has created the file, not yet written it
+    writer = threading.Timer(0.2, lambda: path.write_text("their-token\n", encoding="ascii"))
+    writer.start()
+    try:
+        assert load_or_create_token(path) == "their-token"
+    finally:
+        writer.join()
 
 
 def test_remote_binding_warns(capsys: pytest.CaptureFixture[str]) -> None:

@@ -170,6 +170,14 @@ def test_the_openapi_document_lists_every_route(server: Server, http: httpx.Clie
             assert answer.status_code != 404, (e.method, e.path)
 
 
+def test_the_documented_body_fields_are_the_ones_the_service_accepts() -> None:
+    from pixelmem.service.live import EDITABLE
+    from pixelmem.service.openapi import SCHEMAS
+
+    for name in ("NewMemory", "MemoryPatch"):
+        assert set(SCHEMAS[name]["properties"]) == set(EDITABLE), name
+
+
 def _refs(node: Any) -> Iterator[str]:
     if isinstance(node, dict):
         for key, value in node.items():

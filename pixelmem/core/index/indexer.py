@@ -300,8 +300,7 @@ class Indexer:
                 progress, cancel, _nothing,
             )  # fmt: skip
             matrix[missing] = sub
-        report.reused = len(chunks) - len(missing)
-        return matrix
+        return matrix  # the callers count report.reused over all their chunks
 
     def _all_hashes(self) -> list[bytes]:
         return [h for p in self._prepared.values() for h in p.hashes]

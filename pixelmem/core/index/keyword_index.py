@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import chain
+from typing import NamedTuple
 
 import numpy as np
 
@@ -95,24 +96,16 @@ class KeywordIndex:
         Keeping the hashes of unchanged documents makes a rebuild skip their tokenising.
         """
         n = len(lengths)
-        doc_ids = np.repeat(np.arange(n, dtype=np.int64), lengths)
-        terms, shift, post_terms, post_docs, tf = _postings(hashes, doc_ids, n)
-        stop = np.zeros(len(terms), bool)
-        stop[_positions(terms, _STOP_HASHES >> shift)] = True
-        keep = ~stop[post_terms]  # stopword terms stay in the vocabulary with no postings
-        post_terms, post_docs, tf = post_terms[keep], post_docs[keep], tf[keep]
-        df = np.bincount(post_terms, minlength=len(terms))
-        indptr = np.zeros(len(terms) + 1, np.int64)
-        np.cumsum(df, out=indptr[1:])
-        doc_len = np.bincount(post_docs, weights=tf, minlength=n).astype(np.float32)
-        avgdl = float(doc_len.mean()) if doc_len.any() else 1.0
+        p = content_postings(hashes, lengths)
+        df = np.diff(p.indptr)
+        avgdl = float(p.doc_len.mean()) if p.doc_len.any() else 1.0
         idf = np.log1p((n - df + 0.5) / (df + 0.5)).astype(np.float32)
-        tf32 = tf.astype(np.float32)
-        norm = k1 * (1.0 - b + b * doc_len[post_docs] / np.float32(avgdl))
-        weights = idf[post_terms] * tf32 * np.float32(k1 + 1.0) / (tf32 + norm)
+        tf32 = p.tf.astype(np.float32)
+        norm = k1 * (1.0 - b + b * p.doc_len[p.post_docs] / np.float32(avgdl))
+        weights = idf[p.post_terms] * tf32 * np.float32(k1 + 1.0) / (tf32 + norm)
         return cls(
-            terms, shift, indptr, post_docs.astype(np.int32), weights.astype(np.float32),
-            doc_len, k1=k1, b=b,
+            p.terms, p.shift, p.indptr, p.post_docs.astype(np.int32), weights.astype(np.float32),
+            p.doc_len, k1=k1, b=b,
         )  # fmt: skip
 
     def __len__(self) -> int:
@@ -186,6 +179,34 @@ def _positions(sorted_values: np.ndarray, wanted: np.ndarray) -> np.ndarray:
     pos = np.searchsorted(sorted_values, wanted)
     pos = pos[pos < len(sorted_values)]
     return np.unique(pos[np.isin(sorted_values[pos], wanted)])
+
+
+class ContentPostings(NamedTuple):
+    """Postings of documents without their stopwords (:func:`content_postings`)."""
+
+    terms: np.ndarray  # the vocabulary's (shortened) hashes, sorted; stopwords included
+    shift: int  # how far a token hash is shifted right to compare with ``terms``
+    indptr: np.ndarray  # term i's postings are [indptr[i], indptr[i + 1])
+    post_terms: np.ndarray  # each posting's term index
+    post_docs: np.ndarray  # each posting's document (int64, 0..n-1)
+    tf: np.ndarray  # each posting's term frequency
+    doc_len: np.ndarray  # each document's length without stopwords (float32)
+
+
+def content_postings(hashes: np.ndarray, lengths: np.ndarray) -> ContentPostings:
+    """Postings of documents given as token hashes (concatenated) and token counts: what the
+    full index and the keyword side's segments are both built from."""
+    n = len(lengths)
+    doc_ids = np.repeat(np.arange(n, dtype=np.int64), lengths)
+    terms, shift, post_terms, post_docs, tf = _postings(hashes, doc_ids, n)
+    stop = np.zeros(len(terms), bool)
+    stop[_positions(terms, _STOP_HASHES >> shift)] = True
+    keep = ~stop[post_terms]  # stopword terms stay in the vocabulary with no postings
+    post_terms, post_docs, tf = post_terms[keep], post_docs[keep], tf[keep]
+    indptr = np.zeros(len(terms) + 1, np.int64)
+    np.cumsum(np.bincount(post_terms, minlength=len(terms)), out=indptr[1:])
+    doc_len = np.bincount(post_docs, weights=tf, minlength=n).astype(np.float32)
+    return ContentPostings(terms, shift, indptr, post_terms, post_docs, tf, doc_len)
 
 
 def _postings(

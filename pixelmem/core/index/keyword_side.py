@@ -20,11 +20,9 @@ import numpy as np
 
 from pixelmem.core.index.keyword_index import (
     _POSITIVE,
-    _STOP_HASHES,
     DEFAULT_B,
     DEFAULT_K1,
-    _positions,
-    _postings,
+    content_postings,
     token_hashes,
 )
 from pixelmem.core.index.search_backend import Allowed, ChunkBatch, ChunkIds, Scores
@@ -55,18 +53,9 @@ class _Segment:
     ) -> tuple[_Segment, np.ndarray]:
         """Postings of the chunks ``ids`` (token hashes concatenated, ``lengths`` per chunk),
         and each chunk's length without stopwords (float32, in ``ids`` order)."""
-        n = len(lengths)
-        local = np.repeat(np.arange(n, dtype=np.int64), lengths)
-        terms, shift, post_terms, post_docs, tf = _postings(hashes, local, n)
-        stop = np.zeros(len(terms), bool)
-        stop[_positions(terms, _STOP_HASHES >> shift)] = True
-        keep = ~stop[post_terms]  # stopword terms stay in the vocabulary with no postings
-        post_terms, post_docs, tf = post_terms[keep], post_docs[keep], tf[keep]
-        indptr = np.zeros(len(terms) + 1, np.int64)
-        np.cumsum(np.bincount(post_terms, minlength=len(terms)), out=indptr[1:])
-        doc_len = np.bincount(post_docs, weights=tf, minlength=n).astype(np.float32)
-        segment = cls(terms, shift, indptr, ids[post_docs], tf.astype(np.float32))
-        return segment, doc_len
+        p = content_postings(hashes, lengths)
+        segment = cls(p.terms, p.shift, p.indptr, ids[p.post_docs], p.tf.astype(np.float32))
+        return segment, p.doc_len
 
     def span(self, term_hash: int) -> slice | None:
         """Where the postings of the term with this hash are (None: not in this segment)."""

@@ -18,7 +18,13 @@ from pixelmem.core.index.cache import content_hash
 from pixelmem.core.index.catalog import Catalog, timestamp
 from pixelmem.core.index.keyword_side import keyword_tokens
 from pixelmem.core.index.postgres_store import ChunkRow, PostgresStore, keyword_tokens_for_db
-from pixelmem.core.index.search_backend import Allowed, ChunkBatch, ChunkIds, Scores
+from pixelmem.core.index.search_backend import (
+    Allowed,
+    ChunkBatch,
+    ChunkIds,
+    Scores,
+    SearchFilters,
+)
 from pixelmem.core.index.text_tokens import QueryTerms
 from pixelmem.core.vault.memory import Memory, searchable_title
 
@@ -48,7 +54,8 @@ class ChunkKeys:
         return ids, np.array([s for _, s in pairs], np.float32)
 
 
-def _words(allowed: Allowed | None) -> tuple[object, Sequence[str] | None]:
+def _as_sql(allowed: Allowed | None) -> tuple[SearchFilters | None, Sequence[str] | None]:
+    """What ``allowed`` says in words (its filters or memory ids), which SQL can say too."""
     if allowed is None:
         return None, None
     return allowed.filters, allowed.memory_ids
@@ -72,8 +79,8 @@ class PostgresVectorSide:
     ) -> tuple[ChunkIds, Scores]:
         q = np.asarray(query, np.float32)
         norm = float(np.linalg.norm(q))
-        filters, memory_ids = _words(allowed)
-        rows = self.store.nearest(q / norm if norm else q, k, filters, memory_ids)  # type: ignore[arg-type]
+        filters, memory_ids = _as_sql(allowed)
+        rows = self.store.nearest(q / norm if norm else q, k, filters, memory_ids)
         return self.keys.to_ids(rows)
 
     def vectors(self, ids: ChunkIds) -> np.ndarray:
@@ -97,8 +104,8 @@ class PostgresKeywordSide:
     def top_chunks(
         self, query: QueryTerms, k: int, allowed: Allowed | None
     ) -> tuple[ChunkIds, Scores]:
-        filters, memory_ids = _words(allowed)
-        rows = self.store.keyword(query.strong, query.weak, k, filters, memory_ids)  # type: ignore[arg-type]
+        filters, memory_ids = _as_sql(allowed)
+        rows = self.store.keyword(query.strong, query.weak, k, filters, memory_ids)
         return self.keys.to_ids(rows)
 
     def idf_sum(self, terms: Iterable[str]) -> float:

@@ -141,7 +141,10 @@ class PostgresStore:
         self.url, self.model_id, self.dim = url, model_id, dim
         self._lock = threading.RLock()
         self._conn: psycopg.Connection[Any] | None = None
-        with self._cursor() as cur:
+        # One transaction: migrate()'s advisory lock lasts until this model's table exists
+        # (with autocommit it ended with its own statement, and two clients starting on a
+        # new database at once raced to create the same tables).
+        with self._cursor(transaction=True) as cur:
             migrate(cur)
             self.table = _ensure_model_table(cur, model_id, dim)
         self._stats: tuple[int, float] | None = None
@@ -152,9 +155,15 @@ class PostgresStore:
         psycopg, register_vector = _psycopg()
         try:
             conn = psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
-            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        except psycopg.Error as exc:
+            raise _unavailable(self.url, exc) from exc
+        try:
+            with conn.transaction():  # under the migration lock: two first clients at once
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
+                conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
             register_vector(conn)
         except psycopg.Error as exc:
+            conn.close()  # not left open until garbage collection
             raise _unavailable(self.url, exc) from exc
         return conn
 
@@ -434,7 +443,8 @@ def _table_health(cur: Any, model: str, dim: int, table: str) -> Check:
 
 
 def migrate(cur: Any) -> int:
-    """Bring the schema to :data:`SCHEMA_VERSION`; returns the version found before."""
+    """Bring the schema to :data:`SCHEMA_VERSION`; returns the version found before. Run it
+    in a transaction: the advisory lock it takes lasts as long as that."""
     cur.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
     cur.execute("CREATE TABLE IF NOT EXISTS pm_schema (version integer NOT NULL)")
     cur.execute("SELECT max(version) FROM pm_schema")

@@ -168,9 +168,6 @@ class LinkResolver:
                 return found
         return None
 
-    def resolve_link(self, link: WikiLink) -> str | None:
-        return None if link.embed else self.resolve(link.target)
-
 
 def heading_span(body: str, heading: str) -> tuple[int, int] | None:
     """Where the Markdown heading called ``heading`` is in ``body`` (case and spacing aside),
@@ -216,9 +213,6 @@ class LinkGraph:
                 target = resolved[link.target]
                 if target is not None and target != memory.id:
                     self._incoming.setdefault(target, []).append((memory.id, link))
-
-    def links_of(self, memory_id: str) -> list[WikiLink]:
-        return list(self._links.get(memory_id, ()))
 
     def backlinks(self, memory_id: str) -> list[Mention]:
         """Links in other memories that resolve to ``memory_id``, by source title."""

@@ -307,12 +307,29 @@ class ScanSession:
             or len(self._first_seen) != len(self.previous.first_seen)
         )
 
+    @property
+    def unchanged(self) -> bool:
+        """True if every file came from the previous cache as it was: the scan's memories are
+        exactly :func:`cached_result` of each previous entry (no file read, none gone)."""
+        return not self.changed and self.misses == 0
+
     def finish(self, path: Path) -> ScanCache:
         """The new cache, saved to ``path`` first if it differs from the previous one."""
         cache = ScanCache(self._entries, self.stamp_ns, self._first_seen)
         if self.changed:
             cache.save(path)
         return cache
+
+
+def cached_result(entry: Any, path: Path) -> Memory | str | None:
+    """What a cache entry says the file at ``path`` reads as (a memory or a skip reason), or
+    None for an entry that holds no result or that this code did not write."""
+    if type(entry) is not list:
+        return None
+    try:
+        return _result(entry, path)
+    except (TypeError, ValueError, IndexError):
+        return None
 
 
 def _result(entry: list[Any], path: Path) -> Memory | str | None:

@@ -47,6 +47,7 @@ from pixelmem.core.vault.frontmatter_io import (
     normalise_datetime,
     render_update,
 )
+from pixelmem.core.vault.gc_pause import collector_paused
 from pixelmem.core.vault.memory import DEFAULT_IMPORTANCE, Memory
 from pixelmem.core.vault.stale_temps import remove_stale_temps
 from pixelmem.core.vault.vault_files import (
@@ -60,6 +61,7 @@ from pixelmem.core.vault.vault_scan import (
     ScanResult,
     SkippedFile,
     UnreadableFile,
+    cached_memories,
     deduplicated,
     load_memory,
     load_with_document,
@@ -102,15 +104,27 @@ class MemoryStore:
         Files whose stat is unchanged since the last scan reuse that scan's result from the
         scan cache (:mod:`pixelmem.core.vault.scan_cache`) instead of being read and parsed again.
         """
-        if self._scan_cache is None:
-            self._scan_cache = scan_cache.ScanCache.load(self._scan_cache_path())
-        found = scan_vault(self.root, self._resolved_root, self._scan_cache)
+        with collector_paused():
+            if self._scan_cache is None:
+                self._scan_cache = scan_cache.ScanCache.load(self._scan_cache_path())
+            found = scan_vault(self.root, self._resolved_root, self._scan_cache)
         self._scan_cache = found.cache.finish(self._scan_cache_path())
         memories, by_path, skipped = found.memories, found.by_path, found.skipped
         with self._lock:
             self._memories, self._by_path, self._skipped = memories, by_path, skipped
             self._scanned = True
-        return ScanResult([_copy(m) for m in memories.values()], list(skipped))
+        copies = [_copy(m) for m in memories.values()]
+        return ScanResult(copies, list(skipped), unchanged=found.cache.unchanged)
+
+    def cached_listing(self) -> MemoryList:
+        """The memories as the last scan of this vault saw them, from the scan cache alone (no
+        file is looked at): a first picture to show while :meth:`scan` checks every file.
+        Empty when there is no usable cache. The next :meth:`scan` reuses the loaded cache,
+        and its result's ``unchanged`` says whether this picture was exact."""
+        with collector_paused():
+            if self._scan_cache is None:
+                self._scan_cache = scan_cache.ScanCache.load(self._scan_cache_path())
+            return cached_memories(self.root, self._scan_cache)
 
     def list(self) -> MemoryList:
         """Copies of every memory from the last scan (scans on first use); ~2 ms per 1000."""

@@ -50,6 +50,9 @@ class SkippedFile:
 class ScanResult:
     memories: list[Memory]
     skipped: list[SkippedFile]
+    # Every file matched the scan cache the scan started from (nothing added, changed, removed
+    # or read): the result equals :func:`cached_memories` of that cache.
+    unchanged: bool = False
 
 
 class UnreadableFile(PixelmemError):
@@ -152,6 +155,25 @@ def scan_vault(root: Path, resolved_root: Path, previous: scan_cache.ScanCache) 
         result.by_path[path] = memory.id
     log.debug("scan: %d file(s) from the scan cache, %d read", session.hits, session.misses)
     return result
+
+
+def cached_memories(root: Path, cache: scan_cache.ScanCache) -> list[Memory]:
+    """The memories ``cache`` says the vault held when it was written, without looking at a
+    file: what :func:`scan_vault` gives when no file changed since (same order, same ids)."""
+    table: dict[str, Memory] = {}
+    folder = os.path.join(str(root), "")
+    for rel in sorted(cache.entries):
+        entry = cache.entries[rel]
+        found = scan_cache.cached_result(entry, Path(folder + rel))
+        if isinstance(found, Memory):
+            if found.created is None:  # as the scan dates it: when first seen, else its mtime
+                seen = cache.first_seen.get(rel)
+                found.created = scan_cache.first_seen_datetime(
+                    seen if type(seen) is int else entry[0]
+                )
+            memory = deduplicated(found, table, root)
+            table[memory.id] = memory
+    return list(table.values())
 
 
 def _memory_entries(root: Path, resolved_root: Path) -> list[os.DirEntry[str]]:

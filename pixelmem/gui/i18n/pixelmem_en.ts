@@ -219,7 +219,7 @@
 <context>
     <name>VaultSession</name>
     <message numerus="yes">
-        <location filename="../session.py" line="330"/>
+        <location filename="../session.py" line="362"/>
         <source>Updated the links in %n memories</source>
         <translation>
             <numerusform>Updated the links in %n memory</numerusform>
@@ -227,7 +227,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../session.py" line="351"/>
+        <location filename="../session.py" line="383"/>
         <source>Imported %Ln file(s)</source>
         <translation>
             <numerusform>Imported %Ln file</numerusform>

@@ -300,6 +300,99 @@
     </message>
 </context>
 <context>
+    <name>ChatStep</name>
+    <message>
+        <location filename="../first_run_chat.py" line="47" />
+        <source>&lt;b&gt;Chat with your memories&lt;/b&gt; (optional)</source>
+        <translation>&lt;b&gt;与你的记忆对话&lt;/b&gt;（可选）</translation>
+    </message>
+    <message>
+        <location filename="../first_run_chat.py" line="50" />
+        <source>pixelmem can answer questions from your memories with a chat model that you run or choose. Nothing is sent anywhere until you pick one; you can change this later in Settings.</source>
+        <translation>pixelmem 可以用你自己运行或选择的聊天模型，根据你的记忆回答问题。在你选定模型之前，不会向任何地方发送内容；以后也可以在“设置”中更改。</translation>
+    </message>
+    <message>
+        <location filename="../first_run_chat.py" line="58" />
+        <source>Ollama on this computer ({host})</source>
+        <translation>本机上的 Ollama（{host}）</translation>
+    </message>
+    <message>
+        <location filename="../first_run_chat.py" line="60" />
+        <source>An OpenAI-compatible server</source>
+        <translation>OpenAI 兼容服务器</translation>
+    </message>
+    <message>
+        <location filename="../first_run_chat.py" line="68" />
+        <source>optional</source>
+        <translation>可选</translation>
+    </message>
+    <message>
+        <location filename="../first_run_chat.py" line="69" />
+        <source>List models</source>
+        <translation>列出模型</translation>
+    </message>
+    <message>
+        <location filename="../first_run_chat.py" line="77" />
+        <source>Skip</source>
+        <translation>跳过</translation>
+    </message>
+    <message>
+        <location filename="../first_run_chat.py" line="78" />
+        <source>Use this model</source>
+        <translation>使用此模型</translation>
+    </message>
+    <message>
+        <location filename="../first_run_chat.py" line="98" />
+        <source>Base URL</source>
+        <translation>基础 URL</translation>
+    </message>
+    <message>
+        <location filename="../first_run_chat.py" line="99" />
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <location filename="../first_run_chat.py" line="101" />
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../first_run_chat.py" line="123" />
+        <source>Looking for Ollama on {url}…</source>
+        <translation>正在 {url} 上查找 Ollama…</translation>
+    </message>
+    <message>
+        <location filename="../first_run_chat.py" line="138" />
+        <source>✗ Enter the server's base URL first.</source>
+        <translation>✗ 请先输入服务器的基础 URL。</translation>
+    </message>
+    <message>
+        <location filename="../first_run_chat.py" line="141" />
+        <source>Asking the server for its models…</source>
+        <translation>正在向服务器获取模型列表…</translation>
+    </message>
+    <message>
+        <location filename="../first_run_chat.py" line="171" />
+        <source>No Ollama is running on {url}. Name an OpenAI-compatible server (a llama.cpp or LM Studio server, or a hosted API), or skip this step.</source>
+        <translation>{url} 上没有正在运行的 Ollama。请填写一个 OpenAI 兼容服务器（llama.cpp 或 LM Studio 服务器，或托管的 API），或跳过这一步。</translation>
+    </message>
+    <message>
+        <location filename="../first_run_chat.py" line="186" />
+        <source>The server answered but lists no models.</source>
+        <translation>服务器有响应，但没有列出任何模型。</translation>
+    </message>
+    <message>
+        <location filename="../first_run_chat.py" line="188" />
+        <source>Pull one with `{command}`, then list again.</source>
+        <translation>请用 `{command}` 拉取一个模型，然后再次列出。</translation>
+    </message>
+    <message>
+        <location filename="../first_run_chat.py" line="194" />
+        <source>✓ {n} models on {where}. Pick one, or skip.</source>
+        <translation>✓ {where} 上有 {n} 个模型。选择一个，或跳过。</translation>
+    </message>
+</context>
+<context>
     <name>ChipBar</name>
     <message>
         <location filename="../chat/chips.py" line="76" />
@@ -615,42 +708,42 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>FirstRunDialog</name>
     <message>
-        <location filename="../first_run.py" line="37" />
+        <location filename="../first_run.py" line="50" />
         <source>Welcome to pixelmem</source>
         <translation>欢迎使用 pixelmem</translation>
     </message>
     <message>
-        <location filename="../first_run.py" line="42" />
+        <location filename="../first_run.py" line="63" />
         <source>pixelmem keeps your memories as Markdown files in a folder you own. Where should they live?</source>
         <translation>pixelmem 把你的记忆保存为你自己文件夹里的 Markdown 文件。要放在哪里？</translation>
     </message>
     <message>
-        <location filename="../first_run.py" line="47" />
+        <location filename="../first_run.py" line="68" />
         <source>Start a new vault here</source>
         <translation>在这里新建知识库</translation>
     </message>
     <message>
-        <location filename="../first_run.py" line="50" />
+        <location filename="../first_run.py" line="71" />
         <source>Change…</source>
         <translation>更改…</translation>
     </message>
     <message>
-        <location filename="../first_run.py" line="54" />
+        <location filename="../first_run.py" line="75" />
         <source>Open an existing folder…</source>
         <translation>打开已有文件夹…</translation>
     </message>
     <message>
-        <location filename="../first_run.py" line="56" />
+        <location filename="../first_run.py" line="77" />
         <source>Obsidian vaults and any folder of Markdown notes are welcome.</source>
         <translation>Obsidian 知识库或任何 Markdown 笔记文件夹都可以。</translation>
     </message>
     <message>
-        <location filename="../first_run.py" line="88" />
+        <location filename="../first_run.py" line="138" />
         <source>New vault folder</source>
         <translation>新知识库文件夹</translation>
     </message>
     <message>
-        <location filename="../first_run.py" line="94" />
+        <location filename="../first_run.py" line="144" />
         <source>Open a folder</source>
         <translation>打开文件夹</translation>
     </message>
@@ -800,77 +893,77 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../main_window.py" line="243" />
+        <location filename="../main_window.py" line="262" />
         <source>No other vaults yet</source>
         <translation>还没有其他知识库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="253" />
+        <location filename="../main_window.py" line="272" />
         <source>Recent &amp;Vaults</source>
         <translation>最近的知识库(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="255" />
+        <location filename="../main_window.py" line="274" />
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="256" />
+        <location filename="../main_window.py" line="275" />
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="257" />
+        <location filename="../main_window.py" line="276" />
         <source>Related</source>
         <translation>相关</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="258" />
+        <location filename="../main_window.py" line="277" />
         <source>Backlinks</source>
         <translation>反向链接</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="259" />
+        <location filename="../main_window.py" line="293" />
         <source>Map</source>
         <translation>地图</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="260" />
+        <location filename="../main_window.py" line="296" />
         <source>Inbox</source>
         <translation>收件箱</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="366" />
+        <location filename="../main_window.py" line="405" />
         <source>No memory is called “{target}” yet</source>
         <translation>还没有名为“{target}”的记忆</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="380" />
+        <location filename="../main_window.py" line="419" />
         <source>That text has changed; nothing was linked</source>
         <translation>这段文字已改变；没有添加链接</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="451" />
+        <location filename="../main_window.py" line="490" />
         <source>Import files</source>
         <translation>导入文件</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="457" />
+        <location filename="../main_window.py" line="496" />
         <source>Import a folder</source>
         <translation>导入文件夹</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="468" />
+        <location filename="../main_window.py" line="507" />
         <source>Open vault folder</source>
         <translation>打开知识库文件夹</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="524" />
+        <location filename="../main_window.py" line="565" />
         <source>About pixelmem</source>
         <translation>关于 pixelmem</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="526" />
+        <location filename="../main_window.py" line="567" />
         <source>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;Local-first knowledge memory: Markdown files in a folder you own, searched by meaning and by keyword, offline.&lt;/p&gt;&lt;p&gt;Vault: {vault}&lt;/p&gt;</source>
         <translation>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;本地优先的知识记忆：Markdown 文件存放在你自己的文件夹里，可离线按语义和关键词搜索。&lt;/p&gt;&lt;p&gt;知识库：{vault}&lt;/p&gt;</translation>
     </message>
@@ -1086,7 +1179,7 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>MemoryListModel</name>
     <message>
-        <location filename="../memory_list_model.py" line="103" />
+        <location filename="../memory_list_model.py" line="104" />
         <source>Also called: {names}</source>
         <translation>别名：{names}</translation>
     </message>
@@ -1780,22 +1873,22 @@ The local keyword index answers meanwhile.</source>
 <context>
     <name>TimelineBars</name>
     <message>
-        <location filename="../timeline_strip.py" line="161" />
+        <location filename="../timeline_strip.py" line="162" />
         <source>Week of {day}: {count} memories</source>
         <translation>{day} 这一周：{count} 条记忆</translation>
     </message>
     <message>
-        <location filename="../timeline_strip.py" line="163" />
+        <location filename="../timeline_strip.py" line="164" />
         <source>Week of {day}: 1 memory</source>
         <translation>{day} 这一周：1 条记忆</translation>
     </message>
     <message>
-        <location filename="../timeline_strip.py" line="174" />
+        <location filename="../timeline_strip.py" line="175" />
         <source>Other topics</source>
         <translation>其他主题</translation>
     </message>
     <message>
-        <location filename="../timeline_strip.py" line="176" />
+        <location filename="../timeline_strip.py" line="177" />
         <source>No topic</source>
         <translation>无主题</translation>
     </message>
@@ -1803,22 +1896,22 @@ The local keyword index answers meanwhile.</source>
 <context>
     <name>TimelineStrip</name>
     <message>
-        <location filename="../timeline_strip.py" line="215" />
+        <location filename="../timeline_strip.py" line="216" />
         <source>Show all</source>
         <translation>显示全部</translation>
     </message>
     <message>
-        <location filename="../timeline_strip.py" line="251" />
+        <location filename="../timeline_strip.py" line="252" />
         <source>Per week, {first} to {last} · click to filter</source>
         <translation>每周记忆数，{first} 至 {last} · 点击筛选</translation>
     </message>
     <message>
-        <location filename="../timeline_strip.py" line="261" />
+        <location filename="../timeline_strip.py" line="262" />
         <source>Week of {day}</source>
         <translation>{day} 这一周</translation>
     </message>
     <message>
-        <location filename="../timeline_strip.py" line="263" />
+        <location filename="../timeline_strip.py" line="264" />
         <source>{first} to {last}</source>
         <translation>{first} 至 {last}</translation>
     </message>
@@ -1834,36 +1927,36 @@ The local keyword index answers meanwhile.</source>
 <context>
     <name>VaultSession</name>
     <message>
-        <location filename="../session.py" line="275" />
+        <location filename="../session.py" line="307" />
         <source>Restored “{title}”</source>
         <translation>已恢复“{title}”</translation>
     </message>
+    <message>
+        <location filename="../session.py" line="366" />
+        <source>{message}; left alone: {detail}</source>
+        <translation>{message}；未改动：{detail}</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../session.py" line="330" />
+        <location filename="../session.py" line="362" />
         <source>Updated the links in %n memories</source>
         <translation>
             <numerusform>已更新 %n 条记忆中的链接</numerusform>
         </translation>
     </message>
-    <message>
-        <location filename="../session.py" line="334" />
-        <source>{message}; left alone: {detail}</source>
-        <translation>{message}；未改动：{detail}</translation>
-    </message>
     <message numerus="yes">
-        <location filename="../session.py" line="351" />
+        <location filename="../session.py" line="383" />
         <source>Imported %Ln file(s)</source>
         <translation>
             <numerusform>已导入 %Ln 个文件</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../session.py" line="353" />
+        <location filename="../session.py" line="385" />
         <source>{message}; {skipped} skipped</source>
         <translation>{message}；跳过 {skipped} 个</translation>
     </message>
     <message>
-        <location filename="../session.py" line="359" />
+        <location filename="../session.py" line="391" />
         <source>{message}; {failed} could not be imported: {detail}</source>
         <translation>{message}；{failed} 个无法导入：{detail}</translation>
     </message>
