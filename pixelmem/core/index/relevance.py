@@ -23,6 +23,11 @@ floor set in ``benchmarks/data``), with the multilingual and the English model; 
 prints the fit and the figures. Hybrid results are ranked by this score (a learned convex
 fusion), so the order and the number shown agree.
 
+Besides the evidence (:class:`Logistic`): whether the query is short (a name, a code: keyword
+evidence then says more), whether the memory is in another script than the query (it is then
+measured against unrelated text in its own script, :func:`backgrounds`), and whether the query
+is the memory's name (:func:`name_first`, a rule).
+
 One floor, ``search.min_relevance``, then means one thing everywhere: search results, Related,
 chat injection, MCP and HTTP answers drop what scores below it.
 """

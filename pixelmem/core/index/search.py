@@ -12,6 +12,9 @@ How a query is answered:
   ``hybrid``, the default: both). Memories are ranked by it and those below ``min_relevance``
   are dropped, so a query with nothing relevant gets ``[]``. ``semantic_score`` and
   ``keyword_score`` carry the best chunk's raw cosine and BM25.
+* A query that is a memory's name (title, alias or file name, :func:`name_key`) puts that
+  memory first in hybrid and keyword mode; a memory in another script than the query is
+  measured against the query's background in that script (see :mod:`relevance`).
 * When a side cannot run (no query vector, or no searchable word in the query) hybrid is
   exactly the other mode.
 * Memories with the same content (an import made twice) are one hit; the others are listed in
