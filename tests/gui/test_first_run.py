@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QFileDialog
+from PySide6.QtWidgets import QFileDialog
+from run_app import run_app_and_close
 
 import pixelmem.gui.app as app_module
 from pixelmem.core.index.engine import Engine
@@ -50,27 +51,6 @@ def _fake_engine(monkeypatch, embedder) -> None:
     )
 
 
-def _run_app_and_close(monkeypatch, qtbot, tmp_path: Path) -> list:
-    """run_app with its event loop replaced: the windows it opened, closed again."""
-    windows: list = []
-    real_open = app_module.AppController.open
-
-    def open_(self, vault, *, first_run=False):
-        ok = real_open(self, vault, first_run=first_run)
-        windows.append(self.window)
-        return ok
-
-    monkeypatch.setattr(app_module.AppController, "open", open_)
-    monkeypatch.setattr(QApplication, "exec", lambda self: 0)
-    assert app_module.run_app() == 0
-    for window in windows:
-        qtbot.addWidget(window)
-        qtbot.waitUntil(lambda w=window: w.session.index_ready, timeout=5000)
-        window._closing_ok = True
-        window.session.shutdown()
-    return windows
-
-
 def test_existing_obsidian_folder_gets_no_welcome_memory(
     qtbot, tmp_path: Path, monkeypatch, embedder
 ) -> None:
@@ -86,7 +66,7 @@ def test_existing_obsidian_folder_gets_no_welcome_memory(
         return FirstRunDialog.DialogCode.Accepted
 
     monkeypatch.setattr(FirstRunDialog, "exec", answer)
-    windows = _run_app_and_close(monkeypatch, qtbot, tmp_path)
+    windows = run_app_and_close(monkeypatch, qtbot)
     assert len(windows) == 1 and windows[0].engine.vault == folder
     assert windows[0].list_model.rowCount() == 1  # no welcome memory added
     assert {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()} == before
@@ -96,7 +76,7 @@ def test_existing_obsidian_folder_gets_no_welcome_memory(
 def test_cancelling_the_first_run_question_opens_nothing(qtbot, monkeypatch, tmp_path) -> None:
     monkeypatch.delenv("PIXELMEM_VAULT", raising=False)
     monkeypatch.setattr(FirstRunDialog, "exec", lambda self: FirstRunDialog.DialogCode.Rejected)
-    assert _run_app_and_close(monkeypatch, qtbot, tmp_path) == []
+    assert run_app_and_close(monkeypatch, qtbot) == []
     assert Settings.load().vault == ""
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from fake_servers import FakeServer, free_port
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
+from run_app import run_app_and_close
 
 import pixelmem.gui.app as app_module
 from pixelmem.core.index.engine import Engine
@@ -165,24 +165,9 @@ def test_the_chosen_model_is_saved_and_used_by_the_window(
         return FirstRunDialog.DialogCode.Accepted
 
     monkeypatch.setattr(FirstRunDialog, "exec", answer)
-    windows: list = []
-    real_open = app_module.AppController.open
-
-    def open_(self, vault, *, first_run=False):
-        ok = real_open(self, vault, first_run=first_run)
-        windows.append(self.window)
-        return ok
-
-    monkeypatch.setattr(app_module.AppController, "open", open_)
-    monkeypatch.setattr(QApplication, "exec", lambda self: 0)
-    assert app_module.run_app() == 0
+    (window,) = run_app_and_close(monkeypatch, qtbot)
 
     saved = Settings.load().chat
     assert (saved.provider, saved.base_url, saved.model) == ("openai", api.openai_url, "gpt-local")
     assert saved.api_key == "sekrit"
-    (window,) = windows
-    qtbot.addWidget(window)
     assert window.settings.chat.model == "gpt-local"
-    qtbot.waitUntil(lambda: window.session.index_ready, timeout=5000)
-    window._closing_ok = True
-    window.session.shutdown()
