@@ -95,9 +95,9 @@ class Logistic:
     """``σ(intercept + semantic·s + keyword·k + short_keyword·short·k + cross·x +
     cross_semantic·x·s)`` for one mode.
 
-    ``short`` (1 or 0 per query) says the query is a few words (:data:`SHORT_QUERY_WORDS`): a
+    ``short`` (1 or 0 per memory) says the query is a few words (:data:`SHORT_QUERY_WORDS`): a
     name, a code, a rare term, whose embedding says little while its keyword evidence says a
-    lot. ``x`` (1 or 0 per memory) says the query and the memory are written in different
+    lot, and that the memory holds every one of them (search decides). ``x`` (1 or 0 per memory) says the query and the memory are written in different
     scripts (a Chinese question, an English note): keyword evidence cannot exist there, and a
     multilingual model's cosine is all there is to trust.
     """
@@ -114,7 +114,7 @@ class Logistic:
         semantic: np.ndarray | float,
         keyword: np.ndarray | float,
         cross: np.ndarray | float = 0.0,
-        short: float = 0.0,
+        short: float | np.ndarray = 0.0,
     ) -> np.ndarray:
         return np.asarray(
             self.intercept
@@ -254,7 +254,7 @@ def relevance(
     calibration: Calibration | None = None,
     *,
     cross: np.ndarray | None = None,
-    short: bool = False,
+    short: bool | np.ndarray = False,
     named: np.ndarray | None = None,
 ) -> np.ndarray:
     """P(relevant) per memory from whichever evidence ``mode`` uses (``None``: side missing).
@@ -268,7 +268,7 @@ def relevance(
     if semantic is None and keyword is None:
         raise ValueError("relevance needs semantic or keyword evidence")
     x = np.zeros(1) if cross is None else np.asarray(cross, np.float64)
-    s = float(short)
+    s = np.asarray(short, np.float64)  # per query, or per memory
     if semantic is None:
         assert keyword is not None
         logit = models.keyword.logit(0.0, keyword)
