@@ -97,9 +97,10 @@ class Logistic:
 
     ``short`` (1 or 0 per memory) says the query is a few words (:data:`SHORT_QUERY_WORDS`): a
     name, a code, a rare term, whose embedding says little while its keyword evidence says a
-    lot, and that the memory holds every one of them (search decides). ``x`` (1 or 0 per memory) says the query and the memory are written in different
-    scripts (a Chinese question, an English note): keyword evidence cannot exist there, and a
-    multilingual model's cosine is all there is to trust.
+    lot, and that the memory holds every one of them (search decides). ``x`` (1 or 0 per
+    memory) says the query and the memory are written in different scripts (a Chinese
+    question, an English note): keyword evidence cannot exist there, and a multilingual
+    model's cosine is all there is to trust.
     """
 
     intercept: float
