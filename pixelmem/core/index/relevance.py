@@ -117,12 +117,11 @@ class Logistic:
         cross: np.ndarray | float = 0.0,
         short: float | np.ndarray = 0.0,
     ) -> np.ndarray:
-        return np.asarray(
-            self.intercept
-            + self.semantic * semantic
-            + (self.keyword + self.short_keyword * short) * keyword
-            + (self.cross + self.cross_semantic * semantic) * cross
-        )
+        logit = self.intercept + self.semantic * semantic
+        logit = logit + (self.keyword + self.short_keyword * short) * keyword
+        if self.cross or self.cross_semantic:  # 0 · -inf (a filtered memory) would be NaN
+            logit = logit + (self.cross + self.cross_semantic * semantic) * cross
+        return np.asarray(logit)
 
     def monotone(self) -> bool:
         """True when more semantic or keyword evidence never lowers the score."""
