@@ -587,8 +587,8 @@ class SearchIndex:
         146 on the names set; with this test 2, keeping the answerable names found)."""
         covered = np.zeros(len(positions))
         calibration = query.calibration or CALIBRATIONS["default"]
-        if not query.short or query.terms is None or not query.terms.strong:
-            return covered
+        if query.mode != "hybrid" or not query.short or not (query.terms and query.terms.strong):
+            return covered  # the term is in the hybrid model only
         if calibration.hybrid.short_keyword == 0.0 or not len(positions):
             return covered
         holding = np.ones(len(positions), bool)
