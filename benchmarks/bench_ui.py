@@ -293,6 +293,11 @@ LAUNCH_SCRIPT = textwrap.dedent(
     import sys, time
     t0 = time.perf_counter()
     import os
+    try:  # what `pixelmem` does before the app loads numpy, in codes that do it
+        from pixelmem.core.blas_threads import use_one_blas_thread
+        use_one_blas_thread()
+    except ImportError:
+        pass
     from pixelmem.core.index.engine import Engine
     from pixelmem.core.settings import Settings
     from pixelmem.gui.app import create_application

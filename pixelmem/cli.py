@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from pixelmem import __version__
 from pixelmem.commands import backup, chat, config, insight, mcp, search, serve, vault
+from pixelmem.core.blas_threads import use_one_blas_thread
 from pixelmem.core.errors import PixelmemError
 
 COMMAND_MODULES = (vault, search, config, chat, mcp, serve, backup, insight)
@@ -49,6 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _run_app(args: argparse.Namespace) -> int:
     from pixelmem.gui.system_check import display_problem
+
+    use_one_blas_thread()  # before numpy loads: searches run on workers beside the UI
 
     problem = display_problem()
     if problem:  # before Qt aborts the process with a message few people can act on

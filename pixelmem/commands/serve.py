@@ -12,6 +12,7 @@ import sys
 from typing import Any
 
 from pixelmem.commands.common import require_vault_folder, vault_from_args
+from pixelmem.core.blas_threads import use_one_blas_thread
 from pixelmem.core.errors import PixelmemError
 from pixelmem.core.paths import VAULT_ENV
 from pixelmem.core.settings import Settings
@@ -78,7 +79,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise PixelmemError("--max-body must be at least 1024 bytes")
     _check_port_free(args.host, args.port)
 
-    _one_blas_thread_per_request()
+    use_one_blas_thread()  # a service gets its parallelism from requests
     from pixelmem.service.app import AppOptions  # starlette, uvicorn, the MCP SDK: slow imports
     from pixelmem.service.guard import GuardSettings
     from pixelmem.service.live import LiveService
@@ -102,15 +103,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     )
     serve(live, AppOptions(guard, tuple(args.cors_origin)), args.host, args.port)
     return 0
-
-
-def _one_blas_thread_per_request() -> None:
-    """Concurrent searches each multiply matrices; with OpenBLAS's own thread pool on top, 8
-    clients on 2 cores ran 15x slower (bench_serve: p50 541 ms instead of 35 ms). A service
-    gets its parallelism from requests, so BLAS runs single-threaded unless the user says
-    otherwise. It must be set before numpy is first imported, which is here."""
-    for name in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ.setdefault(name, "1")
 
 
 def _check_bind(args: argparse.Namespace) -> None:
