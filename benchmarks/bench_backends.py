@@ -195,8 +195,12 @@ def main() -> None:
     parser.add_argument("--ef", type=int, nargs="+", default=[40, 100, 200])
     parser.add_argument("--url", help="a PostgreSQL with pgvector (default: start one)")
     parser.add_argument("--data", choices=("clustered", "e5-like"), default="clustered")
-    parser.add_argument("--m", type=int, default=16, help="HNSW links per node")
-    parser.add_argument("--ef-construction", type=int, default=64)
+    from pixelmem.core.index.postgres_store import HNSW_EF_CONSTRUCTION, HNSW_M
+
+    # The backend's own build parameters by default (pgvector's defaults: --m 16
+    # --ef-construction 64).
+    parser.add_argument("--m", type=int, default=HNSW_M, help="HNSW links per node")
+    parser.add_argument("--ef-construction", type=int, default=HNSW_EF_CONSTRUCTION)
     parser.add_argument(
         "--maintenance-work-mem",
         help="for the HNSW build, e.g. 4GB (default: enough to hold the graph)",
