@@ -674,8 +674,60 @@ def test_cached_listing_is_what_the_scan_then_finds(
     warm = store.scan()
 
     assert warm.unchanged
-    assert [typed(vars(m)) for m in listing] == [typed(vars(m)) for m in warm.memories]
+    assert [listed(m) for m in listing] == [listed(m) for m in warm.memories]
     assert [m.id for m in listing].count(DUPLICATE_ID) == 1  # duplicates resolved the same way
+    assert all(m.body == "" and m.path is None for m in listing)  # for a list, not an editor
+
+
+LISTED_FIELDS = ("id", "title", "topics", "aliases", "importance", "created", "updated", "has_id")
+
+
+def listed(memory: Memory) -> dict[str, Any]:
+    """What a list shows of a memory (what the cached listing carries)."""
+    return typed({name: getattr(memory, name) for name in LISTED_FIELDS})
+
+
+def test_the_listing_is_read_without_the_bodies(
+    rich_vault: Path, no_racy_window: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The listing is the file's first map: reading it decompresses a fraction of the file."""
+    scan(rich_vault)
+    (rich_vault / "long.md").write_text("# Long\n\n" + "lorem ipsum " * 200_000, encoding="utf-8")
+    scan(rich_vault)
+    decompressed: list[int] = []
+    real_reader = zstandard.ZstdDecompressor.stream_reader
+
+    def counting_reader(self: Any, source: Any, *args: Any, **kwargs: Any) -> Any:
+        reader = real_reader(self, source, *args, **kwargs)
+
+        class Counted:
+            def read(self, size: int = -1) -> bytes:
+                data = reader.read(size)
+                decompressed.append(len(data))
+                return data
+
+        return Counted()
+
+    monkeypatch.setattr(zstandard.ZstdDecompressor, "stream_reader", counting_reader)
+    listing = MemoryStore(rich_vault, create=False).cached_listing()
+
+    assert "Long" in [m.title for m in listing]
+    assert 0 < sum(decompressed) < 1_000_000  # the body alone is 2.4 MB
+
+
+def test_a_listing_from_another_scan_is_not_confirmed(
+    rich_vault: Path, no_racy_window: None
+) -> None:
+    """Another process rewrote the cache between the listing and the scan: the scan cannot
+    vouch for the picture, even when the vault matches the cache it then read."""
+    scan(rich_vault)
+    store = MemoryStore(rich_vault, create=False)
+    store.cached_listing()
+    (rich_vault / "new.md").write_text("# New\n\nbody\n", encoding="utf-8")
+    scan(rich_vault)  # another process: a new cache, with the new note
+    assert MemoryStore(rich_vault, create=False).scan().unchanged  # that cache is exact…
+
+    assert not store.scan().unchanged  # …but not the picture this store showed
 
 
 def test_cached_listing_without_a_cache_is_empty(vault: Path) -> None:

@@ -304,7 +304,9 @@ class MainWindow(QMainWindow):
         self.list_model.set_memories(memories)
 
     def _memories_loaded(self, memories: list) -> None:
-        if not self.session.listing_confirmed:  # else the list shows these already
+        if self.session.listing_confirmed:  # the list shows these already, as a picture
+            self.list_model.adopt(memories)
+        else:
             self.list_model.set_memories(memories)
         self.timeline.refresh()
         self.link_index.rebuild()

@@ -139,6 +139,16 @@ class MemoryListModel(QAbstractListModel):
         self._row_of = {m.id: i for i, m in enumerate(self._rows)}
         self.endResetModel()
 
+    def adopt(self, memories: Iterable[Memory]) -> None:
+        """Hold these memories in place of the rows with their ids, without a signal: the scan's
+        whole memories for the cached listing's picture of them (no body, no path) once the
+        scan found that picture exact."""
+        rows = self._rows
+        for memory in memories:
+            row = self._row_of.get(memory.id)
+            if row is not None:
+                rows[row] = memory
+
     def set_sort(self, by: str) -> None:
         if by not in SORT_KEYS or by == self._sort_by:
             return

@@ -61,6 +61,10 @@ def test_a_warm_vault_is_listed_from_the_cache_and_not_listed_again(
     assert seen == [("listed", 5, False), ("loaded", 5, True), ("resets", 1, True)]
     assert window.session.listing_confirmed
     assert window.list_model.rowCount() == 5
+    # The picture's memories (no body, no path) were swapped for the scan's whole ones.
+    rows = [window.list_model.memory_at(r) for r in range(5)]
+    assert all(m.body and m.path is not None for m in rows)
+    assert rows == [window.session.store.get(m.id) for m in rows]
     stop(window)
 
 

@@ -61,8 +61,8 @@ from pixelmem.core.vault.vault_scan import (
     ScanResult,
     SkippedFile,
     UnreadableFile,
-    cached_memories,
     deduplicated,
+    listed_memories,
     load_memory,
     load_with_document,
     scan_vault,
@@ -95,6 +95,7 @@ class MemoryStore:
         self._skipped: SkippedList = []
         self._scanned = False
         self._scan_cache: scan_cache.ScanCache | None = None  # the last scan's, for the next
+        self._listed_stamp: int | None = None  # the scan cache cached_listing() showed
 
     # ------------------------------------------------------------ reading
 
@@ -108,23 +109,30 @@ class MemoryStore:
             if self._scan_cache is None:
                 self._scan_cache = scan_cache.ScanCache.load(self._scan_cache_path())
             found = scan_vault(self.root, self._resolved_root, self._scan_cache)
+        # Exact as shown: nothing changed since the cache this scan started from, and that is
+        # the one the listing came from (another process may have rewritten it in between).
+        listed = self._listed_stamp in (None, self._scan_cache.stamp_ns)
+        self._listed_stamp = None
         self._scan_cache = found.cache.finish(self._scan_cache_path())
         memories, by_path, skipped = found.memories, found.by_path, found.skipped
         with self._lock:
             self._memories, self._by_path, self._skipped = memories, by_path, skipped
             self._scanned = True
         copies = [_copy(m) for m in memories.values()]
-        return ScanResult(copies, list(skipped), unchanged=found.cache.unchanged)
+        return ScanResult(copies, list(skipped), unchanged=found.cache.unchanged and listed)
 
     def cached_listing(self) -> MemoryList:
-        """The memories as the last scan of this vault saw them, from the scan cache alone (no
-        file is looked at): a first picture to show while :meth:`scan` checks every file.
-        Empty when there is no usable cache. The next :meth:`scan` reuses the loaded cache,
-        and its result's ``unchanged`` says whether this picture was exact."""
+        """The memories as the last scan of this vault saw them, from the scan cache's listing
+        alone (no file is looked at, no body decompressed): a first picture for a list while
+        :meth:`scan` checks every file. They have no body and no path: get a memory to edit
+        from :meth:`get` once scanned. Empty when there is no usable cache. The next
+        :meth:`scan`'s ``unchanged`` says whether this picture was exact."""
         with collector_paused():
-            if self._scan_cache is None:
-                self._scan_cache = scan_cache.ScanCache.load(self._scan_cache_path())
-            return cached_memories(self.root, self._scan_cache)
+            listing = scan_cache.load_listing(self._scan_cache_path())
+        if listing is None:
+            return []
+        self._listed_stamp = listing.stamp_ns
+        return listed_memories(listing)
 
     def list(self) -> MemoryList:
         """Copies of every memory from the last scan (scans on first use); ~2 ms per 1000."""

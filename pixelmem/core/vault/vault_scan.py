@@ -51,7 +51,7 @@ class ScanResult:
     memories: list[Memory]
     skipped: list[SkippedFile]
     # Every file matched the scan cache the scan started from (nothing added, changed, removed
-    # or read): the result equals :func:`cached_memories` of that cache.
+    # or read): the result is what that cache's listing showed (:func:`listed_memories`).
     unchanged: bool = False
 
 
@@ -157,23 +157,24 @@ def scan_vault(root: Path, resolved_root: Path, previous: scan_cache.ScanCache) 
     return result
 
 
-def cached_memories(root: Path, cache: scan_cache.ScanCache) -> list[Memory]:
-    """The memories ``cache`` says the vault held when it was written, without looking at a
-    file: what :func:`scan_vault` gives when no file changed since (same order, same ids)."""
-    table: dict[str, Memory] = {}
-    folder = os.path.join(str(root), "")
-    for rel in sorted(cache.entries):
-        entry = cache.entries[rel]
-        found = scan_cache.cached_result(entry, Path(folder + rel))
-        if isinstance(found, Memory):
-            if found.created is None:  # as the scan dates it: when first seen, else its mtime
-                seen = cache.first_seen.get(rel)
-                found.created = scan_cache.first_seen_datetime(
-                    seen if type(seen) is int else entry[0]
-                )
-            memory = deduplicated(found, table, root)
-            table[memory.id] = memory
-    return list(table.values())
+def listed_memories(listing: scan_cache.Listing) -> list[Memory]:
+    """The memories a scan cache's listing shows, as the list needs them: the fields it
+    shows, with no body and no path: a picture for a list, never for an editor. What
+    :func:`scan_vault` gives, in the same order with the same ids, when no file changed."""
+    return [
+        Memory(
+            id=row[1],
+            title=row[2],
+            body="",
+            topics=list(row[3]),
+            importance=row[4],
+            created=row[5],
+            updated=row[6],
+            aliases=list(row[7]),
+            has_id=row[8],
+        )
+        for row in listing.rows
+    ]
 
 
 def _memory_entries(root: Path, resolved_root: Path) -> list[os.DirEntry[str]]:
