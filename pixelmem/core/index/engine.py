@@ -17,34 +17,29 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from pixelmem.core.errors import PixelmemError, ProviderError
-from pixelmem.core.index import model_choice
-from pixelmem.core.index.cache import EmbeddingCache
-from pixelmem.core.index.chunking import ChunkerSettings
-from pixelmem.core.index.indexer import Indexer, IndexReport, Progress, embedding_text
-from pixelmem.core.index.relevance import (
-    ANCHOR_TEXTS,
-    Calibration,
-    background,
-    backgrounds,
-    calibration_for,
-    same_language_anchors,
-)
-from pixelmem.core.index.search import SearchFilters, SearchHit, SearchIndex
-from pixelmem.core.index.text_tokens import cjk_share
 from pixelmem.core.paths import appdata_dir
-from pixelmem.core.providers.embeddings.base import Embedder, is_multilingual
 from pixelmem.core.settings import EmbeddingSettings, RerankSettings, Settings
 from pixelmem.core.vault.store import MemoryStore
 from pixelmem.core.vault.vault_scan import SkippedFile
 from pixelmem.core.vault.writes import MemoryWrites
 
-if TYPE_CHECKING:  # httpx (via rerank) costs ~90 ms at start-up; only load it when used
+# The search stack (numpy, the index, relevance, the cache) is imported where it is first used,
+# not here: the app builds its Engine before the window's first paint, which needs only the
+# store (numpy and the index modules are ~0.2 s of a launch). Lazy names: see __getattr__.
+if TYPE_CHECKING:
+    import numpy as np
+
+    from pixelmem.core.index.cache import EmbeddingCache
+    from pixelmem.core.index.chunking import ChunkerSettings
+    from pixelmem.core.index.indexer import Indexer, IndexReport, Progress
+    from pixelmem.core.index.model_choice import ModelChoice
     from pixelmem.core.index.postgres_store import PostgresStore
+    from pixelmem.core.index.relevance import Calibration
+    from pixelmem.core.index.search import SearchFilters, SearchHit, SearchIndex
+    from pixelmem.core.providers.embeddings.base import Embedder
     from pixelmem.core.providers.rerank import Reranker
 
 log = logging.getLogger(__name__)
@@ -89,8 +84,8 @@ class Engine:
         self._embedder = embedder
         self._embedder_error = ""
         self._embedder_ready = embedder is not None
-        self._index = SearchIndex.build([], None, {})
-        self._report = IndexReport()
+        self._index: SearchIndex | None = None  # see index: an empty one until the first build
+        self._report: IndexReport | None = None
         self._indexer: Indexer | None = None
         self._build_lock = threading.RLock()
         self._query_cache: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
@@ -100,7 +95,7 @@ class Engine:
         self._reranker_settings: RerankSettings | None = None
         self.rerank_warning: str | None = None  # why the last search was not reranked
         # The built-in model picked for this vault when embedding.provider is "auto".
-        self.model_choice: model_choice.ModelChoice | None = None
+        self.model_choice: ModelChoice | None = None
         self._store: PostgresStore | None = None  # the postgres backend's database
         self.backend_error = ""  # one line: why the database is not answering
 
@@ -108,6 +103,8 @@ class Engine:
 
     @property
     def chunker(self) -> ChunkerSettings:
+        from pixelmem.core.index.chunking import ChunkerSettings
+
         chunk = self.settings.chunk
         return ChunkerSettings(size=chunk.size, overlap=chunk.overlap)
 
@@ -131,6 +128,8 @@ class Engine:
         if wanted.provider != "auto":
             self.model_choice = None
             return wanted
+        from pixelmem.core.index import model_choice
+
         self.model_choice = model_choice.resolve(self.vault, self.store.list())
         resolved = copy.copy(wanted)
         resolved.provider = self.model_choice.provider
@@ -140,6 +139,8 @@ class Engine:
         """Why this vault would be better served by the multilingual model ("" if it is not)."""
         if self.model_choice is None:
             return ""
+        from pixelmem.core.index import model_choice
+
         return model_choice.suggestion(self.model_choice, self.store.list())
 
     @property
@@ -147,6 +148,8 @@ class Engine:
         return appdata_dir(self.vault) / CACHE_FILENAME
 
     def _ensure_indexer(self) -> Indexer:
+        from pixelmem.core.index.indexer import Indexer
+
         if self._indexer is None or (self._wants_database() and self._store is None):
             embedder = self.embedder
             store = self._open_store(embedder) if self._wants_database() else None
@@ -192,6 +195,8 @@ class Engine:
         return f"postgres ({describe_url(self.settings.search.postgres_url)})"
 
     def _open_cache(self, embedder: Embedder) -> EmbeddingCache | None:
+        from pixelmem.core.index.cache import EmbeddingCache
+
         try:
             cache = EmbeddingCache(
                 self.cache_path, embedder.model_id, embedder.dim, self.chunker.as_dict()
@@ -231,7 +236,7 @@ class Engine:
                 self.store.list(),
                 progress=progress,
                 cancel=cancel,
-                previous=self._index,
+                previous=self.index,
                 publish=self._publish,
             )
             if not report.semantic_error and self._embedder_error:
@@ -279,15 +284,24 @@ class Engine:
 
     @property
     def index(self) -> SearchIndex:
+        """The current snapshot: an empty one until the first (re)index."""
+        if self._index is None:
+            from pixelmem.core.index.search import SearchIndex
+
+            self._index = SearchIndex.build([], None, {})
         return self._index
 
     @property
     def last_report(self) -> IndexReport:
+        if self._report is None:
+            from pixelmem.core.index.indexer import IndexReport
+
+            self._report = IndexReport()
         return self._report
 
     @property
     def semantic_error(self) -> str:
-        return self._report.semantic_error or self._embedder_error
+        return self.last_report.semantic_error or self._embedder_error
 
     def search(
         self,
@@ -309,7 +323,7 @@ class Engine:
         k = max(1, min(k or self.settings.search.top_k, MAX_K))
         if min_relevance is None:
             min_relevance = self.settings.search.min_relevance
-        index = self._index
+        index = self.index
         vector = self.query_vector(query) if mode != "keyword" and index.has_vectors else None
         if vector is None and mode == "semantic":
             return []
@@ -348,6 +362,8 @@ class Engine:
         with self._query_lock:
             cached = self._anchors.get(embedder.model_id)
         if cached is None:
+            from pixelmem.core.index.relevance import ANCHOR_TEXTS
+
             try:
                 cached = embedder.embed_documents(list(ANCHOR_TEXTS))
             except ProviderError as exc:
@@ -360,11 +376,15 @@ class Engine:
     @property
     def calibration(self) -> Calibration:
         """How evidence becomes relevance for the current embedding model."""
+        from pixelmem.core.index.relevance import calibration_for
+
         embedder = self._embedder
         return calibration_for(embedder.model_id if embedder is not None else "")
 
     def background(self, vector: np.ndarray | None) -> float:
         """The query's cosine with unrelated text (0.0 without a vector or anchors)."""
+        from pixelmem.core.index.relevance import background
+
         anchors = self.anchor_vectors() if vector is not None else None
         return background(anchors @ vector) if anchors is not None and vector is not None else 0.0
 
@@ -373,6 +393,11 @@ class Engine:
         (:func:`~pixelmem.core.index.relevance.backgrounds`; zeros without a vector). One
         value for all with a model that reads one language: its cosine across languages is
         noise, with no background to correct."""
+        import numpy as np
+
+        from pixelmem.core.index.relevance import background, backgrounds
+        from pixelmem.core.providers.embeddings.base import is_multilingual
+
         anchors = self.anchor_vectors() if vector is not None else None
         if anchors is None or vector is None:
             return np.zeros(3)
@@ -402,6 +427,9 @@ class Engine:
         down (xquad_zh hybrid nDCG@10: 0.57 unweighted, 0.946 with weight 1 − share, 0.965 with
         this rule, keyword alone 0.965), so the weight reaches 0 once half the query is CJK.
         """
+        from pixelmem.core.index.text_tokens import cjk_share
+        from pixelmem.core.providers.embeddings.base import is_multilingual
+
         embedder = self._embedder
         if embedder is None or is_multilingual(embedder):
             return 1.0
@@ -440,12 +468,14 @@ class Engine:
         """The memories nearest to this one, above the relevance floor, copies left out."""
         if min_relevance is None:
             min_relevance = self.settings.search.min_relevance
-        index = self._index
+        index = self.index
         if not index.has_vectors or memory_id not in index:
             return []
         text = " ".join(c.text for c in index.chunks_of(memory_id))[:4000]
         if self.semantic_weight(text) < 0.5:
             return []  # the model cannot read this memory's language: no honest neighbours
+        from pixelmem.core.index.relevance import same_language_anchors
+
         anchors = self.anchor_vectors()
         if anchors is not None:
             anchors = anchors[same_language_anchors(text)]
@@ -466,6 +496,8 @@ class Engine:
 
     def chunk_texts(self, hits: Iterable[SearchHit]) -> list[str]:
         """The embedded text of each hit's best chunk (for a reranker)."""
+        from pixelmem.core.index.indexer import embedding_text
+
         texts = []
         for hit in hits:
             memory = self.store.get(hit.memory_id)
@@ -475,14 +507,15 @@ class Engine:
     def status(self) -> EngineStatus:
         embedder = self._embedder
         cache = self._indexer.cache if self._indexer else None
-        live = self._index.chunk_count
+        index = self.index
+        live = index.chunk_count
         stale = max(0, len(cache) - live) if cache is not None else 0
         return EngineStatus(
             vault=self.vault,
             model_id=embedder.model_id if embedder is not None else "",
             memories=len(self.store.list()),
             chunks=live,
-            indexed_chunks=live if self._index.has_vectors else 0,
+            indexed_chunks=live if index.has_vectors else 0,
             stale_cache_entries=stale,
             skipped=tuple(self.store.skipped),
             semantic_error=self.semantic_error,
@@ -491,6 +524,23 @@ class Engine:
             backend=self.backend,
             backend_error=self.backend_error,
         )
+
+
+# Re-exported for callers of the engine, loaded on first use (PEP 562) like the rest of the
+# search stack.
+_LAZY_NAMES = {
+    "IndexReport": "pixelmem.core.index.indexer",
+    "SearchFilters": "pixelmem.core.index.search",
+    "SearchHit": "pixelmem.core.index.search",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY_NAMES:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY_NAMES[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = ["Engine", "EngineStatus", "IndexReport", "SearchFilters", "SearchHit"]
