@@ -96,6 +96,13 @@ class ModelFileError(PixelmemError):
     """The bundled model file is missing or does not match its checksum."""
 
 
+class IndexCancelled(PixelmemError):
+    """An index run stopped at the user's request; what it computed is kept."""
+
+    def __init__(self) -> None:
+        super().__init__("indexing was cancelled; the vectors computed so far are kept")
+
+
 class CacheError(PixelmemError):
     """The embedding cache could not be read; callers treat this as 'no cache'."""
 

@@ -6,6 +6,12 @@ from PySide6.QtGui import QColor, QPalette
 
 # Mid-saturation hues readable on white and on near-black backgrounds alike.
 IMPORTANCE_HUES = {"high": QColor(229, 83, 75), "medium": QColor(210, 153, 34)}
+# Twelve hues that stay apart on light and dark backgrounds (Tableau 10 + two): the map's
+# clusters and the timeline's topics.
+HUES = [
+    "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948",
+    "#b07aa1", "#ff9da7", "#9c755f", "#8cd17d", "#499894", "#d37295",
+]  # fmt: skip
 
 
 def blend(a: QColor, b: QColor, t: float) -> QColor:

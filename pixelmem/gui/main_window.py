@@ -12,7 +12,7 @@ import gc
 import logging
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import shiboken6
 from PySide6.QtCore import QByteArray, QEvent, Qt, QTimer, Signal
@@ -29,43 +29,42 @@ from PySide6.QtWidgets import (
 from pixelmem import __version__
 from pixelmem.core.errors import PixelmemError
 from pixelmem.core.index.engine import Engine
-from pixelmem.core.index.search import SearchHit
-from pixelmem.core.settings import Settings, settings_path
-from pixelmem.core.vault.links import Mention, heading_span, plan_link_mention
-from pixelmem.core.vault.writes import ImportResult
+from pixelmem.core.settings import Settings
 from pixelmem.gui import i18n, workers
-from pixelmem.gui.backlinks_panel import BacklinksPanel
 from pixelmem.gui.bus import MemoryBus
-from pixelmem.gui.duplicate_banner import DuplicateBanner, above_editor
-from pixelmem.gui.editor import MemoryEditor
 from pixelmem.gui.focus_ring import FocusRing
-from pixelmem.gui.highlight import hit_terms
-from pixelmem.gui.import_report import import_report
 from pixelmem.gui.later_docks import LaterDocks, build_later_docks, new_dock
 from pixelmem.gui.layout_policy import CoveredTabs, DockShares, fit_tab_bars
-from pixelmem.gui.link_index import LinkIndex
-from pixelmem.gui.link_updates import offer_link_updates
 from pixelmem.gui.memory_list import MemoryListPanel
 from pixelmem.gui.memory_list_model import MemoryListModel
 from pixelmem.gui.menus import build_menus
-from pixelmem.gui.quick_switcher import QuickSwitcher
 from pixelmem.gui.recent_vaults import recent_vaults, ui_state
-from pixelmem.gui.related_panel import RelatedPanel
 from pixelmem.gui.retranslate import is_language_change, retranslate_tree
-from pixelmem.gui.search_panel import SearchPanel
 from pixelmem.gui.session import VaultSession, describe_error
-from pixelmem.gui.settings_watch import SettingsWatcher
 from pixelmem.gui.status_bar import StatusBar
 from pixelmem.gui.timeline_strip import TimelineStrip, above_list
-from pixelmem.gui.topic_suggestions import TopicSuggestions
 from pixelmem.gui.undo_delete import UndoDeleteKey
-from pixelmem.gui.view_state import restore_view_state
-from pixelmem.gui.watcher import VaultFileWatcher
+from pixelmem.gui.view_state import restore_list_state
 
+# Everything below is built after the first paint (main_views, later_docks) or used later.
 if TYPE_CHECKING:
+    from pixelmem.core.index.search import SearchHit
+    from pixelmem.core.vault.links import Mention
+    from pixelmem.core.vault.writes import ImportResult
+    from pixelmem.gui.backlinks_panel import BacklinksPanel
     from pixelmem.gui.chat.pane import ChatPane
+    from pixelmem.gui.duplicate_banner import DuplicateBanner
+    from pixelmem.gui.editor import MemoryEditor
     from pixelmem.gui.inbox_view import InboxView
+    from pixelmem.gui.link_index import LinkIndex
+    from pixelmem.gui.main_views import MainViews
     from pixelmem.gui.map_view import MapView
+    from pixelmem.gui.quick_switcher import QuickSwitcher
+    from pixelmem.gui.related_panel import RelatedPanel
+    from pixelmem.gui.search_panel import SearchPanel
+    from pixelmem.gui.settings_watch import SettingsWatcher
+    from pixelmem.gui.topic_suggestions import TopicSuggestions
+    from pixelmem.gui.watcher import VaultFileWatcher
 
 log = logging.getLogger(__name__)
 
@@ -74,10 +73,38 @@ IMPORT_FILTER = "Documents (*.md *.markdown *.txt *.pdf *.docx);;All files (*)"
 # this long after start at the latest (a first scan of a big vault), or when first used.
 LATER_DOCKS_MS = 80
 LATER_DOCKS_LATEST_MS = 3000
+# The editor, search, related and backlinks views (main_views) are built once the list has
+# painted the scan cache's picture, or at once when there is none; or this long after start at
+# the latest (a slow disk).
+VIEWS_LATEST_MS = 2000
+
+
+class BuiltLater:
+    """A view of :mod:`~pixelmem.gui.main_views`: reading it builds the views if they are not
+    there yet, so every use works whether or not the first paint has happened."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, window: MainWindow | None, owner: type | None = None) -> Any:
+        if window is None:
+            return self
+        return getattr(window.views, self.name)
 
 
 class MainWindow(QMainWindow):
     open_vault_requested = Signal(str)
+
+    editor: MemoryEditor = BuiltLater()
+    duplicate_banner: DuplicateBanner = BuiltLater()
+    topic_suggestions: TopicSuggestions = BuiltLater()
+    search_panel: SearchPanel = BuiltLater()
+    related_panel: RelatedPanel = BuiltLater()
+    link_index: LinkIndex = BuiltLater()
+    backlinks_panel: BacklinksPanel = BuiltLater()
+    quick_switcher: QuickSwitcher = BuiltLater()
+    watcher: VaultFileWatcher = BuiltLater()
+    settings_watcher: SettingsWatcher = BuiltLater()
 
     def __init__(
         self,
@@ -94,8 +121,9 @@ class MainWindow(QMainWindow):
         self.session = VaultSession(engine, self.bus, first_run=first_run, parent=self)
         self._closing_ok = False
         self._open_when_loaded: tuple[str, tuple[int, int] | None, Sequence[str]] | None = None
+        self._views: MainViews | None = None
         self.setDockNestingEnabled(True)
-        self._build_views()
+        self._build_list()
         self._build_docks()
         self._layout_before_chat: QByteArray | None = None  # while the chat fills the window
         self.actions_by_name: dict[str, QAction] = build_menus(self)
@@ -104,31 +132,35 @@ class MainWindow(QMainWindow):
         self.retranslate()
         self.covered_tabs = CoveredTabs(self)
         self._restore_layout()
-        restore_view_state(self)  # sort, filters, preview: as the person left them
+        restore_list_state(self)  # sort and filters as the person left them
         self.focus_ring = FocusRing(self)  # a clear keyboard focus frame in any palette
 
     # -- building --------------------------------------------------------------------------
 
-    def _build_views(self) -> None:
-        # The editor hears of a change before the list: a deleted memory closes before its row
-        # goes (else the list's current row moves to a neighbour, which would open it).
-        self.editor = MemoryEditor(self.session, self.bus)
-        self.list_model = MemoryListModel(self.session.store.get, self, bus=self.bus)
+    def _build_list(self) -> None:
+        """What the first paint shows: the list (with the timeline) and the status bar; the
+        editor's place is held by an empty widget until :attr:`views` are built."""
+        self.list_model = MemoryListModel(self.session.store.get, self)
+        self.list_model.follow(self.bus)  # again after the editor's: see main_views
         self.list_panel = MemoryListPanel(self.list_model)
-        self.search_panel = SearchPanel(
-            self.engine, self.bus, index_ready=lambda: self.session.index_ready
-        )
-        self.search_panel.set_mode(self.settings.search.mode)
-        self.related_panel = RelatedPanel(self.engine, self.bus)
-        self.link_index = LinkIndex(lambda: self.session.store, self.bus, self)
-        self.backlinks_panel = BacklinksPanel(self.link_index)
-        self.quick_switcher = QuickSwitcher(self.session.store.list, self)
         self.status = StatusBar()
         self.setStatusBar(self.status)
-        self.setCentralWidget(self._with_duplicate_banner(self.editor))
-        self.watcher = VaultFileWatcher(self.engine.vault, self.session.writes, self)
-        self.settings_watcher = SettingsWatcher(settings_path(), lambda: self.settings, self)
-        self.settings_watcher.changed.connect(self._use_settings)
+        self.setCentralWidget(QWidget())
+
+    @property
+    def views(self) -> MainViews:
+        """The editor, search, related, backlinks… (built after the first paint, or now)."""
+        if self._views is None:
+            from pixelmem.gui.main_views import build_views
+
+            self._views = build_views(self)
+            covered = self.covered_tabs  # the new panels' controls: Tab skips covered ones
+            for dock in (self.search_dock, self.related_dock, self.backlinks_dock):
+                covered.watch(dock)
+        return self._views
+
+    def _build_views_soon(self, msecs: int = 0) -> None:
+        QTimer.singleShot(msecs, self, lambda: self.views)
 
     def _dock(self, name: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = new_dock(self, name, widget)
@@ -136,12 +168,14 @@ class MainWindow(QMainWindow):
         return dock
 
     def _build_docks(self) -> None:
+        """Every dock of the first paint; search, related and backlinks hold an empty widget
+        until :attr:`views` puts the panels in them (the saved layout is restored at once)."""
         left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
         self.list_dock = self._dock("memoriesDock", self._with_timeline(self.list_panel), left)
-        self.search_dock = self._dock("searchDock", self.search_panel, right)
-        self.related_dock = self._dock("relatedDock", self.related_panel, right)
+        self.search_dock = self._dock("searchDock", QWidget(), right)
+        self.related_dock = self._dock("relatedDock", QWidget(), right)
         self.splitDockWidget(self.search_dock, self.related_dock, Qt.Orientation.Vertical)
-        self.backlinks_dock = self._dock("backlinksDock", self.backlinks_panel, right)
+        self.backlinks_dock = self._dock("backlinksDock", QWidget(), right)
         self.tabifyDockWidget(self.related_dock, self.backlinks_dock)
         self.related_dock.raise_()
         self.resizeDocks([self.list_dock, self.search_dock], [330, 400], Qt.Orientation.Horizontal)
@@ -184,16 +218,6 @@ class MainWindow(QMainWindow):
     def _build_later_docks_soon(self, msecs: int = LATER_DOCKS_MS) -> None:
         QTimer.singleShot(msecs, self, self._later_docks)
 
-    def _with_duplicate_banner(self, editor: MemoryEditor) -> QWidget:
-        """The editor, with the duplicate banner and topic suggestions above it."""
-        self.duplicate_banner = DuplicateBanner(self.engine, self.bus, self)
-        self.topic_suggestions = TopicSuggestions(
-            self.engine, self.bus, editor.form.topics_edit, self
-        )
-        self.duplicate_banner.open_memory_requested.connect(self.open_memory)
-        editor.memory_opened.connect(self.topic_suggestions.set_memory)
-        return above_editor(editor, self.duplicate_banner, self.topic_suggestions)
-
     def _with_timeline(self, panel: MemoryListPanel) -> QWidget:
         """The memory list with the timeline strip above it; the strip filters the list."""
         self.timeline = TimelineStrip(self.session, self.bus, self)
@@ -221,17 +245,9 @@ class MainWindow(QMainWindow):
         status.multilingual_requested.connect(self.use_multilingual_model)
         self.list_panel.memory_selected.connect(self.open_memory)
         self.list_panel.delete_requested.connect(self.delete_memory)
-        self.editor.memory_opened.connect(self._memory_opened)
-        self.editor.dirty_changed.connect(self.setWindowModified)
-        self.search_panel.hit_activated.connect(self.open_search_hit)
-        self.related_panel.hit_activated.connect(self.open_hit)
-        self.backlinks_panel.mention_activated.connect(self.open_memory)
-        self.backlinks_panel.link_mention_requested.connect(self.link_mention)
-        self.quick_switcher.memory_chosen.connect(self.open_memory)
+        self.list_panel.view.rows_painted.connect(self._build_views_soon)
+        session.nothing_listed.connect(self._build_views_soon)
         session.imported.connect(self._show_import_report)
-        self.editor.form.link_requested.connect(self.open_link)
-        self.editor.title_changed.connect(self._offer_link_updates)
-        self.watcher.paths_changed.connect(session.apply_paths)
         undo = self.actions_by_name["undo_delete"]
         self.undo_delete_key = UndoDeleteKey(self, undo, session.trashed, status.undo_requested)
 
@@ -295,8 +311,10 @@ class MainWindow(QMainWindow):
     # -- start and stop --------------------------------------------------------------------
 
     def start(self) -> None:
-        """Show-then-load: the window is up before the vault is scanned."""
+        """Show-then-load: the window is up before the vault is scanned; its list shows the
+        scan cache's picture first, then the other views come (see main_views)."""
         self.session.open()
+        self._build_views_soon(VIEWS_LATEST_MS)
         self._build_later_docks_soon(LATER_DOCKS_LATEST_MS)
 
     def _memories_listed(self, memories: list) -> None:
@@ -376,6 +394,8 @@ class MainWindow(QMainWindow):
 
     def open_search_hit(self, hit: SearchHit) -> None:
         """Open a search hit with its passage selected and the query's words marked in it."""
+        from pixelmem.gui.highlight import hit_terms
+
         try:
             passage = self.session.store.get(hit.memory_id).body[hit.start : hit.end]
         except PixelmemError:
@@ -396,6 +416,8 @@ class MainWindow(QMainWindow):
         if memory_id:
             span = None
             if heading:
+                from pixelmem.core.vault.links import heading_span
+
                 with contextlib.suppress(PixelmemError):
                     span = heading_span(self.session.store.get(memory_id).body, heading)
             self.open_memory(memory_id, span)
@@ -413,6 +435,8 @@ class MainWindow(QMainWindow):
         except PixelmemError as exc:
             self.status.show_error(describe_error(exc))
             return
+        from pixelmem.core.vault.links import plan_link_mention
+
         update = plan_link_mention(source, mention, target)
         if update is None:
             self.status.show_message(self.tr("That text has changed; nothing was linked"))
@@ -420,6 +444,8 @@ class MainWindow(QMainWindow):
             self.session.apply_link_updates([update])
 
     def _offer_link_updates(self, memory_id: str, old_title: str, new_title: str) -> None:
+        from pixelmem.gui.link_updates import offer_link_updates
+
         offer_link_updates(self, self.session, memory_id, old_title, new_title)
 
     # -- commands (menu actions) -----------------------------------------------------------
@@ -497,6 +523,8 @@ class MainWindow(QMainWindow):
             self.session.import_files([Path(folder)])
 
     def _show_import_report(self, result: ImportResult) -> None:
+        from pixelmem.gui.import_report import import_report
+
         box = import_report(self, result)
         if box is not None:
             box.open()  # not modal-blocking: the list may be long and work goes on

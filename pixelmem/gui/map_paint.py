@@ -13,13 +13,9 @@ from PySide6.QtCore import QByteArray, QDataStream, QIODevice, QPointF, QRectF, 
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPainterPath, QPen, QPolygonF
 
 from pixelmem.core.insight.semantic_map import SemanticMap
+from pixelmem.gui.colors import HUES
 
 SCALE = 30.0  # scene units per layout unit
-# Twelve hues that stay apart on light and dark backgrounds (Tableau 10 + two).
-HUES = [
-    "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948",
-    "#b07aa1", "#ff9da7", "#9c755f", "#8cd17d", "#499894", "#d37295",
-]  # fmt: skip
 
 
 def cluster_colour(number: int) -> QColor:

@@ -28,10 +28,11 @@ from pixelmem.core.errors import PixelmemError
 from pixelmem.core.index.engine import Engine
 from pixelmem.core.insight.semantic_map import MapStore, SemanticMap, engine_map
 from pixelmem.core.paths import appdata_dir
+from pixelmem.gui.colors import HUES
 from pixelmem.gui.duplicates_dialog import DuplicatesDialog
 from pixelmem.gui.flow_layout import FlowLayout
 from pixelmem.gui.map_canvas import MapCanvas
-from pixelmem.gui.map_paint import HUES, SCALE, polygons_by_cluster, scene_points
+from pixelmem.gui.map_paint import SCALE, polygons_by_cluster, scene_points
 from pixelmem.gui.session import VaultSession
 from pixelmem.gui.workers import LatestOnly
 

@@ -6,7 +6,7 @@ import html
 from datetime import UTC, datetime, timedelta
 
 from PySide6.QtCore import QItemSelectionModel, QLocale, QModelIndex, QPoint, Qt, Signal
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence, QPaintEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -30,6 +30,23 @@ from pixelmem.gui.memory_list_model import (
     MemoryFilterProxy,
     MemoryListModel,
 )
+
+
+class MemoryListView(QListView):
+    """The list; ``rows_painted`` once the first paint with rows is done (the moment a launch
+    shows the vault: the window builds its other views after it)."""
+
+    rows_painted = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._rows_painted = False
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if not self._rows_painted and self.model() is not None and self.model().rowCount():
+            self._rows_painted = True
+            self.rows_painted.emit()
 
 
 class MemoryListPanel(QWidget):
@@ -63,7 +80,7 @@ class MemoryListPanel(QWidget):
         for combo in (self.sort_combo, self.topic_combo, self.importance_combo, self.date_combo):
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
             combo.setMinimumWidth(narrow)
-        self.view = QListView()
+        self.view = MemoryListView()
         self.view.setModel(self.proxy)
         self.view.setItemDelegate(MemoryDelegate(self.view))
         self.view.setUniformItemSizes(True)  # 10k rows: never measure each one

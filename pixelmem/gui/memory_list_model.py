@@ -73,8 +73,9 @@ class MemoryListModel(QAbstractListModel):
         self._keys: list[tuple[Any, ...]] = []
         self._row_of: dict[str, int] = {}
         self._sort_by = "updated"
+        self._bus: MemoryBus | None = None
         if bus is not None:
-            bus.memory_updated.connect(self._memory_updated)
+            self.follow(bus)
 
     # -- Qt model interface --------------------------------------------------------------
 
@@ -159,6 +160,14 @@ class MemoryListModel(QAbstractListModel):
         self._rebuild_keys()
         self._move_persistent_indexes(old)
         self.layoutChanged.emit()
+
+    def follow(self, bus: MemoryBus) -> None:
+        """Apply ``bus``'s change sets, after every slot connected so far (a view that must
+        hear of a change before the list connects first, then calls this again)."""
+        if self._bus is bus:
+            bus.memory_updated.disconnect(self._memory_updated)
+        self._bus = bus
+        bus.memory_updated.connect(self._memory_updated)
 
     def _memory_updated(self, changes: ChangeSet, _initiator: object) -> None:
         if self._loaded:

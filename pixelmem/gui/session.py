@@ -16,17 +16,13 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from pixelmem.core.archive.inbox import Draft, Inbox
-from pixelmem.core.errors import PixelmemError
+from pixelmem.core.errors import IndexCancelled, PixelmemError
 from pixelmem.core.index.engine import Engine, EngineStatus
-from pixelmem.core.index.indexer import IndexCancelled
-from pixelmem.core.insight.merge import merge_memories
 from pixelmem.core.settings import Settings
-from pixelmem.core.vault.links import LinkUpdate
 from pixelmem.core.vault.memory import Memory
 from pixelmem.core.vault.store import MemoryStore
 from pixelmem.core.vault.writes import (
@@ -40,6 +36,10 @@ from pixelmem.gui import welcome
 from pixelmem.gui.bus import MemoryBus
 from pixelmem.gui.workers import SerialLane, write_lane
 
+if TYPE_CHECKING:
+    from pixelmem.core.archive.inbox import Draft, Inbox
+    from pixelmem.core.vault.links import LinkUpdate
+
 log = logging.getLogger(__name__)
 
 Callback = Callable[[Any], None] | None
@@ -51,6 +51,7 @@ class VaultSession(QObject):
     """Runs the engine for the main window; views talk to it and listen to the bus."""
 
     memories_listed = Signal(list)  # the scan cache's picture of the vault, before the scan
+    nothing_listed = Signal()  # no picture (a first scan, no or an unusable scan cache)
     memories_loaded = Signal(list)  # every Memory, once the vault is scanned
     indexing_started = Signal()
     indexing_finished = Signal(object)  # EngineStatus
@@ -107,6 +108,7 @@ class VaultSession(QObject):
 
     def _listed(self, memories: list[Memory]) -> None:
         if not memories or self._closed:
+            self.nothing_listed.emit()
             self._start_scan()
             return
         self.listed = True
@@ -117,6 +119,7 @@ class VaultSession(QObject):
 
     def _listing_failed(self, exc: BaseException) -> None:  # the scan will say what is wrong
         log.debug("no picture of the vault from the scan cache: %s", exc)
+        self.nothing_listed.emit()
         self._start_scan()
 
     def _start_scan(self) -> None:
@@ -351,6 +354,8 @@ class VaultSession(QObject):
         """Merge near-duplicates into ``keep_id``, links included, as one change set
         (:func:`~pixelmem.core.insight.merge.merge_memories`); ``on_done(MergeResult)``."""
         writes = self.engine.writes
+        from pixelmem.core.insight.merge import merge_memories
+
         self._write(lambda: merge_memories(writes, keep_id, other_ids), on_done, on_error, None)
 
     def apply_link_updates(self, updates: list[LinkUpdate]) -> None:

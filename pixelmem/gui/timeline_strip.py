@@ -10,18 +10,28 @@ its count and its topics.
 from __future__ import annotations
 
 from datetime import date, timedelta
+from typing import TYPE_CHECKING
 
-import numpy as np
 from PySide6.QtCore import QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QHBoxLayout, QToolButton, QVBoxLayout, QWidget
 
-from pixelmem.core.insight.timeline import NO_TOPIC, OTHER, WEEK, Timeline, build_timeline
+from pixelmem.core.insight.timeline import (
+    EMPTY_TIMELINE,
+    NO_TOPIC,
+    OTHER,
+    WEEK,
+    Timeline,
+    build_timeline,
+)
 from pixelmem.gui.bus import MemoryBus
+from pixelmem.gui.colors import HUES
 from pixelmem.gui.elided_label import ElidedLabel
-from pixelmem.gui.map_paint import HUES
 from pixelmem.gui.session import VaultSession
 from pixelmem.gui.workers import LatestOnly
+
+if TYPE_CHECKING:  # numpy is imported where bars are drawn: the empty strip is built before
+    import numpy as np  # the window's first paint, which does without numpy
 
 REFRESH_DELAY_MS = 400  # after a change set; a burst of saves is counted once
 STRIP_HEIGHT = 44
@@ -48,7 +58,7 @@ class TimelineBars(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.timeline = Timeline((), (), np.zeros((0, 0), np.int64))
+        self.timeline = EMPTY_TIMELINE
         self.chosen: tuple[int, int] | None = None
         self._press: tuple[int, int] | None = None
         self.setMouseTracking(True)
@@ -73,6 +83,8 @@ class TimelineBars(QWidget):
     def bars(self) -> tuple[np.ndarray, np.ndarray]:
         """(first week, week after the last) of each bar drawn: one week, or neighbouring
         weeks sharing a bar when a week is narrower than MIN_BAR pixels."""
+        import numpy as np
+
         n = len(self.timeline)
         per_week = self.width() / max(n, 1)
         columns = np.floor(np.arange(n) * per_week / MIN_BAR).astype(np.int64)
@@ -81,6 +93,8 @@ class TimelineBars(QWidget):
 
     def bar_at(self, x: float) -> tuple[int, int] | None:
         """The weeks (first, last) of the bar under ``x``; a click chooses all of them."""
+        import numpy as np
+
         week = self.week_at(x)
         if week is None:
             return None
@@ -95,6 +109,8 @@ class TimelineBars(QWidget):
         timeline, n = self.timeline, len(self.timeline)
         if not n:
             return
+        import numpy as np
+
         per_week = self.width() / n
         if self.chosen:
             first, last = self.chosen
@@ -156,6 +172,8 @@ class TimelineBars(QWidget):
 
     def describe(self, week: int) -> str:
         """Tooltip: the week, how many memories and the topics among them."""
+        import numpy as np
+
         timeline = self.timeline
         start = timeline.weeks[week]
         total = int(timeline.counts[week].sum())

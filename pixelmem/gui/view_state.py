@@ -11,24 +11,30 @@ from typing import TYPE_CHECKING
 from pixelmem.gui.recent_vaults import ui_state
 
 if TYPE_CHECKING:
+    from pixelmem.gui.editor_form import EditorForm
     from pixelmem.gui.main_window import MainWindow
 
 LIST_KEY = "list/{name}"
 PREVIEW_KEY = "editor/preview"
 
 
-def restore_view_state(window: MainWindow) -> None:
-    """Apply the saved choices, then save each new one as it is made."""
+def restore_list_state(window: MainWindow) -> None:
+    """Apply the saved list choices, then save each new one as it is made."""
     state = ui_state()
-    panel, form = window.list_panel, window.editor.form
+    panel = window.list_panel
     saved = {
         name: str(state.value(LIST_KEY.format(name=name), "") or "") for name in panel.choices()
     }
     panel.restore_choices(saved)
-    if str(state.value(PREVIEW_KEY, "false")).lower() == "true":
-        form.show_preview(True)
     for combo in (panel.sort_combo, panel.topic_combo, panel.importance_combo, panel.date_combo):
         combo.activated.connect(lambda _index: _save_list(window))
+
+
+def restore_editor_state(window: MainWindow, form: EditorForm) -> None:
+    """Apply the saved preview choice to the editor (built after the list), then save it as
+    it changes."""
+    if str(ui_state().value(PREVIEW_KEY, "false")).lower() == "true":
+        form.show_preview(True)
     form.preview_button.clicked.connect(lambda checked: _save_preview(checked))
     form.preview_shortcut.activated.connect(lambda: _save_preview(form.preview_button.isChecked()))
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from pixelmem.core.errors import PixelmemError, ProviderError
+from pixelmem.core.errors import IndexCancelled, ProviderError
 from pixelmem.core.index.cache import EmbeddingCache, content_hash
 from pixelmem.core.index.catalog import MemoryChunks
 from pixelmem.core.index.chunking import Chunk, ChunkerSettings, chunk_text
@@ -37,11 +37,6 @@ EMBED_BATCH = 64  # texts handed to the embedder per call: progress and cancel g
 PUBLISH_KEYWORD_FIRST = 64  # this many chunks to embed: offer keyword search meanwhile
 UPDATE_MAX_CHUNKS = 2000  # more new chunks than this (or than a quarter of all): rebuild
 REBUILD_STALE_SHARE = 0.25  # dead chunks + keyword delta past this share: rebuild
-
-
-class IndexCancelled(PixelmemError):
-    def __init__(self) -> None:
-        super().__init__("indexing was cancelled; the vectors computed so far are kept")
 
 
 @dataclass

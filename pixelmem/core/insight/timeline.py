@@ -18,10 +18,12 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from pixelmem.core.vault.memory import Memory
+
+if TYPE_CHECKING:  # numpy is imported by the functions that count: the memory list's filters
+    import numpy as np  # and the empty strip use this module before the window's first paint
 
 TOP_TOPICS = 8
 OTHER = "\x00other"  # the group of memories whose first topic is not among the top ones
@@ -42,6 +44,8 @@ class Timeline:
 
     @property
     def totals(self) -> np.ndarray:
+        import numpy as np
+
         return self.counts.sum(axis=1) if len(self.weeks) else np.zeros(0, np.int64)
 
     def week_of(self, day: date) -> int | None:
@@ -66,11 +70,17 @@ def week_start(day: date) -> date:
     return day - timedelta(days=day.weekday())
 
 
+_NO_COUNTS: Any = ()  # the counts of no weeks: never indexed (every use checks len first)
+EMPTY_TIMELINE = Timeline((), (), _NO_COUNTS)  # the timeline of no (dated) memories
+
+
 def build_timeline(memories: Iterable[Memory], *, top: int = TOP_TOPICS) -> Timeline:
     """Memories per week and topic group (see the module's rules)."""
     dated = [(d, m.topics) for m in memories if (d := memory_day(m)) is not None]
     if not dated:
-        return Timeline((), (), np.zeros((0, 0), np.int64))
+        return EMPTY_TIMELINE
+    import numpy as np
+
     firsts = Counter(topics[0].casefold() for _, topics in dated if topics)
     shown: dict[str, str] = {}
     for _, topics in dated:
