@@ -319,10 +319,12 @@ LAUNCH_PROBE = textwrap.dedent(
     def watch(window):
         ListPaint(window)
         poll = QTimer(window, interval=5)
+        if hasattr(window, "views_ready"):
+            window.views_ready.connect(lambda: mark("views"))
+        else:  # code from before: every view is built with the window
+            mark("views")
 
         def check():
-            if getattr(window, "_views", True) is not None:  # built (code before: at once)
-                mark("views")
             if window.session.loaded:
                 mark("scanned")
             if {{"listed", "views", "scanned"}} <= seen.keys():

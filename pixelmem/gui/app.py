@@ -56,6 +56,9 @@ class AppController(QObject):
         remember_vault(engine.vault)
         old, self.window = self.window, MainWindow(engine, self.settings, first_run=first_run)
         self.window.open_vault_requested.connect(lambda folder: self.open(Path(folder)))
+        app = QApplication.instance()
+        assert isinstance(app, QApplication)
+        self.window.views_ready.connect(lambda: set_icon(app))
         self.window.show()
         self.window.start()  # the window is on screen before the scan starts
         if old is not None:
@@ -92,16 +95,16 @@ def create_application(argv: list[str] | None = None) -> QApplication:
     app.setOrganizationName("pixelmem")
     app.setApplicationDisplayName("pixelmem")
     app.setDesktopFileName("pixelmem")
-    # Drawn once the event loop runs (every window takes the application's icon): QtSvg and
-    # rendering seven sizes cost ~40 ms of a launch before the first paint otherwise.
-    QTimer.singleShot(0, app, lambda: _set_icon(app))
     return app
 
 
-def _set_icon(app: QApplication) -> None:
-    from pixelmem.gui.app_icon import app_icon
+def set_icon(app: QApplication) -> None:
+    """Every window takes the application's icon. Drawn once the window's list has painted
+    (its views_ready): QtSvg and rendering seven sizes cost ~20-40 ms of a launch otherwise."""
+    if app.windowIcon().isNull():
+        from pixelmem.gui.app_icon import app_icon
 
-    app.setWindowIcon(app_icon())
+        app.setWindowIcon(app_icon())
 
 
 def run_app(vault: str | None = None) -> int:
@@ -113,6 +116,7 @@ def run_app(vault: str | None = None) -> int:
     if first_run:  # nothing chosen ever: ask where, and show where; maybe a chat model
         from pixelmem.gui.first_run import FirstRunDialog  # and the chat providers: only now
 
+        set_icon(app)
         dialog = FirstRunDialog(path, ask_chat=not settings.chat.provider)
         if dialog.exec() != FirstRunDialog.DialogCode.Accepted or dialog.choice is None:
             return 0

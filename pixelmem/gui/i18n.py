@@ -8,7 +8,6 @@ compiled ``.qm`` is used when present and current, built on the spot when it is 
 from __future__ import annotations
 
 import logging
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import platformdirs
@@ -89,6 +88,8 @@ class TsTranslator(QTranslator):
         super().__init__(parent)
         self._table: dict[tuple[str, str], str] = {}
         self._plurals: dict[tuple[str, str], list[str]] = {}
+        import xml.etree.ElementTree as ET  # only without a compiled .qm: not at every launch
+
         root = ET.parse(ts).getroot()
         self._singular_differs = root.get("language", "").startswith("en")
         for context in root.iter("context"):

@@ -94,6 +94,7 @@ class BuiltLater:
 
 class MainWindow(QMainWindow):
     open_vault_requested = Signal(str)
+    views_ready = Signal()  # the views built after the first paint are in place
 
     editor: MemoryEditor = BuiltLater()
     duplicate_banner: DuplicateBanner = BuiltLater()
@@ -157,6 +158,7 @@ class MainWindow(QMainWindow):
             covered = self.covered_tabs  # the new panels' controls: Tab skips covered ones
             for dock in (self.search_dock, self.related_dock, self.backlinks_dock):
                 covered.watch(dock)
+            self.views_ready.emit()
         return self._views
 
     def _build_views_soon(self, msecs: int = 0) -> None:

@@ -187,23 +187,29 @@ def test_status_bar_offers_the_multilingual_model_in_one_click(qtbot, engine, se
     win.session.shutdown()
 
 
-def test_the_app_icon_arrives_once_the_event_loop_runs(qtbot) -> None:
-    """Drawn after the first paint (not before: QtSvg is slow to load); every window then
-    shows it, the main window included (it takes the application's icon)."""
+def test_the_app_icon_arrives_once_the_window_has_painted_its_list(
+    qtbot, tmp_path: Path, embedder, monkeypatch
+) -> None:
+    """Drawn after the list's first paint (not before: QtSvg is slow to load), when the
+    window's other views come; every window then shows it, the main window included."""
+    import pixelmem.gui.app as app_module
     from PySide6.QtWidgets import QApplication
 
-    from pixelmem.gui.app import create_application
-
-    names = (QApplication.applicationName(), QApplication.organizationName(),
-             QApplication.applicationDisplayName(), QApplication.desktopFileName())  # fmt: skip
+    monkeypatch.setattr(
+        app_module, "Engine", lambda vault, settings: Engine(vault, settings, embedder=embedder)
+    )
     QApplication.setWindowIcon(QIcon())
-    try:
-        create_application()
-        assert QApplication.windowIcon().isNull()
-        qtbot.waitUntil(lambda: not QApplication.windowIcon().isNull(), timeout=2000)
-        assert QApplication.windowIcon().availableSizes()
-    finally:
-        QApplication.setApplicationName(names[0])
-        QApplication.setOrganizationName(names[1])
-        QApplication.setApplicationDisplayName(names[2])
-        QApplication.setDesktopFileName(names[3])
+    controller = AppController(Settings())
+    assert controller.open(tmp_path / "vault")
+    window = controller.window
+    qtbot.addWidget(window)
+    window._closing_ok = True
+    assert window._views is None and QApplication.windowIcon().isNull()
+
+    with qtbot.waitSignal(window.views_ready, timeout=5000):
+        pass
+
+    assert QApplication.windowIcon().availableSizes()
+    assert not window.windowIcon().isNull()
+    qtbot.waitUntil(lambda: window.session.index_ready, timeout=5000)
+    window.session.shutdown()

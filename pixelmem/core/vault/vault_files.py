@@ -18,8 +18,6 @@ import os
 from collections.abc import Callable, Iterator
 from pathlib import Path, PurePath
 
-from filelock import FileLock, Timeout
-
 log = logging.getLogger(__name__)
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
@@ -112,6 +110,9 @@ def process_lock(folder: Path, name: str, *, timeout: float = -1) -> Iterator[No
     itself will report the problem."""
     # A new lock object (and file handle) per call: two threads of one process then exclude
     # each other too, as two processes do. Not re-entrant. ``Timeout`` reaches the caller.
+    # filelock (with what it imports, ~25 ms) is loaded by the first write, not at launch.
+    from filelock import FileLock, Timeout
+
     lock = FileLock(folder / name, timeout=timeout)
     try:
         folder.mkdir(exist_ok=True)  # only the last folder: a vanished vault is not made again
