@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Build the app folder, check it and wrap it for Linux. Run through `./dev.sh package`, which
 # sets up .venv with the `packaging` extra first. Steps:
-#   1. PyInstaller one-folder build from packaging/pixelmem.spec -> dist/pixelmem/ (size printed)
+#   1. PyInstaller one-folder build from packaging/pixelmem.spec -> dist/pixelmem/ (size printed),
+#      debug symbols stripped, ICU data trimmed to what Qt uses (trim_icu.sh, checked)
 #   2. desktop-file-validate and appstreamcli validate --no-net on resources/
 #   3. packaging/smoke_test.sh on the built binary (offscreen, throw-away vault)
 #   4. an AppImage when an AppImage runtime is given (APPIMAGE_RUNTIME=/path/to/runtime-x86_64),
@@ -46,9 +47,14 @@ echo "== 1. PyInstaller build"
     --distpath dist --workpath build/pyinstaller
 echo "dist/pixelmem: $(du -sm dist/pixelmem | cut -f1) MB as built"
 strip_libraries dist/pixelmem
+need gcc gcc
+need icupkg icu-devtools
+need genccode icu-devtools
+packaging/trim_icu.sh dist/pixelmem/_internal/PySide6/Qt/lib
+"$PYBIN/python" packaging/check_icu_trim.py dist/pixelmem/_internal/PySide6/Qt/lib
 version=$(dist/pixelmem/pixelmem --version | awk '{print $2}')
 arch=$(uname -m)
-echo "dist/pixelmem: $(du -sm dist/pixelmem | cut -f1) MB unpacked after stripping, version $version"
+echo "dist/pixelmem: $(du -sm dist/pixelmem | cut -f1) MB unpacked after stripping and the ICU trim, version $version"
 
 echo "== 2. desktop entry and metainfo"
 need desktop-file-validate desktop-file-utils
