@@ -17,7 +17,7 @@
 # the build if any answer differs.
 set -euo pipefail
 qtlib=$(realpath "${1:?usage: packaging/trim_icu.sh PATH/TO/PySide6/Qt/lib}")
-data=$(find "$qtlib" -maxdepth 1 -type f -name 'libicudata.so.*' | head -1)
+data=$(find "$qtlib" -maxdepth 1 -type f -name 'libicudata.so.*' -print -quit)
 [ -n "$data" ] || { echo "trim_icu: no libicudata.so.* in $qtlib" >&2; exit 1; }
 major=${data##*.so.}
 entry=icudt${major}
@@ -31,7 +31,8 @@ offset=$(readelf -SW "$data" | awk '$2 == ".rodata" {print $4, $5}' | {
     read -r vaddr foff
     echo $((0x$addr - 0x$vaddr + 0x$foff))
 })
-tail -c +$((offset + 1)) "$data" | head -c $((0x$size)) > "$work/${entry}l.dat"
+dd if="$data" of="$work/${entry}l.dat" iflag=skip_bytes,count_bytes skip="$offset" \
+    count=$((0x$size)) bs=1M status=none
 icupkg -l "$work/${entry}l.dat" > "$work/items"
 grep -E '^(brkitr|translit|rbnf|curr|unit|lang|region)/|^unames\.icu$|^confusables' \
     "$work/items" > "$work/remove.txt" || true
