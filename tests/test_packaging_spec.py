@@ -33,7 +33,9 @@ def spec(monkeypatch_module: pytest.MonkeyPatch) -> dict:
     monkeypatch_module.setitem(sys.modules, "PyInstaller.utils.hooks", hooks)
 
     def analysis(scripts, binaries, datas, **kwargs):
-        return types.SimpleNamespace(binaries=binaries, datas=datas, pure=[], scripts=scripts)
+        return types.SimpleNamespace(
+            binaries=binaries, datas=datas, pure=[], scripts=scripts, options=kwargs
+        )
 
     namespace = {
         "SPECPATH": str(SPEC.parent),
@@ -87,3 +89,47 @@ def test_the_trim_keeps_what_the_app_opens(spec: dict) -> None:
         assert wanted(f"PySide6/Qt/translations/qtbase_{language}.qm")
     assert not wanted("PySide6/Qt/translations/qtbase_de.qm")
     assert not wanted("onnxruntime/capi/libonnxruntime.so.1.32.0")
+
+
+def test_the_trim_keeps_what_qt_links_and_drops_what_only_the_gtk_theme_links(spec: dict) -> None:
+    wanted = spec["_wanted"]
+    for dest in (  # QtCore/QtGui/xcb/D-Bus need these whatever the desktop
+        "libglib-2.0.so.0",
+        "libgthread-2.0.so.0",
+        "libfontconfig.so.1",
+        "libfreetype.so.6",
+        "libpng16.so.16",
+        "libdbus-1.so.3",
+        "libX11.so.6",
+        "libX11-xcb.so.1",
+        "libxcb-icccm.so.4",
+        "libxkbcommon.so.0",
+        "libffi.so.8",  # ctypes
+        "libcrypto.so.3",  # hashlib, ssl
+        "PySide6/Qt/plugins/platformthemes/libqgtk3.so",  # loads the system's GTK where it is
+        "PySide6/Qt/lib/libicudata.so.73",  # trimmed after the build, not dropped
+    ):
+        assert wanted(dest), dest
+    for dest in (
+        "libgtk-3.so.0",
+        "libgdk-3.so.0",
+        "libgio-2.0.so.0",
+        "libgobject-2.0.so.0",
+        "libpango-1.0.so.0",
+        "libcairo.so.2",
+        "libcairo-gobject.so.2",
+        "libharfbuzz.so.0",
+        "libgdk_pixbuf-2.0.so.0",
+        "libgssapi_krb5.so.2",
+        "libkrb5.so.3",
+    ):
+        assert not wanted(dest), dest
+
+
+def test_docx_import_and_the_postgres_backend_are_bundled(spec: dict) -> None:
+    # python-docx reaches its templates through docx/parts/.., which must exist on disk
+    assert spec["a"].options["module_collection_mode"]["docx.parts"] == "pyc"
+    assert ("<docx>/*", "docx") in spec["datas"]
+    assert "lxml.etree" not in spec["excludes"]
+    assert {"psycopg", "psycopg_binary", "pgvector.psycopg"} <= set(spec["hiddenimports"])
+    assert {"sqlite3", "readline", "lxml.objectify", "lxml.html"} <= set(spec["excludes"])
