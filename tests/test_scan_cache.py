@@ -17,7 +17,7 @@ import zstandard
 
 from pixelmem.core.errors import ConflictError, MemoryNotFound
 from pixelmem.core.vault import scan_cache, vault_scan
-from pixelmem.core.vault.memory import Memory
+from pixelmem.core.vault.memory import Memory, preview_line
 from pixelmem.core.vault.scan_cache import CACHE_FILENAME, ScanCache, ScanSession
 from pixelmem.core.vault.store import MemoryStore
 from pixelmem.core.vault.vault_scan import ScanResult
@@ -676,7 +676,10 @@ def test_cached_listing_is_what_the_scan_then_finds(
     assert warm.unchanged
     assert [listed(m) for m in listing] == [listed(m) for m in warm.memories]
     assert [m.id for m in listing].count(DUPLICATE_ID) == 1  # duplicates resolved the same way
-    assert all(m.body == "" and m.path is None for m in listing)  # for a list, not an editor
+    assert all(m.path is None for m in listing)  # for a list, not an editor:
+    for shown, scanned in zip(listing, warm.memories, strict=True):  # the line a list shows
+        assert shown.body == ("" if scanned.topics else preview_line(scanned.body))
+    assert any(m.body for m in listing) and any(not m.body for m in listing)
 
 
 LISTED_FIELDS = ("id", "title", "topics", "aliases", "importance", "created", "updated", "has_id")

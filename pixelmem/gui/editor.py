@@ -15,11 +15,10 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QStackedWidget, QWidget
 
 from pixelmem.core.errors import ConflictError, PixelmemError
-from pixelmem.core.vault.memory import DEFAULT_IMPORTANCE, Memory
+from pixelmem.core.vault.memory import DEFAULT_IMPORTANCE, Memory, preview_line
 from pixelmem.gui import prompts
 from pixelmem.gui.bus import DELETED, ChangeSet, MemoryBus
 from pixelmem.gui.editor_form import EditorForm, parse_topics
-from pixelmem.gui.memory_delegate import preview_line
 from pixelmem.gui.session import VaultSession, describe_error
 
 Then = Callable[[], None] | None

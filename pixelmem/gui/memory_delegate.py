@@ -6,7 +6,7 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QRectF, QS
 from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPalette
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-from pixelmem.core.vault.memory import Memory
+from pixelmem.core.vault.memory import Memory, preview_line
 from pixelmem.gui import colors
 from pixelmem.gui.dates import relative_date
 from pixelmem.gui.memory_list_model import MemoryRole
@@ -19,15 +19,6 @@ def small_font(font: QFont) -> QFont:
     small = QFont(font)
     small.setPointSizeF(max(7.0, font.pointSizeF() * 0.86))
     return small
-
-
-def preview_line(body: str) -> str:
-    """The first line of text in the body, without Markdown heading or list marks."""
-    for line in body.splitlines():
-        line = line.strip().lstrip("#>*-+ ").strip()
-        if line:
-            return line
-    return ""
 
 
 class MemoryDelegate(QStyledItemDelegate):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 from datetime import UTC, datetime, timedelta
 
-from PySide6.QtCore import QItemSelectionModel, QLocale, QModelIndex, QPoint, Qt, Signal
+from PySide6.QtCore import QItemSelectionModel, QLocale, QModelIndex, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence, QPaintEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -46,7 +46,7 @@ class MemoryListView(QListView):
         super().paintEvent(event)
         if not self._rows_painted and self.model() is not None and self.model().rowCount():
             self._rows_painted = True
-            self.rows_painted.emit()
+            QTimer.singleShot(0, self, self.rows_painted.emit)  # once out of the paint
 
 
 class MemoryListPanel(QWidget):

@@ -192,8 +192,9 @@ def test_the_app_icon_arrives_once_the_window_has_painted_its_list(
 ) -> None:
     """Drawn after the list's first paint (not before: QtSvg is slow to load), when the
     window's other views come; every window then shows it, the main window included."""
-    import pixelmem.gui.app as app_module
     from PySide6.QtWidgets import QApplication
+
+    import pixelmem.gui.app as app_module
 
     monkeypatch.setattr(
         app_module, "Engine", lambda vault, settings: Engine(vault, settings, embedder=embedder)

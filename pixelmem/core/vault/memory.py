@@ -55,3 +55,13 @@ def searchable_title(memory: Memory) -> str:
     if not memory.aliases:
         return memory.title
     return " · ".join([memory.title, *memory.aliases])
+
+
+def preview_line(body: str) -> str:
+    """The first line of text in the body, without Markdown heading or list marks: what a
+    list shows of a memory without topics. Applied to its own result it gives it back."""
+    for line in body.splitlines():
+        line = line.strip().lstrip("#>*-+ ").strip()
+        if line:
+            return line
+    return ""

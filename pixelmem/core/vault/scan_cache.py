@@ -5,7 +5,7 @@ one after the other::
 
     {"header": {"format": 3, "code": str, "stamp_ns": int, "count": n},
      "listing": [[vault-relative path, id, title, topics, importance, created, updated,
-                  aliases, has_id], ...]}
+                  aliases, has_id, preview line (without topics)], ...]}
     {"entries": {vault-relative path: [mtime_ns, size, inode, ctime_ns, *result]},
      "first_seen": {vault-relative path: mtime_ns}}
 
@@ -71,7 +71,7 @@ import zstandard
 from pixelmem import __version__
 from pixelmem.core.vault import frontmatter_io, ids
 from pixelmem.core.vault.atomic import atomic_write_bytes
-from pixelmem.core.vault.memory import Memory
+from pixelmem.core.vault.memory import Memory, preview_line
 from pixelmem.core.vault.safe_open import read_regular_bytes
 
 log = logging.getLogger(__name__)
@@ -106,6 +106,7 @@ Signature = list[int]  # [mtime_ns, size, inode, ctime_ns]; a list compares to d
 _SIGNATURE_LEN = 4
 _MEMORY_LEN = _SIGNATURE_LEN + 12
 _SKIPPED_LEN = _SIGNATURE_LEN + 1
+LISTED = (5, 6, 7, 8, 10, 15)  # an entry's title, body, topics, importance, updated, aliases
 
 
 def signature(entry: os.DirEntry[str]) -> Signature | None:
@@ -242,8 +243,10 @@ class ScanCache:
             if created is None:
                 seen = self.first_seen.get(rel)
                 created = first_seen_datetime(seen if type(seen) is int else entry[0])
-            rows.append([rel, memory_id, entry[5], entry[7], entry[8], created, entry[10]])
-            rows[-1] += [entry[15], has_id]
+            title, body, topics, importance, updated, aliases = (entry[i] for i in LISTED)
+            preview = preview_line(body) if not topics and type(body) is str else ""
+            rows.append([rel, memory_id, title, topics, importance, created, updated])
+            rows[-1] += [aliases, has_id, preview]
         return rows
 
 

@@ -124,8 +124,9 @@ class MemoryStore:
     def cached_listing(self) -> MemoryList:
         """The memories as the last scan of this vault saw them, from the scan cache's listing
         alone (no file is looked at, no body decompressed): a first picture for a list while
-        :meth:`scan` checks every file. They have no body and no path: get a memory to edit
-        from :meth:`get` once scanned. Empty when there is no usable cache. The next
+        :meth:`scan` checks every file. They have no path, and as the body only the line a
+        list shows (:func:`~.vault_scan.listed_memories`): get a memory to edit from
+        :meth:`get` once scanned. Empty when there is no usable cache. The next
         :meth:`scan`'s ``unchanged`` says whether this picture was exact."""
         with collector_paused():
             listing = scan_cache.load_listing(self._scan_cache_path())

@@ -159,13 +159,15 @@ def scan_vault(root: Path, resolved_root: Path, previous: scan_cache.ScanCache) 
 
 def listed_memories(listing: scan_cache.Listing) -> list[Memory]:
     """The memories a scan cache's listing shows, as the list needs them: the fields it
-    shows, with no body and no path: a picture for a list, never for an editor. What
-    :func:`scan_vault` gives, in the same order with the same ids, when no file changed."""
+    shows, no path, and as the body only the line the list shows of a memory without topics
+    (:func:`~pixelmem.core.vault.memory.preview_line`): a picture for a list, never for an
+    editor. What :func:`scan_vault` gives, in the same order with the same ids, when no file
+    changed."""
     return [
         Memory(
             id=row[1],
             title=row[2],
-            body="",
+            body=row[9],
             topics=list(row[3]),
             importance=row[4],
             created=row[5],
