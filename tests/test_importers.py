@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import re
+import zipfile
 from pathlib import Path
 
 import docx
@@ -151,6 +153,28 @@ def test_docx_paragraphs_and_headings(tmp_path: Path) -> None:
     untitled = tmp_path / "u.docx"
     make_docx(untitled, title=None)
     assert read_importable(untitled).title == "Main heading"
+
+
+def test_a_docx_without_document_properties_is_titled_by_its_first_heading(
+    tmp_path: Path,
+) -> None:
+    """Files from other tools may have no docProps/core.xml: python-docx then makes up a
+    title ("Word Document"), which must not become the memory's title."""
+    made = tmp_path / "made.docx"
+    make_docx(made)
+    source = zipfile.ZipFile(made)
+    path = tmp_path / "no-properties.docx"
+    with zipfile.ZipFile(path, "w") as out:
+        for name in source.namelist():
+            data = source.read(name)
+            if name == "docProps/core.xml":
+                continue
+            if name in ("_rels/.rels", "[Content_Types].xml"):
+                data = re.sub(rb"<(Relationship|Override)[^>]*core[^>]*/>", b"", data)
+            out.writestr(name, data)
+    assert "docProps/core.xml" not in zipfile.ZipFile(path).namelist()
+
+    assert read_importable(path).title == "Main heading"
 
 
 def test_empty_docx_is_reported(tmp_path: Path) -> None:

@@ -225,7 +225,7 @@ def _read_docx(path: Path) -> ImportedDoc:
     try:
         document = docx.Document(str(path))
         lines = [_docx_line(p.style.name if p.style else "", p.text) for p in document.paragraphs]
-        meta_title = document.core_properties.title or ""
+        meta_title = _docx_title(document)
     except Exception as exc:  # python-docx raises zipfile/lxml/KeyError on damaged files
         raise ImportFailed(
             f"{path}: cannot read the Word file ({type(exc).__name__}: {exc})"
@@ -235,6 +235,19 @@ def _read_docx(path: Path) -> ImportedDoc:
         raise ImportFailed(f"{path}: the Word file has no text")
     title = meta_title.strip() or _title_from(body, path)
     return ImportedDoc(title, body + "\n")
+
+
+def _docx_title(document: Any) -> str:
+    """The title in the file's document properties; "" when it has none. Without a
+    properties part (files from other tools), python-docx makes one up titled "Word
+    Document": the first heading is the better title then."""
+    from docx.opc.constants import RELATIONSHIP_TYPE
+
+    try:
+        document.part.package.part_related_by(RELATIONSHIP_TYPE.CORE_PROPERTIES)
+    except KeyError:
+        return ""
+    return document.core_properties.title or ""
 
 
 def _docx_line(style: str, text: str) -> str:
