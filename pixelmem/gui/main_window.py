@@ -338,10 +338,13 @@ class MainWindow(QMainWindow):
             self.open_memory(self.list_model.memory_at(0).id)
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        if self._closing_ok:
+        # Closed before its views were built (right after the launch): no edits to save, no
+        # watcher to stop, and nothing is built just to be closed.
+        if self._closing_ok or self._views is None:
             self._save_layout()
             self.hide()  # feels instant while a cancelled embedding batch winds down
-            self.watcher.stop()
+            if self._views is not None:
+                self.watcher.stop()
             self.session.shutdown()
             event.accept()
             return
