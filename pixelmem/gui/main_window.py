@@ -229,6 +229,7 @@ class MainWindow(QMainWindow):
     def _connect(self) -> None:
         session, bus, status = self.session, self.bus, self.status
         workers.set_error_handler(self._report_error)
+        session.arrange_listing = self.list_model.in_order
         session.memories_listed.connect(self._memories_listed)
         session.memories_loaded.connect(self._memories_loaded)
         bus.open_memory_requested.connect(self.open_memory)
