@@ -27,9 +27,9 @@ def test_heights_follow_hidden_items_and_new_size_hints(qtbot) -> None:
     buttons[1].show()
     assert two_lines < layout.heightForWidth(width) < four_lines
 
-    wide = buttons[0].sizeHint().width() * 3
+    wide = layout.one_line_width()
     one_line = layout.heightForWidth(wide)
-    buttons[0].setText("a much longer text than the others, so the line breaks " * 3)
+    buttons[0].setText("a much longer text than the others, so the line breaks")
     assert layout.heightForWidth(wide) > one_line
 
     layout.addWidget(QPushButton("five"))
