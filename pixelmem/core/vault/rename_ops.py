@@ -12,6 +12,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import errno
+import functools
 import os
 import platform
 import sys
@@ -29,7 +30,10 @@ class Unsupported(OSError):
     """This system or filesystem has no atomic exchange / no-replace rename."""
 
 
+@functools.cache
 def _load() -> Callable[[bytes, bytes, int], int] | None:
+    """renameat2 from the C library, found on first use (``find_library`` runs ``ldconfig``:
+    ~10 ms no launch should pay before its first write)."""
     if not sys.platform.startswith("linux"):
         return None
     try:
@@ -57,12 +61,9 @@ def _load() -> Callable[[bytes, bytes, int], int] | None:
     )
 
 
-_renameat2 = _load()
-
-
 def available() -> bool:
     """Whether this system has ``renameat2`` at all (a filesystem may still refuse it)."""
-    return _renameat2 is not None
+    return _load() is not None
 
 
 def exchange(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> None:
@@ -76,9 +77,10 @@ def rename_noreplace(src: str | os.PathLike[str], dst: str | os.PathLike[str]) -
 
 
 def _call(a: str | os.PathLike[str], b: str | os.PathLike[str], flags: int) -> None:
-    if _renameat2 is None:
+    renameat2 = _load()
+    if renameat2 is None:
         raise Unsupported(errno.ENOSYS, "renameat2 is not available on this system")
-    if _renameat2(os.fsencode(a), os.fsencode(b), flags) == 0:
+    if renameat2(os.fsencode(a), os.fsencode(b), flags) == 0:
         return
     code = ctypes.get_errno()
     message = os.strerror(code)
