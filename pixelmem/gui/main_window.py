@@ -154,10 +154,7 @@ class MainWindow(QMainWindow):
         if self._views is None:
             from pixelmem.gui.main_views import build_views
 
-            self._views = build_views(self)
-            covered = self.covered_tabs  # the new panels' controls: Tab skips covered ones
-            for dock in (self.search_dock, self.related_dock, self.backlinks_dock):
-                covered.watch(dock)
+            self._views = build_views(self)  # into docks covered_tabs watches already
             self.views_ready.emit()
         return self._views
 

@@ -174,3 +174,30 @@ def test_the_dialogs_imported_on_demand_open(qtbot, window, monkeypatch) -> None
     window.actions_by_name["settings"].trigger()
     window.actions_by_name["skipped"].trigger()
     assert opened == ["SettingsDialog", "SkippedDialog"]
+
+
+@pytest.mark.parametrize(
+    ("action", "focused"),
+    [("search", "search_box"), ("new", "title_edit"), ("quick_switch", None)],
+)
+def test_a_shortcut_pressed_before_the_views_are_built_works(
+    qtbot, warm_vault: Path, embedder, settings: Settings, action: str, focused: str | None
+) -> None:
+    """Ctrl+K, Ctrl+N, Ctrl+P in the first moments of a launch: the views they need are built
+    on the spot (not dropped, not waiting for the first paint)."""
+    window = make_window(qtbot, warm_vault, embedder, settings)
+    window.show()
+    qtbot.waitExposed(window)
+    assert window._views is None
+
+    window.actions_by_name[action].trigger()
+
+    assert window._views is not None
+    if focused == "search_box":
+        qtbot.waitUntil(lambda: window.search_panel.search_box.hasFocus(), timeout=2000)
+    elif focused == "title_edit":
+        qtbot.waitUntil(lambda: window.editor.form.title_edit.hasFocus(), timeout=2000)
+    else:
+        qtbot.waitUntil(lambda: window.quick_switcher.isVisible(), timeout=2000)
+        window.quick_switcher.hide()
+    window.session.shutdown()
