@@ -19,6 +19,7 @@ pytest.importorskip("pytestqt")
 
 from pixelmem.core.index.engine import Engine
 from pixelmem.core.settings import Settings
+from pixelmem.core.vault import scan_cache
 from pixelmem.core.vault.store import MemoryStore
 from pixelmem.gui import workers
 
@@ -117,6 +118,15 @@ def small_vault(vault: Path) -> Path:
     for title, body, topics, importance in MEMORIES:
         store.create(title, body, topics=topics, importance=importance)
     return vault
+
+
+@pytest.fixture
+def warm_vault(small_vault: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The small vault with a scan cache whose entries are trusted at once."""
+    monkeypatch.setattr(scan_cache, "RACY_WINDOW_NS", 0)
+    monkeypatch.setattr(scan_cache, "FINE_RACY_WINDOW_NS", 0)
+    MemoryStore(small_vault, create=False).scan()
+    return small_vault
 
 
 @pytest.fixture

@@ -18,9 +18,6 @@ from pathlib import Path
 
 import pytest
 
-from pixelmem.core.vault import scan_cache
-from pixelmem.core.vault.store import MemoryStore
-
 # Loaded later, never before the first paint with rows.
 NOT_BEFORE_THE_LIST = (
     "numpy",
@@ -82,14 +79,6 @@ PROBE = textwrap.dedent(
     sys.exit(main({argv!r}))
     """
 )
-
-
-@pytest.fixture
-def warm_vault(small_vault: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setattr(scan_cache, "RACY_WINDOW_NS", 0)
-    monkeypatch.setattr(scan_cache, "FINE_RACY_WINDOW_NS", 0)
-    MemoryStore(small_vault, create=False).scan()
-    return small_vault
 
 
 @pytest.mark.parametrize("order", ["--vault first", "app --vault"])

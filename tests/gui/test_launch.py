@@ -12,18 +12,7 @@ from PySide6.QtWidgets import QDockWidget
 
 from pixelmem.core.index.engine import Engine
 from pixelmem.core.settings import Settings
-from pixelmem.core.vault import scan_cache
-from pixelmem.core.vault.store import MemoryStore
 from pixelmem.gui.main_window import MainWindow
-
-
-@pytest.fixture
-def warm_vault(small_vault: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The small vault with a scan cache whose entries are trusted at once."""
-    monkeypatch.setattr(scan_cache, "RACY_WINDOW_NS", 0)
-    monkeypatch.setattr(scan_cache, "FINE_RACY_WINDOW_NS", 0)
-    MemoryStore(small_vault, create=False).scan()
-    return small_vault
 
 
 def make_window(qtbot, vault: Path, embedder, settings: Settings) -> MainWindow:
