@@ -162,3 +162,35 @@ def test_version_has_one_source() -> None:
     except PackageNotFoundError:  # pragma: no cover - not installed
         pytest.skip("pixelmem is not installed")
     assert installed == __version__
+
+
+@pytest.mark.parametrize(
+    ("argv", "vault"),
+    [
+        ([], None),
+        (["app"], None),
+        (["--vault", "A"], "A"),
+        (["--vault=A"], "A"),
+        (["app", "--vault", "A"], "A"),
+        (["--vault", "A", "app"], "A"),
+        (["--vault", "A", "app", "--vault", "B"], "B"),  # as with the parser: the last one
+        (["--vault", "app"], "app"),  # a folder named app
+    ],
+)
+def test_opening_the_app_is_read_without_the_command_parser(
+    argv: list[str], vault: str | None
+) -> None:
+    """The app's own arguments are read before the parser (whose command groups import
+    ~0.2 s of modules a launch does not need); anything else goes to the parser."""
+    args = cli.app_arguments(argv)
+    assert args is not None and args.vault == vault and args.handler is cli._run_app
+    if argv:
+        assert cli.build_parser().parse_args(argv).vault == vault  # the parser agrees
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["--help"], ["app", "--help"], ["--vault"], ["app", "app"], ["list"], ["--version"]],
+)
+def test_anything_else_goes_to_the_parser(argv: list[str]) -> None:
+    assert cli.app_arguments(argv) is None
