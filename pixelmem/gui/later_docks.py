@@ -21,6 +21,10 @@ if TYPE_CHECKING:
     from pixelmem.gui.map_view import MapView
 
 
+# What build_later_docks imports (the window imports them on a worker first).
+LATER_DOCK_MODULES = ("pixelmem.gui.chat.pane", "pixelmem.gui.inbox_view", "pixelmem.gui.map_view")
+
+
 class LaterDocks(NamedTuple):
     chat: ChatPane  # a QDockWidget itself
     inbox: InboxView

@@ -33,7 +33,7 @@ from pixelmem.core.settings import Settings
 from pixelmem.gui import i18n, workers
 from pixelmem.gui.bus import MemoryBus
 from pixelmem.gui.focus_ring import FocusRing
-from pixelmem.gui.later_docks import LaterDocks, build_later_docks, new_dock
+from pixelmem.gui.later_docks import LATER_DOCK_MODULES, LaterDocks, build_later_docks, new_dock
 from pixelmem.gui.layout_policy import CoveredTabs, DockShares, fit_tab_bars
 from pixelmem.gui.memory_list import MemoryListPanel
 from pixelmem.gui.memory_list_model import MemoryListModel
@@ -123,6 +123,8 @@ class MainWindow(QMainWindow):
         self._closing_ok = False
         self._open_when_loaded: tuple[str, tuple[int, int] | None, Sequence[str]] | None = None
         self._views: MainViews | None = None
+        self._views_loading = False  # their modules are being imported on a worker
+        self._later_loading = False  # the same for the later docks
         self.setDockNestingEnabled(True)
         self._build_list()
         self._build_docks()
@@ -159,7 +161,18 @@ class MainWindow(QMainWindow):
         return self._views
 
     def _build_views_soon(self, msecs: int = 0) -> None:
-        QTimer.singleShot(msecs, self, lambda: self.views)
+        QTimer.singleShot(msecs, self, self._load_views)
+
+    def _load_views(self) -> None:
+        """Import the views' modules on a worker, then build them here: their imports (numpy,
+        the search stack, Markdown rendering: 0.12-0.2 s) would freeze the window just
+        painted; building the widgets takes ~25 ms. A use meanwhile builds them at once."""
+        if self._views is None and not self._views_loading:
+            self._views_loading = True
+            workers.import_then(["pixelmem.gui.main_views"], self._views_loaded, context=self)
+
+    def _views_loaded(self) -> None:
+        self.views  # noqa: B018 - reading it builds them (an import error is raised here)
 
     def _dock(self, name: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = new_dock(self, name, widget)
@@ -215,7 +228,14 @@ class MainWindow(QMainWindow):
         return self._later
 
     def _build_later_docks_soon(self, msecs: int = LATER_DOCKS_MS) -> None:
-        QTimer.singleShot(msecs, self, self._later_docks)
+        QTimer.singleShot(msecs, self, self._load_later_docks)
+
+    def _load_later_docks(self) -> None:
+        """As :meth:`_load_views`: their modules (httpx, the chat engine, the map's layout
+        code: ~0.2 s) are imported on a worker, the docks built here."""
+        if self._later is None and not self._later_loading:
+            self._later_loading = True
+            workers.import_then(LATER_DOCK_MODULES, self._later_docks, context=self)
 
     def _with_timeline(self, panel: MemoryListPanel) -> QWidget:
         """The memory list with the timeline strip above it; the strip filters the list."""
