@@ -23,6 +23,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from pixelmem.core.errors import IndexCancelled, PixelmemError
 from pixelmem.core.index.engine import Engine, EngineStatus
 from pixelmem.core.settings import Settings
+from pixelmem.core.vault.gc_pause import collector_paused
 from pixelmem.core.vault.memory import Memory
 from pixelmem.core.vault.store import MemoryStore
 from pixelmem.core.vault.writes import (
@@ -110,9 +111,10 @@ class VaultSession(QObject):
         self.writes.submit(self._cached_listing, self._listed, self._listing_failed, context=self)
 
     def _cached_listing(self) -> list[Memory]:
-        memories = self.store.cached_listing()
-        arrange = self.arrange_listing
-        return arrange(memories) if arrange is not None and memories else memories
+        with collector_paused():  # its sort keys too: 10k tuples that live on (see gc_pause)
+            memories = self.store.cached_listing()
+            arrange = self.arrange_listing
+            return arrange(memories) if arrange is not None and memories else memories
 
     def _listed(self, memories: list[Memory]) -> None:
         if not memories or self._closed:

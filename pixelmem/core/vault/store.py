@@ -128,12 +128,12 @@ class MemoryStore:
         list shows (:func:`~.vault_scan.listed_memories`): get a memory to edit from
         :meth:`get` once scanned. Empty when there is no usable cache. The next
         :meth:`scan`'s ``unchanged`` says whether this picture was exact."""
-        with collector_paused():
+        with collector_paused():  # ~50k containers that all live on: see gc_pause
             listing = scan_cache.load_listing(self._scan_cache_path())
-        if listing is None:
-            return []
-        self._listed_stamp = listing.stamp_ns
-        return listed_memories(listing)
+            if listing is None:
+                return []
+            self._listed_stamp = listing.stamp_ns
+            return listed_memories(listing)
 
     def list(self) -> MemoryList:
         """Copies of every memory from the last scan (scans on first use); ~2 ms per 1000."""
