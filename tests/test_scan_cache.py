@@ -518,20 +518,20 @@ def _corrupt_directory(path: Path) -> None:
     path.mkdir()
 
 
-@pytest.mark.parametrize(
-    "corrupt",
-    [
-        _corrupt_truncated,
-        _corrupt_flipped,
-        _corrupt_garbage,
-        _corrupt_empty,
-        _corrupt_not_msgpack,
-        _corrupt_other_format,
-        _corrupt_other_code,
-        _corrupt_bad_entries,
-        _corrupt_directory,
-    ],
-)
+CORRUPTIONS = [
+    _corrupt_truncated,
+    _corrupt_flipped,
+    _corrupt_garbage,
+    _corrupt_empty,
+    _corrupt_not_msgpack,
+    _corrupt_other_format,
+    _corrupt_other_code,
+    _corrupt_bad_entries,
+    _corrupt_directory,
+]
+
+
+@pytest.mark.parametrize("corrupt", CORRUPTIONS)
 def test_an_unusable_cache_file_is_ignored_and_rebuilt(
     rich_vault: Path, no_racy_window: None, corrupt: Callable[[Path], None]
 ) -> None:
@@ -542,6 +542,55 @@ def test_an_unusable_cache_file_is_ignored_and_rebuilt(
     if cache_file(rich_vault).is_file():
         rebuilt = ScanCache.load(cache_file(rich_vault))
         assert len(rebuilt.entries) == len(cold.memories) + len(cold.skipped)
+
+
+@pytest.mark.parametrize("corrupt", CORRUPTIONS)
+def test_an_unusable_cache_file_gives_no_picture_or_a_sound_one(
+    rich_vault: Path, no_racy_window: None, corrupt: Callable[[Path], None]
+) -> None:
+    """The listing is read without the frame's checksum: a damaged file gives no picture, or
+    (the damage is past the listing) a picture of sound memories that the scan does not
+    confirm unless the vault really is as shown."""
+    cold = scan(rich_vault)
+    corrupt(cache_file(rich_vault))
+    store = MemoryStore(rich_vault, create=False)
+
+    listing = store.cached_listing()
+    scanned = store.scan()
+
+    assert all(type(m.id) is str and type(m.title) is str for m in listing)
+    assert_same(scanned, cold)
+    if scanned.unchanged:
+        assert [listed(m) for m in listing] == [listed(m) for m in scanned.memories]
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda row: row[:5],  # too short
+        lambda row: [*row[:2], 17, *row[3:]],  # a title that is not text
+        lambda row: [*row[:3], "a,b", *row[4:]],  # topics not a list
+        lambda row: [*row[:5], "2024-01-01", *row[6:]],  # a date that is not a date
+        lambda row: [*row[:8], 1, row[9]],  # has_id not a flag
+        lambda row: "not a row",
+    ],
+)
+def test_a_listing_row_this_code_did_not_write_gives_no_picture(
+    rich_vault: Path, no_racy_window: None, damage: Callable[[Any], Any]
+) -> None:
+    """A well-formed file (valid header, valid msgpack) whose listing holds rows of other
+    shapes: no picture at all rather than odd rows in the list; the scan then shows it."""
+    cold = scan(rich_vault)
+    cache = ScanCache.load(cache_file(rich_vault))
+    header = {"format": scan_cache.FORMAT_VERSION, "stamp_ns": cache.stamp_ns}
+    rows = cache.listing()
+    rows[len(rows) // 2] = damage(rows[len(rows) // 2])
+    packed = scan_cache._pack({"header": header, "listing": rows})
+    cache_file(rich_vault).write_bytes(zstandard.ZstdCompressor().compress(packed))
+    store = MemoryStore(rich_vault, create=False)
+
+    assert store.cached_listing() == []
+    assert_same(store.scan(), cold)
 
 
 def test_a_cache_that_cannot_be_written_changes_nothing(

@@ -162,8 +162,8 @@ class MemoryListModel(QAbstractListModel):
 
     def adopt(self, memories: Iterable[Memory]) -> None:
         """Hold these memories in place of the rows with their ids, without a signal: the scan's
-        whole memories for the cached listing's picture of them (no body, no path) once the
-        scan found that picture exact."""
+        whole memories for the cached listing's picture of them (no path, only the line a list
+        shows as the body) once the scan found that picture exact."""
         rows = self._rows
         for memory in memories:
             row = self._row_of.get(memory.id)

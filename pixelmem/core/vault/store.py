@@ -132,8 +132,13 @@ class MemoryStore:
             listing = scan_cache.load_listing(self._scan_cache_path())
             if listing is None:
                 return []
+            try:
+                memories = listed_memories(listing)
+            except ValueError as exc:  # damaged: no picture, the scan will show the vault
+                log.debug("ignoring the scan cache's listing: %s", exc)
+                return []
             self._listed_stamp = listing.stamp_ns
-            return listed_memories(listing)
+            return memories
 
     def list(self) -> MemoryList:
         """Copies of every memory from the last scan (scans on first use); ~2 ms per 1000."""
