@@ -5,6 +5,11 @@
 #   ./dev.sh bench NAME    run benchmarks/bench_NAME.py (installs the bench extra)
 #   ./dev.sh package       build, validate and smoke-test dist/pixelmem/ and a Linux bundle
 #                          (installs the packaging extra; see packaging/README.md)
+#   ./dev.sh lock          resolve every dependency afresh into constraints.txt (then run the
+#                          tests: a new release of onnxruntime or tokenizers can move scores)
+#
+# Every setup installs the versions pinned in constraints.txt, so a fresh clone tests what CI
+# tested; pyproject.toml keeps the ranges users install from.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -15,7 +20,7 @@ setup() {
     local extras=$1
     local stamp="$VENV/.pixelmem-setup-$extras"
     local want
-    want=$(cat pyproject.toml | "$PY" -c 'import hashlib,sys; print(hashlib.sha256(sys.stdin.buffer.read()).hexdigest())')
+    want=$(cat pyproject.toml constraints.txt | "$PY" -c 'import hashlib,sys; print(hashlib.sha256(sys.stdin.buffer.read()).hexdigest())')
     if [ ! -x "$VENV/bin/python" ]; then
         "$PY" -m venv "$VENV"
     fi
@@ -23,9 +28,11 @@ setup() {
         "$VENV/bin/python" -m pip install --quiet --upgrade pip
         # setuptools prints a banner about editable installs on every build: not for users.
         if [ "$extras" = base ]; then
-            PYTHONWARNINGS=ignore::UserWarning "$VENV/bin/python" -m pip install --quiet -e .
+            PYTHONWARNINGS=ignore::UserWarning "$VENV/bin/python" -m pip install --quiet \
+                -c constraints.txt -e .
         else
-            PYTHONWARNINGS=ignore::UserWarning "$VENV/bin/python" -m pip install --quiet -e ".[$extras]"
+            PYTHONWARNINGS=ignore::UserWarning "$VENV/bin/python" -m pip install --quiet \
+                -c constraints.txt -e ".[$extras]"
         fi
         echo "$want" > "$stamp"
         path_hint
@@ -40,6 +47,22 @@ path_hint() {
         echo "  pipx install $PWD    (or: uv tool install $PWD)" >&2
         echo "  or: mkdir -p ~/.local/bin && ln -sf $PWD/$VENV/bin/pixelmem ~/.local/bin/pixelmem" >&2
     fi
+}
+
+lock() {
+    # Resolve every extra afresh in a throw-away venv and pin what it got.
+    local tmp
+    tmp=$(mktemp -d)
+    "$PY" -m venv "$tmp/venv"
+    "$tmp/venv/bin/python" -m pip install --quiet --upgrade pip
+    PYTHONWARNINGS=ignore::UserWarning "$tmp/venv/bin/python" -m pip install --quiet \
+        ".[test,bench,packaging]"
+    {
+        echo "# Exact versions ./dev.sh installs (pip -c). Refresh: ./dev.sh lock, then ./dev.sh test."
+        "$tmp/venv/bin/python" -m pip freeze --exclude-editable | grep -vi '^pixelmem'
+    } > constraints.txt
+    rm -rf "$tmp"
+    echo "constraints.txt refreshed: run ./dev.sh test before committing it" >&2
 }
 
 cmd=${1:-app}
@@ -64,8 +87,11 @@ case "$cmd" in
         setup packaging
         exec packaging/package.sh "$@"
         ;;
+    lock)
+        lock
+        ;;
     *)
-        echo "usage: ./dev.sh app|test|bench NAME|package" >&2
+        echo "usage: ./dev.sh app|test|bench NAME|package|lock" >&2
         exit 2
         ;;
 esac
