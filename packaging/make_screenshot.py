@@ -62,7 +62,7 @@ def main() -> int:
     from pixelmem.core.index.engine import Engine
     from pixelmem.core.settings import Settings
     from pixelmem.gui.app import create_application
-    from pixelmem.gui.main_window import MainWindow
+    from pixelmem.gui.window.main_window import MainWindow
 
     app = create_application()
     font = os.environ.get("SCREENSHOT_FONT", "Noto Sans CJK SC")  # Xvfb's default is DejaVu

@@ -39,7 +39,7 @@ def _files(pattern: str) -> list[Path]:
 # painter in a headless QGuiApplication (imported inside the function, only for --png).
 ALLOWED = {
     ("commands/insight.py", "PySide6.QtGui"),
-    ("commands/insight.py", "pixelmem.gui.map_paint"),
+    ("commands/insight.py", "pixelmem.gui.map.map_paint"),
 }
 
 

@@ -10,8 +10,8 @@ from PySide6.QtGui import QIcon
 
 from pixelmem.core.index.engine import Engine
 from pixelmem.core.settings import Settings
-from pixelmem.gui import settings_dialog
 from pixelmem.gui.app import AppController, choose_vault
+from pixelmem.gui.dialogs import settings_dialog
 
 
 def test_vault_precedence(monkeypatch, tmp_path: Path) -> None:
@@ -167,7 +167,7 @@ def test_open_vault_replaces_the_window(qtbot, tmp_path: Path, embedder, monkeyp
 
 def test_status_bar_offers_the_multilingual_model_in_one_click(qtbot, engine, settings) -> None:
     from pixelmem.core.index.model_choice import ENGLISH, ModelChoice
-    from pixelmem.gui.main_window import MainWindow
+    from pixelmem.gui.window.main_window import MainWindow
 
     engine.model_choice = ModelChoice(ENGLISH, "chosen before the Chinese notes came")
     win = MainWindow(engine, settings)

@@ -14,14 +14,14 @@ from PySide6.QtTest import QTest
 
 from pixelmem.core.index.engine import Engine
 from pixelmem.core.settings import Settings
-from pixelmem.gui import link_updates
+from pixelmem.gui.editor import link_updates
 
 FIXTURE = Path(__file__).parent.parent / "data" / "obsidian_vault"
 
 
 @pytest.fixture
 def obsidian_window(qtbot, tmp_path: Path, embedder, settings: Settings):
-    from pixelmem.gui.main_window import MainWindow
+    from pixelmem.gui.window.main_window import MainWindow
 
     vault = tmp_path / "Obsidian"
     shutil.copytree(FIXTURE, vault)

@@ -14,7 +14,7 @@ from pixelmem.core.index.engine import Engine
 from pixelmem.core.settings import Settings
 from pixelmem.core.vault.writes import ChangeSet
 from pixelmem.gui.chat.dialogs import Draft
-from pixelmem.gui.main_window import MainWindow
+from pixelmem.gui.window.main_window import MainWindow
 
 
 class GatedDocumentEmbedder(FakeEmbedder):
