@@ -1,4 +1,8 @@
-"""UI language: English source strings, Simplified Chinese from ``i18n/pixelmem_zh_CN.ts``.
+"""UI language: English source strings, Simplified Chinese from ``pixelmem_zh_CN.ts`` here.
+
+This package holds the translations (``.ts``; ``.qm`` built from them by :mod:`.build`), the
+translator installed here and the live switch (:mod:`.retranslate`). It imports nothing from
+the other gui packages: every view only calls ``tr()`` and has a ``retranslate()``.
 
 The language is the setting's (``""``, ``"en"``, ``"zh_CN"``) or else the system locale's. The
 compiled ``.qm`` is used when present and current, built on the spot when it is not, and the
@@ -13,10 +17,9 @@ from pathlib import Path
 import platformdirs
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
-from pixelmem.gui.i18n.build import I18N_DIR, compile_ts
-
 log = logging.getLogger(__name__)
 
+I18N_DIR = Path(__file__).resolve().parent  # the .ts files
 SUPPORTED = ("en", "zh_CN")
 _installed: list[QTranslator] = []
 
@@ -65,6 +68,8 @@ def _current_qm(ts: Path) -> Path | None:
     for qm in (ts.with_suffix(".qm"), cache):
         if qm.is_file() and qm.stat().st_mtime >= ts.stat().st_mtime:
             return qm
+    from pixelmem.gui.i18n.build import compile_ts  # not run as ``-m …build`` twice
+
     for qm in (ts.with_suffix(".qm"), cache):  # the package folder may be read-only
         if compile_ts(ts, qm):
             return qm
