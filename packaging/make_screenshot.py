@@ -103,9 +103,9 @@ def main() -> int:
     hits = [panel.model.hit_at(r) for r in range(panel.model.rowCount())]
     hit = next((h for h in hits if h.title == title), hits[0])
     panel.view.setCurrentIndex(panel.model.index(hits.index(hit)))
-    window.open_search_hit(hit)  # the passage is selected, the query's words marked
+    window.search_panel.hit_activated.emit(hit)  # the passage is selected, the query's words marked
     wait_until(lambda: window.related_panel.model.rowCount() > 0, 30)
-    window.focus_search()
+    window.commands.focus_search()
     panel.search_box.deselect()
     panel.search_box.setCursorPosition(len(QUERY))
     return _save(window, app)

@@ -88,7 +88,7 @@ def test_settings_dialog_validates_and_saving_reindexes(qtbot, window) -> None:
     new = dialog.result_settings()
     assert new is not None and new.chunk.size == 400
     with qtbot.waitSignal(window.session.indexing_finished, timeout=5000):
-        window.apply_settings(new)
+        window.commands.apply_settings(new)
     assert window.engine.settings.chunk.size == 400
     assert Settings.load().chunk.size == 400
 

@@ -163,7 +163,7 @@ def test_renaming_offers_to_update_links_and_writes_them_in_one_change(
         timeout=5000,
         check_params_cb=lambda changes, _i: linking.id in changes.updated,
     ):
-        window.save_memory()
+        window.commands.save_memory()
     assert asked == [("Espresso", "Espresso basics", 2)]
     assert store.get(linking.id).body == (
         "Pulled [[Espresso basics#Dose|a shot]] and [[Espresso basics]].\n"
@@ -205,7 +205,7 @@ def test_a_saved_link_shows_up_in_the_backlinks(qtbot, obsidian_window) -> None:
     body.moveCursor(body.textCursor().MoveOperation.End)
     body.insertPlainText("\nSeeds from the [[Reading list]] shop.")
     with qtbot.waitSignal(window.link_index.changed, timeout=5000):
-        window.save_memory()
+        window.commands.save_memory()
     _open(qtbot, window, "Reading list")
     panel = window.backlinks_panel
 

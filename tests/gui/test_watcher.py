@@ -78,7 +78,7 @@ def test_our_own_save_is_announced_once(qtbot, watched) -> None:
     watched.editor.form.title_edit.setText("Sourdough starter, fed daily")
     polls = watched.watcher.polls
     with qtbot.waitSignal(watched.editor.saved, timeout=5000):
-        watched.save_memory()
+        watched.commands.save_memory()
     qtbot.waitUntil(lambda: watched.watcher.polls > polls, timeout=5000)  # it saw the write
     watched.session.writes.wait(5000)
     qtbot.waitUntil(lambda: not _pending_deliveries())

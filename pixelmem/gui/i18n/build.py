@@ -17,7 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pixelmem.gui.i18n import I18N_DIR
+I18N_DIR = Path(__file__).resolve().parent  # the .ts files are beside this module
 
 # The source strings are English; this file only holds the plural forms of the ``%n`` ones.
 ENGLISH_PLURALS = "pixelmem_en.ts"

@@ -893,16 +893,6 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../main_window.py" line="262" />
-        <source>No other vaults yet</source>
-        <translation>还没有其他知识库</translation>
-    </message>
-    <message>
-        <location filename="../main_window.py" line="272" />
-        <source>Recent &amp;Vaults</source>
-        <translation>最近的知识库(&amp;V)</translation>
-    </message>
-    <message>
         <location filename="../main_window.py" line="274" />
         <source>Memories</source>
         <translation>记忆</translation>
@@ -943,29 +933,9 @@ Those will be moved to the trash (they can be restored).</source>
         <translation>这段文字已改变；没有添加链接</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="490" />
-        <source>Import files</source>
-        <translation>导入文件</translation>
-    </message>
-    <message>
-        <location filename="../main_window.py" line="496" />
-        <source>Import a folder</source>
-        <translation>导入文件夹</translation>
-    </message>
-    <message>
-        <location filename="../main_window.py" line="507" />
-        <source>Open vault folder</source>
-        <translation>打开知识库文件夹</translation>
-    </message>
-    <message>
-        <location filename="../main_window.py" line="565" />
-        <source>About pixelmem</source>
-        <translation>关于 pixelmem</translation>
-    </message>
-    <message>
-        <location filename="../main_window.py" line="567" />
-        <source>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;Local-first knowledge memory: Markdown files in a folder you own, searched by meaning and by keyword, offline.&lt;/p&gt;&lt;p&gt;Vault: {vault}&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;本地优先的知识记忆：Markdown 文件存放在你自己的文件夹里，可离线按语义和关键词搜索。&lt;/p&gt;&lt;p&gt;知识库：{vault}&lt;/p&gt;</translation>
+        <location filename="../panels/registry.py" line="1" />
+        <source>Chat</source>
+        <translation>聊天</translation>
     </message>
 </context>
 <context>
@@ -1375,6 +1345,19 @@ Press Ctrl+N to write one.</source>
         <location filename="../quick_switcher.py" line="106" />
         <source>(alias of {title})</source>
         <translation>（“{title}”的别名）</translation>
+    </message>
+</context>
+<context>
+    <name>RecentVaultsMenu</name>
+    <message>
+        <location filename="../window/recent_menu.py" line="272" />
+        <source>Recent &amp;Vaults</source>
+        <translation>最近的知识库(&amp;V)</translation>
+    </message>
+    <message>
+        <location filename="../window/recent_menu.py" line="262" />
+        <source>No other vaults yet</source>
+        <translation>还没有其他知识库</translation>
     </message>
 </context>
 <context>
@@ -2174,6 +2157,34 @@ The local keyword index answers meanwhile.</source>
         <location filename="../prompts.py" line="53" />
         <source>Untitled</source>
         <translation>无标题</translation>
+    </message>
+</context>
+<context>
+    <name>WindowCommands</name>
+    <message>
+        <location filename="../window/commands.py" line="490" />
+        <source>Import files</source>
+        <translation>导入文件</translation>
+    </message>
+    <message>
+        <location filename="../window/commands.py" line="496" />
+        <source>Import a folder</source>
+        <translation>导入文件夹</translation>
+    </message>
+    <message>
+        <location filename="../window/commands.py" line="507" />
+        <source>Open vault folder</source>
+        <translation>打开知识库文件夹</translation>
+    </message>
+    <message>
+        <location filename="../window/commands.py" line="565" />
+        <source>About pixelmem</source>
+        <translation>关于 pixelmem</translation>
+    </message>
+    <message>
+        <location filename="../window/commands.py" line="567" />
+        <source>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;Local-first knowledge memory: Markdown files in a folder you own, searched by meaning and by keyword, offline.&lt;/p&gt;&lt;p&gt;Vault: {vault}&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;本地优先的知识记忆：Markdown 文件存放在你自己的文件夹里，可离线按语义和关键词搜索。&lt;/p&gt;&lt;p&gt;知识库：{vault}&lt;/p&gt;</translation>
     </message>
 </context>
 </TS>

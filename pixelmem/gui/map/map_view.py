@@ -164,6 +164,11 @@ class MapView(QWidget):
         super().showEvent(event)
         self.ensure_current()
 
+    def focus_map(self) -> None:
+        """Take the keyboard (Ctrl+5), with the map current."""
+        self.setFocus()
+        self.ensure_current()
+
     def ensure_current(self) -> None:
         """Recompute if something changed since the map was last drawn."""
         if self._stale:

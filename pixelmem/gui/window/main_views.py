@@ -1,97 +1,66 @@
-"""The main window's views built after its first paint: the editor (with the duplicate banner and
-topic suggestions above it), search, related, backlinks, the quick switcher and the watchers.
+"""The middle of the window, built right after its first paint: the editor (with the duplicate
+banner and topic suggestions above it), the wiki-link graph, the quick switcher and the
+watchers of the vault and of the settings file.
 
-A launch shows the window with the memory list filled from the scan cache first; these views'
+A launch shows the window with the memory list filled from the scan cache first; these
 modules pull in numpy, the search stack, Markdown rendering and the link graph (~0.3 s of a
-10k-vault launch before the list could show). Their docks are in the window from the start,
-so the saved layout is restored at once and nothing moves when they arrive. The window builds
-them right after the list's first paint, or at their first use (its ``editor``,
-``search_panel``, … attributes build them when read).
+10k-vault launch before the list could show). The window builds them with the panels of
+the ``AFTER_PAINT`` stage (search, related, backlinks: :mod:`pixelmem.gui.panels.registry`),
+right after the list's first paint or at their first use.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
+
+from PySide6.QtWidgets import QWidget
 
 from pixelmem.core.settings import settings_path
 from pixelmem.gui.editor.duplicate_banner import DuplicateBanner, above_editor
 from pixelmem.gui.editor.editor import MemoryEditor
 from pixelmem.gui.editor.topic_suggestions import TopicSuggestions
-from pixelmem.gui.panels.backlinks_panel import BacklinksPanel
+from pixelmem.gui.memory_list.memory_list_model import MemoryListModel
+from pixelmem.gui.panels.host import PanelHost
 from pixelmem.gui.panels.link_index import LinkIndex
-from pixelmem.gui.panels.related_panel import RelatedPanel
-from pixelmem.gui.panels.search_panel import SearchPanel
 from pixelmem.gui.settings_watch import SettingsWatcher
 from pixelmem.gui.watcher import VaultFileWatcher
 from pixelmem.gui.window.quick_switcher import QuickSwitcher
 from pixelmem.gui.window.view_state import restore_editor_state
-
-if TYPE_CHECKING:
-    from pixelmem.gui.window.main_window import MainWindow
 
 
 class MainViews(NamedTuple):
     editor: MemoryEditor
     duplicate_banner: DuplicateBanner
     topic_suggestions: TopicSuggestions
-    search_panel: SearchPanel
-    related_panel: RelatedPanel
     link_index: LinkIndex
-    backlinks_panel: BacklinksPanel
     quick_switcher: QuickSwitcher
     watcher: VaultFileWatcher
     settings_watcher: SettingsWatcher
 
 
-def build_views(window: MainWindow) -> MainViews:
-    """Build the views, put them in the window's central widget and docks, connect them."""
-    session, bus = window.session, window.bus
+def build_views(window: QWidget, host: PanelHost, list_model: MemoryListModel) -> MainViews:
+    """Build the views (``window`` is their parent) and connect them to the session."""
+    session, bus, engine = host.session, host.bus, host.engine
     # The editor hears of a change before the list: a deleted memory closes before its row
     # goes (else the list's current row moves to a neighbour, which would open it).
     editor = MemoryEditor(session, bus)
-    window.list_model.follow(bus)
-    search_panel = SearchPanel(window.engine, bus, index_ready=lambda: session.index_ready)
-    search_panel.set_mode(window.settings.search.mode)
-    link_index = LinkIndex(lambda: session.store, bus, window)
+    list_model.follow(bus)
     views = MainViews(
         editor=editor,
-        duplicate_banner=DuplicateBanner(window.engine, bus, window),
-        topic_suggestions=TopicSuggestions(window.engine, bus, editor.form.topics_edit, window),
-        search_panel=search_panel,
-        related_panel=RelatedPanel(window.engine, bus),
-        link_index=link_index,
-        backlinks_panel=BacklinksPanel(link_index),
+        duplicate_banner=DuplicateBanner(engine, bus, window),
+        topic_suggestions=TopicSuggestions(engine, bus, editor.form.topics_edit, window),
+        link_index=LinkIndex(lambda: session.store, bus, window),
         quick_switcher=QuickSwitcher(session.store.list, window),
-        watcher=VaultFileWatcher(window.engine.vault, session.writes, window),
-        settings_watcher=SettingsWatcher(settings_path(), lambda: window.settings, window),
+        watcher=VaultFileWatcher(engine.vault, session.writes, window),
+        settings_watcher=SettingsWatcher(settings_path(), lambda: host.settings, window),
     )
-    _place(window, views)
-    _connect(window, views)
-    restore_editor_state(window, editor.form)  # the preview as the person left it
+    editor.memory_opened.connect(views.topic_suggestions.set_memory)
+    views.watcher.paths_changed.connect(session.apply_paths)
+    restore_editor_state(editor.form)  # the preview as the person left it
     return views
 
 
-def _place(window: MainWindow, views: MainViews) -> None:
-    central = above_editor(views.editor, views.duplicate_banner, views.topic_suggestions)
-    window.setCentralWidget(central)  # deletes the placeholder
-    central.setHidden(window.chat_focused)  # the chat has the whole window for now
-    window.search_dock.setWidget(views.search_panel)
-    window.related_dock.setWidget(views.related_panel)
-    window.backlinks_dock.setWidget(views.backlinks_panel)
-
-
-def _connect(window: MainWindow, views: MainViews) -> None:
-    session, editor = window.session, views.editor
-    views.settings_watcher.changed.connect(window._use_settings)
-    views.duplicate_banner.open_memory_requested.connect(window.open_memory)
-    editor.memory_opened.connect(views.topic_suggestions.set_memory)
-    editor.memory_opened.connect(window._memory_opened)
-    editor.dirty_changed.connect(window.setWindowModified)
-    editor.form.link_requested.connect(window.open_link)
-    editor.title_changed.connect(window._offer_link_updates)
-    views.search_panel.hit_activated.connect(window.open_search_hit)
-    views.related_panel.hit_activated.connect(window.open_hit)
-    views.backlinks_panel.mention_activated.connect(window.open_memory)
-    views.backlinks_panel.link_mention_requested.connect(window.link_mention)
-    views.quick_switcher.memory_chosen.connect(window.open_memory)
-    views.watcher.paths_changed.connect(session.apply_paths)
+def editor_area(views: MainViews) -> QWidget:
+    """The window's central widget: the banner and suggestions (hidden until needed) above
+    the editor."""
+    return above_editor(views.editor, views.duplicate_banner, views.topic_suggestions)

@@ -1,61 +1,53 @@
-"""The main window: list | editor | search and related, status bar, menus, optional docks.
+"""The main window: the memory list | the editor | the dock panels, a status bar, menus.
 
-It wires views to the session and the bus and owns no logic of its own beyond that: every
-engine call is in :mod:`session`, every view refreshes itself from the bus.
+It puts its parts together and owns no logic beyond the launch order: every engine call is in
+:mod:`~pixelmem.gui.session`, every view refreshes itself from the bus, the menus' commands are
+in :mod:`.commands`, opening memories in :mod:`.navigation`, the dock panels are the
+registry's (:mod:`pixelmem.gui.panels.registry`, made by :mod:`.panel_docks`).
+
+The launch shows the window with the memory list filled from the scan cache first (the only
+view built with the window); right after that first paint, the editor (:mod:`.main_views`) and
+the ``AFTER_PAINT`` panels; once the scan is done, the ``AFTER_SCAN`` ones. Each has its modules
+imported on a worker first, and any of them is built on the spot when used before its time (a
+shortcut pressed early, a saved layout that shows it).
 """
 
 from __future__ import annotations
 
-import contextlib
-import copy
 import gc
 import logging
 from collections.abc import Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 import shiboken6
-from PySide6.QtCore import QByteArray, QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent
-from PySide6.QtWidgets import (
-    QDockWidget,
-    QFileDialog,
-    QMainWindow,
-    QMenu,
-    QMessageBox,
-    QWidget,
-)
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
 
-from pixelmem import __version__
-from pixelmem.core.errors import PixelmemError
 from pixelmem.core.index.engine import Engine
 from pixelmem.core.settings import Settings
-from pixelmem.gui import i18n, workers
+from pixelmem.gui import workers
 from pixelmem.gui.bus import MemoryBus
 from pixelmem.gui.i18n.retranslate import is_language_change, retranslate_tree
 from pixelmem.gui.memory_list.memory_list import MemoryListPanel
-from pixelmem.gui.memory_list.memory_list_model import MemoryListModel
+from pixelmem.gui.memory_list.memory_list_model import MemoryFilterProxy, MemoryListModel
 from pixelmem.gui.memory_list.timeline_strip import TimelineStrip, above_list
+from pixelmem.gui.panels.registry import PANELS, RIGHT, Panel, Stage
 from pixelmem.gui.session import VaultSession, describe_error
 from pixelmem.gui.widgets.focus_ring import FocusRing
-from pixelmem.gui.window.later_docks import (
-    LATER_DOCK_MODULES,
-    LaterDocks,
-    build_later_docks,
-    new_dock,
-)
-from pixelmem.gui.window.layout_policy import CoveredTabs, DockShares, fit_tab_bars
-from pixelmem.gui.window.menus import build_menus
-from pixelmem.gui.window.recent_vaults import recent_vaults, ui_state
+from pixelmem.gui.window.chat_focus import ChatFocus
+from pixelmem.gui.window.commands import WindowCommands
+from pixelmem.gui.window.layout_policy import CoveredTabs
+from pixelmem.gui.window.menus import build_menus, relabel
+from pixelmem.gui.window.navigation import Navigator
+from pixelmem.gui.window.panel_docks import PanelDocks, new_dock
+from pixelmem.gui.window.recent_menu import RecentVaultsMenu
+from pixelmem.gui.window.saved_layout import first_sizes, restore_layout, save_layout
 from pixelmem.gui.window.status_bar import StatusBar
 from pixelmem.gui.window.undo_delete import UndoDeleteKey
 from pixelmem.gui.window.view_state import restore_list_state
 
-# Everything below is built after the first paint (main_views, later_docks) or used later.
-if TYPE_CHECKING:
-    from pixelmem.core.index.search import SearchHit
-    from pixelmem.core.vault.links import Mention
-    from pixelmem.core.vault.writes import ImportResult
+if TYPE_CHECKING:  # built after the first paint
     from pixelmem.gui.chat.pane import ChatPane
     from pixelmem.gui.editor.duplicate_banner import DuplicateBanner
     from pixelmem.gui.editor.editor import MemoryEditor
@@ -73,44 +65,75 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-IMPORT_FILTER = "Documents (*.md *.markdown *.txt *.pdf *.docx);;All files (*)"
-# The chat, inbox and map docks are built once the scan is done and the list has painted, or
-# this long after start at the latest (a first scan of a big vault), or when first used.
-LATER_DOCKS_MS = 80
-LATER_DOCKS_LATEST_MS = 3000
-# The editor, search, related and backlinks views (main_views) are built once the list has
-# painted the scan cache's picture, or at once when there is none; or this long after start at
-# the latest (a slow disk).
+MAIN_VIEWS = "pixelmem.gui.window.main_views"
+# The views are built once the list has painted the scan cache's picture, or at once when there
+# is none; or this long after start at the latest (a slow disk).
 VIEWS_LATEST_MS = 2000
+# The AFTER_SCAN panels are built this long after the scan, or after start at the latest (a
+# first scan of a big vault).
+AFTER_SCAN_MS = 80
+AFTER_SCAN_LATEST_MS = 3000
 
 
-class BuiltLater:
-    """A view of :mod:`~pixelmem.gui.window.main_views`: reading it builds the views if they are not
-    there yet, so every use works whether or not the first paint has happened."""
+T = TypeVar("T")
+
+
+class BuiltLater(Generic[T]):
+    """One of :class:`~.main_views.MainViews`: reading it builds the views if need be."""
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
 
+    @overload
+    def __get__(self, window: None, owner: type | None = None) -> BuiltLater[T]: ...
+    @overload
+    def __get__(self, window: MainWindow, owner: type | None = None) -> T: ...
+    def __get__(self, window: MainWindow | None, owner: type | None = None) -> Any:
+        return self if window is None else getattr(window.views, self.name)
+
+
+class PanelWidget(Generic[T]):
+    """A registered panel (or, with ``dock=True``, its dock), built on first read."""
+
+    def __init__(self, name: str, *, dock: bool = False) -> None:
+        self.panel, self.dock = name, dock
+
+    @overload
+    def __get__(self, window: None, owner: type | None = None) -> PanelWidget[T]: ...
+    @overload
+    def __get__(self, window: MainWindow, owner: type | None = None) -> T: ...
     def __get__(self, window: MainWindow | None, owner: type | None = None) -> Any:
         if window is None:
             return self
-        return getattr(window.views, self.name)
+        panels = window.panels
+        return panels.dock(self.panel) if self.dock else panels.widget(self.panel)
 
 
 class MainWindow(QMainWindow):
     open_vault_requested = Signal(str)
     views_ready = Signal()  # the views built after the first paint are in place
+    memory_opened = Signal(str)  # the editor shows this memory now ("": a draft, or nothing)
 
-    editor: MemoryEditor = BuiltLater()
-    duplicate_banner: DuplicateBanner = BuiltLater()
-    topic_suggestions: TopicSuggestions = BuiltLater()
-    search_panel: SearchPanel = BuiltLater()
-    related_panel: RelatedPanel = BuiltLater()
-    link_index: LinkIndex = BuiltLater()
-    backlinks_panel: BacklinksPanel = BuiltLater()
-    quick_switcher: QuickSwitcher = BuiltLater()
-    watcher: VaultFileWatcher = BuiltLater()
-    settings_watcher: SettingsWatcher = BuiltLater()
+    # Shortcuts to the views and the built-in panels (tests, scripts); a new panel needs none:
+    # ``window.panels.widget(name)``.
+    editor: BuiltLater[MemoryEditor] = BuiltLater()
+    duplicate_banner: BuiltLater[DuplicateBanner] = BuiltLater()
+    topic_suggestions: BuiltLater[TopicSuggestions] = BuiltLater()
+    link_index: BuiltLater[LinkIndex] = BuiltLater()
+    quick_switcher: BuiltLater[QuickSwitcher] = BuiltLater()
+    watcher: BuiltLater[VaultFileWatcher] = BuiltLater()
+    settings_watcher: BuiltLater[SettingsWatcher] = BuiltLater()
+    search_panel: PanelWidget[SearchPanel] = PanelWidget("search")
+    related_panel: PanelWidget[RelatedPanel] = PanelWidget("related")
+    backlinks_panel: PanelWidget[BacklinksPanel] = PanelWidget("backlinks")
+    chat_dock: PanelWidget[ChatPane] = PanelWidget("chat")  # the chat pane is its own dock
+    inbox: PanelWidget[InboxView] = PanelWidget("inbox")
+    map_view: PanelWidget[MapView] = PanelWidget("map")
+    search_dock: PanelWidget[QDockWidget] = PanelWidget("search", dock=True)
+    related_dock: PanelWidget[QDockWidget] = PanelWidget("related", dock=True)
+    backlinks_dock: PanelWidget[QDockWidget] = PanelWidget("backlinks", dock=True)
+    inbox_dock: PanelWidget[QDockWidget] = PanelWidget("inbox", dock=True)
+    map_dock: PanelWidget[QDockWidget] = PanelWidget("map", dock=True)
 
     def __init__(
         self,
@@ -119,6 +142,7 @@ class MainWindow(QMainWindow):
         *,
         first_run: bool = False,
         parent: QWidget | None = None,
+        panels: Sequence[Panel] = PANELS,
     ) -> None:
         super().__init__(parent)
         self.engine = engine
@@ -126,135 +150,103 @@ class MainWindow(QMainWindow):
         self.bus = MemoryBus(self)
         self.session = VaultSession(engine, self.bus, first_run=first_run, parent=self)
         self._closing_ok = False
-        self._open_when_loaded: tuple[str, tuple[int, int] | None, Sequence[str]] | None = None
         self._views: MainViews | None = None
-        self._views_loading = False  # their modules are being imported on a worker
-        self._later_loading = False  # the same for the later docks
         self.setDockNestingEnabled(True)
         self._build_list()
-        self._build_docks()
-        self._layout_before_chat: QByteArray | None = None  # while the chat fills the window
-        self.actions_by_name: dict[str, QAction] = build_menus(self)
-        self._build_recent_menu()
+        self.covered_tabs = CoveredTabs(self)
+        self.commands = WindowCommands(self)
+        self.navigator = Navigator(self)
+        self.chat_focus = ChatFocus(self, lambda: self.chat_dock)
+        self.menus, self.actions_by_name = build_menus(self, self.commands, panels, self._reveal)
+        self._add_to_menus()
+        self.panels = PanelDocks(
+            self,
+            self,
+            covered=self.covered_tabs,
+            view_menu=self.menus["view"],
+            before_stage=self._before_stage,
+            panels=panels,
+        )
+        self.panels.stage_built.connect(self._stage_built)
+        first_sizes(self)
         self._connect()
         self.retranslate()
-        self.covered_tabs = CoveredTabs(self)
-        self._restore_layout()
-        restore_list_state(self)  # sort and filters as the person left them
+        self.dock_shares = restore_layout(self, self.covered_tabs, self._right_column())
+        restore_list_state(self.list_panel)  # sort and filters as the person left them
         self.focus_ring = FocusRing(self)  # a clear keyboard focus frame in any palette
 
     # -- building --------------------------------------------------------------------------
 
     def _build_list(self) -> None:
-        """What the first paint shows: the list (with the timeline) and the status bar; the
-        editor's place is held by an empty widget until :attr:`views` are built."""
+        """What the first paint shows: the list (with the timeline above it) and the status
+        bar; the editor's place is held by an empty widget until :attr:`views` are built."""
         self.list_model = MemoryListModel(self.session.store.get, self)
         self.list_model.follow(self.bus)  # again after the editor's: see main_views
         self.list_panel = MemoryListPanel(self.list_model)
         self.status = StatusBar()
         self.setStatusBar(self.status)
         self.setCentralWidget(QWidget())
+        self.timeline = TimelineStrip(self.session, self.bus, self)
+        self.timeline.period_selected.connect(self.list_panel.proxy.set_period)
+        self.list_dock = new_dock(self, "memoriesDock", above_list(self.timeline, self.list_panel))
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.list_dock)
+
+    def _add_to_menus(self) -> None:
+        """File → Recent Vaults, and the memory list's toggle first among the View menu's."""
+        self.recent_menu = RecentVaultsMenu(self.engine.vault, self.commands.open_vault, self)
+        self.menus["file"].insertMenu(self.actions_by_name["settings"], self.recent_menu)
+        self.menus["view"].addAction(self.list_dock.toggleViewAction())
 
     @property
     def views(self) -> MainViews:
-        """The editor, search, related, backlinks… (built after the first paint, or now)."""
+        """The editor and its companions (built after the first paint, or now)."""
         if self._views is None:
-            from pixelmem.gui.window.main_views import build_views
-
-            self._views = build_views(self)  # into docks covered_tabs watches already
-            self.views_ready.emit()
+            self.panels.build(Stage.AFTER_PAINT)
+        assert self._views is not None
         return self._views
 
-    def _build_views_soon(self, msecs: int = 0) -> None:
-        QTimer.singleShot(msecs, self, self._load_views)
+    def _before_stage(self, stage: Stage) -> None:
+        """The AFTER_PAINT panels need the editor's views (the link graph, memory_opened)."""
+        if stage is not Stage.AFTER_PAINT or self._views is not None:
+            return
+        from pixelmem.gui.window.main_views import build_views, editor_area
 
-    def _load_views(self) -> None:
-        """Import the views' modules on a worker, then build them here: their imports (numpy,
-        the search stack, Markdown rendering: 0.12-0.2 s) would freeze the window just
-        painted; building the widgets takes ~25 ms. A use meanwhile builds them at once."""
-        if self._views is None and not self._views_loading:
-            self._views_loading = True
-            workers.import_then(
-                ["pixelmem.gui.window.main_views"], self._views_loaded, context=self
-            )
+        views = build_views(self, self, self.list_model)
+        central = editor_area(views)
+        self.setCentralWidget(central)  # deletes the placeholder
+        central.setHidden(self.chat_focus.active)  # the chat has the whole window for now
+        self.navigator.follow(views)
+        views.settings_watcher.changed.connect(self.commands.use_settings)
+        self._views = views
 
-    def _views_loaded(self) -> None:
-        self.views  # noqa: B018 - reading it builds them (an import error is raised here)
-
-    def _dock(self, name: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
-        dock = new_dock(self, name, widget)
-        self.addDockWidget(area, dock)
-        return dock
-
-    def _build_docks(self) -> None:
-        """Every dock of the first paint; search, related and backlinks hold an empty widget
-        until :attr:`views` puts the panels in them (the saved layout is restored at once)."""
-        left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
-        self.list_dock = self._dock("memoriesDock", self._with_timeline(self.list_panel), left)
-        self.search_dock = self._dock("searchDock", QWidget(), right)
-        self.related_dock = self._dock("relatedDock", QWidget(), right)
-        self.splitDockWidget(self.search_dock, self.related_dock, Qt.Orientation.Vertical)
-        self.backlinks_dock = self._dock("backlinksDock", QWidget(), right)
-        self.tabifyDockWidget(self.related_dock, self.backlinks_dock)
-        self.related_dock.raise_()
-        self.resizeDocks([self.list_dock, self.search_dock], [330, 400], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.search_dock, self.related_dock], [560, 260], Qt.Orientation.Vertical)
-        self._later: LaterDocks | None = None
-
-    # The chat, inbox and map docks come after the first paint (see later_docks); every use of
-    # them goes through these properties, which build them first if they are not there yet.
-
-    @property
-    def chat_dock(self) -> ChatPane:
-        return self._later_docks().chat
-
-    @property
-    def inbox(self) -> InboxView:
-        return self._later_docks().inbox
-
-    @property
-    def inbox_dock(self) -> QDockWidget:
-        return self._later_docks().inbox_dock
-
-    @property
-    def map_view(self) -> MapView:
-        return self._later_docks().map_view
-
-    @property
-    def map_dock(self) -> QDockWidget:
-        return self._later_docks().map_dock
-
-    def _later_docks(self) -> LaterDocks:
-        if self._later is None:
-            self._later = build_later_docks(self)
-            self._retranslate_later_docks()
-            fit_tab_bars(self)  # their tabs may have made a new tab bar
+    def _stage_built(self, stage: Stage) -> None:
+        if stage is Stage.AFTER_PAINT:
+            self.views_ready.emit()
+        else:
             # Their modules and widgets live as long as the window: out of the cyclic GC's
             # scans, or the next full collection stalls whatever runs then (~0.2 s, a save).
             gc.freeze()
-        return self._later
 
-    def _build_later_docks_soon(self, msecs: int = LATER_DOCKS_MS) -> None:
-        QTimer.singleShot(msecs, self, self._load_later_docks)
+    def _load_views(self, msecs: int = 0) -> None:
+        self.panels.load_soon(Stage.AFTER_PAINT, msecs, also=[MAIN_VIEWS])
 
-    def _load_later_docks(self) -> None:
-        """As :meth:`_load_views`: their modules (httpx, the chat engine, the map's layout
-        code: ~0.2 s) are imported on a worker, the docks built here."""
-        if self._later is None and not self._later_loading:
-            self._later_loading = True
-            workers.import_then(LATER_DOCK_MODULES, self._later_docks, context=self)
+    def _right_column(self) -> list[QDockWidget]:
+        """A short window's first layout stacks these as tabs (layout_policy.DockShares)."""
+        panels = self.panels
+        return [panels.dock(p.name) for p in panels.of_stage(Stage.AFTER_PAINT) if p.area == RIGHT]
 
-    def _with_timeline(self, panel: MemoryListPanel) -> QWidget:
-        """The memory list with the timeline strip above it; the strip filters the list."""
-        self.timeline = TimelineStrip(self.session, self.bus, self)
-        self.timeline.period_selected.connect(panel.proxy.set_period)
-        return above_list(self.timeline, panel)
+    def _reveal(self, name: str) -> None:
+        self.panels.reveal(name)
+
+    @property
+    def list_filter(self) -> MemoryFilterProxy:
+        return self.list_panel.proxy
 
     def _connect(self) -> None:
         session, bus, status = self.session, self.bus, self.status
         workers.set_error_handler(self._report_error)
         session.arrange_listing = self.list_model.in_order
-        session.memories_listed.connect(self._memories_listed)
+        session.memories_listed.connect(self.list_model.set_memories)  # the scan cache's
         session.memories_loaded.connect(self._memories_loaded)
         bus.open_memory_requested.connect(self.open_memory)
         bus.error_reported.connect(status.show_error)
@@ -268,57 +260,30 @@ class MainWindow(QMainWindow):
         session.trashed.connect(status.show_trashed)
         status.undo_requested.connect(lambda record: session.undo_delete(record, self.open_memory))
         status.cancel_requested.connect(session.cancel_indexing)
-        status.skipped_requested.connect(self.show_skipped)
-        status.multilingual_requested.connect(self.use_multilingual_model)
+        status.skipped_requested.connect(self.commands.show_skipped)
+        status.multilingual_requested.connect(self.commands.use_multilingual_model)
         self.list_panel.memory_selected.connect(self.open_memory)
-        self.list_panel.delete_requested.connect(self.delete_memory)
-        self.list_panel.view.rows_painted.connect(self._build_views_soon)
-        session.nothing_listed.connect(self._build_views_soon)
+        self.list_panel.delete_requested.connect(self.commands.delete_memory)
+        self.list_panel.view.rows_painted.connect(self._load_views)
+        session.nothing_listed.connect(self._load_views)
         session.imported.connect(self._show_import_report)
         undo = self.actions_by_name["undo_delete"]
         self.undo_delete_key = UndoDeleteKey(self, undo, session.trashed, status.undo_requested)
 
     def _report_error(self, exc: BaseException) -> None:
-        """Errors of background work nobody else handled (STYLE §4: one place to show them)."""
+        """Errors of background work nobody else handled: one place shows them."""
         if shiboken6.isValid(self.bus):  # this window may be gone (vault switched)
             self.bus.error_reported.emit(describe_error(exc))
         else:
             log.error("background task failed: %s", exc)
 
-    def _build_recent_menu(self) -> None:
-        """File → Recent Vaults, filled each time it opens (another window may have added one)."""
-        self.recent_menu = QMenu(self)
-        self.recent_menu.setObjectName("recentVaults")
-        file_menu = self.menus["file"]  # type: ignore[attr-defined]
-        file_menu.insertMenu(self.actions_by_name["settings"], self.recent_menu)
-        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
-
-    def _fill_recent_menu(self) -> None:
-        self.recent_menu.clear()
-        others = [v for v in recent_vaults() if v != self.engine.vault]
-        for vault in others:
-            action = self.recent_menu.addAction(f"{vault.name}  —  {vault}")
-            action.triggered.connect(lambda _=False, v=vault: self.open_vault(v))
-        if not others:
-            self.recent_menu.addAction(self.tr("No other vaults yet")).setEnabled(False)
-
-    def open_vault(self, folder: Path) -> None:
-        """Switch the window to ``folder`` (after the open memory is saved or discarded)."""
-        if Path(folder) != self.engine.vault:
-            self.editor.maybe_save(lambda: self.open_vault_requested.emit(str(folder)))
-
     def retranslate(self) -> None:
         # Qt appends the application display name ("— pixelmem") itself.
         self.setWindowTitle(f"{self.engine.vault.name}[*]")
-        self.recent_menu.setTitle(self.tr("Recent &Vaults"))
         self.status.set_vault(self.engine.vault)
         self.list_dock.setWindowTitle(self.tr("Memories"))
-        self.search_dock.setWindowTitle(self.tr("Search"))
-        self.related_dock.setWindowTitle(self.tr("Related"))
-        self.backlinks_dock.setWindowTitle(self.tr("Backlinks"))
-        if self._later is not None:
-            self._retranslate_later_docks()
-        build_menus(self, retranslate_only=True)
+        self.panels.retranslate()
+        relabel(self.menus, self.actions_by_name, self.panels.panels)
         retranslate_tree(self)  # every view with a retranslate(): list, editor, chat, inbox, …
 
     def focusNextPrevChild(self, next: bool) -> bool:
@@ -330,23 +295,14 @@ class MainWindow(QMainWindow):
             self.retranslate()
         super().changeEvent(event)
 
-    def _retranslate_later_docks(self) -> None:
-        """The later docks' titles (their views retranslate themselves: retranslate_tree)."""
-        self.map_dock.setWindowTitle(self.tr("Map"))
-        self.inbox_dock.setWindowTitle(self.tr("Inbox"))
-
     # -- start and stop --------------------------------------------------------------------
 
     def start(self) -> None:
         """Show-then-load: the window is up before the vault is scanned; its list shows the
-        scan cache's picture first, then the other views come (see main_views)."""
+        scan cache's picture first, then the other views come."""
         self.session.open()
-        self._build_views_soon(VIEWS_LATEST_MS)
-        self._build_later_docks_soon(LATER_DOCKS_LATEST_MS)
-
-    def _memories_listed(self, memories: list) -> None:
-        """The scan cache's picture of the vault, while the scan checks every file."""
-        self.list_model.set_memories(memories)
+        self._load_views(VIEWS_LATEST_MS)
+        self.panels.load_soon(Stage.AFTER_SCAN, AFTER_SCAN_LATEST_MS)
 
     def _memories_loaded(self, memories: list) -> None:
         if self.session.listing_confirmed:  # the list shows these already, as a picture
@@ -355,12 +311,24 @@ class MainWindow(QMainWindow):
             self.list_model.set_memories(memories)
         self.timeline.refresh()
         self.link_index.rebuild()
-        self._build_later_docks_soon()  # after the scan: it would share the GIL with them
+        self.panels.load_soon(Stage.AFTER_SCAN, AFTER_SCAN_MS)  # not sharing the GIL with it
         self.watcher.start()
-        if self._open_when_loaded is not None:
-            self.open_memory(*self._open_when_loaded)
-        elif self.session.first_run and memories and not self.editor.is_open:
+        if self.navigator.open_when_loaded():
+            return
+        if self.session.first_run and memories and not self.editor.is_open:
             self.open_memory(self.list_model.memory_at(0).id)
+
+    def open_memory(
+        self, memory_id: str, span: tuple[int, int] | None = None, terms: Sequence[str] = ()
+    ) -> None:
+        self.navigator.open_memory(memory_id, span, terms)
+
+    def _show_import_report(self, result: Any) -> None:
+        from pixelmem.gui.dialogs.import_report import import_report
+
+        box = import_report(self, result)
+        if box is not None:
+            box.open()  # not modal-blocking: the list may be long and work goes on
 
     def closeEvent(self, event: QCloseEvent) -> None:
         # Closed before its views were built (right after the launch): no edits to save, no
@@ -380,253 +348,8 @@ class MainWindow(QMainWindow):
         self._closing_ok = True
         QTimer.singleShot(0, self.close)  # not from inside closeEvent: Qt ignores that
 
-    def _restore_layout(self) -> None:
-        state = ui_state()
-        geometry = state.value("main/geometry")
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-        else:
-            self.resize(1280, 800)
-        layout = state.value("main/state")
-        if layout is not None:
-            self.restoreState(layout)
-        self.dock_shares = DockShares(
-            self,
-            self.covered_tabs,
-            first_layout=layout is None,
-            tabs_when_short=(self.search_dock, self.related_dock, self.backlinks_dock),
-        )
-
     def _save_layout(self) -> None:
-        self._later_docks()  # saved where they are, not as restoreState's placeholders
-        if self.chat_focused:
-            self.focus_chat()  # save the everyday layout, not the focused one
-        state = ui_state()
-        state.setValue("main/geometry", self.saveGeometry())
-        state.setValue("main/state", self.saveState())
-
-    # -- opening memories ------------------------------------------------------------------
-
-    def open_memory(
-        self, memory_id: str, span: tuple[int, int] | None = None, terms: Sequence[str] = ()
-    ) -> None:
-        if not self.session.loaded:  # a row of the scan cache's picture, clicked mid-scan:
-            self._open_when_loaded = (memory_id, span, terms)  # the store is not read yet
-            return
-        self._open_when_loaded = None
-        self.editor.open_memory(memory_id, span, terms)
-        if self.editor.current_id != memory_id:  # the user kept editing the other one
-            self.list_panel.select(self.editor.current_id)
-
-    def open_hit(self, hit: SearchHit) -> None:
-        """Open a related memory at its closest passage."""
-        self.open_memory(hit.memory_id, (hit.start, hit.end))
-
-    def open_search_hit(self, hit: SearchHit) -> None:
-        """Open a search hit with its passage selected and the query's words marked in it."""
-        from pixelmem.gui.panels.highlight import hit_terms
-
-        try:
-            passage = self.session.store.get(hit.memory_id).body[hit.start : hit.end]
-        except PixelmemError:
-            passage = ""
-        terms = [*hit.matched_terms, *hit_terms(self.search_panel.model.query, passage)]
-        self.open_memory(hit.memory_id, (hit.start, hit.end), tuple(dict.fromkeys(terms)))
-
-    def _memory_opened(self, memory_id: str) -> None:
-        self.list_panel.select(memory_id or None)
-        self.related_panel.set_memory(memory_id)
-        self.backlinks_panel.set_memory(memory_id)
-
-    def open_link(self, destination: str) -> None:
-        """Follow a ``[[wiki link]]``: open the memory it names (at its heading, for
-        ``Note#Heading``), or say none does."""
-        target, _, heading = destination.partition("#")
-        memory_id = self.link_index.resolve(target)
-        if memory_id:
-            span = None
-            if heading:
-                from pixelmem.core.vault.links import heading_span
-
-                with contextlib.suppress(PixelmemError):
-                    span = heading_span(self.session.store.get(memory_id).body, heading)
-            self.open_memory(memory_id, span)
-        else:
-            self.status.show_message(
-                self.tr("No memory is called “{target}” yet").format(target=target)
-            )
-
-    def link_mention(self, mention: Mention) -> None:
-        """Turn an unlinked mention of the open memory into a ``[[link]]`` to it."""
-        store = self.session.store
-        try:
-            source = store.get(mention.source_id)
-            target = store.get(self.backlinks_panel.memory_id)
-        except PixelmemError as exc:
-            self.status.show_error(describe_error(exc))
-            return
-        from pixelmem.core.vault.links import plan_link_mention
-
-        update = plan_link_mention(source, mention, target)
-        if update is None:
-            self.status.show_message(self.tr("That text has changed; nothing was linked"))
-        else:
-            self.session.apply_link_updates([update])
-
-    def _offer_link_updates(self, memory_id: str, old_title: str, new_title: str) -> None:
-        from pixelmem.gui.editor.link_updates import offer_link_updates
-
-        offer_link_updates(self, self.session, memory_id, old_title, new_title)
-
-    # -- commands (menu actions) -----------------------------------------------------------
-
-    def show_quick_switcher(self) -> None:
-        self.quick_switcher.popup()
-
-    def new_memory(self) -> None:
-        self.editor.new_memory()
-
-    def save_memory(self) -> None:
-        self.editor.save()
-
-    def delete_memory(self, memory_id: str | None = None) -> None:
-        memory_id = memory_id or self.editor.current_id or self.list_panel.current_id()
-        if memory_id and memory_id == self.editor.current_id:
-            self.editor.delete_current()
-        elif memory_id:
-            self.session.delete(memory_id)
-
-    def undo_delete(self) -> None:
-        if self.status.last_trashed is not None:
-            self.status.undo_button.click()
-
-    def focus_list(self) -> None:
-        self.list_dock.show()
-        self.list_dock.raise_()
-        self.list_panel.view.setFocus(Qt.FocusReason.ShortcutFocusReason)
-
-    def focus_editor(self) -> None:
-        if self.editor.is_open:
-            self.editor.form.body_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
-
-    def show_map(self) -> None:
-        self.map_dock.show()
-        self.map_dock.raise_()
-        self.map_view.setFocus()
-        self.map_view.ensure_current()
-
-    def focus_search(self) -> None:
-        self.search_dock.show()
-        self.search_dock.raise_()
-        self.search_panel.focus_search()
-
-    def focus_chat(self) -> None:
-        """Give the chat the whole window; again, and the layout from before comes back."""
-        central = self.centralWidget()
-        if self._layout_before_chat is not None:
-            central.show()
-            self.restoreState(self._layout_before_chat)
-            self._layout_before_chat = None
-            self.chat_dock.raise_()  # the person was chatting: the chat stays the open tab
-            return
-        self._layout_before_chat = self.saveState()
-        for dock in self.findChildren(QDockWidget):
-            if dock is not self.chat_dock:
-                dock.hide()
-        central.hide()  # the docks take the freed room
-        self.chat_dock.show()
-        self.chat_dock.input.setFocus(Qt.FocusReason.ShortcutFocusReason)
-
-    @property
-    def chat_focused(self) -> bool:
-        return self._layout_before_chat is not None
-
-    def import_files(self) -> None:
-        files, _ = QFileDialog.getOpenFileNames(self, self.tr("Import files"), "", IMPORT_FILTER)
-        if files:
-            self.session.import_files(Path(f) for f in files)
-
-    def import_folder(self) -> None:
-        """Import every file below a folder (an Obsidian vault, a notes folder…)."""
-        folder = QFileDialog.getExistingDirectory(self, self.tr("Import a folder"))
-        if folder:
-            self.session.import_files([Path(folder)])
-
-    def _show_import_report(self, result: ImportResult) -> None:
-        from pixelmem.gui.dialogs.import_report import import_report
-
-        box = import_report(self, result)
-        if box is not None:
-            box.open()  # not modal-blocking: the list may be long and work goes on
-
-    def choose_vault(self) -> None:
-        folder = QFileDialog.getExistingDirectory(
-            self, self.tr("Open vault folder"), str(self.engine.vault)
-        )
-        if folder:
-            self.open_vault(Path(folder))
-
-    def reindex(self) -> None:
-        self.session.request_reindex()
-
-    def show_skipped(self) -> None:
-        from pixelmem.gui.dialogs.skipped_dialog import SkippedDialog
-
-        SkippedDialog(self.engine.vault, self.session.store.skipped, self).exec()
-
-    def show_settings(self) -> None:
-        # Imported here: the dialog pulls in the embedder factory and httpx (~0.15 s at launch).
-        from pixelmem.gui.dialogs.settings_dialog import SettingsDialog
-
-        dialog = SettingsDialog(self.settings, str(self.engine.vault), self)
-        if dialog.exec() != SettingsDialog.DialogCode.Accepted:
-            return
-        new = dialog.result_settings()
-        if new is not None:
-            self.apply_settings(new, base=dialog.settings)
-
-    def use_multilingual_model(self) -> None:
-        """The status bar's one-click switch: this vault's notes need the multilingual model."""
-        new = copy.deepcopy(self.settings)
-        new.embedding.provider = "local-multilingual"
-        self.status.model_button.hide()
-        self.apply_settings(new)
-
-    def apply_settings(self, new: Settings, base: Settings | None = None) -> None:
-        """Save what changed from ``base`` (the snapshot ``new`` was edited from; default the
-        current settings), merged with the file; then use the result."""
-        base = base or self.settings
-        switch = bool(new.vault) and Path(new.vault).expanduser() != self.engine.vault
-        other_vault = new.vault
-        try:
-            new = new.save_changes(base)
-        except (OSError, PixelmemError) as exc:
-            self.bus.error_reported.emit(describe_error(exc))
-        self._use_settings(new)
-        if switch:
-            self.editor.maybe_save(lambda: self.open_vault_requested.emit(other_vault))
-
-    def _use_settings(self, new: Settings) -> None:
-        """Use new settings (saved here or by another process): re-index when the model or
-        chunking changed, switch language. The vault is never switched from here."""
-        old, self.settings = self.settings, new
-        if new.language != old.language:
-            i18n.install_translator(new.language)  # re-labels through changeEvent
-        self.search_panel.set_mode(new.search.mode)
-        self.session.reconfigure(new)
-        self.bus.settings_changed.emit(new)
-
-    def show_about(self) -> None:
-        QMessageBox.about(
-            self,
-            self.tr("About pixelmem"),
-            self.tr(
-                "<h3>pixelmem {version}</h3><p>Local-first knowledge memory: Markdown files in a "
-                "folder you own, searched by meaning and by keyword, offline.</p>"
-                "<p>Vault: {vault}</p>"
-            ).format(version=__version__, vault=self.engine.vault),
-        )
-
-    def toggle_docks(self) -> list[QDockWidget]:
-        """The docks whose View-menu toggles build_menus adds (the later docks add theirs)."""
-        return [self.list_dock, self.search_dock, self.related_dock, self.backlinks_dock]
+        self.panels.build(Stage.AFTER_SCAN)  # saved where they are, not as placeholders
+        if self.chat_focus.active:
+            self.chat_focus.toggle()  # save the everyday layout, not the focused one
+        save_layout(self)

@@ -12,25 +12,24 @@ from pixelmem.gui.window.recent_vaults import ui_state
 
 if TYPE_CHECKING:
     from pixelmem.gui.editor.editor_form import EditorForm
-    from pixelmem.gui.window.main_window import MainWindow
+    from pixelmem.gui.memory_list.memory_list import MemoryListPanel
 
 LIST_KEY = "list/{name}"
 PREVIEW_KEY = "editor/preview"
 
 
-def restore_list_state(window: MainWindow) -> None:
+def restore_list_state(panel: MemoryListPanel) -> None:
     """Apply the saved list choices, then save each new one as it is made."""
     state = ui_state()
-    panel = window.list_panel
     saved = {
         name: str(state.value(LIST_KEY.format(name=name), "") or "") for name in panel.choices()
     }
     panel.restore_choices(saved)
     for combo in (panel.sort_combo, panel.topic_combo, panel.importance_combo, panel.date_combo):
-        combo.activated.connect(lambda _index: _save_list(window))
+        combo.activated.connect(lambda _index: _save_list(panel))
 
 
-def restore_editor_state(window: MainWindow, form: EditorForm) -> None:
+def restore_editor_state(form: EditorForm) -> None:
     """Apply the saved preview choice to the editor (built after the list), then save it as
     it changes."""
     if str(ui_state().value(PREVIEW_KEY, "false")).lower() == "true":
@@ -39,9 +38,9 @@ def restore_editor_state(window: MainWindow, form: EditorForm) -> None:
     form.preview_shortcut.activated.connect(lambda: _save_preview(form.preview_button.isChecked()))
 
 
-def _save_list(window: MainWindow) -> None:
+def _save_list(panel: MemoryListPanel) -> None:
     state = ui_state()
-    for name, value in window.list_panel.choices().items():
+    for name, value in panel.choices().items():
         state.setValue(LIST_KEY.format(name=name), value)
 
 

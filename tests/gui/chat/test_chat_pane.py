@@ -586,11 +586,11 @@ def test_focus_chat_gives_the_chat_the_window_and_back(qtbot, window) -> None:
     qtbot.waitExposed(window)
     before = window.chat_dock.width()
     window.actions_by_name["focus_chat"].trigger()
-    assert window.chat_focused
+    assert window.chat_focus.active
     qtbot.waitUntil(lambda: window.chat_dock.width() > 0.9 * window.width(), timeout=TIMEOUT)
     assert not window.list_dock.isVisible() and not window.centralWidget().isVisible()
-    window.focus_chat()
-    assert not window.chat_focused
+    window.commands.focus_chat()
+    assert not window.chat_focus.active
     assert window.list_dock.isVisible() and window.centralWidget().isVisible()
     qtbot.waitUntil(lambda: window.chat_dock.width() < 0.6 * window.width(), timeout=TIMEOUT)
     assert window.chat_dock.width() <= max(before, 0.6 * window.width())

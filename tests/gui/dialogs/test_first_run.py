@@ -100,7 +100,7 @@ def test_recent_vaults_menu_switches_vault(qtbot, window, tmp_path: Path) -> Non
     remember_vault(window.engine.vault)
     requested: list[str] = []
     window.open_vault_requested.connect(requested.append)
-    window._fill_recent_menu()
+    window.recent_menu.fill()
     actions = window.recent_menu.actions()
     assert [a.text().split("  —  ")[1] for a in actions] == [str(other)]  # not the open one
     actions[0].trigger()
@@ -108,7 +108,7 @@ def test_recent_vaults_menu_switches_vault(qtbot, window, tmp_path: Path) -> Non
 
 
 def test_recent_menu_says_when_there_is_nothing(qtbot, window) -> None:
-    window._fill_recent_menu()
+    window.recent_menu.fill()
     (only,) = window.recent_menu.actions()
     assert not only.isEnabled()
 

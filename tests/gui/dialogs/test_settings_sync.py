@@ -22,7 +22,7 @@ def test_a_key_set_by_the_cli_while_the_dialog_is_open_survives_its_save(
     dialog.accept()
     new = dialog.result_settings()
     assert new is not None
-    window.apply_settings(new, base=dialog.settings)
+    window.commands.apply_settings(new, base=dialog.settings)
 
     on_disk = Settings.load()
     assert on_disk.chat.api_key == "sk-set-from-the-cli"
@@ -51,7 +51,7 @@ def test_the_apps_own_save_is_not_echoed_back(qtbot, window) -> None:
     window.bus.settings_changed.connect(seen.append)
     new = window.settings.copy()
     new.chat.model = "mine"
-    window.apply_settings(new)
+    window.commands.apply_settings(new)
     assert len(seen) == 1
     qtbot.wait(400)  # longer than the watcher's debounce
     assert len(seen) == 1

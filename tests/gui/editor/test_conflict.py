@@ -38,7 +38,7 @@ def test_cancel_leaves_the_other_programs_version(qtbot, window, answer) -> None
     asked = answer(prompts.CANCEL)
     memory_id = _open_and_edit(window, "Espresso ratio", "mine")
     _change_on_disk(window, memory_id, "28 seconds", "30 seconds (theirs)")
-    window.save_memory()
+    window.commands.save_memory()
     qtbot.waitUntil(lambda: asked == ["Espresso ratio"])
     text = window.session.store.path_for(memory_id).read_text(encoding="utf-8")
     assert "30 seconds (theirs)" in text and "mine" not in text
@@ -53,7 +53,7 @@ def test_keep_both_writes_a_conflict_copy(qtbot, window, answer) -> None:
     with qtbot.waitSignal(
         window.bus.memory_updated, timeout=5000, check_params_cb=lambda c, _i: bool(c.created)
     ) as created:
-        window.save_memory()
+        window.commands.save_memory()
     copy_id = created.args[0].created[0]
     copy_path = window.session.store.path_for(copy_id)
     assert "(conflict" in copy_path.name and copy_path.parent == original.parent
@@ -68,7 +68,7 @@ def test_overwrite_replaces_the_file(qtbot, window, answer) -> None:
     memory_id = _open_and_edit(window, "Espresso ratio", "mine")
     _change_on_disk(window, memory_id, "28 seconds", "30 seconds (theirs)")
     with qtbot.waitSignal(window.editor.saved, timeout=5000):
-        window.save_memory()
+        window.commands.save_memory()
     text = window.session.store.path_for(memory_id).read_text(encoding="utf-8")
     assert "mine" in text and "theirs" not in text
 
@@ -77,7 +77,7 @@ def test_reload_shows_the_file_as_it_is_now(qtbot, window, answer) -> None:
     answer(prompts.RELOAD)
     memory_id = _open_and_edit(window, "Espresso ratio", "mine")
     _change_on_disk(window, memory_id, "28 seconds", "30 seconds (theirs)")
-    window.save_memory()
+    window.commands.save_memory()
     body = window.editor.form.body_edit
     qtbot.waitUntil(lambda: "theirs" in body.toPlainText())
     assert not window.editor.is_dirty

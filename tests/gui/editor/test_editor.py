@@ -29,14 +29,14 @@ def _open(qtbot, window, title: str) -> str:
 
 
 def test_new_memory_is_created_announced_and_listed(qtbot, window) -> None:
-    window.new_memory()
+    window.commands.new_memory()
     form = window.editor.form
     form.title_edit.setText("Kettle descaling")
     form.topics_edit.setText("home， cleaning")
     form.body_edit.setPlainText("Use citric acid once a month.")
     assert window.editor.is_dirty and window.isWindowModified()
     with qtbot.waitSignal(window.bus.memory_updated, timeout=5000) as announced:
-        window.save_memory()
+        window.commands.save_memory()
     [(action, memory_id)] = announced.args[0].pairs()
     assert action == "created" and announced.args[1] is window.editor
     qtbot.waitUntil(lambda: "Kettle descaling" in _list_titles(window))
@@ -50,7 +50,7 @@ def test_edit_is_saved_and_the_row_updates(qtbot, window) -> None:
     memory_id = _open(qtbot, window, "Tomato garden")
     window.editor.form.title_edit.setText("Tomato garden (2025)")
     with qtbot.waitSignal(window.bus.memory_updated, timeout=5000) as announced:
-        window.save_memory()
+        window.commands.save_memory()
     assert announced.args[0].pairs() == [("updated", memory_id)]
     model = window.list_model
     qtbot.waitUntil(
@@ -64,7 +64,7 @@ def test_delete_moves_to_trash_and_undo_restores(qtbot, window, small_vault: Pat
     memory_id = _open(qtbot, window, "Rust lifetimes")
     path = window.session.store.path_for(memory_id)
     with qtbot.waitSignal(window.bus.memory_updated, timeout=5000) as announced:
-        window.delete_memory()
+        window.commands.delete_memory()
     assert announced.args[0].pairs() == [("deleted", memory_id)]
     assert not path.exists()
     assert "Rust lifetimes" not in _list_titles(window)
@@ -73,7 +73,7 @@ def test_delete_moves_to_trash_and_undo_restores(qtbot, window, small_vault: Pat
     assert record is not None and record.trashed.exists()
     assert window.status.undo_button.isVisibleTo(window.status)
     with qtbot.waitSignal(window.bus.memory_updated, timeout=5000) as restored:
-        window.undo_delete()
+        window.commands.undo_delete()
     assert restored.args[0].pairs() == [("created", memory_id)]
     assert path.exists() and not record.trashed.exists()
     qtbot.waitUntil(lambda: "Rust lifetimes" in _list_titles(window))
@@ -92,7 +92,7 @@ def test_a_delete_made_by_the_cli_can_be_undone_in_the_app(
     assert record is not None and record.memory_id == memory_id
     assert record.trashed.parent == small_vault / ".pixelmem" / "trash"
     with qtbot.waitSignal(window.bus.memory_updated, timeout=5000):
-        window.undo_delete()
+        window.commands.undo_delete()
     qtbot.waitUntil(lambda: window.list_model.row_of(memory_id) >= 0)
     assert path.exists()
 
@@ -139,5 +139,5 @@ def test_untouched_body_bytes_survive_a_title_edit(qtbot, window, small_vault: P
         window.session.apply_paths([path])  # what the watcher would do
     window.editor.form.title_edit.setText("Espresso ratio v2")
     with qtbot.waitSignal(window.bus.memory_updated, timeout=5000):
-        window.save_memory()
+        window.commands.save_memory()
     assert b"espresso\r\nnext line" in path.read_bytes()

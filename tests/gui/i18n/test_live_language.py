@@ -40,7 +40,7 @@ def _english_afterwards(qapp) -> Iterator[None]:
 def switch(window, qtbot, language: str) -> None:
     new = copy.deepcopy(window.settings)
     new.language = language
-    window._use_settings(new)
+    window.commands.use_settings(new)
     qtbot.wait(50)  # Qt posts LanguageChange to each window
 
 
@@ -57,7 +57,7 @@ def exercise(window, qtbot) -> None:
     with qtbot.waitSignal(window.session.trashed, timeout=5000):
         window.session.delete(memories[-1].id)
     qtbot.waitUntil(lambda: bool(window.inbox.drafts), timeout=5000)
-    window.focus_search()
+    window.commands.focus_search()
 
 
 def test_english_to_chinese_leaves_no_english(qtbot, window) -> None:
@@ -83,7 +83,7 @@ def test_a_chat_answer_is_relabelled_too(qtbot, window) -> None:
         server.release()
         new = copy.deepcopy(window.settings)
         new.chat.provider, new.chat.base_url, new.chat.model = "ollama", server.url, "fake"
-        window._use_settings(new)
+        window.commands.use_settings(new)
         pane = window.chat_dock
         pane.raise_()
         pane.input.setPlainText("espresso ratio")

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.gui
 @pytest.fixture
 def map_view(qtbot, window):
     with qtbot.waitSignal(window.map_view.map_shown, timeout=10_000) as shown:
-        window.show_map()
+        window.panels.reveal("map")
     assert shown.args == [5]
     return window.map_view
 

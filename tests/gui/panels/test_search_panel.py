@@ -15,7 +15,7 @@ def _titles(panel) -> list[str]:
 
 def test_typing_shows_highlighted_results(qtbot, window) -> None:
     panel = window.search_panel
-    window.focus_search()
+    window.commands.focus_search()
     with qtbot.waitSignal(panel.results_shown, timeout=5000) as shown:
         qtbot.keyClicks(panel.search_box, "espresso")
     assert shown.args == ["espresso", len(_titles(panel))]
@@ -96,7 +96,7 @@ def test_a_hit_in_a_long_memory_selects_its_chunk(qtbot, window) -> None:
         panel.run_search()
     hit = panel.model.hit_at(0)
     assert hit.title == "Long travel diary" and hit.start > 0
-    window.open_search_hit(hit)
+    panel.hit_activated.emit(hit)  # what Enter or a click on the hit does
     selected = window.editor.form.body_edit.textCursor().selectedText()
     assert "zeppelin hangar" in selected and "Paragraph 0" not in selected  # a part, not all
 

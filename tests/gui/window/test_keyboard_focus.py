@@ -19,7 +19,7 @@ def _shown(qtbot, window, size=(800, 600)) -> None:
 
 def _tab_stops(qtbot, window, *, forward: bool = True) -> list[tuple]:
     """Focus the list, then Tab round the whole window back to it: (stop, framed widget)."""
-    window.focus_list()
+    window.commands.focus_list()
     start = QApplication.focusWidget()
     stops = []
     key = Qt.Key.Key_Tab if forward else Qt.Key.Key_Backtab
@@ -68,7 +68,7 @@ def test_shift_tab_walks_back_the_same_way(qtbot, window) -> None:
 
 def test_no_focus_frame_after_a_click(qtbot, window) -> None:
     _shown(qtbot, window)
-    window.focus_list()
+    window.commands.focus_list()
     assert window.focus_ring.target is window.list_panel.view  # from the keyboard (Ctrl+1)
     title = window.editor.form.title_edit
     qtbot.mouseClick(title, Qt.MouseButton.LeftButton)
@@ -91,7 +91,7 @@ def _dark() -> QPalette:
 def test_the_frame_is_drawn_in_the_highlight_colour(qtbot, window, palette) -> None:
     _shown(qtbot, window)
     window.setPalette(palette())
-    window.focus_list()
+    window.commands.focus_list()
     ring = window.focus_ring
     assert ring.isVisible() and ring.size() == window.list_panel.view.size()
     image = ring.grab().toImage()

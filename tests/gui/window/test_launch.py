@@ -12,7 +12,10 @@ from PySide6.QtWidgets import QDockWidget
 
 from pixelmem.core.index.engine import Engine
 from pixelmem.core.settings import Settings
+from pixelmem.gui.panels.registry import PANELS, Stage
 from pixelmem.gui.window.main_window import MainWindow
+
+AFTER_SCAN = Stage.AFTER_SCAN
 
 
 def make_window(qtbot, vault: Path, embedder, settings: Settings) -> MainWindow:
@@ -102,28 +105,28 @@ def test_a_row_opened_before_the_scan_ends_opens_once_it_has(
 
 
 def test_the_later_docks_are_built_after_the_list_and_each_opens(qtbot, window) -> None:
-    qtbot.waitUntil(lambda: window._later is not None, timeout=5000)  # on their own, soon
+    qtbot.waitUntil(lambda: window.panels.is_built(AFTER_SCAN), timeout=5000)  # on their own
     window.show()
-    window.focus_chat()
-    assert window.chat_dock.isVisible() and window.chat_focused
-    window.focus_chat()
-    window.show_map()
+    window.commands.focus_chat()
+    assert window.chat_dock.isVisible() and window.chat_focus.active
+    window.commands.focus_chat()
+    window.panels.reveal("map")
     assert window.map_dock.isVisible()
     qtbot.waitUntil(lambda: window.map_view.map is not None, timeout=10_000)
     window.inbox_dock.show()
     window.inbox_dock.raise_()
     qtbot.waitUntil(lambda: window.inbox.isVisible())
-    toggles = [a for a in window.menus["view"].actions() if a.isCheckable()]  # type: ignore[attr-defined]
-    docks = [*window.toggle_docks(), window.chat_dock, window.inbox_dock, window.map_dock]
+    toggles = [a for a in window.menus["view"].actions() if a.isCheckable()]
+    docks = [window.list_dock, *(window.panels.dock(panel.name) for panel in PANELS)]
     assert toggles == [dock.toggleViewAction() for dock in docks]  # one each, in this order
 
 
 def test_a_use_before_they_are_built_builds_them(qtbot, engine: Engine, settings) -> None:
     window = MainWindow(engine, settings)
     qtbot.addWidget(window)
-    assert window._later is None  # not built with the window
+    assert not window.panels.is_built(AFTER_SCAN)  # not built with the window
     assert window.map_dock.objectName() == "mapDock"  # the first use builds them
-    assert window._later is not None
+    assert window.panels.is_built(AFTER_SCAN)
     window.session.shutdown()
 
 
@@ -138,7 +141,7 @@ def test_the_later_docks_come_back_where_the_saved_layout_had_them(
     first.session.shutdown()
 
     second = make_window(qtbot, small_vault, embedder, settings)
-    assert second._later is None
+    assert not second.panels.is_built(AFTER_SCAN)
     docks = {d.objectName(): d for d in second.findChildren(QDockWidget)}
     assert {"chatDock", "mapDock", "inboxDock"}.isdisjoint(docks)
     left = Qt.DockWidgetArea.LeftDockWidgetArea

@@ -28,7 +28,7 @@ def test_ctrl_z_in_the_list_restores_the_last_delete(qtbot, window) -> None:
     assert not undo.isEnabled()  # nothing deleted yet
     memory_id = _delete(qtbot, window, "Rust lifetimes")
     assert undo.isEnabled() and undo.shortcut().matches(Qt.Key.Key_Z | CTRL)
-    window.focus_list()
+    window.commands.focus_list()
     with qtbot.waitSignal(window.bus.memory_updated, timeout=5000) as restored:
         qtbot.keyClick(window.list_panel.view, Qt.Key.Key_Z, CTRL)
     assert restored.args[0].pairs() == [("created", memory_id)]
