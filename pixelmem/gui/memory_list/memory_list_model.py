@@ -43,6 +43,7 @@ WITHOUT_TOPICS = "\x00without"  # the topic filter's value for "memories without
 BATCH_ROWS = 32  # above this many changes one reset is cheaper than row-by-row signals
 AnyIndex = QModelIndex | QPersistentModelIndex
 Lookup = Callable[[str], Memory]
+Rule = Callable[[Memory], bool]  # a panel's filter of the list: which memories it shows
 
 
 def _stamp(value: datetime | None) -> float:
@@ -280,8 +281,9 @@ class MemoryListModel(QAbstractListModel):
 
 
 class MemoryFilterProxy(QSortFilterProxyModel):
-    """Filters by topic (or :data:`WITHOUT_TOPICS`), importance, "updated since" and a period
-    of the timeline (days the memories were written); empty values mean "any"."""
+    """Filters by topic (or :data:`WITHOUT_TOPICS`), importance, "updated since", a period
+    of the timeline (days the memories were written) and the rules panels set
+    (:meth:`set_rule`: the tag pane's tag); empty values mean "any"."""
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -289,6 +291,7 @@ class MemoryFilterProxy(QSortFilterProxyModel):
         self._importance = ""
         self._since: datetime | None = None
         self._period: tuple[date, date] | None = None  # first day, day after the last
+        self._rules: dict[str, Rule] = {}
 
     def set_filters(
         self, *, topic: str = "", importance: str = "", since: datetime | None = None
@@ -322,13 +325,31 @@ class MemoryFilterProxy(QSortFilterProxyModel):
             apply()
             self.invalidateRowsFilter()
 
+    def set_rule(self, name: str, accepts: Rule | None) -> None:
+        """Show only the memories ``accepts`` (and every other rule) is true of; None drops
+        the rule called ``name``. A panel filters the list with one without the list knowing
+        the panel (the tag pane: memories with a tag)."""
+        if accepts is None and name not in self._rules:
+            return
+
+        def apply() -> None:
+            if accepts is None:
+                self._rules.pop(name, None)
+            else:
+                self._rules[name] = accepts
+
+        self._change_filter(apply)
+
+    def rule(self, name: str) -> Rule | None:
+        return self._rules.get(name)
+
     @property
     def period(self) -> tuple[date, date] | None:
         return self._period
 
     @property
     def filtering(self) -> bool:
-        return bool(self._topic or self._importance or self._since or self._period)
+        return bool(self._topic or self._importance or self._since or self._period or self._rules)
 
     def filterAcceptsRow(self, source_row: int, source_parent: AnyIndex) -> bool:
         if not self.filtering:
@@ -346,7 +367,9 @@ class MemoryFilterProxy(QSortFilterProxyModel):
         if self._importance and memory.importance != self._importance:
             return False
         stamp = memory.updated or memory.created
-        return not (self._since and (stamp is None or stamp < self._since))
+        if self._since and (stamp is None or stamp < self._since):
+            return False
+        return all(accepts(memory) for accepts in self._rules.values())
 
 
 def _within(day: date | None, period: tuple[date, date]) -> bool:

@@ -130,3 +130,28 @@ def test_filters_memories_without_topics_and_by_period() -> None:
     assert proxy.rowCount() == 1 and proxy.period == (day, day + timedelta(days=1))
     proxy.set_period(None)
     assert proxy.rowCount() == 3
+
+
+def test_a_panels_rule_filters_with_the_others_and_goes_again(qtbot) -> None:
+    model, _ = _model(
+        [
+            _memory("a", "Espresso", 1, ["coffee"], "high"),
+            _memory("b", "Pour-over", 2, ["coffee"]),
+            _memory("c", "Sourdough", 3, ["baking"], "high"),
+        ]
+    )
+    proxy = MemoryFilterProxy()
+    proxy.setSourceModel(model)
+
+    def shown() -> list[str]:
+        return [proxy.index(r, 0).data() for r in range(proxy.rowCount())]
+
+    proxy.set_rule("tag", lambda memory: "coffee" in memory.topics)
+    assert shown() == ["Espresso", "Pour-over"] and proxy.filtering
+    proxy.set_filters(importance="high")  # rules and the list's own filters both apply
+    assert shown() == ["Espresso"]
+    proxy.set_filters()
+    proxy.set_rule("tag", None)
+    assert shown() == ["Espresso", "Pour-over", "Sourdough"] and not proxy.filtering
+    proxy.set_rule("never set", None)  # dropping a rule that is not there changes nothing
+    assert proxy.rule("tag") is None
