@@ -158,14 +158,15 @@ class PanelDocks(QObject):
 
     def _place(self, panel: Panel, dock: QDockWidget) -> None:
         """The panel's first place: a tab behind another dock, below one, or its own."""
-        window = self._window
-        window.addDockWidget(panel.area, dock)
+        window, vertical = self._window, Qt.Orientation.Vertical
+        window.addDockWidget(panel.area, dock, vertical)  # last in its area, below the others
         if panel.tab_of:
             beside = self._neighbour(panel.tab_of)
             window.tabifyDockWidget(beside, dock)
             beside.raise_()
-        elif panel.below:
-            window.splitDockWidget(self._neighbour(panel.below), dock, Qt.Orientation.Vertical)
+        elif panel.below and not window.tabifiedDockWidgets(self._neighbour(panel.below)):
+            # (below a tab group, Qt would add it as one more tab: it stays last in the area)
+            window.splitDockWidget(self._neighbour(panel.below), dock, vertical)
         if panel.hidden:
             dock.hide()
 
