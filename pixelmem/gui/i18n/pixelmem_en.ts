@@ -217,6 +217,17 @@
     </message>
 </context>
 <context>
+    <name>TagPane</name>
+    <message numerus="yes">
+        <location filename="../panels/tag_pane.py" line="1"/>
+        <source>%Ln memories tagged #{tag}</source>
+        <translation>
+            <numerusform>%Ln memory tagged #{tag}</numerusform>
+            <numerusform>%Ln memories tagged #{tag}</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>VaultSession</name>
     <message numerus="yes">
         <location filename="../session.py" line="362"/>

@@ -937,6 +937,11 @@ Those will be moved to the trash (they can be restored).</source>
         <source>Chat</source>
         <translation>聊天</translation>
     </message>
+    <message>
+        <location filename="../panels/registry.py" line="1" />
+        <source>Tags</source>
+        <translation>标签</translation>
+    </message>
 </context>
 <context>
     <name>MapView</name>
@@ -1854,6 +1859,36 @@ The local keyword index answers meanwhile.</source>
     </message>
 </context>
 <context>
+    <name>TagPane</name>
+    <message>
+        <location filename="../panels/tag_pane.py" line="1" />
+        <source>Show all</source>
+        <translation>显示全部</translation>
+    </message>
+    <message>
+        <location filename="../panels/tag_pane.py" line="1" />
+        <source>No tags yet. A memory's tags (its topics) show here, nested ones (a/b) as a tree.</source>
+        <translation>还没有标签。记忆的标签（即主题）显示在这里，嵌套标签（a/b）显示为树。</translation>
+    </message>
+    <message>
+        <location filename="../panels/tag_pane.py" line="1" />
+        <source>Showing #{tag}</source>
+        <translation>正在显示 #{tag}</translation>
+    </message>
+    <message>
+        <location filename="../panels/tag_pane.py" line="1" />
+        <source>Choose a tag to see its memories</source>
+        <translation>选择一个标签，查看带有它的记忆</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../panels/tag_pane.py" line="1" />
+        <source>%Ln memories tagged #{tag}</source>
+        <translation>
+            <numerusform>%Ln 条记忆带有标签 #{tag}</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>TimelineBars</name>
     <message>
         <location filename="../timeline_strip.py" line="162" />
@@ -2109,6 +2144,11 @@ The local keyword index answers meanwhile.</source>
         <location filename="../menus.py" line="78" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location filename="../panels/registry.py" line="1" />
+        <source>&amp;Tags</source>
+        <translation>标签(&amp;T)</translation>
     </message>
 </context>
 <context>

@@ -150,6 +150,15 @@ PANELS: tuple[Panel, ...] = (
             "show_map", _title(QT_TRANSLATE_NOOP("menus", "Semantic &Map")), "Ctrl+5", "focus_map"
         ),
     ),
+    Panel(
+        "tags",
+        _title(QT_TRANSLATE_NOOP("MainWindow", "Tags")),
+        "pixelmem.gui.panels.tag_pane",
+        LEFT,
+        below="memories",
+        hidden=True,
+        goto=GoTo("show_tags", _title(QT_TRANSLATE_NOOP("menus", "&Tags")), "Ctrl+6"),
+    ),
 )
 
 
