@@ -111,7 +111,8 @@ class DuplicatesDialog(QDialog):
         if item is None:
             return
         group = item.parent() or item
-        ids = [group.child(i).data(0, ID_ROLE) for i in range(group.childCount())]
+        children = (group.child(i) for i in range(group.childCount()))
+        ids = [child.data(0, ID_ROLE) for child in children if child is not None]
         keep_id = item.data(0, ID_ROLE) or ids[0]
         others = [m for m in ids if m != keep_id]
         if not others:

@@ -153,11 +153,15 @@ class CompareDialog(QDialog):
         open_other = buttons.addButton(
             self.tr("Open the other"), QDialogButtonBox.ButtonRole.ActionRole
         )
-        open_other.clicked.connect(lambda: (self.open_memory_requested.emit(other), self.accept()))
+        open_other.clicked.connect(lambda: self._open(other))
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addLayout(columns, 1)
         layout.addWidget(buttons)
+
+    def _open(self, memory_id: str) -> None:
+        self.open_memory_requested.emit(memory_id)
+        self.accept()
 
 
 def above_editor(editor: QWidget, *strips: QWidget) -> QWidget:

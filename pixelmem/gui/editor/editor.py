@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QTextCursor
@@ -156,7 +157,7 @@ class MemoryEditor(QStackedWidget):
         form = self.form
         body = form.body_text(self._memory)
         title = form.title_edit.text().strip() or preview_line(body)[:80] or self.tr("Untitled")
-        fields = {
+        fields: dict[str, Any] = {
             "title": title,
             "topics": parse_topics(form.topics_edit.text()),
             "importance": form.importance_combo.currentData() or DEFAULT_IMPORTANCE,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from pathlib import Path
+from typing import cast
 
 from PySide6.QtCore import QEvent, QSize, Qt, Signal
 from PySide6.QtGui import (
@@ -185,7 +186,11 @@ class EditorForm(QWidget):
 
     def _place_actions(self, width: int) -> None:
         row, column = (1, 0) if self._two_rows_needed(width) else (0, 1)
-        if self.fields.getItemPosition(self.fields.indexOf(self.action_group))[:2] == (row, column):
+        # (row, column, row span, column span); the stubs say object
+        position = cast(
+            tuple[int, ...], self.fields.getItemPosition(self.fields.indexOf(self.action_group))
+        )
+        if position[:2] == (row, column):
             return
         self.fields.removeWidget(self.action_group)
         self.fields.addWidget(self.action_group, row, column, Qt.AlignmentFlag.AlignRight)

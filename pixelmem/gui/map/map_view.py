@@ -248,7 +248,7 @@ class MapView(QWidget):
         self.canvas.set_marks(np.array([rows[m] for m in ids if m in rows], np.int64))
 
     def highlighted_count(self) -> int:
-        return len(self.canvas.points._marked)
+        return self.canvas.points._marked.size()
 
     def _clicked(self, row: int) -> None:
         if self.map is not None:

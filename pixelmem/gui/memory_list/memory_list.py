@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 from PySide6.QtCore import QItemSelectionModel, QLocale, QModelIndex, QPoint, Qt, QTimer, Signal
@@ -129,8 +130,8 @@ class MemoryListPanel(QWidget):
         for combo in (self.topic_combo, self.importance_combo, self.date_combo):
             combo.currentIndexChanged.connect(self._apply_filters)
         self.sort_combo.currentIndexChanged.connect(self._apply_sort)
-        for combo in self._choice_combos():
-            combo[1].currentIndexChanged.connect(self._show_choices_in_tooltips)
+        for _key, choice in self._choice_combos():
+            choice.currentIndexChanged.connect(self._show_choices_in_tooltips)
         self.view.selectionModel().currentChanged.connect(self._current_changed)
         self.view.customContextMenuRequested.connect(self._context_menu)
         self.delete_action.triggered.connect(self._delete_current)
@@ -316,7 +317,7 @@ class MemoryListPanel(QWidget):
         ]
 
 
-def _fill(combo: QComboBox, items: list[tuple[str, object]], keep: object = ...) -> None:
+def _fill(combo: QComboBox, items: Sequence[tuple[str, object]], keep: object = ...) -> None:
     """Replace a combo's items, keeping the current choice, without firing change signals."""
     current = combo.currentData() if keep is ... else keep
     blocked = combo.blockSignals(True)

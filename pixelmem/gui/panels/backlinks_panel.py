@@ -125,11 +125,8 @@ class BacklinksPanel(QWidget):
 
     def unlinked_mention_at(self, item: QTreeWidgetItem | None) -> Mention | None:
         """The unlinked mention ``item`` shows (a line, not a title row), if it is one."""
-        if (
-            item is None
-            or item.parent() is None
-            or item.parent().parent() is not self.unlinked_item
-        ):
+        parent = item.parent() if item is not None else None
+        if item is None or parent is None or parent.parent() is not self.unlinked_item:
             return None
         mention = item.data(0, _MENTION_ROLE)
         return mention if isinstance(mention, Mention) else None

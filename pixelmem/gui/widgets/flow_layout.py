@@ -90,7 +90,7 @@ class FlowLayout(QLayout):
         return size
 
     def _shown(self) -> list[QLayoutItem]:
-        return [i for i in self._items if i.widget() is None or not i.widget().isHidden()]
+        return [i for i in self._items if (w := i.widget()) is None or not w.isHidden()]
 
     def _lines(self, width: int) -> list[list[QLayoutItem]]:
         """The items of each line: as many as fit at :data:`SHRINK` of their preferred width."""

@@ -56,7 +56,7 @@ class MarkdownPreview(QTextBrowser):
         self.anchorClicked.connect(self._on_anchor)
         self.policy = ResourcePolicy()
         self._full_text = ""
-        self.cut = False  # the text shown is a part of the body
+        self.is_cut = False  # the text shown is a part of the body
 
     @property
     def refused(self) -> list[QUrl]:
@@ -74,7 +74,7 @@ class MarkdownPreview(QTextBrowser):
         text = with_wiki_links(text)
         self._full_text = text
         bounded = bounded_markdown(text)
-        self.cut = bounded.cut
+        self.is_cut = bounded.cut
         if bounded.cut:
             note = self.tr("Part of this memory is not shown: {what}.").format(
                 what=", ".join(bounded.cuts)
@@ -86,7 +86,7 @@ class MarkdownPreview(QTextBrowser):
 
     def show_all(self) -> None:
         """Render the whole body, however long it takes (the person asked for it)."""
-        self.cut = False
+        self.is_cut = False
         self.setMarkdown(self._full_text)
 
     def _on_anchor(self, url: QUrl) -> None:
@@ -98,7 +98,7 @@ class MarkdownPreview(QTextBrowser):
         else:
             self.link_clicked.emit(url)
 
-    def loadResource(self, kind: int, url: QUrl) -> Any:
+    def loadResource(self, kind: int, url: QUrl | str) -> Any:
         return self.policy.load(kind, QUrl(url), self.document().baseUrl())
 
     def _allowed(self, url: QUrl) -> bool:

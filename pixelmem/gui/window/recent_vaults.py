@@ -19,16 +19,21 @@ def ui_state() -> QSettings:
 
 def recent_vaults() -> list[Path]:
     """Remembered vault folders that still exist, most recently opened first."""
-    value = ui_state().value(_KEY, [])
-    names = [value] if isinstance(value, str) else list(value or [])
-    return [Path(name) for name in names if isinstance(name, str) and Path(name).is_dir()]
+    names = _names(ui_state().value(_KEY, []))
+    return [Path(name) for name in names if Path(name).is_dir()]
 
 
 def remember_vault(vault: Path) -> None:
     """Put ``vault`` first in the list (once), keeping at most :data:`RECENT_LIMIT`."""
     state = ui_state()
-    value = state.value(_KEY, [])
-    names = [value] if isinstance(value, str) else [str(v) for v in value or []]
+    names = _names(state.value(_KEY, []))
     names = [str(vault), *(n for n in names if n != str(vault))][:RECENT_LIMIT]
     state.setValue(_KEY, names)
     state.sync()
+
+
+def _names(value: object) -> list[str]:
+    """The saved list as QSettings reads it back: one name is a str, several a list."""
+    if isinstance(value, str):
+        return [value]
+    return [name for name in value if isinstance(name, str)] if isinstance(value, list) else []

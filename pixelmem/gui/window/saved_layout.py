@@ -30,12 +30,12 @@ def restore_layout(
     state = ui_state()
     geometry = state.value(GEOMETRY_KEY)
     if geometry is not None:
-        window.restoreGeometry(geometry)  # type: ignore[arg-type]
+        window.restoreGeometry(geometry)
     else:
         window.resize(*FIRST_SIZE)
     layout = state.value(STATE_KEY)
     if layout is not None:
-        window.restoreState(layout)  # type: ignore[arg-type]
+        window.restoreState(layout)
     return DockShares(
         window, covered, first_layout=layout is None, tabs_when_short=tuple(tabs_when_short)
     )

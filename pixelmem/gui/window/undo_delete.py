@@ -48,8 +48,10 @@ class UndoDeleteKey(QObject):
 
     def _focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
         text_widget = isinstance(new, QLineEdit | QPlainTextEdit | QTextEdit)
-        if not (text_widget and shiboken6.isValid(self) and shiboken6.isValid(new)):
-            return  # this window is gone (a test's, a switched vault's) or the widget is
+        if not (text_widget and new is not None and shiboken6.isValid(self)):
+            return  # this window is gone (a test's, a switched vault's)
+        if not shiboken6.isValid(new):
+            return  # nor is the widget
         if new.property(_FILTERED) or new.window() is not self.window:
             return
         new.setProperty(_FILTERED, True)

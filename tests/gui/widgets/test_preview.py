@@ -204,10 +204,10 @@ def test_a_huge_body_is_cut_and_can_be_shown_in_full(qtbot, tmp_path: Path) -> N
     preview = MarkdownPreview()
     qtbot.addWidget(preview)
     preview.show_markdown(text, tmp_path, tmp_path)
-    assert preview.cut and "Show all" in preview.toPlainText()
+    assert preview.is_cut and "Show all" in preview.toPlainText()
     with qtbot.assertNotEmitted(preview.link_clicked):
         preview.anchorClicked.emit(QUrl("pixelmem:show-all"))
-    assert not preview.cut and "Show all" not in preview.toPlainText()
+    assert not preview.is_cut and "Show all" not in preview.toPlainText()
 
 
 def test_the_chat_view_cuts_a_huge_answer(qtbot) -> None:
