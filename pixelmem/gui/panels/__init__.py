@@ -1,6 +1,10 @@
-"""The dock panels beside the editor: search, related, backlinks, the review inbox.
+"""The dock panels and their registry: search, related, backlinks, the review inbox, tags.
 
-Each is a widget that listens to the bus and runs its work on workers; link_index is the wiki-link
-graph the backlinks panel and the window share. May import memory_list (row fonts),
-widgets, i18n and the foundation (bus, workers, session); never window.
+registry declares every dock panel of the window (name, module, factory, area, stage, first
+place, go-to shortcut); host is what a panel sees of the window (PanelHost); builtin builds the
+panels that came before the registry (search, related, backlinks, chat, inbox, map); a new
+panel is one module here with its build_panel (tag_pane) and one registry entry. link_index is
+the wiki-link graph the backlinks panel and the window share. May import chat and map (the
+registry names them, builtin builds them), memory_list, widgets, i18n and the foundation; never
+window.
 """

@@ -1,8 +1,10 @@
 """The main window and what frames it.
 
-main_window (the window: list | editor | docks, launch order), main_views (the editor and its
-companions, built after the first paint), menus (every menu entry and shortcut, one table),
-layout_policy (small windows, Tab order past covered dock tabs), view_state and recent_vaults
-(UI-only state in ui.ini), status_bar, undo_delete (Ctrl+Z for a deletion), quick_switcher
-(Ctrl+P). May import every gui package below it; only app.py imports it.
+main_window (the window: list | editor | docks, the launch order), panel_docks (the registered
+panels' docks, built by stage), main_views (the editor and its companions, built after the
+first paint), menus and commands (every menu entry and shortcut, one table, and what each
+does), navigation (opening memories and links), chat_focus, layout_policy and saved_layout
+(small windows, Tab order, the layout in ui.ini), view_state, recent_vaults and recent_menu,
+status_bar, undo_delete, quick_switcher. parts is what its helpers see of the window (no import
+of main_window, so no circle). May import every gui package; only app.py imports it.
 """
