@@ -65,7 +65,9 @@ class Panel:
     stage: Stage = Stage.AFTER_SCAN
     factory: str = "build_panel"  # (host: PanelHost) -> QWidget; a QDockWidget is its own dock
     tab_of: str = ""  # first place: a tab behind this panel's dock (it stays on top)
-    below: str = ""  # first place: below this panel's dock, splitting its height
+    # first place: below this panel's dock (and below every dock placed in the area before,
+    # as the area stacks them in the registry's order)
+    below: str = ""
     hidden: bool = False  # first place: closed until the View menu (or its shortcut) opens it
     goto: GoTo | None = None
 

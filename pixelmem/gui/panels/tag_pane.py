@@ -20,7 +20,16 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import (
+    QEvent,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QSize,
+    Qt,
+    QTimer,
+    Signal,
+)
 from PySide6.QtGui import QHideEvent, QKeyEvent, QShowEvent, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -48,6 +57,7 @@ if TYPE_CHECKING:
 REFRESH_DELAY_MS = 300  # after a change set: a burst of saves is counted once
 PATH_ROLE = Qt.ItemDataRole.UserRole + 1  # the tag's full path, folded ("garden/tomato")
 RULE = "tag"  # the list filter's rule this pane sets
+SHOWN_ROWS = 6  # the height it asks for, in rows
 
 
 # -- counting (no Qt: runs on a worker) ------------------------------------------------------
@@ -174,6 +184,11 @@ class TagPane(QWidget):
         layout.addWidget(self.empty_label)
         layout.addWidget(self.tree, 1)  # shown even when empty: the keyboard can be in it
         self.setFocusProxy(self.tree)
+
+    def sizeHint(self) -> QSize:
+        """A few rows: below the memory list, the list keeps most of the column's height."""
+        rows = self.fontMetrics().height() * (SHOWN_ROWS + 2)  # the caption, the frame
+        return QSize(super().sizeHint().width(), rows)
 
     def retranslate(self) -> None:
         self.clear_button.setText(self.tr("Show all"))

@@ -27,6 +27,8 @@ from pixelmem.gui.panels.host import PanelHost
 from pixelmem.gui.panels.registry import PANELS, Panel, Stage, check_panels, panel_named
 from pixelmem.gui.window.layout_policy import CoveredTabs, fit_tab_bars
 
+BELOW_SHARE = 200  # px: with twice that above it, a dock placed below takes a third
+
 
 def new_dock(window: QMainWindow, name: str, widget: QWidget) -> QDockWidget:
     """A closable, movable, floatable dock named ``name`` (the saved layout's key)."""
@@ -157,18 +159,35 @@ class PanelDocks(QObject):
         self._view_menu.addAction(dock.toggleViewAction())
 
     def _place(self, panel: Panel, dock: QDockWidget) -> None:
-        """The panel's first place: a tab behind another dock, below one, or its own."""
-        window, vertical = self._window, Qt.Orientation.Vertical
-        window.addDockWidget(panel.area, dock, vertical)  # last in its area, below the others
+        """The panel's first place: a tab behind another dock, or below the docks of its area
+        (``below``; not splitDockWidget, which makes it one more tab when its neighbour is in
+        a tab group, as the memory list is with the inbox)."""
+        window = self._window
+        window.addDockWidget(panel.area, dock, Qt.Orientation.Vertical)  # last in its area
         if panel.tab_of:
             beside = self._neighbour(panel.tab_of)
             window.tabifyDockWidget(beside, dock)
             beside.raise_()
-        elif panel.below and not window.tabifiedDockWidgets(self._neighbour(panel.below)):
-            # (below a tab group, Qt would add it as one more tab: it stays last in the area)
-            window.splitDockWidget(self._neighbour(panel.below), dock, vertical)
+        elif panel.below:
+            self._third_when_shown(self._neighbour(panel.below), dock)
         if panel.hidden:
             dock.hide()
+
+    def _third_when_shown(self, above: QDockWidget, dock: QDockWidget) -> None:
+        """The first time ``dock`` shows (placed below ``above``), it takes a third of their
+        height: the dock above (the memory list) keeps the most room. A hidden dock cannot be
+        sized, and Qt's own share follows the docks' minimum heights, not their use."""
+        window, vertical = self._window, Qt.Orientation.Vertical
+
+        def share(shown: bool) -> None:
+            if shown:
+                dock.visibilityChanged.disconnect(share)
+                sizes = [2 * BELOW_SHARE, BELOW_SHARE]
+                QTimer.singleShot(
+                    0, dock, lambda: window.resizeDocks([above, dock], sizes, vertical)
+                )
+
+        dock.visibilityChanged.connect(share)
 
     def _neighbour(self, name: str) -> QDockWidget:
         if name in self._docks:
