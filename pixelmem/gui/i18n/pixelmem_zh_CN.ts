@@ -706,6 +706,14 @@ Those will be moved to the trash (they can be restored).</source>
     </message>
 </context>
 <context>
+    <name>FilterCaption</name>
+    <message>
+        <location filename="../widgets/filter_caption.py" line="216" />
+        <source>Show all</source>
+        <translation>显示全部</translation>
+    </message>
+</context>
+<context>
     <name>FirstRunDialog</name>
     <message>
         <location filename="../first_run.py" line="50" />
@@ -1862,11 +1870,6 @@ The local keyword index answers meanwhile.</source>
     <name>TagPane</name>
     <message>
         <location filename="../panels/tag_pane.py" line="1" />
-        <source>Show all</source>
-        <translation>显示全部</translation>
-    </message>
-    <message>
-        <location filename="../panels/tag_pane.py" line="1" />
         <source>No tags yet. A memory's tags (its topics) show here, nested ones (a/b) as a tree.</source>
         <translation>还没有标签。记忆的标签（即主题）显示在这里，嵌套标签（a/b）显示为树。</translation>
     </message>
@@ -1913,11 +1916,6 @@ The local keyword index answers meanwhile.</source>
 </context>
 <context>
     <name>TimelineStrip</name>
-    <message>
-        <location filename="../timeline_strip.py" line="216" />
-        <source>Show all</source>
-        <translation>显示全部</translation>
-    </message>
     <message>
         <location filename="../timeline_strip.py" line="252" />
         <source>Per week, {first} to {last} · click to filter</source>

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPalette
-from PySide6.QtWidgets import QHBoxLayout, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from pixelmem.core.insight.timeline import (
     EMPTY_TIMELINE,
@@ -27,7 +27,7 @@ from pixelmem.core.insight.timeline import (
 from pixelmem.gui.bus import MemoryBus
 from pixelmem.gui.session import VaultSession
 from pixelmem.gui.widgets.colors import HUES
-from pixelmem.gui.widgets.elided_label import ElidedLabel
+from pixelmem.gui.widgets.filter_caption import FilterCaption
 from pixelmem.gui.workers import LatestOnly
 
 if TYPE_CHECKING:  # numpy is imported where bars are drawn: the empty strip is built before
@@ -208,30 +208,21 @@ class TimelineStrip(QWidget):
         super().__init__(parent)
         self.session = session
         self.bars = TimelineBars()
-        self.caption = ElidedLabel()  # a long date range never widens the list's dock
-        self.caption.setEnabled(False)  # grey, like the list's other hints
-        self.clear_button = QToolButton()
-        self.clear_button.setAutoRaise(True)
-        self.clear_button.hide()
+        self.caption = FilterCaption()  # a long date range never widens the list's dock
         self._latest = LatestOnly()
         self._timer = QTimer(self, singleShot=True, interval=REFRESH_DELAY_MS)
         self._timer.timeout.connect(self.refresh)
-        row = QHBoxLayout()
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.caption, 1)
-        row.addWidget(self.clear_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 4, 10, 2)
         layout.setSpacing(2)
         layout.addWidget(self.bars)
-        layout.addLayout(row)
+        layout.addWidget(self.caption)
         self.bars.weeks_chosen.connect(self._weeks_chosen)
-        self.clear_button.clicked.connect(lambda: self.bars.choose(None))
+        self.caption.cleared.connect(lambda: self.bars.choose(None))
         bus.memory_updated.connect(lambda *_: self._timer.start())
         self.retranslate()
 
     def retranslate(self) -> None:
-        self.clear_button.setText(self.tr("Show all"))
         self._show_caption()
 
     def refresh(self) -> None:
@@ -263,7 +254,6 @@ class TimelineStrip(QWidget):
 
     def _show_caption(self) -> None:
         period = self.period()
-        self.clear_button.setVisible(period is not None)
         timeline = self.bars.timeline
         if period is None:
             text = (
@@ -282,7 +272,7 @@ class TimelineStrip(QWidget):
                 text = self.tr("{first} to {last}").format(
                     first=first.isoformat(), last=(period[1] - timedelta(days=1)).isoformat()
                 )
-        self.caption.setText(text)
+        self.caption.show_text(text, filtering=period is not None)
 
 
 def above_list(strip: TimelineStrip, panel: QWidget) -> QWidget:

@@ -35,10 +35,8 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
     QDockWidget,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
-    QToolButton,
     QTreeView,
     QVBoxLayout,
     QWidget,
@@ -47,7 +45,7 @@ from PySide6.QtWidgets import (
 from pixelmem.core.vault.memory import Memory
 from pixelmem.gui.bus import MemoryBus
 from pixelmem.gui.session import VaultSession
-from pixelmem.gui.widgets.elided_label import ElidedLabel
+from pixelmem.gui.widgets.filter_caption import FilterCaption
 from pixelmem.gui.workers import LatestOnly
 
 if TYPE_CHECKING:
@@ -163,24 +161,17 @@ class TagPane(QWidget):
         # On press, not click: a double-click (which also expands) chooses once, not twice.
         self.tree.pressed.connect(self._pressed)
         self.tree.installEventFilter(self)  # Enter chooses, Esc shows all
-        self.caption = ElidedLabel()
-        self.caption.setEnabled(False)  # grey, like the list's other hints
-        self.clear_button = QToolButton()
-        self.clear_button.setAutoRaise(True)
-        self.clear_button.hide()
-        self.clear_button.clicked.connect(lambda: self.choose(""))
+        self.caption = FilterCaption()
+        self.caption.setContentsMargins(10, 4, 6, 2)
+        self.caption.cleared.connect(lambda: self.choose(""))
         self.empty_label = QLabel()
         self.empty_label.setWordWrap(True)
         self.empty_label.setEnabled(False)
         self.empty_label.setContentsMargins(10, 6, 10, 6)
-        row = QHBoxLayout()
-        row.setContentsMargins(10, 4, 6, 2)
-        row.addWidget(self.caption, 1)
-        row.addWidget(self.clear_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
-        layout.addLayout(row)
+        layout.addWidget(self.caption)
         layout.addWidget(self.empty_label)
         layout.addWidget(self.tree, 1)  # shown even when empty: the keyboard can be in it
         self.setFocusProxy(self.tree)
@@ -191,7 +182,6 @@ class TagPane(QWidget):
         return QSize(super().sizeHint().width(), rows)
 
     def retranslate(self) -> None:
-        self.clear_button.setText(self.tr("Show all"))
         self.empty_label.setText(
             self.tr(
                 "No tags yet. A memory's tags (its topics) show here, nested ones (a/b) as a tree."
@@ -315,11 +305,11 @@ class TagPane(QWidget):
         return next((node.path for node in nodes if node.path.casefold() == folded), folded)
 
     def _show_caption(self) -> None:
-        self.clear_button.setVisible(bool(self.chosen))
         if self.chosen:
-            self.caption.setText(self.tr("Showing #{tag}").format(tag=self._spelled(self.chosen)))
+            text = self.tr("Showing #{tag}").format(tag=self._spelled(self.chosen))
         else:
-            self.caption.setText(self.tr("Choose a tag to see its memories"))
+            text = self.tr("Choose a tag to see its memories")
+        self.caption.show_text(text, filtering=bool(self.chosen))
 
 
 def show_tag(list_filter: MemoryFilterProxy, path: str) -> None:

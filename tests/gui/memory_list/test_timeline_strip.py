@@ -56,11 +56,11 @@ def test_weeks_by_topic_and_a_click_filters_the_list(qtbot, window):
         qtbot.mouseClick(strip.bars, Qt.MouseButton.LeftButton, pos=first_week)
     assert picked.args[0] == (date(2024, 1, 8), date(2024, 1, 15))
     assert _shown(window) == ["Old note"]
-    assert "2024-01-08" in strip.caption.text() and not strip.clear_button.isHidden()
+    assert "2024-01-08" in strip.caption.label.text() and not strip.caption.clear_button.isHidden()
     assert "1 memory" in strip.bars.describe(0) and "No topic: 1" in strip.bars.describe(0)
-    strip.clear_button.click()
+    strip.caption.clear_button.click()
     assert len(_shown(window)) == 6 and strip.period() is None
-    assert strip.caption.text().startswith("Per week, 2024-01-08 to ")
+    assert strip.caption.label.text().startswith("Per week, 2024-01-08 to ")
 
 
 def test_drag_picks_a_range_and_clicking_the_week_again_clears(qtbot, window):

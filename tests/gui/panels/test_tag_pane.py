@@ -120,12 +120,12 @@ def test_choosing_a_tag_filters_the_list_and_choosing_it_again_shows_all(
     qtbot.mouseClick(pane.tree.viewport(), Qt.MouseButton.LeftButton, pos=_centre(pane, index))
     assert _shown_titles(window) == ["Espresso ratio"]
     assert window.list_panel.count_label.text() == "1 of 5 memories"
-    assert pane.clear_button.isVisible() and "#coffee" in pane.caption.text()
+    assert pane.caption.clear_button.isVisible() and "#coffee" in pane.caption.label.text()
     qtbot.mouseClick(pane.tree.viewport(), Qt.MouseButton.LeftButton, pos=_centre(pane, index))
-    assert _shown_titles(window) == everything and not pane.clear_button.isVisible()
+    assert _shown_titles(window) == everything and not pane.caption.clear_button.isVisible()
     _double_click(qtbot, pane, index)
     assert _shown_titles(window) == ["Espresso ratio"]  # a double-click chooses, once
-    pane.clear_button.click()
+    pane.caption.clear_button.click()
     assert _shown_titles(window) == everything
 
 
@@ -222,8 +222,8 @@ def test_its_labels_follow_a_language_switch(qtbot, window, shown_pane: TagPane)
     i18n.install_translator("zh_CN")
     qtbot.waitUntil(lambda: window.panels.dock("tags").windowTitle() == "标签")
     assert window.actions_by_name["show_tags"].text() == "标签(&T)"
-    assert shown_pane.caption.text() == "正在显示 #coffee"
-    assert shown_pane.clear_button.text() == "显示全部"
+    assert shown_pane.caption.label.text() == "正在显示 #coffee"
+    assert shown_pane.caption.clear_button.text() == "显示全部"
     tip = _index(shown_pane, "coffee").data(Qt.ItemDataRole.ToolTipRole)
     assert tip == "1 条记忆带有标签 #coffee"
     assert QApplication.focusWidget() is not None
