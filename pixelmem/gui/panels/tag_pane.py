@@ -216,11 +216,12 @@ class TagPane(QWidget):
             self.choose("")  # the pane was closed: its filter must not stay on unseen
 
     def _show(self, tags: list[TagNode]) -> None:
-        self._tags = tags
+        changed, self._tags = tags != self._tags, tags
         known = {node.path.casefold() for top in tags for node in top.walk()}
         if self.chosen and self.chosen not in known:  # no memory carries it any more
             self.choose("")
-        self._fill()
+        if changed:  # most change sets leave the tags as they were: no rows rebuilt
+            self._fill()
         self.tags_shown.emit(len(known))
 
     def _fill(self) -> None:
