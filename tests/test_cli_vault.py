@@ -161,6 +161,17 @@ def test_delete_moves_to_trash(vault: Path, capsys) -> None:
     assert len(list((vault / ".pixelmem" / "trash").iterdir())) == 1
 
 
+def test_delete_of_a_read_only_note_needs_force(vault: Path, capsys) -> None:
+    memory = MemoryStore(vault).create("Signed contract")
+    assert memory.path is not None
+    memory.path.chmod(0o444)
+    code, _, err = run(capsys, "delete", memory.id, "--vault", str(vault))
+    assert code == 1 and memory.path.is_file()
+    assert err.count("\n") == 1 and "is read-only" in err and "--force" in err
+    code, out, _ = run(capsys, "delete", memory.id, "--force", "--vault", str(vault))
+    assert code == 0 and not memory.path.exists() and "trash" in out
+
+
 def test_import_files_and_folders(vault: Path, tmp_path: Path, capsys) -> None:
     src = tmp_path / "src"
     (src / "sub").mkdir(parents=True)

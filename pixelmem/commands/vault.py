@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from pixelmem.commands.common import vault_from_args
-from pixelmem.core.errors import ImportSkipped, MemoryNotFound, PixelmemError
+from pixelmem.core.errors import ImportSkipped, MemoryNotFound, NoteNotWritable, PixelmemError
 from pixelmem.core.paths import VAULT_ENV
 from pixelmem.core.settings import Settings
 from pixelmem.core.vault.ids import printable_name
@@ -41,6 +41,11 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 
     delete = subparsers.add_parser("delete", parents=[common], help="move a memory to the trash")
     delete.add_argument("id")
+    delete.add_argument(
+        "--force",
+        action="store_true",
+        help="also a read-only note, or one you may not write (it is moved, not erased)",
+    )
     delete.set_defaults(handler=cmd_delete)
 
     imp = subparsers.add_parser(
@@ -133,7 +138,12 @@ def cmd_show(args: argparse.Namespace) -> int:
 def cmd_delete(args: argparse.Namespace) -> int:
     store = open_store(args)
     memory = _find(store, args.id)
-    record = MemoryWrites(store).delete(memory.id).value
+    try:
+        record = MemoryWrites(store).delete(memory.id, force=args.force).value
+    except NoteNotWritable as exc:
+        raise NoteNotWritable(
+            exc.path, f"{exc.why} (--force moves it anyway)", exc.action
+        ) from None
     print(f"moved {memory.title!r} to the trash: {record.trashed}")
     return 0
 

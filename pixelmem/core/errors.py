@@ -23,6 +23,16 @@ class VaultNotWritable(VaultError):
         self.path = path
 
 
+class NoteNotWritable(VaultError):
+    """A note the user may not change (read-only, or another user's): it is left as it is."""
+
+    def __init__(self, path: Path, why: str, action: str = "saved") -> None:
+        super().__init__(f"{Path(path).name} {why}, so it was not {action}; nothing was changed")
+        self.path = path
+        self.why = why
+        self.action = action
+
+
 class InvalidIdError(PixelmemError):
     def __init__(self, memory_id: str, reason: str = "") -> None:
         detail = f" ({reason})" if reason else ""

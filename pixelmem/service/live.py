@@ -180,13 +180,13 @@ class LiveService(PixelmemService):
         self._index_after_write()
         return memory
 
-    def delete(self, memory_id: str, if_match: str | None) -> TrashRecord:
+    def delete(self, memory_id: str, if_match: str | None, *, force: bool = False) -> TrashRecord:
         self._require_direct("delete")
 
         def run() -> TrashRecord:
             engine = self._store_engine()
             _check_etag(engine.store.get(memory_id), if_match)
-            return engine.writes.delete(memory_id).value
+            return engine.writes.delete(memory_id, force=force).value
 
         record = self._call(run)
         self._index_after_write()

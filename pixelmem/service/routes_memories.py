@@ -123,11 +123,20 @@ def patch_memory(call: Call) -> Answer:
     "/v1/memories/{id}",
     "DELETE",
     summary="Move a memory to the vault's trash (mcp_writes direct; undo in the app)",
-    parameters=[ID, IF_MATCH],
+    parameters=[
+        ID,
+        IF_MATCH,
+        oa.query(
+            "force",
+            {"type": "boolean"},
+            "also a read-only note (without it: 403 not_writable); it is moved, not erased",
+        ),
+    ],
     responses={"200": oa.answer("{status: trashed, id, trashed}"), **oa.errors(400, 403, 404, 409)},
 )
 def delete_memory(call: Call) -> Answer:
-    record = call.state.live.delete(call.path("id"), call.header("if-match"))
+    force = (call.text("force") or "").lower() in ("1", "true", "yes")
+    record = call.state.live.delete(call.path("id"), call.header("if-match"), force=force)
     return 200, {
         "status": "trashed",
         "id": record.memory_id,

@@ -305,6 +305,24 @@ def test_create_patch_delete_with_etags(server: Server, http: httpx.Client) -> N
     assert memory["id"] not in search_ids(http, "kayak roll hip snap")
 
 
+def test_a_read_only_note_is_refused_by_name(server: Server, http: httpx.Client) -> None:
+    memory = _ok(http.post("/v1/memories", json={"title": "Signed lease", "body": "terms"}), 201)
+    path = Path(memory["path"])
+    before = path.read_bytes()
+    path.chmod(0o444)
+    try:
+        refused = http.patch(f"/v1/memories/{memory['id']}", json={"body": "other terms"})
+        _error(refused, 403, "not_writable")
+        assert path.name in refused.json()["error"]["message"]
+        _error(http.delete(f"/v1/memories/{memory['id']}"), 403, "not_writable")
+        assert path.read_bytes() == before
+        deleted = _ok(http.delete(f"/v1/memories/{memory['id']}", params={"force": "true"}))
+        assert deleted["status"] == "trashed" and not path.exists()
+    finally:
+        if path.exists():
+            path.chmod(0o644)
+
+
 def test_an_edit_on_disk_changes_the_etag(server: Server, http: httpx.Client) -> None:
     memory = _ok(http.post("/v1/memories", json={"title": "Etag probe", "body": "one"}), 201)
     path = Path(memory["path"])

@@ -32,6 +32,7 @@ from pixelmem.core.errors import (
     InvalidIdError,
     InvalidMemoryError,
     MemoryNotFound,
+    NoteNotWritable,
     PixelmemError,
     VaultError,
     VaultNotWritable,
@@ -39,6 +40,7 @@ from pixelmem.core.errors import (
 from pixelmem.core.paths import appdata_dir, resolve_vault
 from pixelmem.core.vault import ids, scan_cache
 from pixelmem.core.vault.checked_replace import ContentChanged, checked_replace, write_new
+from pixelmem.core.vault.file_names import fitted, split_name
 from pixelmem.core.vault.frontmatter_io import (
     Document,
     checked_body,
@@ -49,6 +51,7 @@ from pixelmem.core.vault.frontmatter_io import (
 )
 from pixelmem.core.vault.gc_pause import collector_paused
 from pixelmem.core.vault.memory import DEFAULT_IMPORTANCE, Memory
+from pixelmem.core.vault.permissions import make_private_dirs, secure_appdata, write_refusal
 from pixelmem.core.vault.stale_temps import remove_stale_temps
 from pixelmem.core.vault.vault_files import (
     is_inside,
@@ -86,6 +89,7 @@ class MemoryStore:
     def __init__(self, root: Path | None = None, *, create: bool = True) -> None:
         self.root = Path(root).expanduser() if root is not None else resolve_vault()
         _prepare_root(self.root, create)
+        secure_appdata(appdata_dir(self.root))
         remove_stale_temps(appdata_dir(self.root))
         self._resolved_root = self.root.resolve()
         self._lock = threading.RLock()
@@ -266,6 +270,7 @@ class MemoryStore:
         checked_body(memory.body)
         path = self._known_path(memory)
         with self._write_lock, self._process_lock():
+            self._refuse_unwritable(path, "saved")
             doc, current = self._read_for_update(path, memory, force)
             data = render_update(memory, fields, doc, current, _now())
             if data is None:  # nothing changed: leave the file alone
@@ -294,19 +299,25 @@ class MemoryStore:
         )
         checked_body(memory.body)
         original = self._known_path(memory)
-        path = original.parent / f"{original.stem} (conflict {now:%Y-%m-%d %H%M%S}).md"
+        stem, _ = split_name(original.name)
+        path = original.parent / fitted(stem, f" (conflict {now:%Y-%m-%d %H%M%S})", ".md")
         copy = self._write_new(
             path, self._fresh_id(), fields, memory.created or now, now, memory.body
         )
         return _copy(copy)
 
-    def delete(self, memory_id: str) -> Path:
-        """Move a memory's file to ``<vault>/.pixelmem/trash/``; return where it went."""
+    def delete(self, memory_id: str, *, force: bool = False) -> Path:
+        """Move a memory's file to ``<vault>/.pixelmem/trash/``; return where it went.
+
+        A note the user may not write (read-only, another user's) raises
+        :class:`NoteNotWritable` unless ``force`` (the person confirmed it)."""
         path = self.path_for(memory_id)
         trash = appdata_dir(self.root) / "trash"
         with self._write_lock, self._process_lock():
+            if not force:
+                self._refuse_unwritable(path, "moved to the trash")
             try:
-                trash.mkdir(parents=True, exist_ok=True)
+                make_private_dirs(trash)
                 target = unique_path(trash, path.name)
                 os.replace(path, target)
             except FileNotFoundError:
@@ -481,6 +492,16 @@ class MemoryStore:
             raise
         except OSError as exc:
             raise self._write_error(exc) from exc
+
+    def check_writable(self, memory_id: str, action: str) -> None:
+        """Raise :class:`NoteNotWritable` now if the memory's file must be left alone (for an
+        operation that would otherwise stop half-way, e.g. a merge)."""
+        self._refuse_unwritable(self.path_for(memory_id), action)
+
+    def _refuse_unwritable(self, path: Path, action: str) -> None:
+        why = write_refusal(path)
+        if why is not None:
+            raise NoteNotWritable(path, why, action)
 
     def _write_error(self, exc: OSError) -> PixelmemError:
         if exc.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
