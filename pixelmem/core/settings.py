@@ -155,15 +155,24 @@ class Settings(_Section):
     # -- files ---------------------------------------------------------------------------------
 
     @classmethod
-    def load(cls, path: Path | None = None) -> Settings:
-        """The saved settings; defaults (with a warning) when the file is missing or broken."""
+    def load(cls, path: Path | None = None, *, for_update: bool = False) -> Settings:
+        """The saved settings; defaults (with a warning) when the file is missing or broken.
+
+        ``for_update``: the file is about to be rewritten from what this returns, so a file
+        that exists but cannot be read raises :class:`SettingsError` instead — defaults
+        written over it would lose the user's keys and choices for good."""
         path = path or settings_path()
         try:
             raw = read_regular_bytes(path)  # never a FIFO: it would block forever
         except FileNotFoundError:
             return cls()
         except OSError as exc:
-            log.warning("cannot read %s (%s); using default settings", path, exc.strerror)
+            why = exc.strerror or str(exc)
+            if for_update:
+                raise SettingsError(
+                    f"cannot read {path} ({why}); it was left as it is and nothing was saved"
+                ) from None
+            log.warning("cannot read %s (%s); using default settings", path, why)
             return cls()
         if not raw.strip():
             return cls()  # an empty file is what an interrupted first save leaves
@@ -195,7 +204,12 @@ class Settings(_Section):
 
     def _write(self, path: Path) -> None:
         text = json.dumps(dataclasses.asdict(self), indent=2, ensure_ascii=False) + "\n"
-        _write_private(path, text.encode("utf-8"))
+        try:
+            _write_private(path, text.encode("utf-8"))
+        except OSError as exc:  # a read-only folder, a file where the folder should be, …
+            raise SettingsError(
+                f"cannot save settings to {path} ({exc.strerror or exc}); nothing was changed"
+            ) from None
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Settings:
@@ -287,7 +301,7 @@ def update_settings(changes: Mapping[str, Any], path: Path | None = None) -> Set
     """
     path = path or settings_path()
     with _file_lock(path):
-        merged = Settings.load(path)
+        merged = Settings.load(path, for_update=True)
         size, overlap = merged.chunk.size, merged.chunk.overlap
         for key, value in changes.items():
             section, name = _split(_check_key(key))
@@ -308,7 +322,13 @@ def update_settings(changes: Mapping[str, Any], path: Path | None = None) -> Set
 
 def _file_lock(path: Path) -> contextlib.AbstractContextManager[None]:
     """A lock beside the settings file, held across processes for one read-merge-write."""
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    except OSError as exc:
+        raise SettingsError(
+            f"cannot use the settings folder {path.parent} ({exc.strerror or exc}); "
+            "nothing was saved"
+        ) from None
     return process_lock(path.parent, path.name + LOCK_SUFFIX, timeout=LOCK_TIMEOUT)
 
 
