@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 
 from pixelmem.core.errors import SettingsError
 from pixelmem.core.paths import config_dir
+from pixelmem.core.redaction import MASK, masked_url, unmasked_url
 from pixelmem.core.vault.atomic import atomic_write_bytes
 from pixelmem.core.vault.safe_open import read_regular_bytes
 from pixelmem.core.vault.vault_files import LOCK_SUFFIX, process_lock
@@ -30,7 +31,7 @@ log = logging.getLogger(__name__)
 
 SETTINGS_FILENAME = "settings.json"
 LOCK_TIMEOUT = 10.0  # seconds; a save waits this long for another process's save
-MASK = "***"
+_URL_KINDS = ("url", "dsn")  # shown with their password masked
 # "auto": a built-in model chosen per vault from its languages (pixelmem.core.index.model_choice).
 EMBEDDING_PROVIDERS = (
     "auto",
@@ -72,8 +73,8 @@ class _Section:
             value = getattr(self, f.name)
             if f.metadata.get("kind") == "secret" and value:
                 value = MASK
-            elif f.metadata.get("kind") == "dsn":
-                value = masked_dsn(value)
+            elif f.metadata.get("kind") in _URL_KINDS:
+                value = masked_url(value)
             parts.append(f"{f.name}={value!r}")
         return f"{type(self).__name__}({', '.join(parts)})"
 
@@ -246,15 +247,15 @@ class Settings(_Section):
         f = _field_of(_check_key(key))
         if f.metadata["kind"] == "secret" and value.strip() == MASK:
             return
-        if f.metadata["kind"] == "dsn":  # a shown URL typed back keeps the password
-            value = _unmasked_dsn(value.strip(), self.get_key(key))
+        if f.metadata["kind"] in _URL_KINDS:  # a shown URL typed back keeps the password
+            value = unmasked_url(value.strip(), self.get_key(key))
         self._assign(key, _from_text(f, value))
 
     def display_value(self, key: str) -> Any:
         """The value to show a person: keys masked, with where an environment key comes from."""
         value = self.get_key(key)
-        if _field_of(key).metadata["kind"] == "dsn":
-            return masked_dsn(value)
+        if _field_of(key).metadata["kind"] in _URL_KINDS:
+            return masked_url(value)
         if _field_of(key).metadata["kind"] != "secret":
             return value
         if value:
@@ -408,7 +409,7 @@ def _validated(f: dataclasses.Field[Any], value: Any) -> Any:
         scheme = urlsplit(value).scheme
         if scheme not in ("postgresql", "postgres"):
             raise SettingsError(
-                f"bad value {masked_dsn(value)!r} for {_key_name(f)} (expected a postgresql:// URL)"
+                f"bad value {masked_url(value)!r} for {_key_name(f)} (expected a postgresql:// URL)"
             )
     if (
         meta["kind"] == "secret"
@@ -421,24 +422,7 @@ def _validated(f: dataclasses.Field[Any], value: Any) -> Any:
     return value
 
 
-def masked_dsn(url: str) -> str:
-    """A libpq URL with its password shown as ``***`` (everything else left as it is)."""
-    parts = urlsplit(url)
-    if not parts.password:
-        return url
-    user = parts.username or ""
-    host = parts.netloc.rsplit("@", 1)[1]
-    return parts._replace(netloc=f"{user}:{MASK}@{host}").geturl()
-
-
-def _unmasked_dsn(url: str, current: str) -> str:
-    """``url`` with a ``***`` password replaced by the one in ``current``."""
-    parts = urlsplit(url)
-    if parts.password != MASK:
-        return url
-    password = urlsplit(current).password or ""
-    host = parts.netloc.rsplit("@", 1)[1]
-    return parts._replace(netloc=f"{parts.username or ''}:{password}@{host}").geturl()
+masked_dsn = masked_url  # the name earlier code used
 
 
 def _checked_url(f: dataclasses.Field[Any], value: str) -> str:
@@ -458,8 +442,8 @@ def _checked_url(f: dataclasses.Field[Any], value: str) -> str:
 
 def _bad_value(f: dataclasses.Field[Any], value: Any, why: str) -> str:
     shown = "" if f.metadata["kind"] == "secret" else f" {value!r}"
-    if f.metadata["kind"] == "dsn":
-        shown = f" {masked_dsn(str(value))!r}"
+    if f.metadata["kind"] in _URL_KINDS:
+        shown = f" {masked_url(str(value))!r}"
     return f"bad value{shown} for {_key_name(f)} ({why})"
 
 
