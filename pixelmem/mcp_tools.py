@@ -147,7 +147,7 @@ class PixelmemService:
         def run() -> dict[str, Any]:
             engine = self._store_engine()
             try:
-                return memory_json(engine.store.get(memory_id), with_body=True)
+                return memory_json(engine.store.find(memory_id), with_body=True)
             except MemoryNotFound:
                 try:
                     self.inbox.get(memory_id)

@@ -145,6 +145,17 @@ def test_show_and_delete_errors(vault: Path, capsys) -> None:
     assert code == 1
 
 
+def test_show_of_an_unreadable_note_names_it(vault: Path, capsys) -> None:
+    from pixelmem.core.vault import ids
+
+    (vault / "notes").mkdir()
+    (vault / "notes" / "big.md").write_bytes(b"\x00" * 10)
+    code, _, err = run(capsys, "show", ids.path_id("notes/big.md"), "--vault", str(vault))
+    assert code == 1 and "big.md" in err and "binary file" in err
+    code, _, err = run(capsys, "show", "nope", "--vault", str(vault))
+    assert code == 1 and "1 file in the vault cannot be read" in err and "doctor" in err
+
+
 def test_ambiguous_prefix_is_not_found(vault: Path, capsys) -> None:
     store = MemoryStore(vault)
     store.create("one", memory_id="same-prefix-1")

@@ -238,6 +238,8 @@ def test_get_and_list_memories(served: Served) -> None:
     assert memory["title"] == "Rust borrow checker"
     assert memory["topics"] == ["rust", "programming"] and memory["importance"] == "high"
     assert memory["body"].startswith("A value has one owner") and memory["created"]
+    by_prefix = served.client.ok("get_memory", {"id": served.ids["rust"][:8]})  # as the CLI
+    assert by_prefix["id"] == served.ids["rust"]
 
     listed = served.client.ok("list_memories", {"topic": "RUST"})
     assert [m["id"] for m in listed["memories"]] == [served.ids["rust"]]

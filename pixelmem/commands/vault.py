@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from pixelmem.commands.common import vault_from_args
-from pixelmem.core.errors import ImportSkipped, MemoryNotFound, NoteNotWritable, PixelmemError
+from pixelmem.core.errors import ImportSkipped, NoteNotWritable, PixelmemError
 from pixelmem.core.paths import VAULT_ENV
 from pixelmem.core.settings import Settings
 from pixelmem.core.vault.ids import printable_name
@@ -71,16 +71,8 @@ def open_store(args: argparse.Namespace, *, writing: bool = False) -> MemoryStor
 
 
 def _find(store: MemoryStore, memory_id: str) -> Memory:
-    """Exact id, else a unique prefix of at least 4 characters (ids are long to type)."""
-    try:
-        return store.get(memory_id)
-    except MemoryNotFound:
-        if len(memory_id) < 4:
-            raise
-        matches = [m for m in store.list() if m.id.startswith(memory_id)]
-        if len(matches) != 1:
-            raise
-        return store.get(matches[0].id)
+    """Exact id, else a unique prefix (:meth:`MemoryStore.find`)."""
+    return store.find(memory_id)
 
 
 def cmd_add(args: argparse.Namespace) -> int:

@@ -32,6 +32,7 @@ from pixelmem.core.errors import (
     InvalidIdError,
     InvalidMemoryError,
     MemoryNotFound,
+    MemoryUnreadable,
     NoteNotWritable,
     PixelmemError,
     VaultError,
@@ -47,6 +48,7 @@ from pixelmem.core.vault.frontmatter_io import (
     checked_fields,
     new_file_text,
     normalise_datetime,
+    relpath,
     render_update,
 )
 from pixelmem.core.vault.gc_pause import collector_paused
@@ -74,6 +76,7 @@ from pixelmem.core.vault.vault_scan import (
 log = logging.getLogger(__name__)
 
 NEW_FILE = "<new file>"  # MemoryStore._write: the path must not exist yet
+MIN_ID_PREFIX = 4  # characters of an id that find() accepts in its place
 
 
 MemoryList = list[Memory]
@@ -158,8 +161,34 @@ class MemoryStore:
         with self._lock:
             memory = self._memories.get(memory_id)
         if memory is None:
-            raise MemoryNotFound(memory_id)
+            raise self._not_found(memory_id)
         return _copy(memory)
+
+    def find(self, key: str) -> Memory:
+        """A memory by its id, or by a unique prefix of at least :data:`MIN_ID_PREFIX`
+        characters (ids are long to type); the one rule for the CLI, REST and MCP."""
+        try:
+            return self.get(key)
+        except MemoryNotFound:
+            if len(key) < MIN_ID_PREFIX:
+                raise
+            with self._lock:
+                matches = [i for i in self._memories if i.startswith(key)]
+            if len(matches) != 1:
+                raise
+            return self.get(matches[0])
+
+    def _not_found(self, memory_id: str) -> MemoryNotFound:
+        """ "No memory with id" — or, when the id names a file the scan could not read, which
+        file and why (a note made unreadable is not a note that is gone)."""
+        with self._lock:
+            skipped = list(self._skipped)
+        for item in skipped:
+            if ids.path_id(relpath(item.path, self.root)) == memory_id:
+                return MemoryUnreadable(memory_id, item.path.name, item.reason)
+        if skipped:
+            return MemoryNotFound(memory_id, unreadable=len(skipped))
+        return MemoryNotFound(memory_id)
 
     def __contains__(self, memory_id: object) -> bool:
         self._ensure_scanned()
