@@ -286,20 +286,24 @@ def _place(source: IO[bytes], dest: Path, entry: FileEntry) -> None:
     if not _inside(dest, target):
         raise BackupError(f"{entry.path} would be written outside {dest}; stopped")
     private = entry.path.split("/", 1)[0] == APPDATA_DIRNAME  # app data: 0700 folders
-    (make_private_dirs if private else make_dirs)(target.parent)
+    with _writing(dest, entry):
+        (make_private_dirs if private else make_dirs)(target.parent)
     if not _inside(dest, target):  # a symlinked folder swapped in meanwhile
         raise BackupError(f"{entry.path} would be written outside {dest}; stopped")
-    fd, tmp_name = tempfile.mkstemp(
-        prefix=temp_prefix(target.name), suffix=".tmp", dir=target.parent
-    )
+    with _writing(dest, entry):
+        fd, tmp_name = tempfile.mkstemp(
+            prefix=temp_prefix(target.name), suffix=".tmp", dir=target.parent
+        )
     try:
         digest = hashlib.sha256()
         with os.fdopen(fd, "wb") as out:
-            while block := source.read(_BLOCK):
+            while block := source.read(_BLOCK):  # an error here is the archive's
                 digest.update(block)
-                out.write(block)
-            out.flush()
-            os.fsync(out.fileno())
+                with _writing(dest, entry):
+                    out.write(block)
+            with _writing(dest, entry):
+                out.flush()
+                os.fsync(out.fileno())
         if digest.hexdigest() != entry.sha256:
             raise BackupError(f"{entry.path}: checksum mismatch while restoring; stopped")
         # The note's own mode (0600 stays private, 0444 read-only); an old backup without
@@ -311,6 +315,18 @@ def _place(source: IO[bytes], dest: Path, entry: FileEntry) -> None:
     finally:
         with contextlib.suppress(OSError):
             os.unlink(tmp_name)  # our temp file (the restored file is a second link to it)
+
+
+@contextlib.contextmanager
+def _writing(dest: Path, entry: FileEntry) -> Iterator[None]:
+    """A failed write is the destination's problem (a full disk), not the archive's."""
+    try:
+        yield
+    except OSError as exc:
+        raise BackupError(
+            f"cannot write {entry.path} into {dest} ({exc.strerror or exc}); the restore "
+            "stopped there — files restored so far are complete, the backup is fine"
+        ) from None
 
 
 def _link_no_clobber(tmp_name: str, target: Path) -> None:

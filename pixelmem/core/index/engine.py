@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pixelmem.core.errors import PixelmemError, ProviderError
+from pixelmem.core.errors import PixelmemError, ProviderError, ProviderUnavailable
 from pixelmem.core.paths import appdata_dir
 from pixelmem.core.settings import EmbeddingSettings, RerankSettings, Settings
 from pixelmem.core.vault.store import MemoryStore
@@ -229,6 +229,7 @@ class Engine:
         """Bring the index up to date with the store's memories (incremental unless ``full``)."""
         with self._build_lock:
             if full:
+                self._check_can_embed()  # before the cache is dropped: never lose it for nothing
                 self._reset_index_state(drop_cache=True)
             indexer = self._ensure_indexer()
             indexer.prune_database = full  # only an explicit rebuild deletes others' rows
@@ -246,6 +247,17 @@ class Engine:
                 self._indexer = None  # try the server again next time
             self._index, self._report = index, report
             return report
+
+    def _check_can_embed(self) -> None:
+        """Raise a :class:`ProviderError` unless the embedder answers now."""
+        embedder = self.embedder
+        kept = "the embedding cache was kept and nothing re-embedded"
+        if embedder is None:
+            raise ProviderUnavailable(f"{self._embedder_error or 'no embedding model'}; {kept}")
+        try:
+            embedder.embed_query("pixelmem")
+        except ProviderError as exc:
+            raise ProviderError(f"{exc}; {kept}") from None
 
     def _publish(self, index: SearchIndex) -> None:
         """Swap in an interim (keyword-only) snapshot while a long embedding run goes on."""
