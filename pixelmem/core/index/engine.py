@@ -98,6 +98,9 @@ class Engine:
         self.model_choice: ModelChoice | None = None
         self._store: PostgresStore | None = None  # the postgres backend's database
         self.backend_error = ""  # one line: why the database is not answering
+        # Why this thread's last search answered from the local keyword index instead (the
+        # database was down): read with semantic_error by whoever words the answer.
+        self._last_search = threading.local()
 
     # -- set-up ----------------------------------------------------------------------------
 
@@ -313,7 +316,10 @@ class Engine:
 
     @property
     def semantic_error(self) -> str:
-        return self.last_report.semantic_error or self._embedder_error
+        """Why semantic search is not available (""), including "the database was down for
+        this thread's last search" — the CLI, REST and MCP all word their note from it."""
+        fell_back = getattr(self._last_search, "fallback", "")
+        return self.last_report.semantic_error or self._embedder_error or fell_back
 
     def search(
         self,
@@ -329,6 +335,7 @@ class Engine:
         ``min_relevance`` defaults to the ``search.min_relevance`` setting.
         """
         query = query.strip()
+        self._last_search.fallback = ""
         if not query:
             return []
         mode = mode or self.settings.search.mode
@@ -354,7 +361,7 @@ class Engine:
         try:
             hits = index.search(query, vector, mode=mode, **options)  # type: ignore[arg-type]
         except PostgresUnavailable as exc:  # the local keyword index answers meanwhile
-            self.backend_error = str(exc)
+            self.backend_error = self._last_search.fallback = str(exc)
             log.warning("%s", exc)
             hits = index.offline().search(query, None, mode="keyword", **options)  # type: ignore[arg-type]
         if reranker is None:
