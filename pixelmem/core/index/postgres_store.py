@@ -527,7 +527,17 @@ def _reason(exc: Exception) -> str:
 
 
 _COLUMNS = frozenset(
-    "memory_id chunk_index content_hash tokens length topics importance stamp embedding".split()
+    [
+        "memory_id",
+        "chunk_index",
+        "content_hash",
+        "tokens",
+        "length",
+        "topics",
+        "importance",
+        "stamp",
+        "embedding",
+    ]
 )
 
 
