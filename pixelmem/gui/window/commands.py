@@ -48,6 +48,13 @@ class WindowCommands(QObject):
         elif memory_id:
             window.session.delete(memory_id)
 
+    def trash_protected(self, memory_id: str, message: str) -> None:
+        """A read-only note was not trashed: ask, and trash it on a clear yes."""
+        from pixelmem.gui.editor import prompts
+
+        if prompts.ask_trash_protected(self._window.window(), message):
+            self._window.session.delete(memory_id, force=True)
+
     def undo_delete(self) -> None:
         status = self._window.status
         if status.last_trashed is not None:

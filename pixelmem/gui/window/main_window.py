@@ -258,6 +258,7 @@ class MainWindow(QMainWindow):
             lambda: status.indexing_stopped(session.status, cancelled=True)
         )
         session.trashed.connect(status.show_trashed)
+        session.trash_refused.connect(self.commands.trash_protected)
         status.undo_requested.connect(lambda record: session.undo_delete(record, self.open_memory))
         status.cancel_requested.connect(session.cancel_indexing)
         status.skipped_requested.connect(self.commands.show_skipped)
