@@ -29,6 +29,8 @@ NOT_BEFORE_THE_LIST = (
     "pixelmem.gui.editor.editor",
     "pixelmem.gui.panels.search_panel",
     "pixelmem.gui.chat.pane",
+    "pixelmem.gui.panels.tag_pane",  # registered panels: imported at their stage
+    "pixelmem.gui.panels.builtin",
 )
 
 PROBE = textwrap.dedent(
