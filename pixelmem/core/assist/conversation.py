@@ -21,7 +21,8 @@ from pixelmem.core.assist.injection import (
     build_prompt_for,
 )
 from pixelmem.core.errors import InvalidIdError, MemoryNotFound
-from pixelmem.core.providers.chat import CancelToken, fitted_settings
+from pixelmem.core.providers.chat import CancelToken
+from pixelmem.core.providers.chat_window import fitted_settings
 
 MAX_DRAFT_TOPICS = 3
 ACTIVE_STATES = ("searching", "waiting", "streaming")
