@@ -69,6 +69,10 @@ Mode = Annotated[
 MemoryId = Annotated[str, Field(description="a memory id as returned by the other tools")]
 Importance = Literal["low", "medium", "high"]
 OptionalText = Annotated[str | None, Field(description="leave empty to keep the current value")]
+When = Annotated[
+    str | None,
+    Field(description="a date (2024-03-05, 2024-03) or a range like 'last week'; empty: none"),
+]
 
 
 def build_server(service: PixelmemService) -> Any:
@@ -78,15 +82,19 @@ def build_server(service: PixelmemService) -> Any:
     @server.tool(
         description="Search the user's memories by meaning and keywords. Returns the best "
         "matches with id, title, relevance score (0-1, calibrated), snippet, full text and "
-        "file path, or a message saying that nothing relevant was found."
+        "file path, or a message saying that nothing relevant was found. A time in the query "
+        "('last week', 'in March 2024', '上个月') puts memories from then first; since/until "
+        "keep only memories from then."
     )
     @_as_tool_errors
     def semantic_search(
         query: Annotated[str, Field(description="what to look for, in natural language")],
         limit: Limit = 5,
         mode: Mode = "hybrid",
+        since: When = None,
+        until: When = None,
     ) -> dict[str, Any]:
-        return service.semantic_search(query, limit, mode)
+        return service.semantic_search(query, limit, mode, since, until)
 
     @server.tool(description="One memory by id: its frontmatter fields and full Markdown body.")
     @_as_tool_errors
