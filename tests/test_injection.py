@@ -283,7 +283,8 @@ def test_build_prompt_for_searches_hybrid_top5_with_the_engines_threshold() -> N
     settings = SimpleNamespace(chat=chat, search=SimpleNamespace(min_relevance=0.42))
     engine = SimpleNamespace(search=search, store=store, settings=settings)
     prompt = build_prompt_for(engine, "question")
-    assert calls == [("question", {"mode": "hybrid", "k": AUTO_K, "min_relevance": 0.42})]
+    expected = {"mode": "hybrid", "k": AUTO_K, "min_relevance": 0.42, "filters": None}
+    assert calls == [("question", expected)]
     assert prompt.budget == 1234
     assert ids(prompt) == ["a"]
 
