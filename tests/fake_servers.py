@@ -106,6 +106,7 @@ class FakeServer:
         rerank_shape: str = "jina",
         reverse_order: bool = False,
         chat_reply: str = "Hello from the fake server.",
+        chat_responder: Callable[[dict[str, Any]], str] | None = None,
         token_delay: float = 0.0,
         context_limit: int | None = None,
         served_model: str | None = None,
@@ -124,6 +125,7 @@ class FakeServer:
         self.rerank_shape = rerank_shape  # "jina" or "tei"
         self.reverse_order = reverse_order  # OpenAI embeddings answered in reverse index order
         self.chat_reply = chat_reply
+        self.chat_responder = chat_responder  # the reply for a request body, instead of chat_reply
         self.token_delay = token_delay
         # The model's context in (fake) tokens: a prompt plus max_tokens beyond it is refused
         # like llama.cpp does (400) on /v1, or answered empty with done_reason "length" by
@@ -252,6 +254,7 @@ class _Handler(BaseHTTPRequestHandler):
     fake: FakeServer
     protocol_version = "HTTP/1.1"
     _limited = False  # the last stream stopped at max_tokens
+    _reply_text = ""
 
     def log_message(self, format: str, *args: Any) -> None:  # keep test output clean
         pass
@@ -292,6 +295,10 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if not self._authorised(path):
             return
+        responder = self.fake.chat_responder
+        wants = body if isinstance(body, dict) else {}
+        chat = path.endswith(("/chat", "/completions"))
+        self._reply_text = responder(wants) if responder and chat else self.fake.chat_reply
         route = ROUTES.get((self.command, path))
         if route is None:
             self._send(404, "404 page not found", "text/plain")
@@ -376,7 +383,7 @@ class _Handler(BaseHTTPRequestHandler):
             return
         thinks = self._thinks(body.get("think") is not False)
         if body.get("stream") is False:
-            message = {"role": "assistant", "content": self.fake.chat_reply}
+            message = {"role": "assistant", "content": self._reply_text}
             if thinks:
                 message["thinking"] = self.fake.thinking
             self._json(200, {"model": model, "message": message, "done": True})
@@ -436,7 +443,7 @@ class _Handler(BaseHTTPRequestHandler):
         thinks = self._thinks(switch is not False)
         field = self.fake.reasoning_field
         if not body.get("stream"):
-            message = {"role": "assistant", "content": self.fake.chat_reply}
+            message = {"role": "assistant", "content": self._reply_text}
             if thinks:
                 message[field] = self.fake.thinking
             choice = {"index": 0, "message": message, "finish_reason": "stop"}
@@ -546,7 +553,7 @@ class _Handler(BaseHTTPRequestHandler):
         """Emit the reasoning (if any), then the reply, token by token, both within
         ``max_tokens``; False when a fault dropped the connection."""
         reasoning = re.findall(r"\S+\s*", self.fake.thinking) if thinks else []
-        tokens = re.findall(r"\S+\s*", self.fake.chat_reply)
+        tokens = re.findall(r"\S+\s*", self._reply_text)
         budget = int(max_tokens) if max_tokens else None
         self._limited = budget is not None and len(reasoning) + len(tokens) > budget
         if budget is not None:

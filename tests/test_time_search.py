@@ -22,19 +22,19 @@ NOTES = [
         "Database choice",
         "We decided to use Postgres for the app database.",
         "2024-03-12",
-    ),  # noqa: E501
+    ),
     (
         "db-2025-06",
         "Database review",
         "We decided to keep Postgres and add read replicas.",
         "2025-06-03",
-    ),  # noqa: E501
+    ),
     (
         "db-2026-11",
         "Database migration",
         "We decided to migrate the database to Postgres 17.",
         "2026-11-18",
-    ),  # noqa: E501
+    ),
     ("trip-2023-05", "Kyoto trip", "旅行 Kyoto temples and the tea ceremony.", "2023-05-20"),
     ("bike-2026-10", "Bike service", "Chain replaced and brakes bled at the shop.", "2026-10-07"),
 ]

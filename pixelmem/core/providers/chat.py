@@ -271,7 +271,8 @@ class _BaseChatClient:
         self.context_window = context_window  # 0: the server's default (only Ollama is told)
         self.send_context_window = send_context_window  # False: Ollama keeps its own window
         self.think = think
-        self._think_refused = False  # the server refused the thinking switch: not sent again
+        self.json_output = False  # ask for JSON (Ollama format, OpenAI response_format)
+        self._think_refused = False  # the server refused an optional field: not sent again
         self._client = StreamingJsonClient(service, api_key=api_key, timeout=timeout, retry=retry)
 
     def __repr__(self) -> str:
@@ -466,6 +467,8 @@ class OllamaChat(_BaseChatClient):
         payload = super()._payload(messages)
         if not self._think_refused:
             payload["think"] = self.think  # false: a thinking model answers without reasoning
+            if self.json_output:
+                payload["format"] = "json"
         options = {}
         if max_tokens or self.max_tokens:
             options["num_predict"] = max_tokens or self.max_tokens
@@ -476,7 +479,8 @@ class OllamaChat(_BaseChatClient):
         return payload
 
     def _refuses_think_field(self, error: str) -> bool:
-        return "thinking" in error.lower()  # '"llama3.2" does not support thinking'
+        # '"llama3.2" does not support thinking'; an old Ollama without "format"
+        return "thinking" in error.lower() or "format" in error.lower()
 
     def _parse(self, lines: Iterator[str], stream: AnswerStream) -> Generator[str, None, str]:
         for line in lines:
@@ -516,10 +520,14 @@ class OpenAIChat(_BaseChatClient):
             # llama.cpp and vLLM pass it to templates that can switch thinking (Qwen3); the
             # others ignore it. OpenAI's own API refuses unknown fields, so it is not told.
             payload["chat_template_kwargs"] = {"enable_thinking": self.think}
+        if not self._think_refused and self.json_output:
+            payload["response_format"] = {"type": "json_object"}
         return payload
 
     def _refuses_think_field(self, error: str) -> bool:
-        return "chat_template_kwargs" in error or "enable_thinking" in error
+        return any(
+            f in error for f in ("chat_template_kwargs", "enable_thinking", "response_format")
+        )
 
     def _model_names(self, body: Any) -> list[str]:
         data = body.get("data") if isinstance(body, dict) else None
