@@ -72,6 +72,10 @@ def _item(sentence: str, saved: list[tuple[str, str]]) -> dict[str, str] | None:
     return item
 
 
+def _cued(sentence: str, english: str, chinese: str) -> bool:
+    return bool(re.search(english, sentence, re.I) or re.search(chinese, sentence))
+
+
 def _words(text: str) -> set[str]:
     return {w for w in WORD.findall(text.lower()) if w not in STOP}
 

@@ -27,7 +27,7 @@ from pixelmem.core.settings import ChatSettings, Settings
 TALK = [
     ChatMessage(
         "user", "My grinder is a Niche Zero. We decided to switch the app database to Postgres."
-    ),  # noqa: E501
+    ),
     ChatMessage("assistant", "Postgres is a solid choice. You could also try SQLite."),
     ChatMessage("user", "I run 10 km every Sunday, usually with my sister Anna."),
 ]
@@ -165,5 +165,5 @@ def test_quotes_are_checked_against_the_users_words_only() -> None:
     ]
     assert quoted_in("我喜欢浅烘焙的咖啡豆", talk)
     assert quoted_in("I", [ChatMessage("user", "I")])
-    assert not quoted_in("试试水温92度", talk)
+    assert not quoted_in("水温92度", talk)
     assert not quoted_in("", talk)
