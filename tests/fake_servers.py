@@ -479,6 +479,7 @@ class _Handler(BaseHTTPRequestHandler):
             if body.get("stream"):
                 self._start_stream("text/event-stream")
                 self._end_stream()
+                self.close_connection = True  # and drops the kept-alive connection after it
                 return
             limit, asked = self.fake.context_limit, self.fake.prompt_tokens[-1]
             message = (

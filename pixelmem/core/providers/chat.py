@@ -45,6 +45,7 @@ from pixelmem.core.errors import (
     ContextExceeded,
     ProviderError,
     ProviderResponseError,
+    ProviderUnavailable,
 )
 from pixelmem.core.providers.http import (
     JsonClient,
@@ -364,7 +365,7 @@ class _BaseChatClient:
         payload = self._payload(messages)
         payload["stream"] = False
         try:
-            body = self._client.post(self.path, payload)
+            body = self._post_again(payload)
         except ContextExceeded as exc:
             raise ContextExceeded(f"{exc}{self._context_hint(str(exc))}") from None
         text = json.dumps(body) if isinstance(body, dict) else ""
@@ -374,6 +375,16 @@ class _BaseChatClient:
                 f"prompt is probably longer than the server's context{self._context_hint('')}"
             )
         return (yield from _split_think_tags(self._whole_answer(text, stream), None, stream))
+
+    def _post_again(self, payload: dict[str, Any]) -> Any:
+        """POST once more; llama-cpp-python resets the kept-alive connection after an empty
+        stream, so a reset on the first try is tried again on a new connection."""
+        try:
+            return self._client.post(self.path, payload)
+        except ProviderTimeout:
+            raise
+        except ProviderUnavailable:
+            return self._client.post(self.path, payload)
 
     def _context_hint(self, error: str) -> str:
         limit = server_context_limit(error)
