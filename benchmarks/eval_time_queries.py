@@ -73,13 +73,34 @@ EN_TOPICS = {
                      "flight to Seoul", "train to Vienna"],
 }  # fmt: skip
 ZH_TOPICS = {
-    "周报": ["完成了登录模块", "修复了支付问题", "上线了新版首页", "重构了订单服务", "优化了搜索速度", "整理了测试用例"],
-    "读书笔记": ["读完了三体", "开始读红楼梦", "重读了论语", "读了人类简史", "读了活着", "读了围城"],
+    "周报": [
+        "完成了登录模块",
+        "修复了支付问题",
+        "上线了新版首页",
+        "重构了订单服务",
+        "优化了搜索速度",
+        "整理了测试用例",
+    ],
+    "读书笔记": [
+        "读完了三体",
+        "开始读红楼梦",
+        "重读了论语",
+        "读了人类简史",
+        "读了活着",
+        "读了围城",
+    ],
     "家庭开支": ["买了新冰箱", "交了物业费", "孩子的学费", "修了热水器", "换了沙发", "买了保险"],
     "健身记录": ["跑了五公里", "练了腿", "游泳一千米", "做了瑜伽", "骑车二十公里", "爬了山"],
-    "项目决策": ["决定用 React", "决定上云", "决定外包设计", "决定延期发布", "决定换数据库", "决定加测试"],
+    "项目决策": [
+        "决定用 React",
+        "决定上云",
+        "决定外包设计",
+        "决定延期发布",
+        "决定换数据库",
+        "决定加测试",
+    ],
     "旅行计划": ["去了杭州", "订了去成都的票", "去了厦门", "计划去西安", "去了青岛", "去了桂林"],
-}  # fmt: skip
+}
 FILLER_WORDS = ["recipe for lentil soup", "notes on Rust lifetimes", "piano practice",
                 "tax documents", "birthday ideas", "猫的疫苗", "装修预算", "学习日语"]  # fmt: skip
 
@@ -138,8 +159,11 @@ def dated_part(settings: Settings) -> None:
     n = len(queries)
     en, zh = len(EN_TOPICS) * 12, len(ZH_TOPICS) * 12
     print(f"dated dev vault: {n} time queries ({en} EN, {zh} ZH), two phrasings each")
-    print(f"  memory from then ranked first: time-aware {timed_first}/{n} "
-          f"({timed_first / n:.1%}), plain search {plain_first}/{n} ({plain_first / n:.1%})")  # fmt: skip
+    timed_share, plain_share = timed_first / n, plain_first / n
+    print(
+        f"  memory from then ranked first: time-aware {timed_first}/{n} ({timed_share:.1%}), "
+        f"plain search {plain_first}/{n} ({plain_share:.1%})"
+    )
     print(f"  queries without a time ranked as before: {unchanged}/{len(topics)}")
     print(f"  {elapsed / n * 1000 / 2:.0f} ms per query (mean of time-aware and plain)")
 
