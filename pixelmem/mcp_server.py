@@ -128,6 +128,22 @@ def build_server(service: PixelmemService) -> Any:
         return service.add_memory(title, content, topics, importance, client=_client_name(ctx))
 
     @server.tool(
+        description="Propose memories from a conversation or notes: the user's chat model "
+        "finds the facts, decisions and preferences stated in the text (each with a quote), "
+        "and they wait in the app's review inbox (as new memories, updates of existing ones, "
+        "or replacements of memories they contradict) until the user accepts them."
+    )
+    @_as_tool_errors
+    def propose_memories_from_text(
+        text: Annotated[
+            str, Field(description="the conversation ('User: …' / 'Assistant: …' lines) or text")
+        ],
+        ctx: Context,
+        title: Annotated[str, Field(description="what the text is, for the answer")] = "",
+    ) -> dict[str, Any]:
+        return service.propose_memories_from_text(text, title, client=_client_name(ctx))
+
+    @server.tool(
         description="Re-read the vault from disk and embed new or changed memories. Returns "
         "counts and the files that were skipped, with the reason."
     )

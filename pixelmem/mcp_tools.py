@@ -31,6 +31,7 @@ log = logging.getLogger(__name__)
 MAX_SEARCH_LIMIT = 20
 MAX_LIST_LIMIT = 500
 MAX_QUERY_CHARS = 4000
+MAX_PROPOSAL_CHARS = 200_000
 RESCAN_THRESHOLD = 200  # more changed files than this: one full scan instead of file by file
 SEARCH_MODES = ("hybrid", "semantic", "keyword")
 RAG_FIELDS = {  # set_rag_config argument -> settings key
@@ -245,6 +246,37 @@ class PixelmemService:
         if answer["status"] == "created":
             self._index_after_write()  # outside the lock: other calls go on meanwhile
         return answer
+
+    def propose_memories_from_text(
+        self, text: str, title: str = "", client: str = ""
+    ) -> dict[str, Any]:
+        """Memories the vault's chat model finds in ``text``, as review-inbox proposals."""
+        from pixelmem.core.assist.extraction import messages_from_text, propose_from_messages
+
+        if not isinstance(text, str) or not text.strip() or "\0" in text:
+            raise InvalidArgument("text must be a non-empty text without NUL characters")
+        if len(text) > MAX_PROPOSAL_CHARS:
+            raise InvalidArgument(f"text is longer than {MAX_PROPOSAL_CHARS:,} characters")
+        engine = self._engine_for_search()
+        if engine.settings.mcp_writes == "off":
+            raise InvalidArgument(_WRITES_OFF)
+        source = f"mcp:{client}" if client else "mcp"
+        report = propose_from_messages(
+            engine, self.inbox, engine.settings.chat, messages_from_text(text), source=source
+        )
+        proposed = [
+            {"id": d.id, "title": d.title, "proposal": d.extra.get("proposal", "new"),
+             "target": d.extra.get("target"), "kind": d.extra.get("kind")}
+            for d in report.drafts
+        ]  # fmt: skip
+        return {
+            "status": "pending_review",
+            "proposed": proposed,
+            "setAside": report.dropped,
+            "message": f"{len(proposed)} proposal(s){' from ' + title if title else ''} wait in "
+            "the review inbox; they become memories only when the user accepts them in the "
+            "pixelmem app.",
+        }
 
     def reindex_documents(self) -> dict[str, Any]:
         def run() -> dict[str, Any]:
