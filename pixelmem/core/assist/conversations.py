@@ -97,8 +97,10 @@ class ConversationStore:
     def __init__(self, vault: Path) -> None:
         self.folder = appdata_dir(Path(vault)) / FOLDER
 
-    def save(self, conversation: Conversation) -> None:
-        conversation.updated = _now()
+    def save(self, conversation: Conversation, *, touch: bool = True) -> None:
+        """Write it (atomically); ``touch`` False keeps its ``updated`` (an imported one's)."""
+        if touch:
+            conversation.updated = _now()
         self.folder.mkdir(parents=True, exist_ok=True)
         atomic_write_text(self._path(conversation.id), to_markdown(conversation))
 

@@ -82,6 +82,28 @@ class ExtractionReport:
     answer: str = ""  # the model's raw answer, for a person who wants to see it
 
 
+_SPEAKER = re.compile(
+    r"^\s*(user|human|me|you|assistant|ai|claude|chatgpt|model|用户|助手)\s*[:：]\s?", re.I
+)
+
+
+def messages_from_text(text: str) -> list[dict[str, str]]:
+    """A pasted transcript ("User: …" / "Assistant: …" lines) as messages; text without such
+    lines is one message of the user's."""
+    messages: list[dict[str, str]] = []
+    for line in text.splitlines():
+        match = _SPEAKER.match(line)
+        if match:
+            speaker = match.group(1).lower()
+            role = "user" if speaker in ("user", "human", "me", "用户") else "assistant"
+            messages.append({"role": role, "content": line[match.end() :]})
+        elif messages:
+            messages[-1]["content"] += "\n" + line
+    if not messages:
+        return [{"role": "user", "content": text.strip()}]
+    return [{"role": m["role"], "content": m["content"].strip()} for m in messages]
+
+
 def transcript(messages: Sequence[Any]) -> str:
     """``User: …`` / ``Assistant: …`` lines, the newest :data:`TRANSCRIPT_CHARS` of them."""
     lines = []
@@ -296,6 +318,7 @@ __all__ = [
     "ExtractionReport",
     "extract",
     "extraction_messages",
+    "messages_from_text",
     "parse_answer",
     "propose_from_messages",
     "quoted_in",
