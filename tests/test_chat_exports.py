@@ -50,7 +50,7 @@ CHATGPT = [
                 None,
                 content_type="thoughts",
                 thoughts=[{"content": "reasoning"}],
-            ),  # fmt: skip
+            ),
             "a2": node("a2", "t1", [], "assistant", "Light roasts suit a Niche."),
         },
     },
@@ -69,7 +69,7 @@ CLAUDE = [
                 "content": [
                     {"type": "text", "text": "We decided to switch the database to Postgres."}
                 ],
-            },  # noqa: E501
+            },
             {
                 "sender": "assistant",
                 "text": "",
@@ -77,7 +77,7 @@ CLAUDE = [
                     {"type": "thinking", "thinking": "hmm"},
                     {"type": "text", "text": "Good choice."},
                 ],
-            },  # fmt: skip
+            },
             {"sender": "human", "text": "Thanks!", "content": []},
         ],
     }
