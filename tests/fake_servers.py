@@ -140,6 +140,7 @@ class FakeServer:
         self.capabilities = capabilities or {}  # model -> /api/show capabilities
         self.modelfile_num_ctx = modelfile_num_ctx  # a Modelfile's num_ctx in /api/show
         self.loaded: dict[str, int] = {}  # model -> context_length in /api/ps
+        self.server_header = ""  # e.g. "llama.cpp" or "uvicorn": the Server header to send
         self.prompt_tokens: list[int] = []  # the count of each chat request, for tests
         self._state = _State()
         self._lock = threading.Lock()
@@ -258,6 +259,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:  # keep test output clean
         pass
+
+    def version_string(self) -> str:
+        return self.fake.server_header or super().version_string()
 
     def do_GET(self) -> None:
         self._handle()

@@ -155,3 +155,13 @@ def test_a_stream_with_events_but_no_finish_reason_stays_cut_off(server: FakeSer
     with pytest.raises(Exception, match="cut off"):
         list(OpenAIChat(server.openai_url, "m").stream_chat(MESSAGES))
     assert len(server.bodies("/v1/chat/completions")) == 1  # only an empty stream is retried
+
+
+def test_the_picker_lists_only_models_that_chat(server: FakeServer) -> None:
+    from pixelmem.core.providers.chat import OllamaChat, OpenAIChat
+
+    server.models = {"llama3.2", "qwen3", "nomic-embed-text"}
+    server.capabilities = {"nomic-embed-text": ["embedding"], "qwen3": ["completion", "thinking"]}
+    assert OllamaChat(server.url).list_models() == ["llama3.2", "qwen3"]
+    server.models = {"gpt-4o-mini", "text-embedding-3-small", "whisper-1", "o4-mini"}
+    assert OpenAIChat(server.openai_url).list_models() == ["gpt-4o-mini", "o4-mini"]

@@ -291,9 +291,13 @@ class _BaseChatClient:
         self._client.close()
 
     def list_models(self) -> list[str]:
-        """The chat models the server offers (``/api/tags``, ``/models``), sorted."""
+        """The chat models the server offers (``/api/tags``, ``/models``), sorted; models that
+        only embed (Ollama's capabilities, or a name like ``text-embedding-3-small``) left out."""
         body = self._client.get(self.models_path)
-        return sorted(set(self._model_names(body)))
+        return sorted(n for n in set(self._model_names(body)) if self._can_chat(n))
+
+    def _can_chat(self, name: str) -> bool:
+        return not _NOT_CHAT.search(name)
 
     def check(self) -> ChatCheck:
         """A one-token completion: the model that answered, the time, and what looks wrong."""
@@ -461,13 +465,24 @@ class OllamaChat(_BaseChatClient):
         """What ``/api/show`` says of the model (``model_info``, ``parameters``,
         ``capabilities``); an empty dict when the answer is not an object."""
         body = self._client.post("/api/show", {"model": self.model})
-        return body if isinstance(body, dict) else {}
+        return body if isinstance(body, dict) else {}  # see chat_window.facts_from_show
 
     def running(self) -> list[dict[str, Any]]:
         """The models Ollama has loaded now (``/api/ps``), with their ``context_length``."""
         body = self._client.get("/api/ps")
         models = body.get("models") if isinstance(body, dict) else None
         return [m for m in models or [] if isinstance(m, dict)]
+
+    def _can_chat(self, name: str) -> bool:
+        """What ``/api/show`` says the model can do (a model it cannot describe is kept)."""
+        try:
+            body = self._client.post("/api/show", {"model": name})
+        except ProviderError:
+            return True
+        capabilities = body.get("capabilities") if isinstance(body, dict) else None
+        if isinstance(capabilities, list):
+            return "completion" in capabilities
+        return not _NOT_CHAT.search(name)
 
     def _model_names(self, body: Any) -> list[str]:
         models = body.get("models") if isinstance(body, dict) else None
@@ -599,6 +614,13 @@ def _sse_data(lines: Iterator[str]) -> Iterator[str]:
             data.append(line)  # not SSE at all: let the JSON check explain
     if data:
         yield "\n".join(data)
+
+
+# Models that do not chat, by the names OpenAI-compatible servers list them under.
+_NOT_CHAT = re.compile(
+    r"embed|rerank|whisper|tts|dall-e|davinci-00|babbage|moderation|transcribe|bge-|e5-",
+    re.IGNORECASE,
+)
 
 
 def _reasoning_of(delta: Any) -> str:

@@ -171,6 +171,7 @@ class JsonClient:
         self.service = service
         self._api_key = api_key
         self._retry = retry or RetryPolicy()
+        self.server_software = ""  # the last answer's Server header (which server this is)
         self._timeout = timeout if isinstance(timeout, httpx.Timeout) else httpx.Timeout(timeout)
         headers = {"Accept": "application/json"}
         if api_key:
@@ -227,6 +228,7 @@ class JsonClient:
                 retried["timeout"] += 1
                 self._wait(retry.delay(attempt), "timed out")
                 continue
+            self.server_software = response.headers.get("server", "")  # for hints
             kind = self._retry_kind(response)
             limit = retry.max_500_retries if kind == "500" else retry.max_retries
             if kind is None or retried[kind] >= limit or attempt >= retry.max_retries:
