@@ -60,6 +60,7 @@ class ChatMessage:
     state: str = ""  # an answer's end: done, length, stopped, cutoff, failed
     error: str = ""
     used: list[dict[str, Any]] = field(default_factory=list)  # id, title, score, reason
+    reasoning: str = ""  # a thinking model's reasoning: shown, never sent back nor saved as memory
 
 
 @dataclass
