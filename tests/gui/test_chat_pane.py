@@ -550,7 +550,8 @@ def test_answers_never_load_images_remote_or_local(qtbot, make_pane, tmp_path: P
         pane = make_pane(chat_settings(srv))
         message = ask_and_finish(qtbot, pane, srv, "hi")
         assert message.text == srv.chat_reply
-        assert [r.path for r in srv.requests if r.method == "GET"] == []  # no image fetched
+        fetched = [r.path for r in srv.requests if r.method == "GET" and r.path != "/api/ps"]
+        assert fetched == []  # no image fetched (Ollama's /api/ps is the window, not an image)
     document = message.view.document()
     for url in (f"{srv.url}/pixel.png", local):
         loaded = document.resource(QTextDocument.ResourceType.ImageResource, QUrl(url))
@@ -738,3 +739,40 @@ def test_code_blocks_are_found_with_either_fence() -> None:
 
     text = "a\n```\nx = 1\n```\nb\n~~~js\nf()\n~~~\n```\nnot closed"
     assert code_blocks(text) == [("", "x = 1\n"), ("js", "f()\n")]
+
+
+# -- thinking models ---------------------------------------------------------------------------
+
+
+def test_reasoning_shows_collapsed_above_the_answer_and_stays_out_of_it(
+    qtbot, make_pane, server: GatedServer
+) -> None:
+    server.thinking = "First weigh the dose, then the yield."
+    settings = chat_settings(server)
+    settings.chat.think = "on"
+    pane = make_pane(settings)
+    message = ask_and_finish(qtbot, pane, server, "espresso ratio?")
+    assert message.text == REPLY  # the answer alone: copy, save and history use it
+    box = message.reasoning
+    assert box.isVisible() and not box.label.isVisible()  # collapsed
+    assert box.text == server.thinking and "Reasoning" in box.toggle.text()
+    box.toggle.click()
+    assert box.label.isVisible() and box.label.text() == server.thinking
+    assert server.bodies("/api/chat")[0]["think"] is True
+    saved = pane.conversation.messages[-1]
+    assert saved.reasoning == server.thinking and saved.content == REPLY
+    assert all("weigh the dose" not in m["content"] for m in pane.conversation.history())
+
+
+def test_an_answer_spent_on_thinking_says_so(qtbot, make_pane, server: GatedServer) -> None:
+    server.thinking = " ".join(["hmm"] * 50)
+    server.ignores_think = True
+    settings = chat_settings(server)
+    settings.chat.max_tokens = 20
+    pane = make_pane(settings)
+    server.release()
+    with qtbot.waitSignal(pane.answer_finished, timeout=TIMEOUT):
+        message = ask(qtbot, pane, "espresso ratio?")
+    error = message.error_label.text()
+    assert "thought anyway" in error and "chat.max_tokens" in error
+    assert "context window" not in error

@@ -97,6 +97,7 @@ class ConversationsMixin(_Base):
             return
         message = self._add_message("assistant", self._model_name())
         message.view.set_markdown(saved.content, {u["id"]: u["title"] for u in saved.used})
+        message.reasoning.set_text(saved.reasoning)
         status = {
             LENGTH: self.tr("stopped at the token limit"),
             "stopped": self.tr("stopped"),
