@@ -15,6 +15,7 @@ proposal's own keys do not.
 
 from __future__ import annotations
 
+import difflib
 from typing import Any
 
 from pixelmem.core.errors import InvalidIdError, MemoryNotFound, PixelmemError
@@ -87,6 +88,28 @@ def apply_proposal(draft: Any, store: MemoryStore) -> tuple[Memory, list[tuple[s
     return created, [("created", created.id), ("updated", target.id)]
 
 
+def describe(draft: Any, store: MemoryStore) -> tuple[str, Memory | None]:
+    """("update" | "supersede" | "", the target memory or None if it is gone)."""
+    if not is_proposal(draft):
+        return "", None
+    try:
+        return str(draft.extra[PROPOSAL]), target_of(draft, store)
+    except ProposalStale:
+        return str(draft.extra[PROPOSAL]), None
+
+
+def body_diff(old: str, new: str) -> list[tuple[str, str]]:
+    """The lines of an update, each ``(" ", line)`` kept, ``("+", line)`` added or
+    ``("-", line)`` removed (with a few lines of context around each change)."""
+    lines = []
+    diff = difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=2)
+    for line in diff:
+        if line.startswith(("---", "+++", "@@")):
+            continue
+        lines.append((line[:1] or " ", line[1:]))
+    return lines
+
+
 __all__ = [
     "PROPOSAL_KEYS",
     "SUPERSEDE",
@@ -94,6 +117,8 @@ __all__ = [
     "UPDATE",
     "ProposalStale",
     "apply_proposal",
+    "body_diff",
+    "describe",
     "is_proposal",
     "kept_extra",
     "proposal_extra",
