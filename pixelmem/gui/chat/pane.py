@@ -55,6 +55,7 @@ from pixelmem.gui.bus import ChangeSet, MemoryBus
 from pixelmem.gui.chat.body import ChatBody
 from pixelmem.gui.chat.dialogs import Draft, PromptDialog, SaveMemoryDialog, draft_from_text
 from pixelmem.gui.chat.history import ConversationsMixin
+from pixelmem.gui.chat.proposing import ProposingMixin
 from pixelmem.gui.chat.state import StreamSignals, stream_job
 from pixelmem.gui.chat.widgets import MemoriesPanel, MessageWidget
 from pixelmem.gui.session import VaultSession, describe_error
@@ -72,7 +73,7 @@ _SETTINGS_ERRORS = (
 )
 
 
-class ChatPane(QDockWidget, ConversationsMixin):
+class ChatPane(QDockWidget, ConversationsMixin, ProposingMixin):
     """Dockable chat with memory injection. Connect ``open_memory_requested`` to the editor and
     ``settings_requested`` to the settings dialog; call :meth:`shutdown` before quitting."""
 
@@ -81,6 +82,7 @@ class ChatPane(QDockWidget, ConversationsMixin):
     prompt_ready = Signal(object)  # the InjectedPrompt of the message being answered
     answer_finished = Signal(str)  # done | stopped | cutoff | failed | unconfigured
     memory_saved = Signal(str)  # id of a memory saved from the chat
+    proposals_made = Signal(int)  # how many memories a conversation's proposal put in the inbox
 
     def __init__(
         self,
@@ -136,6 +138,7 @@ class ChatPane(QDockWidget, ConversationsMixin):
         body.conversation_bar.chosen.connect(self.choose_conversation)
         body.conversation_bar.rename_requested.connect(self.rename_conversation)
         body.conversation_bar.delete_requested.connect(self.delete_conversation)
+        body.conversation_bar.propose_requested.connect(lambda: self.propose_memories())
         self.bus.memory_updated.connect(self._on_memory_updated)
         self.bus.settings_changed.connect(self.set_settings)
 
