@@ -184,7 +184,7 @@ class PixelmemService:
         def run() -> dict[str, Any]:
             engine = self._store_engine()
             try:
-                return memory_json(engine.store.get(memory_id), with_body=True)
+                return memory_json(engine.store.find(memory_id), with_body=True)
             except MemoryNotFound:
                 try:
                     self.inbox.get(memory_id)
@@ -469,7 +469,7 @@ def _rag_config(engine: Engine) -> dict[str, Any]:
         "vault": str(engine.vault),
         "embedding": {
             "provider": settings.embedding.provider,
-            "baseUrl": settings.embedding.base_url,
+            "baseUrl": settings.display_value("embedding.base_url"),
             "model": settings.embedding.model,
             "apiKey": settings.display_value("embedding.api_key"),
         },

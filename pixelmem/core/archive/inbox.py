@@ -38,6 +38,7 @@ from pixelmem.core.vault.frontmatter_io import (
     refuse_unencodable,
 )
 from pixelmem.core.vault.memory import DEFAULT_IMPORTANCE, Memory
+from pixelmem.core.vault.permissions import make_private_dirs
 from pixelmem.core.vault.store import MemoryStore
 from pixelmem.core.vault.vault_files import is_hidden, is_markdown, process_lock, unique_path
 from pixelmem.core.vault.vault_scan import MAX_FILE_BYTES, UnreadableFile, read_checked
@@ -264,7 +265,7 @@ class Inbox:
     def _to_trash(self, path: Path) -> Path:
         trash = appdata_dir(self.vault) / TRASH_DIRNAME
         try:
-            trash.mkdir(parents=True, exist_ok=True)
+            make_private_dirs(trash)
             target = unique_path(trash, path.name)
             os.replace(path, target)
         except FileNotFoundError:
@@ -281,7 +282,7 @@ class Inbox:
 
     def _make_folder(self) -> None:
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
+            make_private_dirs(self.folder)
         except OSError as exc:
             raise VaultError(
                 f"cannot create the review inbox {self.folder}: {exc.strerror}"
