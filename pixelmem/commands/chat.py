@@ -97,9 +97,10 @@ def cmd_ask(args: argparse.Namespace) -> int:
         return 1
     try:
         stream = client.stream_chat(prompt.messages)
-        if prepared.chat.think == "on":
-            stream.on_reasoning = _reasoning_to(sys.stderr)
-        text = _stream_answer(stream, sys.stdout)
+        reasoning = _ReasoningOut(sys.stderr) if prepared.chat.think == "on" else None
+        if reasoning is not None:
+            stream.on_reasoning = reasoning.write
+        text = _stream_answer(stream, sys.stdout, reasoning)
     finally:
         client.close()
     if not text.strip():
@@ -122,17 +123,25 @@ def no_answer_message(stream: AnswerStream, chat) -> str:
     )
 
 
-def _reasoning_to(out: TextIO):
-    started = []
+class _ReasoningOut:
+    """The reasoning on stderr after ``thinking:``, its line ended when the answer starts."""
 
-    def show(piece: str) -> None:
-        if not started:
-            out.write("thinking: ")
-            started.append(True)
-        out.write(piece)
-        out.flush()
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.open = False
 
-    return show
+    def write(self, piece: str) -> None:
+        if not self.open:
+            self.out.write("thinking: ")
+            self.open = True
+        self.out.write(piece)
+        self.out.flush()
+
+    def end(self) -> None:
+        if self.open:
+            self.out.write("\n")
+            self.out.flush()
+            self.open = False
 
 
 def token_limit_note(settings: Settings) -> str:
@@ -140,11 +149,13 @@ def token_limit_note(settings: Settings) -> str:
     return f"{TOKEN_LIMIT} (chat.max_tokens = {settings.chat.max_tokens:,})"
 
 
-def _stream_answer(tokens, out: TextIO) -> str:
+def _stream_answer(tokens, out: TextIO, reasoning: _ReasoningOut | None = None) -> str:
     ended_with_newline = True
     text = []
     try:
         for token in tokens:
+            if reasoning is not None:
+                reasoning.end()  # the answer starts on a line of its own
             out.write(token)
             out.flush()
             text.append(token)
