@@ -359,6 +359,9 @@ def format_entry(memory: Memory, text: str, *, note: str = "") -> str:
         attrs += f' topics="{topics}"'
     if note:
         attrs += f' note="{note}"'
+    newer = str(memory.extra.get("superseded_by") or "").replace('"', "'")
+    if newer:  # a proposal accepted in the inbox marked it outdated
+        attrs += f' superseded_by="{newer}"'
     return f"<memory {attrs}>\n{_escape(text.strip())}\n</memory>"
 
 
