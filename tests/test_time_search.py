@@ -137,3 +137,11 @@ def test_the_cli_takes_since_until_and_shows_the_range(
     assert out.splitlines()[1].startswith("1. Database choice")
     assert main(["search", "x", "--vault", str(vault), "--since", "someday soon"]) == 1
     assert "not a date" in capsys.readouterr().err
+
+
+def test_a_hit_the_time_words_pull_under_the_floor_still_comes(engine: Engine) -> None:
+    found = time_search(engine, "上个月的笔记 Kyoto temples tea ceremony", now=NOW)
+    assert found.range is not None and "trip-2023-05" in ids(found.hits)
+    ranked = ids(found.hits)
+    if "bike-2026-10" in ranked:  # from then, but nothing like the rest of the query: after
+        assert ranked.index("trip-2023-05") < ranked.index("bike-2026-10")

@@ -116,7 +116,7 @@ class InboxView(QWidget):
         column = QVBoxLayout(editor)
         column.setContentsMargins(0, 0, 0, 0)
         column.addLayout(form)
-        column.addWidget(self.proposal)
+        column.addWidget(self.proposal, 1)
         column.addWidget(self.body_edit, 1)
         column.addWidget(self.source_label)
         column.addLayout(buttons)

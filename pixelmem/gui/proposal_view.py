@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtWidgets import QLabel, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QSizePolicy, QTextBrowser, QVBoxLayout, QWidget
 
 from pixelmem.core.archive.proposals import SUPERSEDE, UPDATE, body_diff, describe
 from pixelmem.core.vault.store import MemoryStore
@@ -20,13 +20,14 @@ class ProposalPanel(QWidget):
         super().__init__(parent)
         self.label = QLabel()
         self.label.setWordWrap(True)
+        self.label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         self.diff = QTextBrowser()
         self.diff.setOpenLinks(False)
-        self.diff.setMaximumHeight(180)
+        self.diff.setMinimumHeight(48)  # shares the editor's height with the body (stretch 1:1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.label)
-        layout.addWidget(self.diff)
+        layout.addWidget(self.diff, 1)
         self.hide()
 
     def show_for(self, draft: object | None, store: MemoryStore) -> None:
@@ -38,10 +39,10 @@ class ProposalPanel(QWidget):
         if target is None:
             self.label.setText(self.tr("The memory this draft would change no longer exists."))
         elif kind == SUPERSEDE:
-            text = self.tr("Accepting adds this memory and marks “{title}” as superseded by it.")
+            text = self.tr("Accepting adds this memory and marks “{title}” superseded.")
             self.label.setText(text.format(title=target.title))
         else:
-            text = self.tr("Accepting updates “{title}”: its text becomes the one below.")
+            text = self.tr("Accepting updates “{title}” to the text below.")
             self.label.setText(text.format(title=target.title))
             self.diff.setHtml(diff_html(target.body, getattr(draft, "body", "")))
 

@@ -10,7 +10,9 @@ The order for a query with a time expression (:func:`time_search`):
 1. memories from that time that are relevant to the rest of the query (relevance at least
    ``search.min_relevance``), best first;
 2. the query's other hits, ranked exactly as without the time (the expression is read, not
-   obeyed: "in 2016" in a question about 2016's events must not hide the answer);
+   obeyed: "in 2016" in a question about 2016's events must not hide the answer), then what
+   the query without its time words finds besides (the time's words can pull a hit under
+   the floor);
 3. the other memories from that time (the query's words were mostly the time: "what did I do
    last week"), best first.
 
@@ -132,7 +134,12 @@ def time_search(
         from_then = newest_hits([m for m in memories if m.id in inside], parsed.range, size)
         return TimedHits(from_then, parsed.range, "", inside, limit)
     plain = engine.search(query, min_relevance=min_relevance, **options)
+    # The time's words can pull a hit under the floor ("上个月的笔记 espresso"): what the rest of
+    # the query finds comes after the plain hits, never before them.
+    rest_hits = engine.search(parsed.query, min_relevance=min_relevance, **options)
+    seen = {h.memory_id for h in plain}
     others = [h for h in plain if h.memory_id not in inside]
+    others += [h for h in rest_hits if h.memory_id not in inside and h.memory_id not in seen]
     within = dict(options, filters=_only(filters, inside))
     from_then = engine.search(parsed.query, min_relevance=0.0, **within)
     relevant = engine.settings.search.min_relevance

@@ -2219,13 +2219,13 @@ Move it to the trash anyway?</source>
     </message>
     <message>
         <location filename="../proposal_view.py" line="1" />
-        <source>Accepting adds this memory and marks “{title}” as superseded by it.</source>
-        <translation>接受后会添加这条记忆，并把“{title}”标记为已被它取代。</translation>
+        <source>Accepting adds this memory and marks “{title}” superseded.</source>
+        <translation>接受后添加这条记忆，并把“{title}”标为已被取代。</translation>
     </message>
     <message>
         <location filename="../proposal_view.py" line="1" />
-        <source>Accepting updates “{title}”: its text becomes the one below.</source>
-        <translation>接受后会更新“{title}”：它的正文将变为下面的内容。</translation>
+        <source>Accepting updates “{title}” to the text below.</source>
+        <translation>接受后将“{title}”更新为下方的正文。</translation>
     </message>
 </context>
 <context>
