@@ -19,6 +19,8 @@ from pixelmem.core.archive.backup import (
     restore_backup,
 )
 
+pytestmark = pytest.mark.permissions  # also run without CAP_DAC_OVERRIDE (dev.sh)
+
 
 def _files(root: Path) -> dict[str, bytes]:
     return {

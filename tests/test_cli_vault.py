@@ -12,6 +12,8 @@ from test_importers import make_docx, make_pdf  # tests/ is on sys.path (no __in
 from pixelmem.cli import main
 from pixelmem.core.vault.store import MemoryStore
 
+pytestmark = pytest.mark.permissions  # also run without CAP_DAC_OVERRIDE (dev.sh)
+
 
 class _Tty(io.StringIO):
     def isatty(self) -> bool:

@@ -16,6 +16,8 @@ from pixelmem.core.vault.file_names import NAME_MAX, fitted, temp_prefix, trunca
 from pixelmem.core.vault.store import MemoryStore
 from pixelmem.core.vault.writes import MemoryWrites
 
+pytestmark = pytest.mark.permissions  # also run without CAP_DAC_OVERRIDE (dev.sh)
+
 LONGEST_CJK = "长" * 84 + ".md"  # 252 + 3 bytes
 LONGEST_LATIN = "n" * 252 + ".md"
 

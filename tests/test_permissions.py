@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from fakes import HashEmbedder
+from permission_probe import needs_permissions
 
 from pixelmem.core.archive.backup import create_backup, restore_backup
 from pixelmem.core.errors import NoteNotWritable
@@ -25,7 +26,10 @@ from pixelmem.core.settings import Settings
 from pixelmem.core.vault.store import MemoryStore
 from pixelmem.core.vault.writes import MemoryWrites
 
-pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
+pytestmark = [
+    pytest.mark.skipif(os.name != "posix", reason="POSIX permissions"),
+    pytest.mark.permissions,  # also run without CAP_DAC_OVERRIDE (dev.sh)
+]
 
 
 def _mode(path: Path) -> int:
@@ -143,3 +147,21 @@ def test_backup_and_restore_keep_modes(vault: Path, tmp_path: Path) -> None:
     restore_backup(archive, restored)
     for title, mode in modes.items():
         assert _mode(restored / paths[title]) == mode, title
+
+
+@needs_permissions
+def test_another_accounts_note_is_left_alone(vault: Path) -> None:
+    store = MemoryStore(vault)
+    memory = store.create("Shared minutes", "agreed\n")
+    assert memory.path is not None
+    try:
+        os.chown(memory.path, 65534, 65534)  # as root without CAP_DAC_OVERRIDE (.ci/run)
+    except PermissionError:
+        pytest.skip("cannot give a file to another account here")
+    before = memory.path.read_bytes()
+    store.scan()
+    memory = store.get(memory.id)
+    memory.body = "changed\n"
+    with pytest.raises(NoteNotWritable, match="is not writable by you"):
+        store.update(memory)
+    assert memory.path.read_bytes() == before and memory.path.stat().st_uid == 65534

@@ -19,6 +19,8 @@ from pixelmem.service.app import AppOptions, create_app
 from pixelmem.service.guard import GuardSettings
 from pixelmem.service.live import LiveService
 
+pytestmark = pytest.mark.permissions  # also run without CAP_DAC_OVERRIDE (dev.sh)
+
 TOKEN = "t" * 43
 APP_ORIGIN = "https://notes.example"
 

@@ -24,6 +24,8 @@ from serve_helpers import Server, running, search_ids, until, wait_for, write_se
 from pixelmem.core.vault.store import MemoryStore
 from pixelmem.service.app import ENDPOINTS
 
+pytestmark = pytest.mark.permissions  # also run without CAP_DAC_OVERRIDE (dev.sh)
+
 SEEDS = [
     (
         "Sourdough starter",
