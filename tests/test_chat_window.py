@@ -130,10 +130,12 @@ def test_the_servers_limit_is_read_from_its_refusal(error: str, limit: int) -> N
 def test_an_empty_stream_is_asked_again_without_streaming_and_named(server: FakeServer) -> None:
     """llama-cpp-python: 200 text/event-stream with no body for a prompt over n_ctx."""
     server.context_limit, server.overflow = 12, "empty_stream"
+    server.server_header = "uvicorn"  # llama-cpp-python's server
     client = OpenAIChat(server.openai_url, "m", max_tokens=4, context_window=4096)
     with pytest.raises(ContextExceeded) as caught:
         list(client.stream_chat(MESSAGES))
     message = str(caught.value)
+    assert message.endswith("or start llama-cpp-python's server with a larger --n_ctx")
     assert "maximum context length is 12 tokens" in message
     assert "the server's limit is 12 tokens: set chat.context_window to 12 (now 4,096)" in message
     bodies = server.bodies("/v1/chat/completions")

@@ -55,6 +55,7 @@ from pixelmem.core.providers.http import (
     make_timeout,
     redact,
 )
+from pixelmem.core.providers.server_hints import context_size_hint, server_kind
 from pixelmem.core.providers.servers import OLLAMA_BASE_URL as OLLAMA_BASE_URL  # re-exported
 from pixelmem.core.providers.servers import OPENAI_BASE_URL as OPENAI_BASE_URL
 from pixelmem.core.providers.servers import ollama_service, openai_service
@@ -392,10 +393,13 @@ class _BaseChatClient:
 
     def _context_hint(self, error: str) -> str:
         limit = server_context_limit(error)
+        kind = server_kind(self._client.server_software, self._client.service.name)
+        bigger = context_size_hint(kind)
         if limit and self.context_window:
             return (
                 f" — the server's limit is {limit:,} tokens: set chat.context_window to "
-                f"{limit:,} (now {self.context_window:,}), or start a new chat"
+                f"{limit:,} (now {self.context_window:,}), start a new chat"
+                + (f", or {bigger}" if bigger else "")
             )
         if not self.context_window:
             return " — start a new chat"

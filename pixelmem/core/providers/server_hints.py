@@ -35,4 +35,20 @@ def pooling_hint(kind: str) -> str:
     return "start it with pooling enabled (e.g. --pooling mean)"
 
 
-__all__ = ["LLAMA_CPP_PYTHON", "LLAMA_SERVER", "OLLAMA", "pooling_hint", "server_kind"]
+def context_size_hint(kind: str) -> str:
+    """How to start the server with a larger context, in its own words ("" if unknown)."""
+    return {
+        LLAMA_SERVER: "start llama-server with a larger --ctx-size (-c)",
+        LLAMA_CPP_PYTHON: "start llama-cpp-python's server with a larger --n_ctx",
+        OLLAMA: "set OLLAMA_CONTEXT_LENGTH for `ollama serve`, or chat.context_window_mode pinned",
+    }.get(kind, "")
+
+
+__all__ = [
+    "LLAMA_CPP_PYTHON",
+    "LLAMA_SERVER",
+    "OLLAMA",
+    "context_size_hint",
+    "pooling_hint",
+    "server_kind",
+]
