@@ -1,7 +1,7 @@
-"""What the chat pane's conversations mixin (:mod:`.history`) uses of the pane: ``PaneParts``.
+"""What the chat pane's mixins (:mod:`.history`, :mod:`.proposing`) use of the pane: ``PaneParts``.
 
-The mixin is typed against this protocol instead of :class:`~.pane.ChatPane`, which imports it
-(no import circle); :class:`~.pane.ChatPane` has every member, and mypy checks that it does.
+The mixins are typed against this protocol instead of :class:`~.pane.ChatPane`, which imports
+them (no import circle); :class:`~.pane.ChatPane` has every member.
 """
 
 from __future__ import annotations
@@ -9,9 +9,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from PySide6.QtCore import SignalInstance
+
     from pixelmem.core.assist.conversation import ChatMemories, Turn
     from pixelmem.core.assist.conversations import Conversation, ConversationStore
     from pixelmem.core.assist.injection import InjectedPrompt
+    from pixelmem.core.settings import Settings
     from pixelmem.gui.bus import MemoryBus
     from pixelmem.gui.chat.body import ChatBody
     from pixelmem.gui.chat.widgets import MemoriesPanel, MessageWidget
@@ -20,6 +23,7 @@ if TYPE_CHECKING:
 class PaneParts(Protocol):
     engine: Any
     bus: MemoryBus
+    settings: Settings
     body: ChatBody
     memories: ChatMemories
     conversations: ConversationStore
@@ -28,6 +32,9 @@ class PaneParts(Protocol):
     _turn: Turn | None
     _turn_by_message: dict[int, Turn]
     _panels: list[MemoriesPanel]
+
+    @property
+    def proposals_made(self) -> SignalInstance: ...
 
     @property
     def busy(self) -> bool: ...

@@ -96,6 +96,14 @@ class WindowCommands(QObject):
         if files:
             self._window.session.import_files(Path(f) for f in files)
 
+    def import_chats(self) -> None:
+        """A ChatGPT or Claude export, as conversations in the chat pane."""
+        from pixelmem.gui.chat.chat_import import choose_and_import
+
+        window = self._window
+        chat = window.panels.widget("chat")
+        choose_and_import(window.window(), window.engine.vault, window.bus, chat)
+
     def import_folder(self) -> None:
         """Import every file below a folder (an Obsidian vault, a notes folder…)."""
         folder = QFileDialog.getExistingDirectory(self._window.window(), self.tr("Import a folder"))

@@ -65,6 +65,13 @@ MENU_TABLE: tuple[Entry | Separator, ...] = (
         "Ctrl+Shift+I",
         "import_folder",
     ),
+    Entry(
+        "file",
+        "import_chats",
+        _label(QT_TRANSLATE_NOOP("menus", "Import &Chats…")),
+        "",
+        "import_chats",
+    ),
     Separator("file"),
     # Ctrl+O is the quick switcher's, as in Obsidian.
     Entry(
