@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from pixelmem.core.errors import ConflictError
-from pixelmem.core.vault import checked_replace as cr
-from pixelmem.core.vault import rename_ops
+from pixelmem.core.files import checked_replace as cr
+from pixelmem.core.files import rename_ops
 from pixelmem.core.vault.store import MemoryStore
 
 needs_exchange = pytest.mark.skipif(not rename_ops.available(), reason="no renameat2")

@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 
 from pixelmem.core.archive.importers import read_markdown
+from pixelmem.core.files.safe_open import NotRegularFile, open_regular
 from pixelmem.core.index import model_choice
 from pixelmem.core.index.cache import CACHE_FILENAME, EmbeddingCache
 from pixelmem.core.settings import Settings
 from pixelmem.core.vault import scan_cache
-from pixelmem.core.vault.safe_open import NotRegularFile, open_regular
 from pixelmem.core.vault.store import MemoryStore
 from pixelmem.core.vault.vault_scan import read_checked
 

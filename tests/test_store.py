@@ -17,7 +17,7 @@ from pixelmem.core.errors import (
     VaultError,
     VaultNotWritable,
 )
-from pixelmem.core.vault import atomic
+from pixelmem.core.files import atomic
 from pixelmem.core.vault import store as store_module
 from pixelmem.core.vault.store import MemoryStore
 from pixelmem.core.vault.vault_scan import SkippedFile, UnreadableFile, load_memory

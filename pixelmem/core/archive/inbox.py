@@ -21,9 +21,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from pixelmem.core.errors import InvalidIdError, InvalidMemoryError, PixelmemError, VaultError
+from pixelmem.core.files.atomic import atomic_write_bytes
 from pixelmem.core.paths import appdata_dir
 from pixelmem.core.vault import ids
-from pixelmem.core.vault.atomic import atomic_write_bytes
 from pixelmem.core.vault.frontmatter_io import (
     FrontmatterError,
     checked_fields,

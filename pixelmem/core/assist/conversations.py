@@ -37,8 +37,8 @@ from typing import Any
 
 import yaml
 
+from pixelmem.core.files.atomic import atomic_write_text
 from pixelmem.core.paths import appdata_dir
-from pixelmem.core.vault.atomic import atomic_write_text
 
 log = logging.getLogger(__name__)
 

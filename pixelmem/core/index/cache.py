@@ -28,8 +28,8 @@ import numpy as np
 import zstandard
 
 from pixelmem.core.errors import CacheError
-from pixelmem.core.vault.atomic import atomic_write_bytes
-from pixelmem.core.vault.safe_open import open_regular
+from pixelmem.core.files.atomic import atomic_write_bytes
+from pixelmem.core.files.safe_open import open_regular
 from pixelmem.core.vault.vault_files import LOCK_SUFFIX, process_lock
 
 CACHE_FILENAME = "embeddings.msgpack.zst"

@@ -69,10 +69,10 @@ import yaml
 import zstandard
 
 from pixelmem import __version__
+from pixelmem.core.files.atomic import atomic_write_bytes
+from pixelmem.core.files.safe_open import read_regular_bytes
 from pixelmem.core.vault import frontmatter_io, ids
-from pixelmem.core.vault.atomic import atomic_write_bytes
 from pixelmem.core.vault.memory import Memory, preview_line
-from pixelmem.core.vault.safe_open import read_regular_bytes
 
 log = logging.getLogger(__name__)
 

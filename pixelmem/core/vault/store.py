@@ -36,9 +36,9 @@ from pixelmem.core.errors import (
     VaultError,
     VaultNotWritable,
 )
+from pixelmem.core.files.checked_replace import ContentChanged, checked_replace, write_new
 from pixelmem.core.paths import appdata_dir, resolve_vault
 from pixelmem.core.vault import ids, scan_cache
-from pixelmem.core.vault.checked_replace import ContentChanged, checked_replace, write_new
 from pixelmem.core.vault.frontmatter_io import (
     Document,
     checked_body,

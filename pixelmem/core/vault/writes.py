@@ -32,8 +32,8 @@ from pixelmem.core.archive.importers import (
 )
 from pixelmem.core.archive.inbox import Inbox
 from pixelmem.core.errors import ImportFailed, ImportSkipped, PixelmemError
+from pixelmem.core.files.atomic import atomic_write_bytes
 from pixelmem.core.paths import appdata_dir
-from pixelmem.core.vault.atomic import atomic_write_bytes
 from pixelmem.core.vault.links import LinkUpdate
 from pixelmem.core.vault.memory import Memory
 from pixelmem.core.vault.store import MemoryStore

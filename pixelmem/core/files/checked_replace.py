@@ -33,8 +33,8 @@ import stat
 from datetime import datetime
 from pathlib import Path
 
-from pixelmem.core.vault import rename_ops
-from pixelmem.core.vault.atomic import fsync_dir, remove_quietly, write_temp
+from pixelmem.core.files import rename_ops
+from pixelmem.core.files.atomic import fsync_dir, remove_quietly, write_temp
 from pixelmem.core.vault.vault_files import unique_path
 
 
