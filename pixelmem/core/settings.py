@@ -22,9 +22,9 @@ from urllib.parse import urlsplit
 
 from pixelmem.core.errors import SettingsError
 from pixelmem.core.files.atomic import atomic_write_bytes
+from pixelmem.core.files.process_lock import LOCK_SUFFIX, process_lock
 from pixelmem.core.files.safe_open import read_regular_bytes
 from pixelmem.core.paths import config_dir
-from pixelmem.core.vault.vault_files import LOCK_SUFFIX, process_lock
 
 log = logging.getLogger(__name__)
 

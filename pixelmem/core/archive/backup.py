@@ -43,8 +43,9 @@ from pixelmem.core.archive.restore import (
     restore_backup,
     verify_backup,
 )
+from pixelmem.core.files.folders import walk_tree
 from pixelmem.core.paths import APPDATA_DIRNAME
-from pixelmem.core.vault.vault_files import is_hidden, walk_tree
+from pixelmem.core.vault.vault_files import is_hidden
 
 APPDATA_FOLDERS = ("inbox",)  # .pixelmem sub-folders that are the user's data
 

@@ -22,6 +22,8 @@ from pathlib import Path
 
 from pixelmem.core.errors import InvalidIdError, InvalidMemoryError, PixelmemError, VaultError
 from pixelmem.core.files.atomic import atomic_write_bytes
+from pixelmem.core.files.folders import unique_path
+from pixelmem.core.files.process_lock import process_lock
 from pixelmem.core.paths import appdata_dir
 from pixelmem.core.vault import ids
 from pixelmem.core.vault.frontmatter_io import (
@@ -34,7 +36,7 @@ from pixelmem.core.vault.frontmatter_io import (
 )
 from pixelmem.core.vault.memory import DEFAULT_IMPORTANCE, Memory
 from pixelmem.core.vault.store import MemoryStore
-from pixelmem.core.vault.vault_files import is_hidden, is_markdown, process_lock, unique_path
+from pixelmem.core.vault.vault_files import is_hidden, is_markdown
 from pixelmem.core.vault.vault_scan import MAX_FILE_BYTES, UnreadableFile, read_checked
 
 log = logging.getLogger(__name__)

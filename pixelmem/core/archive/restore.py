@@ -36,8 +36,8 @@ from pixelmem.core.archive.archive_manifest import (
     relpath_problem,
 )
 from pixelmem.core.errors import PixelmemError
+from pixelmem.core.files.folders import make_dirs
 from pixelmem.core.paths import APPDATA_DIRNAME
-from pixelmem.core.vault.vault_files import make_dirs
 from pixelmem.core.wording import counted
 
 _BLOCK = 1024 * 1024

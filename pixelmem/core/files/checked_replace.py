@@ -35,7 +35,7 @@ from pathlib import Path
 
 from pixelmem.core.files import rename_ops
 from pixelmem.core.files.atomic import fsync_dir, remove_quietly, write_temp
-from pixelmem.core.vault.vault_files import unique_path
+from pixelmem.core.files.folders import unique_path
 
 
 class ContentChanged(Exception):

@@ -11,7 +11,7 @@ Rules this module keeps (SPEC §1, §9):
   are :mod:`vault_scan`'s; which files count is :mod:`vault_files`').
 
 The table is guarded by an RLock; file reads happen outside it. Writes are serialised per
-process by a lock and across processes (GUI, CLI, MCP server) by ``vault_files.process_lock``.
+process by a lock and across processes (GUI, CLI, MCP server) by ``files.process_lock``.
 Callers write through :class:`~pixelmem.core.vault.writes.MemoryWrites`, not the store directly.
 """
 
@@ -37,6 +37,8 @@ from pixelmem.core.errors import (
     VaultNotWritable,
 )
 from pixelmem.core.files.checked_replace import ContentChanged, checked_replace, write_new
+from pixelmem.core.files.folders import unique_path
+from pixelmem.core.files.process_lock import process_lock
 from pixelmem.core.paths import appdata_dir, resolve_vault
 from pixelmem.core.vault import ids, scan_cache
 from pixelmem.core.vault.frontmatter_io import (
@@ -50,12 +52,7 @@ from pixelmem.core.vault.frontmatter_io import (
 from pixelmem.core.vault.gc_pause import collector_paused
 from pixelmem.core.vault.memory import DEFAULT_IMPORTANCE, Memory
 from pixelmem.core.vault.stale_temps import remove_stale_temps
-from pixelmem.core.vault.vault_files import (
-    is_inside,
-    is_memory_relpath,
-    process_lock,
-    unique_path,
-)
+from pixelmem.core.vault.vault_files import is_inside, is_memory_relpath
 from pixelmem.core.vault.vault_scan import (
     MAX_FILE_BYTES,
     ScanResult,
