@@ -193,7 +193,7 @@ def test_merge_keeps_both_texts_and_all_topics():
 def test_merge_points_links_at_the_kept_memory_and_trashes_the_other(vault):
     from pixelmem.core.insight.merge import merge_memories
     from pixelmem.core.vault.store import MemoryStore
-    from pixelmem.core.vault.writes import MemoryWrites
+    from pixelmem.core.writes import MemoryWrites
 
     store = MemoryStore(vault)
     writes = MemoryWrites(store)

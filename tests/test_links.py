@@ -17,7 +17,7 @@ from pixelmem.core.vault.links import (
 )
 from pixelmem.core.vault.memory import Memory
 from pixelmem.core.vault.store import MemoryStore
-from pixelmem.core.vault.writes import MemoryWrites
+from pixelmem.core.writes import MemoryWrites
 
 
 def _titles(store: MemoryStore) -> dict[str, Memory]:

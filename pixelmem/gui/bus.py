@@ -2,7 +2,7 @@
 
 Whoever changes memories (editor, import, file watcher, chat pane, review inbox) writes through
 the session, which emits ``memory_updated(changes, initiator)`` once the files are on disk:
-``changes`` is one immutable :class:`~pixelmem.core.vault.writes.ChangeSet` (created, updated and
+``changes`` is one immutable :class:`~pixelmem.core.writes.ChangeSet` (created, updated and
 deleted ids; an import of 1,000 files is one emission) and ``initiator`` is whoever asked for
 the write (a view passes itself), so a view skips its own echo. The search index is *not*
 current yet at that moment: it catches up on its own lane, and ``index_changed`` tells when
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
-from pixelmem.core.vault.writes import CREATED, DELETED, UPDATED, ChangeSet
+from pixelmem.core.writes import CREATED, DELETED, UPDATED, ChangeSet
 
 ACTIONS = (CREATED, UPDATED, DELETED)
 

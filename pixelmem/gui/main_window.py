@@ -50,7 +50,7 @@ from pixelmem.gui.view_state import restore_list_state
 if TYPE_CHECKING:
     from pixelmem.core.index.search import SearchHit
     from pixelmem.core.vault.links import Mention
-    from pixelmem.core.vault.writes import ImportResult
+    from pixelmem.core.writes import ImportResult
     from pixelmem.gui.backlinks_panel import BacklinksPanel
     from pixelmem.gui.chat.pane import ChatPane
     from pixelmem.gui.duplicate_banner import DuplicateBanner

@@ -26,7 +26,7 @@ from pixelmem.core.settings import Settings
 from pixelmem.core.vault.gc_pause import collector_paused
 from pixelmem.core.vault.memory import Memory
 from pixelmem.core.vault.store import MemoryStore
-from pixelmem.core.vault.writes import (
+from pixelmem.core.writes import (
     ChangeSet,
     ImportResult,
     LinkUpdateResult,

@@ -26,7 +26,7 @@ from pixelmem.core.index.engine import Engine
 from pixelmem.core.settings import SearchSettings, Settings, settings_path
 from pixelmem.core.vault.memory import Memory
 from pixelmem.core.vault.vault_watch import file_signature
-from pixelmem.core.vault.writes import TrashRecord
+from pixelmem.core.writes import TrashRecord
 from pixelmem.mcp_tools import PixelmemService
 from pixelmem.service.errors import ApiError
 from pixelmem.service.index_lane import IndexLane

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 
-from pixelmem.core.vault.writes import ChangeSet
+from pixelmem.core.writes import ChangeSet
 
 pytestmark = pytest.mark.gui
 

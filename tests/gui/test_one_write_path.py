@@ -12,7 +12,7 @@ from conftest import FakeEmbedder
 
 from pixelmem.core.index.engine import Engine
 from pixelmem.core.settings import Settings
-from pixelmem.core.vault.writes import ChangeSet
+from pixelmem.core.writes import ChangeSet
 from pixelmem.gui.chat.dialogs import Draft
 from pixelmem.gui.main_window import MainWindow
 

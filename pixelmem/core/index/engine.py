@@ -2,7 +2,7 @@
 
 The CLI, the MCP server and the GUI all go through :class:`Engine`. It is plain synchronous
 Python: the GUI calls it from worker threads. Writes go through ``engine.writes`` (the one
-:class:`~pixelmem.core.vault.writes.MemoryWrites` gateway), which never indexes; call
+:class:`~pixelmem.core.writes.MemoryWrites` gateway), which never indexes; call
 :meth:`Engine.reindex` afterwards to bring the index up to date. Searches read an immutable
 snapshot, so any number can run while one (re)index runs; index builds are serialised by a
 lock.
@@ -24,7 +24,7 @@ from pixelmem.core.paths import appdata_dir
 from pixelmem.core.settings import EmbeddingSettings, RerankSettings, Settings
 from pixelmem.core.vault.store import MemoryStore
 from pixelmem.core.vault.vault_scan import SkippedFile
-from pixelmem.core.vault.writes import MemoryWrites
+from pixelmem.core.writes import MemoryWrites
 
 # The search stack (numpy, the index, relevance, the cache) is imported where it is first used,
 # not here: the app builds its Engine before the window's first paint, which needs only the

@@ -12,7 +12,7 @@ Rules this module keeps (SPEC §1, §9):
 
 The table is guarded by an RLock; file reads happen outside it. Writes are serialised per
 process by a lock and across processes (GUI, CLI, MCP server) by ``files.process_lock``.
-Callers write through :class:`~pixelmem.core.vault.writes.MemoryWrites`, not the store directly.
+Callers write through :class:`~pixelmem.core.writes.MemoryWrites`, not the store directly.
 """
 
 from __future__ import annotations
