@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from benchmarks._dupgen import generate_notes
-from pixelmem.core.index.indexer import embedding_text
+from pixelmem.core.index.chunking import embedding_text
 from pixelmem.core.insight.duplicates import (
     DuplicateRule,
     WordWeights,

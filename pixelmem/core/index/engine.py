@@ -496,7 +496,7 @@ class Engine:
 
     def chunk_texts(self, hits: Iterable[SearchHit]) -> list[str]:
         """The embedded text of each hit's best chunk (for a reranker)."""
-        from pixelmem.core.index.indexer import embedding_text
+        from pixelmem.core.index.chunking import embedding_text
 
         texts = []
         for hit in hits:
