@@ -17,13 +17,13 @@ from pydantic import Field
 
 from pixelmem import __version__
 from pixelmem.core.errors import PixelmemError
+from pixelmem.core.search_mode import DEFAULT_MODE, SearchMode
 from pixelmem.mcp_tools import (
     MAX_LIST_LIMIT,
     MAX_QUERY_CHARS,
     MAX_SEARCH_LIMIT,
     RAG_FIELDS,
     RESCAN_THRESHOLD,
-    SEARCH_MODES,
     InvalidArgument,
     PixelmemService,
 )
@@ -63,8 +63,11 @@ Limit = Annotated[
     int, Field(ge=1, le=MAX_SEARCH_LIMIT, description="how many memories to return (1-20)")
 ]
 Mode = Annotated[
-    Literal["hybrid", "semantic", "keyword"],
-    Field(description="hybrid (meaning + keywords, best default), semantic or keyword"),
+    str,  # checked by the service; the schema lists SearchMode's values
+    Field(
+        description="hybrid (meaning + keywords, best default), semantic or keyword",
+        json_schema_extra={"enum": [m.value for m in SearchMode]},
+    ),
 ]
 MemoryId = Annotated[str, Field(description="a memory id as returned by the other tools")]
 Importance = Literal["low", "medium", "high"]
@@ -84,7 +87,7 @@ def build_server(service: PixelmemService) -> Any:
     def semantic_search(
         query: Annotated[str, Field(description="what to look for, in natural language")],
         limit: Limit = 5,
-        mode: Mode = "hybrid",
+        mode: Mode = DEFAULT_MODE.value,
     ) -> dict[str, Any]:
         return service.semantic_search(query, limit, mode)
 
@@ -177,7 +180,6 @@ __all__ = [
     "MAX_SEARCH_LIMIT",
     "RAG_FIELDS",
     "RESCAN_THRESHOLD",
-    "SEARCH_MODES",
     "InvalidArgument",
     "PixelmemService",
     "build_server",

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 from pixelmem.core.archive.inbox import DraftNotFound, Inbox, checked_text
 from pixelmem.core.errors import MemoryNotFound, PixelmemError
 from pixelmem.core.index.engine import Engine, SearchFilters, SearchHit
+from pixelmem.core.search_mode import DEFAULT_MODE, SearchMode
 from pixelmem.core.settings import Settings, settings_path
 from pixelmem.core.vault import ids
 from pixelmem.core.vault.memory import Memory
@@ -31,7 +32,6 @@ MAX_SEARCH_LIMIT = 20
 MAX_LIST_LIMIT = 500
 MAX_QUERY_CHARS = 4000
 RESCAN_THRESHOLD = 200  # more changed files than this: one full scan instead of file by file
-SEARCH_MODES = ("hybrid", "semantic", "keyword")
 RAG_FIELDS = {  # set_rag_config argument -> settings key
     "provider": "embedding.provider",
     "baseUrl": "embedding.base_url",
@@ -118,7 +118,7 @@ class PixelmemService:
         query: str,
         *,
         limit: int = 5,
-        mode: str = "hybrid",
+        mode: str = DEFAULT_MODE,
         topic: str | None = None,
         max_limit: int = MAX_SEARCH_LIMIT,
     ) -> tuple[Engine, list[SearchHit]]:
@@ -129,14 +129,16 @@ class PixelmemService:
         """
         query = _checked_query(query)
         _check_range("limit", limit, 1, max_limit)
-        if mode not in SEARCH_MODES:
-            raise InvalidArgument(f"mode must be one of {', '.join(SEARCH_MODES)}, not {mode!r}")
+        if mode not in tuple(SearchMode):
+            raise InvalidArgument(f"mode must be one of {', '.join(SearchMode)}, not {mode!r}")
         topic = (topic or "").strip() or None
         engine = self._engine_for_search()
         filters = SearchFilters(topic=topic) if topic else None
         return engine, engine.search(query, mode=mode, k=limit, filters=filters)
 
-    def semantic_search(self, query: str, limit: int = 5, mode: str = "hybrid") -> dict[str, Any]:
+    def semantic_search(
+        self, query: str, limit: int = 5, mode: str = DEFAULT_MODE
+    ) -> dict[str, Any]:
         engine, hits = self.search(query, limit=limit, mode=mode)
         results = [_hit_json(hit, memory) for hit, memory in hits_with_memories(engine, hits)]
         return search_answer(engine, query.strip(), mode, results)

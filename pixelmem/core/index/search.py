@@ -67,9 +67,10 @@ from pixelmem.core.index.text_tokens import (
     tokenize,
 )
 from pixelmem.core.index.vector_side import LocalVectorSide
+from pixelmem.core.search_mode import SearchMode
 from pixelmem.core.vault.memory import Memory, searchable_title
 
-MODES = ("hybrid", "semantic", "keyword")
+MODES = tuple(SearchMode)
 RELATED_VAULT_BACKGROUND = 20  # memories: from here on, the vault's median note is the background
 _NONE = -np.inf
 _NO_POSITIONS = np.zeros(0, np.int64)
