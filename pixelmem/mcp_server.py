@@ -1,7 +1,7 @@
 """``pixelmem mcp``: the vault as an MCP server over stdio (official ``mcp`` SDK).
 
 :func:`build_server` only describes the tools; their logic is plain Python in
-:class:`~pixelmem.mcp_tools.PixelmemService` (re-exported here).
+:class:`~pixelmem.core.runtime.tools.PixelmemService` (re-exported here).
 
 Everything that is not the protocol goes to stderr: stdout belongs to the client.
 """
@@ -17,8 +17,7 @@ from pydantic import Field
 
 from pixelmem import __version__
 from pixelmem.core.errors import PixelmemError
-from pixelmem.core.search_mode import DEFAULT_MODE, SearchMode
-from pixelmem.mcp_tools import (
+from pixelmem.core.runtime.tools import (
     MAX_LIST_LIMIT,
     MAX_QUERY_CHARS,
     MAX_SEARCH_LIMIT,
@@ -27,6 +26,7 @@ from pixelmem.mcp_tools import (
     InvalidArgument,
     PixelmemService,
 )
+from pixelmem.core.search_mode import DEFAULT_MODE, SearchMode
 
 try:  # mcp >= 2
     from mcp.server.mcpserver import Context, MCPServer

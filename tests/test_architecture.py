@@ -81,7 +81,7 @@ def test_the_contracts_cover_the_entry_points() -> None:
 def test_the_checker_sees_an_offender(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
     bad.write_text(
-        "from PySide6.QtCore import QObject\nimport pixelmem.mcp_tools\n", encoding="utf-8"
+        "from PySide6.QtCore import QObject\nimport pixelmem.mcp_server\n", encoding="utf-8"
     )
     assert _offenders([bad], QT) and _offenders([bad], ENTRY_POINTS)
     assert not _offenders([bad], GUI)

@@ -10,8 +10,8 @@ import pytest
 from pixelmem.core.archive.inbox import DraftNotFound, Inbox
 from pixelmem.core.errors import InvalidIdError, InvalidMemoryError
 from pixelmem.core.vault.frontmatter_io import parse_document
+from pixelmem.core.vault.signatures import VaultWatcher
 from pixelmem.core.vault.store import MemoryStore
-from pixelmem.core.vault.vault_watch import VaultWatcher
 
 
 def test_a_draft_is_a_memory_file_in_the_inbox(vault: Path) -> None:

@@ -19,8 +19,8 @@ from test_mcp_server import McpClient, write_settings
 
 from pixelmem.core.index.engine import Engine
 from pixelmem.core.settings import Settings
+from pixelmem.core.vault.signatures import VaultWatcher, file_signature, vault_signatures
 from pixelmem.core.vault.store import MemoryStore
-from pixelmem.core.vault.vault_watch import VaultWatcher, file_signature, vault_signatures
 
 WRITES = 200
 

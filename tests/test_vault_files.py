@@ -11,9 +11,9 @@ import pytest
 
 from pixelmem.core.archive.backup import backup_sources
 from pixelmem.core.files.process_lock import process_lock
+from pixelmem.core.vault.signatures import vault_signatures
 from pixelmem.core.vault.store import MemoryStore
 from pixelmem.core.vault.vault_files import is_memory_relpath, iter_memory_entries, memory_folders
-from pixelmem.core.vault.vault_watch import vault_signatures
 
 
 @pytest.fixture

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
+from pixelmem.core.vault.signatures import VaultWatcher
 from pixelmem.core.vault.vault_files import is_hidden, is_markdown, memory_folders
-from pixelmem.core.vault.vault_watch import VaultWatcher
 from pixelmem.gui.workers import SerialLane
 
 DEBOUNCE_MS = 300

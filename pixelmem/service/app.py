@@ -21,6 +21,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
+from pixelmem.core.runtime.watcher import VaultFileWatcher
 from pixelmem.mcp_server import build_server
 from pixelmem.service import openapi, routes_index, routes_memories, routes_search
 from pixelmem.service.endpoint import Endpoint
@@ -28,7 +29,6 @@ from pixelmem.service.errors import error_response
 from pixelmem.service.guard import Guard, GuardSettings
 from pixelmem.service.live import LiveService
 from pixelmem.service.routes_index import IndexJobs
-from pixelmem.service.watcher import VaultFileWatcher
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,8 @@
 """The vault kept current for a long-running service, behind the tools' one implementation.
 
-:class:`LiveService` is the stdio server's :class:`~pixelmem.mcp_tools.PixelmemService` with
-two things changed for a process that lives for days and serves many clients at once:
+:class:`LiveService` is the stdio server's
+:class:`~pixelmem.core.runtime.tools.PixelmemService` with two things changed for a process
+that lives for days and serves many clients at once:
 
 - nobody polls the vault before a call: the file watcher (:mod:`watcher`) hands changed paths
   to :meth:`LiveService.apply_changes`, which re-reads just those;
@@ -23,13 +24,13 @@ from typing import Any
 from pixelmem.core.archive.inbox import Draft, checked_text
 from pixelmem.core.errors import ConflictError
 from pixelmem.core.index.engine import Engine
+from pixelmem.core.runtime.index_lane import IndexLane
+from pixelmem.core.runtime.tools import PixelmemService
 from pixelmem.core.settings import SearchSettings, Settings, settings_path
 from pixelmem.core.vault.memory import Memory
-from pixelmem.core.vault.vault_watch import file_signature
+from pixelmem.core.vault.signatures import file_signature
 from pixelmem.core.writes import TrashRecord
-from pixelmem.mcp_tools import PixelmemService
 from pixelmem.service.errors import ApiError
-from pixelmem.service.index_lane import IndexLane
 
 log = logging.getLogger(__name__)
 

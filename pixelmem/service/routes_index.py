@@ -9,11 +9,11 @@ from typing import Any
 
 from pixelmem import __version__
 from pixelmem.core.index.engine import IndexReport
+from pixelmem.core.runtime.index_lane import IndexLane
 from pixelmem.core.vault.memory_json import display_path, iso_utc
 from pixelmem.service import openapi as oa
 from pixelmem.service.endpoint import Answer, Call, endpoint
 from pixelmem.service.errors import ApiError
-from pixelmem.service.index_lane import IndexLane
 
 MAX_JOBS = 100
 

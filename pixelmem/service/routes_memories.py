@@ -11,9 +11,9 @@ from typing import Any
 
 from pixelmem.core.archive.inbox import DraftNotFound
 from pixelmem.core.errors import MemoryNotFound
+from pixelmem.core.runtime.tools import MAX_LIST_LIMIT, draft_answer, newest_first
 from pixelmem.core.vault.memory import Memory
 from pixelmem.core.vault.memory_json import display_path, memory_json
-from pixelmem.mcp_tools import MAX_LIST_LIMIT, draft_answer, newest_first
 from pixelmem.service import openapi as oa
 from pixelmem.service.endpoint import Answer, Call, endpoint
 from pixelmem.service.errors import ApiError

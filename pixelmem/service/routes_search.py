@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from pixelmem.core.index.engine import MAX_K
+from pixelmem.core.runtime.tools import hit_summary, hits_with_memories, search_answer
 from pixelmem.core.search_mode import SearchMode
 from pixelmem.core.vault.memory_json import iso_utc
-from pixelmem.mcp_tools import hit_summary, hits_with_memories, search_answer
 from pixelmem.service import openapi as oa
 from pixelmem.service.endpoint import Answer, Call, endpoint
 from pixelmem.service.errors import ApiError

@@ -16,8 +16,8 @@ from serve_helpers import Server, running, search_ids, until, write_settings
 
 from pixelmem.core.index.engine import Engine
 from pixelmem.core.settings import Settings
+from pixelmem.core.vault.signatures import VaultWatcher
 from pixelmem.core.vault.store import MemoryStore
-from pixelmem.core.vault.vault_watch import VaultWatcher
 
 CLIENTS = 6
 

@@ -24,7 +24,7 @@ from pixelmem.core.settings import Settings, settings_path
 from pixelmem.core.vault import ids
 from pixelmem.core.vault.memory import Memory
 from pixelmem.core.vault.memory_json import display_path, memory_json
-from pixelmem.core.vault.vault_watch import Signature, VaultWatcher, file_signature
+from pixelmem.core.vault.signatures import Signature, VaultWatcher, file_signature
 
 log = logging.getLogger(__name__)
 
