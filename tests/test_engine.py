@@ -253,3 +253,40 @@ def test_reranker_reorders_and_failure_falls_back(vault: Path) -> None:
     hits = engine.search("apple pie recipe", mode="keyword", k=2, min_relevance=0.0)
     assert hits and hits[0].title == "Apple pie"  # un-reranked results, not an error
     assert engine.rerank_warning and "reranking failed" in engine.rerank_warning
+
+
+def test_a_model_switch_never_mixes_query_and_index_dimensions(vault: Path, monkeypatch) -> None:
+    """Searches during a switch to a model of another dimension use the snapshot's own model
+    (the `query has dimension 576, the index has 384` 500 of `serve`); the new one after."""
+    from pixelmem.core.providers.embeddings import factory
+
+    _fill(vault)
+    engine = _engine(vault, HashEmbedder(dim=64, model="old"))
+    engine.open()
+    wider = HashEmbedder(dim=96, model="new")
+    wider.gate = threading.Event()
+    embedding = threading.Event()
+    original = wider.embed_documents
+
+    def slow_documents(texts):
+        embedding.set()
+        assert wider.gate is not None and wider.gate.wait(10)
+        return original(texts)
+
+    wider.embed_documents = slow_documents  # type: ignore[method-assign]
+    monkeypatch.setattr(factory, "create_embedder", lambda _settings: wider)
+    settings = engine.settings.copy()
+    settings.set_key("embedding.provider", "openai")
+    engine.reconfigure(settings)
+    assert engine.reconfigure_pending
+    assert engine.search("espresso coffee", mode="semantic")  # the old model, its vectors
+
+    thread = threading.Thread(target=engine.reindex)
+    thread.start()
+    assert embedding.wait(10)
+    during = engine.search("Zorblax probe", mode="hybrid")  # mid re-embed: still answers
+    assert during and during[0].title == "Zorblax-7 launch"
+    wider.gate.set()
+    thread.join(10)
+    assert engine.status().model_id == "fake:new" and engine.index.has_vectors
+    assert engine.search("Zorblax probe", mode="semantic")[0].title == "Zorblax-7 launch"
