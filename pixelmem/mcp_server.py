@@ -1,7 +1,10 @@
 """``pixelmem mcp``: the vault as an MCP server over stdio (official ``mcp`` SDK).
 
 :func:`build_server` only describes the tools; their logic is plain Python in
-:class:`~pixelmem.core.runtime.tools.PixelmemService` (re-exported here).
+:class:`~pixelmem.core.runtime.tools.PixelmemService` (re-exported here), over the vault's
+runtime with the stdio freshness policy (:data:`~pixelmem.core.runtime.freshness.STDIO`): the
+watcher follows the vault, each call first checks the files' signatures, and a search waits
+until the index holds what changed.
 
 Everything that is not the protocol goes to stderr: stdout belongs to the client.
 """
@@ -17,12 +20,12 @@ from pydantic import Field
 
 from pixelmem import __version__
 from pixelmem.core.errors import PixelmemError
+from pixelmem.core.runtime.freshness import STDIO
 from pixelmem.core.runtime.tools import (
     MAX_LIST_LIMIT,
     MAX_QUERY_CHARS,
     MAX_SEARCH_LIMIT,
     RAG_FIELDS,
-    RESCAN_THRESHOLD,
     InvalidArgument,
     PixelmemService,
 )
@@ -169,8 +172,11 @@ def _client_name(ctx: Any) -> str:
 
 def run(vault: Path) -> None:
     """Serve ``vault`` over stdio until the client closes the connection."""
-    service = PixelmemService(vault)
-    build_server(service).run("stdio")
+    service = PixelmemService(vault, STDIO)
+    try:
+        build_server(service).run("stdio")
+    finally:
+        service.close()
 
 
 __all__ = [
@@ -179,7 +185,6 @@ __all__ = [
     "MAX_QUERY_CHARS",
     "MAX_SEARCH_LIMIT",
     "RAG_FIELDS",
-    "RESCAN_THRESHOLD",
     "InvalidArgument",
     "PixelmemService",
     "build_server",

@@ -6,11 +6,11 @@ import threading
 from pathlib import Path
 
 import pytest
+from fakes import CheckedWatcher
 
 from pixelmem.core.archive.inbox import DraftNotFound, Inbox
 from pixelmem.core.errors import InvalidIdError, InvalidMemoryError
 from pixelmem.core.vault.frontmatter_io import parse_document
-from pixelmem.core.vault.signatures import VaultWatcher
 from pixelmem.core.vault.store import MemoryStore
 
 
@@ -137,7 +137,7 @@ def test_concurrent_accepts_create_one_memory(vault: Path) -> None:
 
 
 def test_the_watcher_sees_an_accepted_draft_but_not_the_inbox(vault: Path) -> None:
-    watcher = VaultWatcher(vault)
+    watcher = CheckedWatcher(vault)
     watcher.poll()
     inbox = Inbox(vault)
     draft = inbox.add("Seen", "x", [], "medium", "mcp")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pixelmem.core.index.engine import MAX_K
-from pixelmem.core.runtime.tools import hit_summary, hits_with_memories, search_answer
+from pixelmem.core.runtime.answers import hit_summary, hits_with_memories, search_answer
 from pixelmem.core.search_mode import SearchMode
 from pixelmem.core.vault.memory_json import iso_utc
 from pixelmem.service import openapi as oa
@@ -32,14 +32,14 @@ from pixelmem.service.errors import ApiError
     },
 )
 def search(call: Call) -> Answer:
-    live = call.state.live
+    tools = call.state.tools
     query = call.text("q")
     if not query or not query.strip():
         raise ApiError(400, "bad_argument", "q (what to look for) is required")
-    settings = live.search_settings()
+    settings = tools.current_engine().settings.search
     top_k = call.integer("top_k", settings.top_k, 1, MAX_K)
     mode = call.text("mode") or settings.mode
-    engine, hits = live.search(
+    engine, hits = tools.search(
         query, limit=top_k, mode=mode, topic=call.text("topic"), max_limit=MAX_K
     )
     if mode == "semantic" and engine.semantic_error:

@@ -12,16 +12,16 @@ import logging
 
 import uvicorn
 
+from pixelmem.core.runtime.tools import PixelmemService
 from pixelmem.service.app import AppOptions, create_app
-from pixelmem.service.live import LiveService
 
 log = logging.getLogger(__name__)
 
 GRACE_SECONDS = 10
 
 
-def serve(live: LiveService, options: AppOptions, host: str, port: int) -> None:
-    app = create_app(live, options)
+def serve(tools: PixelmemService, options: AppOptions, host: str, port: int) -> None:
+    app = create_app(tools, options)
     config = uvicorn.Config(
         app,
         host=host,

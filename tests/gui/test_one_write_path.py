@@ -55,7 +55,6 @@ def test_a_chat_save_during_a_long_first_indexing_does_not_delay_an_editor_save(
     finally:
         embedder.gate.set()
         qtbot.waitUntil(lambda: not window.session.busy_indexing, timeout=10_000)
-        window.watcher.stop()
         window.session.shutdown()
 
 

@@ -20,7 +20,7 @@ import copy
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -235,8 +235,11 @@ class Engine:
         progress: Progress | None = None,
         cancel: threading.Event | None = None,
         full: bool = False,
+        published: Callable[[], None] | None = None,
     ) -> IndexReport:
-        """Bring the index up to date with the store's memories (incremental unless ``full``)."""
+        """Bring the index up to date with the store's memories (incremental unless ``full``).
+        ``published()`` hears of an interim keyword-only snapshot published before a long
+        embedding (searches find every memory from then on)."""
         with self._build_lock:
             self._apply_pending_resets()
             if full:
@@ -248,7 +251,7 @@ class Engine:
                 progress=progress,
                 cancel=cancel,
                 previous=self.index,
-                publish=self._publish,
+                publish=lambda index: self._publish(index, published),
             )
             if not report.semantic_error and self._embedder_error:
                 report.semantic_error = self._embedder_error
@@ -258,9 +261,11 @@ class Engine:
             self._snapshot, self._report = (index, indexer.embedder), report
             return report
 
-    def _publish(self, index: SearchIndex) -> None:
+    def _publish(self, index: SearchIndex, published: Callable[[], None] | None) -> None:
         """Swap in an interim (keyword-only) snapshot while a long embedding run goes on."""
         self._snapshot = (index, None)
+        if published is not None:
+            published()
 
     def reconfigure(self, settings: Settings) -> None:
         """Use new settings now; a new model, chunking or backend takes effect at the next

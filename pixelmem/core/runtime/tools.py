@@ -1,115 +1,95 @@
-"""The MCP tools' logic as plain synchronous Python; :mod:`pixelmem.mcp_server` publishes it.
+"""The MCP tools' logic as plain synchronous Python over one vault's runtime.
 
-:class:`PixelmemService` answers each tool call (the SDK runs each one on a worker thread).
-Before every call it asks :class:`VaultWatcher` what other processes (the app, another server)
-changed and re-reads just that, and it re-reads the settings file when the app saved it. The
-engine is created on the first call, and the embedding model is loaded only when a search
-needs it.
+:class:`PixelmemService` answers each tool call (the SDK runs each one on a worker thread); the
+stdio server (:mod:`pixelmem.mcp_server`) and ``pixelmem serve`` both publish it. The runtime
+is opened on the first call (the embedding model loads with the first index run); before each
+call it catches up as its :class:`~pixelmem.core.runtime.freshness.Freshness` says. The
+answers' shapes are :mod:`answers`.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from pixelmem.core.archive.inbox import DraftNotFound, Inbox, checked_text
 from pixelmem.core.errors import MemoryNotFound, PixelmemError
 from pixelmem.core.index.engine import Engine, SearchFilters, SearchHit
+from pixelmem.core.runtime.answers import (
+    draft_answer,
+    hit_json,
+    hits_with_memories,
+    newest_first,
+    rag_config,
+    search_answer,
+    semantic_state,
+)
+from pixelmem.core.runtime.freshness import STDIO, Freshness
+from pixelmem.core.runtime.vault_runtime import VaultRuntime
 from pixelmem.core.search_mode import DEFAULT_MODE, SearchMode
-from pixelmem.core.settings import Settings, settings_path
+from pixelmem.core.settings import Settings
 from pixelmem.core.vault import ids
-from pixelmem.core.vault.memory import Memory
 from pixelmem.core.vault.memory_json import display_path, memory_json
-from pixelmem.core.vault.signatures import Signature, VaultWatcher, file_signature
 
 log = logging.getLogger(__name__)
 
 MAX_SEARCH_LIMIT = 20
 MAX_LIST_LIMIT = 500
 MAX_QUERY_CHARS = 4000
-RESCAN_THRESHOLD = 200  # more changed files than this: one full scan instead of file by file
 RAG_FIELDS = {  # set_rag_config argument -> settings key
     "provider": "embedding.provider",
     "baseUrl": "embedding.base_url",
     "model": "embedding.model",
     "apiKey": "embedding.api_key",
 }
+WRITES_OFF = (
+    "Writing over MCP is turned off for this vault. The user can allow it in the pixelmem app "
+    "(Settings → MCP writes: review or direct) or with `pixelmem config set mcp_writes review`."
+)
 
 
 class InvalidArgument(PixelmemError):
     """A tool argument the server refuses, with the reason."""
 
 
-T = TypeVar("T")
-
-
 class PixelmemService:
-    """The tools' logic over one vault; thread-safe (one call at a time touches the engine)."""
+    """The tools' logic over one vault; thread-safe."""
 
-    def __init__(self, vault: Path) -> None:
+    def __init__(
+        self,
+        vault: Path,
+        freshness: Freshness = STDIO,
+        *,
+        runtime: VaultRuntime | None = None,
+    ) -> None:
         self.vault = Path(vault)
         self.inbox = Inbox(self.vault)
-        self._lock = threading.RLock()
-        self._engine: Engine | None = None
-        self._watcher = VaultWatcher(self.vault)
-        self._settings_seen: Signature | None = None
-        self._index_stale = True
+        self.freshness = freshness
+        self._runtime = runtime
+        self._opening = threading.Lock()
 
-    # -- keeping up with other processes -----------------------------------------------------
+    @property
+    def runtime(self) -> VaultRuntime:
+        """The vault's runtime, opened and started on first use."""
+        if self._runtime is None:
+            with self._opening:
+                if self._runtime is None:
+                    runtime = VaultRuntime.open(self.vault, self.freshness)
+                    runtime.start()
+                    self._runtime = runtime
+        return self._runtime
 
-    def _store_engine(self) -> Engine:
-        """The engine with its store current (no model loaded, no index built)."""
-        if self._engine is None:
-            self._settings_seen = file_signature(settings_path())
-            self._watcher.poll()  # baseline first: anything written after it is seen next time
-            engine = Engine(self.vault, Settings.load())
-            engine.store.scan()
-            self._engine = engine
-            return engine
-        self._catch_up(self._engine)
-        return self._engine
+    def close(self) -> None:
+        if self._runtime is not None:
+            self._runtime.stop()
 
-    def _indexed_engine(self) -> Engine:
-        """The engine with an index that includes every memory on disk."""
-        engine = self._store_engine()
-        if self._index_stale:
-            self._reindex(engine)
-        return engine
-
-    def _catch_up(self, engine: Engine) -> None:
-        seen = file_signature(settings_path())
-        if seen != self._settings_seen:
-            self._settings_seen = seen
-            engine.reconfigure(Settings.load())
-            self._index_stale = True
-        changed = self._watcher.poll()
-        if len(changed) > RESCAN_THRESHOLD:
-            engine.store.scan()
-            self._index_stale = True
-        elif changed:
-            changes = engine.writes.reload_paths(changed).changes
-            self._index_stale = self._index_stale or bool(changes)
-            log.debug("picked up %d change(s) from other processes", len(changes))
-
-    def _reindex(self, engine: Engine) -> Any:
-        report = engine.reindex()
-        self._index_stale = False
-        return report
-
-    def _engine_for_search(self) -> Engine:
-        return self._call(self._indexed_engine)
-
-    def _index_after_write(self) -> None:
-        """A direct write is on disk: bring the index up to date before answering."""
-        self._call(lambda: self._reindex(self._store_engine()))
-
-    def _call(self, fn: Callable[[], T]) -> T:
-        with self._lock:
-            return fn()
+    def current_engine(self) -> Engine:
+        """The engine with its store (and settings) as current as the policy asks."""
+        runtime = self.runtime
+        runtime.before_call()
+        return runtime.engine
 
     # -- tools -----------------------------------------------------------------------------
 
@@ -124,57 +104,48 @@ class PixelmemService:
     ) -> tuple[Engine, list[SearchHit]]:
         """The engine and its hits: the one search both transports (MCP, REST) answer from.
 
-        Only getting a current engine holds the lock; the search itself reads the engine's
-        immutable snapshot, so any number of searches run side by side.
+        No lock: the search reads the engine's immutable snapshot, so any number of searches
+        run side by side, and beside writes and indexing.
         """
         query = _checked_query(query)
         _check_range("limit", limit, 1, max_limit)
         if mode not in tuple(SearchMode):
             raise InvalidArgument(f"mode must be one of {', '.join(SearchMode)}, not {mode!r}")
         topic = (topic or "").strip() or None
-        engine = self._engine_for_search()
+        engine = self.current_engine()
         filters = SearchFilters(topic=topic) if topic else None
-        return engine, engine.search(query, mode=mode, k=limit, filters=filters)
+        return engine, self.runtime.search(query, mode=mode, k=limit, filters=filters)
 
     def semantic_search(
         self, query: str, limit: int = 5, mode: str = DEFAULT_MODE
     ) -> dict[str, Any]:
         engine, hits = self.search(query, limit=limit, mode=mode)
-        results = [_hit_json(hit, memory) for hit, memory in hits_with_memories(engine, hits)]
+        results = [hit_json(hit, memory) for hit, memory in hits_with_memories(engine, hits)]
         return search_answer(engine, query.strip(), mode, results)
 
     def get_memory(self, memory_id: str) -> dict[str, Any]:
         memory_id = ids.validate_id(memory_id)
-
-        def run() -> dict[str, Any]:
-            engine = self._store_engine()
+        engine = self.current_engine()
+        try:
+            return memory_json(engine.store.get(memory_id), with_body=True)
+        except MemoryNotFound:
             try:
-                return memory_json(engine.store.get(memory_id), with_body=True)
-            except MemoryNotFound:
-                try:
-                    self.inbox.get(memory_id)
-                except DraftNotFound:
-                    raise MemoryNotFound(memory_id) from None
-                raise InvalidArgument(
-                    f"{memory_id!r} is a draft waiting in the review inbox; it becomes a memory "
-                    "when the user accepts it in the pixelmem app"
-                ) from None
-
-        return self._call(run)
+                self.inbox.get(memory_id)
+            except DraftNotFound:
+                raise MemoryNotFound(memory_id) from None
+            raise InvalidArgument(
+                f"{memory_id!r} is a draft waiting in the review inbox; it becomes a memory "
+                "when the user accepts it in the pixelmem app"
+            ) from None
 
     def list_memories(self, topic: str | None = None, limit: int = 50) -> dict[str, Any]:
         _check_range("limit", limit, 1, MAX_LIST_LIMIT)
-        wanted = topic or ""
-
-        def run() -> dict[str, Any]:
-            memories = newest_first(self._store_engine().store.list(), wanted)
-            return {
-                "total": len(memories),
-                "memories": [memory_json(m, with_body=False) for m in memories[:limit]],
-                "pending_drafts": self.inbox.count(),
-            }
-
-        return self._call(run)
+        memories = newest_first(self.current_engine().store.list(), topic or "")
+        return {
+            "total": len(memories),
+            "memories": [memory_json(m, with_body=False) for m in memories[:limit]],
+            "pending_drafts": self.inbox.count(),
+        }
 
     def add_memory(
         self,
@@ -187,52 +158,41 @@ class PixelmemService:
         topics = [t for t in (topics or []) if t.strip()]
         checked_text(title, content, topics)
         source = f"mcp:{client}" if client else "mcp"
-
-        def run() -> dict[str, Any]:
-            engine = self._store_engine()
-            mode = engine.settings.mcp_writes
-            if mode == "off":
-                raise InvalidArgument(_WRITES_OFF)
-            if mode == "direct":
-                memory = engine.writes.create(
-                    title, content, topics=topics, importance=importance, source=source
-                ).value
-                return {
-                    "status": "created",
-                    "id": memory.id,
-                    "title": memory.title,
-                    "path": display_path(memory.path),
-                    "message": "The memory was saved in the vault and indexed.",
-                }
-            draft = self.inbox.add(title, content, topics, importance, source)
-            return draft_answer(draft)
-
-        answer = self._call(run)
-        if answer["status"] == "created":
-            self._index_after_write()  # outside the lock: other calls go on meanwhile
-        return answer
+        mode = self.current_engine().settings.mcp_writes
+        if mode == "off":
+            raise InvalidArgument(WRITES_OFF)
+        if mode != "direct":
+            return draft_answer(self.inbox.add(title, content, topics, importance, source))
+        memory = self.runtime.write(  # waits (a while) until it is searchable
+            lambda writes: writes.create(
+                title, content, topics=topics, importance=importance, source=source
+            )
+        ).value
+        return {
+            "status": "created",
+            "id": memory.id,
+            "title": memory.title,
+            "path": display_path(memory.path),
+            "message": "The memory was saved in the vault and indexed.",
+        }
 
     def reindex_documents(self) -> dict[str, Any]:
-        def run() -> dict[str, Any]:
-            engine = self._store_engine()
-            engine.store.scan()
-            self._watcher.poll()
-            report = self._reindex(engine)
-            skipped = engine.store.skipped
-            return {
-                "memories": report.memories,
-                "chunks": report.chunks,
-                "embedded": report.embedded,
-                "from_cache": report.reused,
-                "skipped": [{"path": display_path(s.path), "reason": s.reason} for s in skipped],
-                "semantic_search": _semantic_state(engine),
-                "warnings": list(report.warnings),
-            }
-
-        return self._call(run)
+        engine = self.current_engine()
+        report = self.runtime.reindex_now(rescan=True)
+        return {
+            "memories": report.memories,
+            "chunks": report.chunks,
+            "embedded": report.embedded,
+            "from_cache": report.reused,
+            "skipped": [
+                {"path": display_path(s.path), "reason": s.reason} for s in engine.store.skipped
+            ],
+            "semantic_search": semantic_state(engine),
+            "warnings": list(report.warnings),
+        }
 
     def get_rag_config(self) -> dict[str, Any]:
-        return self._call(lambda: _rag_config(self._store_engine()))
+        return rag_config(self.current_engine())
 
     def set_rag_config(
         self,
@@ -245,41 +205,23 @@ class PixelmemService:
         changes = {name: value for name, value in given.items() if value and value.strip()}
         if not changes:
             raise InvalidArgument("give at least one of provider, baseUrl, model, apiKey")
-
-        def run() -> dict[str, Any]:
-            engine = self._store_engine()
-            before = Settings.load()
-            if before.mcp_writes == "off":
-                raise InvalidArgument(_WRITES_OFF)
-            settings = before.copy()
-            for name, value in changes.items():
-                settings.set_key(RAG_FIELDS[name], value)
-            settings = settings.save_changes(before)
-            self._settings_seen = file_signature(settings_path())
-            engine.reconfigure(settings)
-            shown = {k: ("***" if k == "apiKey" else v) for k, v in changes.items()}
-            log.warning("an MCP client changed the embedding settings: %s", shown)
-            report = self._reindex(engine)
-            answer = _rag_config(engine)
-            answer["changed"] = sorted(changes)
-            answer["reindex"] = {"embedded": report.embedded, "chunks": report.chunks}
-            return answer
-
-        return self._call(run)
-
-
-# ---------------------------------------------------------------- answers
-
-
-_EPOCH = datetime.min.replace(tzinfo=UTC)
-DRAFT_MESSAGE = (
-    "Saved as a draft in the review inbox. It becomes a memory (with this id) when the user "
-    "accepts it in the pixelmem app."
-)
-_WRITES_OFF = (
-    "Writing over MCP is turned off for this vault. The user can allow it in the pixelmem app "
-    "(Settings → MCP writes: review or direct) or with `pixelmem config set mcp_writes review`."
-)
+        engine = self.current_engine()
+        runtime = self.runtime
+        before = Settings.load(runtime.settings_file)
+        if before.mcp_writes == "off":
+            raise InvalidArgument(WRITES_OFF)
+        settings = before.copy()
+        for name, value in changes.items():
+            settings.set_key(RAG_FIELDS[name], value)
+        settings = settings.save_changes(before, runtime.settings_file)
+        runtime.switch_settings(settings)
+        shown = {k: ("***" if k == "apiKey" else v) for k, v in changes.items()}
+        log.warning("an MCP client changed the embedding settings: %s", shown)
+        report = runtime.reindex_now()
+        answer = rag_config(engine)
+        answer["changed"] = sorted(changes)
+        answer["reindex"] = {"embedded": report.embedded, "chunks": report.chunks}
+        return answer
 
 
 def _checked_query(query: str) -> str:
@@ -295,99 +237,3 @@ def _checked_query(query: str) -> str:
 def _check_range(name: str, value: int, low: int, high: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise InvalidArgument(f"{name} must be a whole number from {low} to {high}, not {value!r}")
-
-
-def newest_first(memories: list[Memory], topic: str = "") -> list[Memory]:
-    """``memories`` with ``topic`` (any topic if empty; case aside), most recently updated
-    first: the order both ``list_memories`` and ``GET /v1/memories`` answer in."""
-    wanted = topic.strip().casefold()
-    if wanted:
-        memories = [m for m in memories if wanted in (t.casefold() for t in m.topics)]
-    return sorted(memories, key=lambda m: (m.updated or _EPOCH, m.title), reverse=True)
-
-
-def hits_with_memories(engine: Engine, hits: list[SearchHit]) -> list[tuple[SearchHit, Memory]]:
-    """Each hit with its memory as it is now; a memory deleted since the search's snapshot
-    was built is left out."""
-    found = []
-    for hit in hits:
-        try:
-            found.append((hit, engine.store.get(hit.memory_id)))
-        except MemoryNotFound:
-            continue
-    return found
-
-
-def hit_summary(hit: SearchHit, memory: Memory) -> dict[str, Any]:
-    """What every transport says of a hit (the MCP tool adds the text, REST the date)."""
-    return {
-        "id": memory.id,
-        "title": memory.title,
-        "score": round(float(hit.score), 4),  # calibrated relevance, 0-1
-        "snippet": hit.snippet,
-        "topics": list(memory.topics),
-        "path": display_path(memory.path),
-    }
-
-
-def _hit_json(hit: SearchHit, memory: Memory) -> dict[str, Any]:
-    answer = hit_summary(hit, memory)
-    answer["text"] = memory.body
-    answer["copies"] = list(hit.copies)
-    return answer
-
-
-def draft_answer(draft: Any) -> dict[str, Any]:
-    """The answer to a write that became a review-inbox draft."""
-    return {
-        "status": "pending_review",
-        "id": draft.id,
-        "title": draft.title,
-        "message": DRAFT_MESSAGE,
-    }
-
-
-def _semantic_state(engine: Engine) -> str:
-    error = engine.semantic_error
-    return f"unavailable ({error}); keyword search only" if error else "available"
-
-
-def search_answer(
-    engine: Engine, query: str, mode: str, results: list[dict[str, Any]]
-) -> dict[str, Any]:
-    answer: dict[str, Any] = {"query": query, "mode": mode, "results": results}
-    error = engine.semantic_error
-    if error and mode != "keyword":
-        answer["note"] = f"Semantic search is unavailable ({error}); these are keyword matches."
-    if not results:
-        floor = engine.settings.search.min_relevance
-        answer["message"] = (
-            f"Nothing relevant to {query!r} in the memories "
-            f"(mode {mode}: no memory reached relevance {floor:g})."
-        )
-    return answer
-
-
-def _rag_config(engine: Engine) -> dict[str, Any]:
-    settings = engine.settings
-    return {
-        "vault": str(engine.vault),
-        "embedding": {
-            "provider": settings.embedding.provider,
-            "baseUrl": settings.embedding.base_url,
-            "model": settings.embedding.model,
-            "apiKey": settings.display_value("embedding.api_key"),
-        },
-        "search": {
-            "mode": settings.search.mode,
-            "topK": settings.search.top_k,
-            "minRelevance": settings.search.min_relevance,
-        },
-        "rerank": {
-            "url": settings.rerank.url,
-            "model": settings.rerank.model,
-            "apiKey": settings.display_value("rerank.api_key"),
-        },
-        "mcpWrites": settings.mcp_writes,
-        "semanticSearch": _semantic_state(engine),
-    }

@@ -55,7 +55,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import importlib
+import importlib.util
 import logging
 import os
 import socket
@@ -430,7 +430,8 @@ def code_fingerprint() -> str:
     loader = getattr(frontmatter_io, "_Loader", None)
     digest.update(f"{yaml.__version__} {getattr(loader, '__name__', '?')}".encode())
     for name in _PARSER_MODULES:
-        module_file = getattr(importlib.import_module(name), "__file__", None)
+        spec = importlib.util.find_spec(name)  # its source only: no import (no circle)
+        module_file = spec.origin if spec is not None else None
         try:
             digest.update(Path(module_file).read_bytes() if module_file else b"?")
         except OSError:  # a frozen app may ship no source: the version alone then decides

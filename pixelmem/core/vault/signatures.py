@@ -1,21 +1,18 @@
-"""A cheap "what changed in the vault since I last looked?" for long-running processes.
+"""File signatures: a cheap way to tell which memory files changed, without reading them.
 
-The MCP server has no file-system watcher; before each request it asks :class:`VaultWatcher`
-which Markdown files were added, changed or removed since the previous poll, and re-reads only
-those. A file's signature is ``(mtime_ns, size, inode)`` from ``os.scandir``: pixelmem writes by
+A file's signature is ``(mtime_ns, size, inode)`` from ``os.scandir``: pixelmem writes by
 atomic rename, so every save gets a new inode even when the clock is too coarse to move the
 mtime. The walk follows the vault's file rules (:mod:`vault_files`), as the store's scan does.
+The runtime's watcher (:meth:`~pixelmem.core.runtime.watcher.VaultWatcher.check`) compares
+them between two looks.
 """
 
 from __future__ import annotations
 
-import logging
 import os
 from pathlib import Path
 
 from pixelmem.core.vault.vault_files import iter_memory_entries
-
-log = logging.getLogger(__name__)
 
 Signature = tuple[int, int, int]  # (mtime_ns, size, inode)
 
@@ -41,23 +38,8 @@ def file_signature(path: Path) -> Signature | None:
     return (info.st_mtime_ns, info.st_size, info.st_ino)
 
 
-class VaultWatcher:
-    """Remembers the vault's file signatures; :meth:`poll` returns the paths that differ."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = Path(root)
-        self._seen: dict[str, Signature] | None = None
-
-    def poll(self) -> list[Path]:
-        """Paths added, changed or removed since the last poll (the first poll returns [])."""
-        current = vault_signatures(self.root)
-        previous, self._seen = self._seen, current
-        if previous is None:
-            return []
-        changed = [p for p, sig in current.items() if previous.get(p) != sig]
-        changed += [p for p in previous if p not in current]
-        return [Path(p) for p in sorted(changed)]
-
-    def reset(self) -> None:
-        """Forget what was seen: the next poll is a fresh baseline."""
-        self._seen = None
+def changed_paths(before: dict[str, Signature], after: dict[str, Signature]) -> list[Path]:
+    """Paths added, changed or removed between two :func:`vault_signatures`, sorted."""
+    changed = [p for p, sig in after.items() if before.get(p) != sig]
+    changed += [p for p in before if p not in after]
+    return [Path(p) for p in sorted(changed)]
