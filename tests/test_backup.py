@@ -323,3 +323,21 @@ def test_cli_backup_and_restore(
 
     assert main(["restore", str(archive), "--to", str(dest), "--dry-run", "--overwrite"]) == 0
     assert (dest / "a.md").read_text() == "mine\n"
+
+
+def test_a_restore_into_the_vault_is_one_change_set(filled: Path, tmp_path: Path) -> None:
+    from pixelmem.core.vault.store import MemoryStore
+    from pixelmem.core.writes import MemoryWrites
+
+    archive = tmp_path / "b.tar.gz"
+    create_backup(filled, archive)
+    store = MemoryStore(filled)
+    gone = [m for m in store.scan().memories if m.path and m.path.name == "a.md"]
+    gone[0].path.unlink()
+    store.scan()
+
+    written = MemoryWrites(store).restore_backup(archive, keep_existing=True)
+
+    assert "a.md" in written.value.restored
+    assert written.changes.created == (gone[0].id,)  # the memory is back, announced once
+    assert store.get(gone[0].id).path == filled / "a.md"

@@ -9,6 +9,8 @@ whole batch at once: an import of 1,000 files is one change set.
 A write returns as soon as the file is safely on disk; nothing here indexes. Whoever owns the
 search index (``Engine.reindex``, the GUI's indexing lane) brings it up to date afterwards.
 
+A backup restored into the vault goes through here too (:meth:`MemoryWrites.restore_backup`).
+
 Deleting follows one trash policy everywhere: the file moves to ``<vault>/.pixelmem/trash/``
 with a small record of where it came from (:class:`VaultTrash`), so a delete made by the CLI
 or an AI tool can be undone in the app exactly like one made in the app.
@@ -21,7 +23,7 @@ import json
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, Generic, TypeVar
 
 from pixelmem.core.archive.importers import (
@@ -31,12 +33,14 @@ from pixelmem.core.archive.importers import (
     read_importable,
 )
 from pixelmem.core.archive.inbox import Inbox
+from pixelmem.core.archive.restore import RestoreReport, restore_backup
 from pixelmem.core.errors import ImportFailed, ImportSkipped, PixelmemError
 from pixelmem.core.files.atomic import atomic_write_bytes
 from pixelmem.core.paths import appdata_dir
 from pixelmem.core.vault.links import LinkUpdate
 from pixelmem.core.vault.memory import Memory
 from pixelmem.core.vault.store import MemoryStore
+from pixelmem.core.vault.vault_files import is_memory_relpath
 
 T = TypeVar("T")
 ImportListener = Callable[[Path, "Memory | PixelmemError"], None]
@@ -295,6 +299,17 @@ class MemoryWrites:
             updated.append(saved.id)
         result = LinkUpdateResult(tuple(updated), tuple(failed))
         return Written(result, ChangeSet(updated=tuple(updated)))
+
+    def restore_backup(self, archive: Path, **options: Any) -> Written[RestoreReport]:
+        """Restore a backup into this vault (:func:`~pixelmem.core.archive.restore.
+        restore_backup`'s options: nothing is overwritten unless asked); the memories it brought
+        back come as one change set."""
+        report = restore_backup(archive, self.store.root, **options)
+        if options.get("dry_run"):
+            return Written(report, ChangeSet())
+        restored = (PurePosixPath(rel) for rel in report.restored)
+        paths = [self.store.root / rel for rel in restored if is_memory_relpath(rel)]
+        return Written(report, self.reload_paths(paths).changes)
 
     def reload_paths(self, paths: Iterable[Path]) -> Written[None]:
         """Files changed outside pixelmem: re-read them; our own writes compare equal."""

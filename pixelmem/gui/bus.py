@@ -1,4 +1,4 @@
-"""The one signal bus every view listens to (STYLE §2): writes announce, views redraw themselves.
+"""The one signal bus every view listens to (docs/ARCHITECTURE.md, "The bus").
 
 Whoever changes memories (editor, import, file watcher, chat pane, review inbox) writes through
 the session, which emits ``memory_updated(changes, initiator)`` once the files are on disk:
@@ -29,7 +29,7 @@ class MemoryBus(QObject):
     index_progress = Signal(int, int)
     # Any view may ask for a memory to be shown in the editor (e.g. a chat citation).
     open_memory_requested = Signal(str)
-    # A sentence for the person; the status bar shows it (STYLE §4: one way to show errors).
+    # A sentence for the person; the status bar shows it (one way to show errors).
     error_reported = Signal(str)
     # A transient, non-error note ("Saved", "Moved to trash").
     message_reported = Signal(str)

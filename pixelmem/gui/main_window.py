@@ -269,7 +269,7 @@ class MainWindow(QMainWindow):
         self.undo_delete_key = UndoDeleteKey(self, undo, session.trashed, status.undo_requested)
 
     def _report_error(self, exc: BaseException) -> None:
-        """Errors of background work nobody else handled (STYLE §4: one place to show them)."""
+        """Errors of background work nobody else handled (one place to show them: the bus)."""
         if shiboken6.isValid(self.bus):  # this window may be gone (vault switched)
             self.bus.error_reported.emit(describe_error(exc))
         else:

@@ -16,7 +16,6 @@ import contextlib
 import hashlib
 import os
 import tarfile
-import tempfile
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -36,6 +35,7 @@ from pixelmem.core.archive.archive_manifest import (
     relpath_problem,
 )
 from pixelmem.core.errors import PixelmemError
+from pixelmem.core.files.atomic import remove_quietly, temp_beside
 from pixelmem.core.files.folders import make_dirs
 from pixelmem.core.paths import APPDATA_DIRNAME
 from pixelmem.core.wording import counted
@@ -286,24 +286,20 @@ def _place(source: IO[bytes], dest: Path, entry: FileEntry) -> None:
     make_dirs(target.parent)
     if not _inside(dest, target):  # a symlinked folder swapped in meanwhile
         raise BackupError(f"{entry.path} would be written outside {dest}; stopped")
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    tmp_name = ""
     try:
         digest = hashlib.sha256()
-        with os.fdopen(fd, "wb") as out:
+        with temp_beside(target) as (out, tmp_name):  # the target is new: the umask's mode
             while block := source.read(_BLOCK):
                 digest.update(block)
                 out.write(block)
-            out.flush()
-            os.fsync(out.fileno())
         if digest.hexdigest() != entry.sha256:
             raise BackupError(f"{entry.path}: checksum mismatch while restoring; stopped")
-        os.chmod(tmp_name, 0o666 & ~_umask())
         with contextlib.suppress(OverflowError, ValueError, OSError):  # e.g. 1e30: keep now
             os.utime(tmp_name, ns=(entry.mtime_ns, entry.mtime_ns))
         _link_no_clobber(tmp_name, target)
     finally:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp_name)  # our temp file (the restored file is a second link to it)
+        remove_quietly(tmp_name)  # our temp file (the restored file is a second link to it)
 
 
 def _link_no_clobber(tmp_name: str, target: Path) -> None:
@@ -328,9 +324,3 @@ def _reading(archive: Path) -> Iterator[None]:
         if isinstance(exc, PixelmemError):
             raise
         raise BackupError(f"cannot read {archive}: {exc.strerror or exc}") from None
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask

@@ -5,7 +5,9 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
@@ -27,17 +29,27 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
 def write_temp(path: Path, data: bytes) -> str:
     """``data`` in a new fsynced temp file beside ``path`` (``.<name>.<random>.tmp``), with
     ``path``'s mode; the temp file is removed again if writing fails."""
+    with temp_beside(path) as (handle, tmp_name):
+        handle.write(data)
+    return tmp_name
+
+
+@contextlib.contextmanager
+def temp_beside(path: Path) -> Iterator[tuple[BinaryIO, str]]:
+    """A new temp file beside ``path`` (``.<name>.<random>.tmp``) open for writing, and its
+    name: flushed, fsynced and given ``path``'s mode (else the umask's) when the block ends;
+    removed again if the block fails. The one temp + fsync every file write builds on: the
+    caller then replaces, links or renames it into place."""
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            yield handle, tmp_name
             handle.flush()
             os.fsync(handle.fileno())
         _keep_mode(path, tmp_name)
     except BaseException:
         remove_quietly(tmp_name)
         raise
-    return tmp_name
 
 
 def remove_quietly(name: str | Path) -> None:

@@ -464,10 +464,11 @@ class Engine:
     def semantic_weight(self, query: str, embedder: Embedder | None = None) -> float:
         """How much hybrid search trusts the model for this query.
 
-        SPEC §3: the default model is English-only, so for Chinese it is the keyword side that
-        finds things. Its vector of a mostly-CJK query is noise that would pull good keyword hits
-        down (xquad_zh hybrid nDCG@10: 0.57 unweighted, 0.946 with weight 1 − share, 0.965 with
-        this rule, keyword alone 0.965), so the weight reaches 0 once half the query is CJK.
+        An English-only model cannot read Chinese: for a Chinese query it is the keyword side
+        that finds things. Its vector of a mostly-CJK query is noise that would pull good
+        keyword hits down (xquad_zh hybrid nDCG@10: 0.57 unweighted, 0.946 with weight
+        1 − share, 0.965 with this rule, keyword alone 0.965), so the weight reaches 0 once half
+        the query is CJK.
         """
         from pixelmem.core.index.text_tokens import cjk_share
         from pixelmem.core.providers.embeddings.base import is_multilingual

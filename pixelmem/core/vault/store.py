@@ -1,6 +1,6 @@
 """The vault: a folder of Markdown memories, read into a table and written back safely.
 
-Rules this module keeps (SPEC §1, §9):
+Rules this module keeps (README, "How memories are stored"):
 - A file is rewritten only when pixelmem saves an edit to it, and then only the frontmatter
   lines of keys that changed; unknown keys, their order and the body bytes stay as they were.
 - Foreign files (no ``id`` key) keep a path-derived id; saving one never adds ``id``,
