@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from doc_files import make_docx, make_pdf
 from fake_servers import FakeServer
 from mcp import ClientSession, StdioServerParameters, stdio_client
-from test_importers import make_docx, make_pdf
 
 from pixelmem import __version__
 from pixelmem.cli import main

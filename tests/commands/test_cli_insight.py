@@ -41,7 +41,11 @@ def test_duplicates_text(filled: Path, capsys: pytest.CaptureFixture[str]):
     assert "2 memories" in out and "Tomato garden" in out
 
 
-def test_map_png_and_json(filled: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+def test_map_png_and_json(
+    filled: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], qapp
+) -> None:
+    # The command makes a QGuiApplication when there is none; in this process the tests' own
+    # QApplication must be the one (the app's widgets, tested later, need it).
     png = tmp_path / "map.png"
     assert main(["map", "--vault", str(filled), "--png", str(png), "--size", "400x300"]) == 0
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

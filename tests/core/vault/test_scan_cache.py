@@ -22,7 +22,7 @@ from pixelmem.core.vault.scan_cache import CACHE_FILENAME, ScanCache, ScanSessio
 from pixelmem.core.vault.store import MemoryStore
 from pixelmem.core.vault.vault_scan import ScanResult
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 from benchmarks._vaultgen import generate_vault
 
 DUPLICATE_ID = "0123456789abcdef0123456789abcdef"

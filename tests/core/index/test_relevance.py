@@ -23,7 +23,7 @@ from pixelmem.core.index.text_tokens import cjk_share
 from pixelmem.core.settings import Settings
 from pixelmem.core.vault.store import MemoryStore
 
-FLOOR_SET = Path(__file__).resolve().parent.parent / "benchmarks" / "data" / "floor_bilingual"
+FLOOR_SET = Path(__file__).resolve().parents[3] / "benchmarks" / "data" / "floor_bilingual"
 
 
 def _engine(root: Path, provider: str) -> tuple[Engine, dict[str, str]]:

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from test_importers import make_docx, make_pdf  # tests/ is on sys.path (no __init__)
+from doc_files import make_docx, make_pdf
 
 from pixelmem.cli import main
 from pixelmem.core.vault.store import MemoryStore

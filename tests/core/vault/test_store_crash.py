@@ -53,7 +53,7 @@ def test_sigkill_during_saves_never_damages_a_file(vault: Path) -> None:
     store = MemoryStore(vault)
     for name in ("a", "b", "c"):
         store.create(name, f"version 0 {'x' * 70}\n" * LINES, topics=["crash"], extra={"k": name})
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[3]))
     rng = random.Random(7)
     deadline = time.monotonic() + 4.0
     rounds = 0

@@ -14,7 +14,7 @@ from pixelmem.core.errors import ModelFileError
 from pixelmem.core.providers.embeddings import Embedder, local
 from pixelmem.core.providers.embeddings.local import DIM, MODEL_ID, LocalEmbedder, verify_model_file
 
-REFERENCE = Path(__file__).parent / "data" / "minilm_reference.npz"
+REFERENCE = Path(__file__).resolve().parents[2] / "data" / "minilm_reference.npz"
 
 
 @pytest.fixture(scope="module")
