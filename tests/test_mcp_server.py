@@ -203,6 +203,15 @@ def test_tools_are_listed_with_schemas(served: Served) -> None:
     }
 
 
+def test_tools_say_what_they_do_to_the_data(served: Served) -> None:
+    tools = {t.name: t for t in served.client.list_tools()}
+    for name in ("semantic_search", "get_memory", "list_memories", "get_rag_config"):
+        assert tools[name].annotations.read_only_hint is True, name
+    assert tools["add_memory"].annotations.destructive_hint is False  # a proposal, a new file
+    assert tools["set_rag_config"].annotations.destructive_hint is True  # re-embeds the vault
+    assert all(t.annotations.open_world_hint is False for t in tools.values())
+
+
 def _schema(tool: Any) -> dict[str, Any]:
     return getattr(tool, "input_schema", None) or tool.inputSchema
 
@@ -238,6 +247,8 @@ def test_get_and_list_memories(served: Served) -> None:
     assert memory["title"] == "Rust borrow checker"
     assert memory["topics"] == ["rust", "programming"] and memory["importance"] == "high"
     assert memory["body"].startswith("A value has one owner") and memory["created"]
+    by_prefix = served.client.ok("get_memory", {"id": served.ids["rust"][:8]})  # as the CLI
+    assert by_prefix["id"] == served.ids["rust"]
 
     listed = served.client.ok("list_memories", {"topic": "RUST"})
     assert [m["id"] for m in listed["memories"]] == [served.ids["rust"]]
@@ -278,6 +289,9 @@ def test_bad_arguments_are_tool_errors(
     result = served.client.call(tool, arguments)
     assert is_error(result)
     assert expected.lower() in text_of(result).lower()
+    # One short line a model can act on: no pydantic dump, no links to its docs.
+    assert "\n" not in text_of(result) and "pydantic" not in text_of(result)
+    assert "validation error" not in text_of(result) and len(text_of(result)) < 300
 
 
 def test_the_server_survives_bad_calls(served: Served) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 
 import pytest
 from fake_servers import FakeServer, free_port
@@ -122,6 +123,27 @@ def test_test_shows_the_readable_error(capsys: pytest.CaptureFixture[str]) -> No
     assert err == (
         f"pixelmem: error: Ollama is not running at {base} — start it with `ollama serve`\n"
     )
+
+
+def test_a_password_in_a_base_url_is_never_shown(
+    capsys: pytest.CaptureFixture[str], vault: Path
+) -> None:
+    from pixelmem.core.runtime.tools import PixelmemService
+
+    port = free_port()
+    code, _, _ = run(capsys, "set", "embedding.provider", "ollama")
+    run(capsys, "set", "embedding.base_url", f"http://bob:hunter2-url@127.0.0.1:{port}")
+    run(capsys, "set", "chat.base_url", "https://carol:chat-pass-9@example.invalid/v1")
+    code, out, err = run(capsys, "show")
+    assert code == 0 and "bob:***@127.0.0.1" in out and "carol:***@example.invalid" in out
+    code, out, err = run(capsys, "test")
+    assert code == 1 and f"bob:***@127.0.0.1:{port}" in err
+    config = PixelmemService(vault).get_rag_config()
+    seen = out + err + json.dumps(config) + repr(Settings.load())
+    assert "hunter2-url" not in seen and "chat-pass-9" not in seen
+    # The shown value typed back (the settings dialog, `config set`) keeps the password.
+    run(capsys, "set", "embedding.base_url", f"http://bob:***@127.0.0.1:{port}")
+    assert Settings.load().embedding.base_url == f"http://bob:hunter2-url@127.0.0.1:{port}"
 
 
 def configure_chat(server: FakeServer, provider: str, model: str = "chat-model") -> None:

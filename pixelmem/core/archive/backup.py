@@ -16,6 +16,7 @@ import errno
 import hashlib
 import io
 import os
+import stat
 import tarfile
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -181,10 +182,11 @@ def _add_files(
 
 def _add_file(tar: tarfile.TarFile, rel: str, handle: IO[bytes]) -> FileEntry:
     info = os.fstat(handle.fileno())
-    member = _tarinfo(FILES_PREFIX + rel, info.st_size, info.st_mtime_ns)
+    mode = stat.S_IMODE(info.st_mode) & 0o777
+    member = _tarinfo(FILES_PREFIX + rel, info.st_size, info.st_mtime_ns, mode)
     reader = _HashingReader(handle, info.st_size)
     tar.addfile(member, reader)
-    return FileEntry(rel, info.st_size, reader.hexdigest(), info.st_mtime_ns)
+    return FileEntry(rel, info.st_size, reader.hexdigest(), info.st_mtime_ns, mode)
 
 
 def _add_manifest(tar: tarfile.TarFile, vault: Path, report: BackupReport) -> None:
@@ -193,11 +195,11 @@ def _add_manifest(tar: tarfile.TarFile, vault: Path, report: BackupReport) -> No
     tar.addfile(member, io.BytesIO(data))
 
 
-def _tarinfo(name: str, size: int, mtime_ns: float) -> tarfile.TarInfo:
+def _tarinfo(name: str, size: int, mtime_ns: float, mode: int = 0o600) -> tarfile.TarInfo:
     member = tarfile.TarInfo(name)
     member.size = size
     member.mtime = int(mtime_ns // 1_000_000_000)
-    member.mode = 0o644
+    member.mode = mode
     member.uname = member.gname = ""
     return member
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from pixelmem.core.errors import InvalidIdError, InvalidMemoryError, PixelmemError, VaultError
 from pixelmem.core.files.atomic import atomic_write_bytes
 from pixelmem.core.files.folders import unique_path
+from pixelmem.core.files.permissions import make_private_dirs
 from pixelmem.core.files.process_lock import process_lock
 from pixelmem.core.paths import appdata_dir
 from pixelmem.core.vault import ids
@@ -243,7 +244,7 @@ class Inbox:
     def _to_trash(self, path: Path) -> Path:
         trash = appdata_dir(self.vault) / TRASH_DIRNAME
         try:
-            trash.mkdir(parents=True, exist_ok=True)
+            make_private_dirs(trash)
             target = unique_path(trash, path.name)
             os.replace(path, target)
         except FileNotFoundError:
@@ -260,7 +261,7 @@ class Inbox:
 
     def _make_folder(self) -> None:
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
+            make_private_dirs(self.folder)
         except OSError as exc:
             raise VaultError(
                 f"cannot create the review inbox {self.folder}: {exc.strerror}"

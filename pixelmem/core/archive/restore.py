@@ -37,6 +37,7 @@ from pixelmem.core.archive.archive_manifest import (
 from pixelmem.core.errors import PixelmemError
 from pixelmem.core.files.atomic import remove_quietly, temp_beside
 from pixelmem.core.files.folders import make_dirs
+from pixelmem.core.files.permissions import make_private_dirs, new_file_mode
 from pixelmem.core.paths import APPDATA_DIRNAME
 from pixelmem.core.wording import counted
 
@@ -283,23 +284,52 @@ def _place(source: IO[bytes], dest: Path, entry: FileEntry) -> None:
     target = dest / entry.path
     if not _inside(dest, target):
         raise BackupError(f"{entry.path} would be written outside {dest}; stopped")
-    make_dirs(target.parent)
+    private = entry.path.split("/", 1)[0] == APPDATA_DIRNAME  # app data: 0700 folders
+    with _writing(dest, entry):
+        (make_private_dirs if private else make_dirs)(target.parent)
     if not _inside(dest, target):  # a symlinked folder swapped in meanwhile
         raise BackupError(f"{entry.path} would be written outside {dest}; stopped")
     tmp_name = ""
     try:
         digest = hashlib.sha256()
-        with temp_beside(target) as (out, tmp_name):  # the target is new: the umask's mode
-            while block := source.read(_BLOCK):
+        with _writing(dest, entry), temp_beside(target) as (out, tmp_name):
+            for block in _blocks(source):  # a failed read is the archive's (see _reading)
                 digest.update(block)
                 out.write(block)
         if digest.hexdigest() != entry.sha256:
             raise BackupError(f"{entry.path}: checksum mismatch while restoring; stopped")
+        # The note's own mode (0600 stays private, 0444 read-only); an old backup without
+        # modes: what a new file in that folder gets.
+        os.chmod(tmp_name, new_file_mode(target) if entry.mode is None else entry.mode)
         with contextlib.suppress(OverflowError, ValueError, OSError):  # e.g. 1e30: keep now
             os.utime(tmp_name, ns=(entry.mtime_ns, entry.mtime_ns))
         _link_no_clobber(tmp_name, target)
     finally:
         remove_quietly(tmp_name)  # our temp file (the restored file is a second link to it)
+
+
+class _ArchiveUnreadable(Exception):
+    """Reading a member failed: the archive's problem, kept apart from a failed write."""
+
+
+def _blocks(source: IO[bytes]) -> Iterator[bytes]:
+    try:
+        while block := source.read(_BLOCK):
+            yield block
+    except OSError as exc:
+        raise _ArchiveUnreadable(exc.strerror or str(exc)) from exc
+
+
+@contextlib.contextmanager
+def _writing(dest: Path, entry: FileEntry) -> Iterator[None]:
+    """A failed write is the destination's problem (a full disk), not the archive's."""
+    try:
+        yield
+    except OSError as exc:
+        raise BackupError(
+            f"cannot write {entry.path} into {dest} ({exc.strerror or exc}); the restore "
+            "stopped there — files restored so far are complete, the backup is fine"
+        ) from None
 
 
 def _link_no_clobber(tmp_name: str, target: Path) -> None:
@@ -320,6 +350,8 @@ def _reading(archive: Path) -> Iterator[None]:
         yield
     except (tarfile.TarError, EOFError, zlib.error, ValueError) as exc:
         raise BackupError(f"{archive} is damaged or not a .tar.gz backup ({exc})") from None
+    except _ArchiveUnreadable as exc:
+        raise BackupError(f"cannot read {archive}: {exc}") from None
     except OSError as exc:
         if isinstance(exc, PixelmemError):
             raise

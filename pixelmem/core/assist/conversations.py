@@ -38,6 +38,7 @@ from typing import Any
 import yaml
 
 from pixelmem.core.files.atomic import atomic_write_text
+from pixelmem.core.files.permissions import make_private_dirs
 from pixelmem.core.paths import appdata_dir
 
 log = logging.getLogger(__name__)
@@ -99,7 +100,7 @@ class ConversationStore:
 
     def save(self, conversation: Conversation) -> None:
         conversation.updated = _now()
-        self.folder.mkdir(parents=True, exist_ok=True)
+        make_private_dirs(self.folder)
         atomic_write_text(self._path(conversation.id), to_markdown(conversation))
 
     def load(self, conversation_id: str) -> Conversation:
@@ -120,7 +121,7 @@ class ConversationStore:
         path = self._path(conversation_id)
         if path.exists():
             target = self.folder / "deleted"
-            target.mkdir(exist_ok=True)
+            make_private_dirs(target)
             path.replace(target / path.name)
 
     def _path(self, conversation_id: str) -> Path:

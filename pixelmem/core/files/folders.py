@@ -6,14 +6,17 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+from pixelmem.core.files.file_names import fitted, split_name
+
 
 def unique_path(folder: Path, name: str) -> Path:
-    """``folder/name``, or the first free ``name (2)``, ``name (3)``, … beside it."""
+    """``folder/name``, or the first free ``name (2)``, ``name (3)``, … beside it (the stem
+    shortened where a number would make the name too long)."""
     candidate = folder / name
-    stem, suffix = os.path.splitext(name)
+    stem, suffix = split_name(name)
     number = 2
     while candidate.exists() or candidate.is_symlink():
-        candidate = folder / f"{stem} ({number}){suffix}"
+        candidate = folder / fitted(stem, f" ({number})", suffix)
         number += 1
     return candidate
 

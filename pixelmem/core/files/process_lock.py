@@ -10,6 +10,8 @@ import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 
+from pixelmem.core.files.permissions import PRIVATE_DIR_MODE
+
 LOCK_SUFFIX = ".lock"
 
 
@@ -23,9 +25,10 @@ def process_lock(folder: Path, name: str, *, timeout: float = -1) -> Iterator[No
     # filelock (with what it imports, ~25 ms) is loaded by the first write, not at launch.
     from filelock import FileLock, Timeout
 
-    lock = FileLock(folder / name, timeout=timeout)
+    lock = FileLock(folder / name, timeout=timeout, mode=0o600)
     try:
-        folder.mkdir(exist_ok=True)  # only the last folder: a vanished vault is not made again
+        with contextlib.suppress(FileExistsError):  # only the last folder: a vanished vault
+            folder.mkdir(mode=PRIVATE_DIR_MODE)  # is not made again
         lock.acquire()
     except Timeout:
         raise

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pixelmem.core.errors import PixelmemError, ProviderError
+from pixelmem.core.errors import PixelmemError, ProviderError, ProviderUnavailable
 from pixelmem.core.paths import appdata_dir
 from pixelmem.core.settings import EmbeddingSettings, RerankSettings, Settings
 from pixelmem.core.vault.store import MemoryStore
@@ -108,6 +108,9 @@ class Engine:
         self.model_choice: ModelChoice | None = None
         self._store: PostgresStore | None = None  # the postgres backend's database
         self.backend_error = ""  # one line: why the database is not answering
+        # Why this thread's last search answered from the local keyword index instead (the
+        # database was down): read with semantic_error by whoever words the answer.
+        self._last_search = threading.local()
 
     # -- set-up ----------------------------------------------------------------------------
 
@@ -243,6 +246,7 @@ class Engine:
         with self._build_lock:
             self._apply_pending_resets()
             if full:
+                self._check_can_embed()  # before the cache is dropped: never lose it for nothing
                 self._reset_index_state(drop_cache=True)
             indexer = self._ensure_indexer()
             indexer.prune_database = full  # only an explicit rebuild deletes others' rows
@@ -260,6 +264,17 @@ class Engine:
                 self._indexer = None  # try the server again next time
             self._snapshot, self._report = (index, indexer.embedder), report
             return report
+
+    def _check_can_embed(self) -> None:
+        """Raise a :class:`ProviderError` unless the embedder answers now."""
+        embedder = self.embedder
+        kept = "the embedding cache was kept and nothing re-embedded"
+        if embedder is None:
+            raise ProviderUnavailable(f"{self._embedder_error or 'no embedding model'}; {kept}")
+        try:
+            embedder.embed_query("pixelmem")
+        except ProviderError as exc:
+            raise ProviderError(f"{exc}; {kept}") from None
 
     def _publish(self, index: SearchIndex, published: Callable[[], None] | None) -> None:
         """Swap in an interim (keyword-only) snapshot while a long embedding run goes on."""
@@ -335,7 +350,10 @@ class Engine:
 
     @property
     def semantic_error(self) -> str:
-        return self.last_report.semantic_error or self._embedder_error
+        """Why semantic search is not available (""), including "the database was down for
+        this thread's last search" — the CLI, REST and MCP all word their note from it."""
+        fell_back = getattr(self._last_search, "fallback", "")
+        return self.last_report.semantic_error or self._embedder_error or fell_back
 
     def search(
         self,
@@ -351,6 +369,7 @@ class Engine:
         ``min_relevance`` defaults to the ``search.min_relevance`` setting.
         """
         query = query.strip()
+        self._last_search.fallback = ""
         if not query:
             return []
         mode = mode or self.settings.search.mode
@@ -378,7 +397,7 @@ class Engine:
         try:
             hits = index.search(query, vector, mode=mode, **options)  # type: ignore[arg-type]
         except PostgresUnavailable as exc:  # the local keyword index answers meanwhile
-            self.backend_error = str(exc)
+            self.backend_error = self._last_search.fallback = str(exc)
             log.warning("%s", exc)
             hits = index.offline().search(query, None, mode="keyword", **options)  # type: ignore[arg-type]
         if reranker is None:

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pixelmem.core.files.atomic import atomic_write_text
+from pixelmem.core.files.permissions import make_private_dirs
 from pixelmem.core.files.safe_open import read_regular_bytes
 from pixelmem.core.index.text_tokens import cjk_share
 from pixelmem.core.paths import appdata_dir
@@ -130,7 +131,7 @@ def recorded(vault: Path) -> ModelChoice | None:
 def record(vault: Path, choice: ModelChoice) -> None:
     path = appdata_dir(vault) / CHOICE_FILENAME
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_private_dirs(path.parent)
         text = json.dumps({"provider": choice.provider, "reason": choice.reason}, indent=2)
         atomic_write_text(path, text + "\n")
     except OSError as exc:  # a read-only vault still works; it decides again next time

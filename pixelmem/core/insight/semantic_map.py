@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from pixelmem.core.files.atomic import atomic_write_text
+from pixelmem.core.files.permissions import make_private_dirs
 from pixelmem.core.insight.map_clusters import choose_clusters, cluster_keywords, label_terms
 from pixelmem.core.insight.map_layout import layout, place_new
 from pixelmem.core.insight.memory_vectors import MemoryVectors, memory_vectors
@@ -239,7 +240,7 @@ class MapStore:
         result = build_map(vectors, text_of, model_id, previous=previous, terms_cache=self._terms)
         if not _same_points(previous, result):
             try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
+                make_private_dirs(self.path.parent)
                 atomic_write_text(self.path, result.to_json())
             except OSError as exc:  # a read-only vault still gets its map, just not cached
                 log.info("map cache not saved: %s", exc)

@@ -174,7 +174,7 @@ class StreamingJsonClient(JsonClient):
             if isinstance(exc, httpx.RemoteProtocolError):
                 reason = "the server closed the connection"
             else:
-                reason = redact(str(exc), [self._api_key]) or type(exc).__name__
+                reason = redact(str(exc), self._secrets) or type(exc).__name__
             raise AnswerCutOff(where, f"the connection broke ({reason})") from None
         finally:
             unregister()

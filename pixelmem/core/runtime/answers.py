@@ -103,7 +103,7 @@ def rag_config(engine: Engine) -> dict[str, Any]:
         "vault": str(engine.vault),
         "embedding": {
             "provider": settings.embedding.provider,
-            "baseUrl": settings.embedding.base_url,
+            "baseUrl": settings.display_value("embedding.base_url"),
             "model": settings.embedding.model,
             "apiKey": settings.display_value("embedding.api_key"),
         },

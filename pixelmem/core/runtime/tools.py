@@ -127,7 +127,7 @@ class PixelmemService:
         memory_id = ids.validate_id(memory_id)
         engine = self.current_engine()
         try:
-            return memory_json(engine.store.get(memory_id), with_body=True)
+            return memory_json(engine.store.find(memory_id), with_body=True)
         except MemoryNotFound:
             try:
                 self.inbox.get(memory_id)
@@ -214,7 +214,7 @@ class PixelmemService:
         for name, value in changes.items():
             settings.set_key(RAG_FIELDS[name], value)
         settings = settings.save_changes(before, runtime.settings_file)
-        runtime.switch_settings(settings)
+        runtime.switch_settings(settings, request=False)  # the run below applies them
         shown = {k: ("***" if k == "apiKey" else v) for k, v in changes.items()}
         log.warning("an MCP client changed the embedding settings: %s", shown)
         report = runtime.reindex_now()

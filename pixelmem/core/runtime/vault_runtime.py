@@ -185,9 +185,10 @@ class VaultRuntime(LaneListener):
             log.info("the settings file changed on disk; reloaded it")
             self._tell(lambda o: o.settings_loaded(loaded))
 
-    def switch_settings(self, settings: Settings) -> bool:
+    def switch_settings(self, settings: Settings, *, request: bool = True) -> bool:
         """Use ``settings``; whether they differ from those in use. Another model, chunking
-        or backend cancels the run in progress and is applied by the next one."""
+        or backend cancels the run in progress and is applied by the next one (asked for here
+        unless ``request`` is False: the caller asks, and waits for that run's report)."""
         with self._lock:
             if settings == self.engine.settings:
                 return False
@@ -195,7 +196,8 @@ class VaultRuntime(LaneListener):
             reindex = self.engine.reconfigure_pending
         if reindex:
             self.lane.cancel(requeue=True)
-            self.lane.request()
+            if request:
+                self.lane.request()
         return True
 
     # -- calls -----------------------------------------------------------------------------

@@ -2166,6 +2166,20 @@ The local keyword index answers meanwhile.</source>
         <translation>未保存的修改</translation>
     </message>
     <message>
+        <location filename="../prompts.py" line="71" />
+        <source>Protected file</source>
+        <translation>受保护的文件</translation>
+    </message>
+    <message>
+        <location filename="../prompts.py" line="72" />
+        <source>{reason}
+
+Move it to the trash anyway?</source>
+        <translation>{reason}
+
+仍然移到回收站吗？</translation>
+    </message>
+    <message>
         <location filename="../prompts.py" line="52" />
         <source>Save your changes to “{title}”?</source>
         <translation>要保存对“{title}”的修改吗？</translation>
