@@ -466,7 +466,7 @@ class VaultSession(QObject, RuntimeObserver):
         self.runtime.watcher.stop()
         self.runtime.cancel_indexing()
         self.writes.wait(msecs)
-        self.runtime.stop()
+        self.runtime.stop(msecs / 1000)
 
 
 def describe_error(exc: BaseException) -> str:

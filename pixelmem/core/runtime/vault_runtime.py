@@ -126,13 +126,13 @@ class VaultRuntime(LaneListener):
         """Start following the vault's files (after the app's first scan)."""
         self.watcher.start(timeout)
 
-    def stop(self) -> None:
+    def stop(self, timeout: float = 60.0) -> None:
         """Stop watching, let a write in progress finish, cancel indexing (vectors so far are
-        saved to the cache)."""
+        saved to the cache; waits up to ``timeout`` s for the run to end)."""
         self.watcher.stop()
         with self._lock:
             pass
-        self.lane.stop()
+        self.lane.stop(timeout)
 
     # -- changes ---------------------------------------------------------------------------
 
