@@ -49,9 +49,9 @@ def command_modules() -> tuple[ModuleType, ...]:
     """The command groups, in ``--help`` order. Imported when a parser is built: opening the
     app (no command) needs none of them, and their imports (httpx, the chat engine, the
     store) cost ~0.2 s of a launch."""
-    from pixelmem.commands import backup, chat, config, insight, mcp, search, serve, vault
+    from pixelmem.commands import backup, chat, chats, config, insight, mcp, search, serve, vault
 
-    return (vault, search, config, chat, mcp, serve, backup, insight)
+    return (vault, search, config, chat, chats, mcp, serve, backup, insight)
 
 
 def app_arguments(argv: Sequence[str]) -> argparse.Namespace | None:

@@ -55,6 +55,10 @@ PROPOSES = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_wo
 CHANGES_SETTINGS = ToolAnnotations(
     read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False
 )
+# Asks the user's chat model (which may be a remote service), then writes inbox drafts only.
+PROPOSES_FROM_TEXT = ToolAnnotations(
+    read_only_hint=False, destructive_hint=False, open_world_hint=True
+)
 REINDEXES = ToolAnnotations(
     read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False
 )
@@ -112,6 +116,10 @@ Mode = Annotated[
 MemoryId = Annotated[str, Field(description="a memory id as returned by the other tools")]
 Importance = Literal["low", "medium", "high"]
 OptionalText = Annotated[str | None, Field(description="leave empty to keep the current value")]
+When = Annotated[
+    str | None,
+    Field(description="a date (2024-03-05, 2024-03) or a range like 'last week'; empty: none"),
+]
 
 
 def build_server(service: PixelmemService) -> Any:
@@ -121,7 +129,9 @@ def build_server(service: PixelmemService) -> Any:
     @server.tool(
         description="Search the user's memories by meaning and keywords. Returns the best "
         "matches with id, title, relevance score (0-1, calibrated), snippet, full text and "
-        "file path, or a message saying that nothing relevant was found.",
+        "file path, or a message saying that nothing relevant was found. A time in the query "
+        "('last week', 'in March 2024', '上个月') puts memories from then first; since/until "
+        "keep only memories from then.",
         annotations=READS,
     )
     @_as_tool_errors
@@ -129,8 +139,10 @@ def build_server(service: PixelmemService) -> Any:
         query: Annotated[str, Field(description="what to look for, in natural language")],
         limit: Limit = 5,
         mode: Mode = DEFAULT_MODE.value,
+        since: When = None,
+        until: When = None,
     ) -> dict[str, Any]:
-        return service.semantic_search(query, limit, mode)
+        return service.semantic_search(query, limit, mode, since, until)
 
     @server.tool(
         description="One memory by id: its frontmatter fields and full Markdown body.",
@@ -167,6 +179,23 @@ def build_server(service: PixelmemService) -> Any:
         importance: Importance = "medium",
     ) -> dict[str, Any]:
         return service.add_memory(title, content, topics, importance, client=_client_name(ctx))
+
+    @server.tool(
+        description="Propose memories from a conversation or notes: the user's chat model "
+        "finds the facts, decisions and preferences stated in the text (each with a quote), "
+        "and they wait in the app's review inbox (as new memories, updates of existing ones, "
+        "or replacements of memories they contradict) until the user accepts them.",
+        annotations=PROPOSES_FROM_TEXT,
+    )
+    @_as_tool_errors
+    def propose_memories_from_text(
+        text: Annotated[
+            str, Field(description="the conversation ('User: …' / 'Assistant: …' lines) or text")
+        ],
+        ctx: Context,
+        title: Annotated[str, Field(description="what the text is, for the answer")] = "",
+    ) -> dict[str, Any]:
+        return service.propose_memories_from_text(text, title, client=_client_name(ctx))
 
     @server.tool(
         description="Re-read the vault from disk and embed new or changed memories. Returns "

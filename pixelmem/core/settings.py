@@ -45,6 +45,8 @@ EMBEDDING_PROVIDERS = (
 CHAT_PROVIDERS = ("", "ollama", "openai")
 SEARCH_BACKENDS = ("local", "postgres")
 MCP_WRITE_MODES = ("review", "direct", "off")
+OFF_ON = ("off", "on")
+CONTEXT_WINDOW_MODES = ("auto", "pinned")
 LANGUAGES = ("", "en", "zh_CN")
 KEY_ENV_VARS = ("PIXELMEM_API_KEY", "OPENAI_API_KEY")
 _OPENAI_HOST = "api.openai.com"
@@ -114,6 +116,14 @@ class ChatSettings(_Section):
     context_window: int = _setting(4096, low=512, high=2_000_000)
     max_tokens: int = _setting(1024, low=16, high=200_000)
     timeout: float = _setting(120.0, low=1.0, high=3600)  # longest silence between two tokens
+    # "auto": Ollama's own window is read (/api/ps, /api/show) and used, raised or lowered;
+    # "pinned": context_window is sent as num_ctx every time (lowered only to the model's max).
+    context_window_mode: str = _setting("auto", choices=CONTEXT_WINDOW_MODES)
+    # Thinking models: "off" asks the server not to think where its protocol allows; "on" shows
+    # the reasoning (collapsed) above the answer. Reasoning is never saved into memories.
+    think: str = _setting("off", choices=OFF_ON)
+    # Propose memories from a conversation on its own when it ends (a new chat, or closing).
+    extract_on_end: str = _setting("off", choices=OFF_ON)
 
     def effective_api_key(self) -> str:
         return _effective_key(self.api_key, self.provider, self.base_url)
@@ -130,6 +140,8 @@ class SearchSettings(_Section):
     # "postgres" (a PostgreSQL database with pgvector, shared by a team's clients).
     backend: str = _setting("local", choices=SEARCH_BACKENDS)
     postgres_url: str = _setting("", kind="dsn")  # libpq URL; its password is masked
+    # Dates in a query ("last week", "上个月", "March 2024") put memories from then first.
+    time_queries: str = _setting("on", choices=OFF_ON)
 
 
 @dataclass(repr=False)

@@ -244,8 +244,8 @@ class MemoryWrites:
         return Written(memory, ChangeSet.of(CREATED, memory.id))
 
     def accept_draft(self, inbox: Inbox, draft_id: str) -> Written[Memory]:
-        memory = inbox.accept(draft_id, self.store)
-        return Written(memory, ChangeSet.of(CREATED, memory.id))
+        memory, changes = inbox.accept_changes(draft_id, self.store)
+        return Written(memory, ChangeSet.from_pairs(changes))
 
     def import_files(
         self, paths: Iterable[Path], on_file: ImportListener | None = None

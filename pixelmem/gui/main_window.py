@@ -539,6 +539,12 @@ class MainWindow(QMainWindow):
         if files:
             self.session.import_files(Path(f) for f in files)
 
+    def import_chats(self) -> None:
+        """A ChatGPT or Claude export, as conversations in the chat pane."""
+        from pixelmem.gui.chat.chat_import import choose_and_import
+
+        choose_and_import(self, self.engine.vault, self.bus, self.chat_dock)
+
     def import_folder(self) -> None:
         """Import every file below a folder (an Obsidian vault, a notes folder…)."""
         folder = QFileDialog.getExistingDirectory(self, self.tr("Import a folder"))

@@ -167,7 +167,10 @@ def test_test_asks_the_chat_model_for_one_token(
         (body,) = server.bodies(path)
     assert code == 0, err
     label = "Ollama" if provider == "ollama" else "OpenAI-compatible"
-    assert out.splitlines()[-1].startswith(f"chat chat-model ({label}): ok, one token in ")
+    lines = [line for line in out.splitlines() if line.startswith("chat chat-model")]
+    assert lines[0].startswith(f"chat chat-model ({label}): ok, one token in ")
+    if provider == "ollama":  # the window the chat is planned for, as Ollama says it
+        assert "chat context window: 4,096 tokens (sent as num_ctx)" in out
     assert body["stream"] is False
     assert body.get("max_tokens") == 1 or body["options"]["num_predict"] == 1
 
@@ -198,3 +201,17 @@ def test_an_unknown_chat_model_fails_the_test(capsys: pytest.CaptureFixture[str]
         code, _out, err = run(capsys, "test")
     assert code == 1
     assert "model 'missing-llm' not found" in err and "ollama pull missing-llm" in err
+
+
+def test_test_under_auto_tests_the_model_the_vault_uses(
+    capsys: pytest.CaptureFixture[str], tmp_path
+) -> None:
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    for n in range(6):
+        (vault / f"n{n}.md").write_text(f"# 笔记 {n}\n\n今天学习了中文检索和向量模型。\n", "utf-8")
+    code, out, err = run(capsys, "test", "--vault", str(vault))
+    assert code == 0, err
+    first, second = out.splitlines()[:2]
+    assert first.startswith("embedding.provider auto: local-multilingual for ")
+    assert "e5" in second.split(":")[0] + second  # the multilingual model, not MiniLM

@@ -61,6 +61,7 @@ class ChatMessage:
     state: str = ""  # an answer's end: done, length, stopped, cutoff, failed
     error: str = ""
     used: list[dict[str, Any]] = field(default_factory=list)  # id, title, score, reason
+    reasoning: str = ""  # a thinking model's reasoning: shown, never sent back nor saved as memory
 
 
 @dataclass
@@ -98,8 +99,10 @@ class ConversationStore:
     def __init__(self, vault: Path) -> None:
         self.folder = appdata_dir(Path(vault)) / FOLDER
 
-    def save(self, conversation: Conversation) -> None:
-        conversation.updated = _now()
+    def save(self, conversation: Conversation, *, touch: bool = True) -> None:
+        """Write it (atomically); ``touch`` False keeps its ``updated`` (an imported one's)."""
+        if touch:
+            conversation.updated = _now()
         make_private_dirs(self.folder)
         atomic_write_text(self._path(conversation.id), to_markdown(conversation))
 

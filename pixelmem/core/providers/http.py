@@ -178,6 +178,7 @@ class JsonClient:
         # What a server's message or an error text may repeat and must not be shown.
         self._secrets = (api_key, url_password(service.base_url))
         self._retry = retry or RetryPolicy()
+        self.server_software = ""  # the last answer's Server header (which server this is)
         self._timeout = timeout if isinstance(timeout, httpx.Timeout) else httpx.Timeout(timeout)
         headers = {"Accept": "application/json"}
         if api_key:
@@ -234,6 +235,7 @@ class JsonClient:
                 retried["timeout"] += 1
                 self._wait(retry.delay(attempt), "timed out")
                 continue
+            self.server_software = response.headers.get("server", "")  # for hints
             kind = self._retry_kind(response)
             limit = retry.max_500_retries if kind == "500" else retry.max_retries
             if kind is None or retried[kind] >= limit or attempt >= retry.max_retries:

@@ -11,6 +11,7 @@ from typing import Any
 
 from pixelmem.core.errors import MemoryNotFound
 from pixelmem.core.index.engine import Engine, SearchHit
+from pixelmem.core.index.time_search import TimedHits
 from pixelmem.core.vault.memory import Memory
 from pixelmem.core.vault.memory_json import display_path
 
@@ -120,3 +121,21 @@ def rag_config(engine: Engine) -> dict[str, Any]:
         "mcpWrites": settings.mcp_writes,
         "semanticSearch": semantic_state(engine),
     }
+
+
+def time_json(found: TimedHits) -> dict[str, Any]:
+    """What the search read of time, for the client (ISO dates, local time zone)."""
+    answer: dict[str, Any] = {}
+    if found.range is not None:
+        answer["fromQuery"] = {
+            "text": found.range.text,
+            "start": found.range.start.isoformat(),
+            "end": found.range.end.isoformat(),
+            "idsFromThen": sorted(h.memory_id for h in found.hits if h.memory_id in found.in_range),
+        }
+    if found.limit is not None:
+        answer["filter"] = {
+            "start": found.limit.start.isoformat(),
+            "end": found.limit.end.isoformat(),
+        }
+    return answer

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import logging
 import threading
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from pixelmem.core.archive.inbox import DraftNotFound, Inbox, checked_text
 from pixelmem.core.errors import MemoryNotFound, PixelmemError
 from pixelmem.core.index.engine import Engine, SearchFilters, SearchHit
+from pixelmem.core.index.time_search import TimedHits, range_argument, time_search
 from pixelmem.core.runtime.answers import (
     draft_answer,
     hit_json,
@@ -25,6 +27,7 @@ from pixelmem.core.runtime.answers import (
     rag_config,
     search_answer,
     semantic_state,
+    time_json,
 )
 from pixelmem.core.runtime.freshness import STDIO, Freshness
 from pixelmem.core.runtime.vault_runtime import VaultRuntime
@@ -38,6 +41,7 @@ log = logging.getLogger(__name__)
 MAX_SEARCH_LIMIT = 20
 MAX_LIST_LIMIT = 500
 MAX_QUERY_CHARS = 4000
+MAX_PROPOSAL_CHARS = 200_000
 RAG_FIELDS = {  # set_rag_config argument -> settings key
     "provider": "embedding.provider",
     "baseUrl": "embedding.base_url",
@@ -101,27 +105,59 @@ class PixelmemService:
         mode: str = DEFAULT_MODE,
         topic: str | None = None,
         max_limit: int = MAX_SEARCH_LIMIT,
+        since: str | None = None,
+        until: str | None = None,
     ) -> tuple[Engine, list[SearchHit]]:
-        """The engine and its hits: the one search both transports (MCP, REST) answer from.
+        """The engine and its hits: the one search both transports (MCP, REST) answer from."""
+        engine, found = self.timed_search(
+            query, limit=limit, mode=mode, topic=topic, max_limit=max_limit,
+            since=since, until=until,
+        )  # fmt: skip
+        return engine, found.hits
 
-        No lock: the search reads the engine's immutable snapshot, so any number of searches
-        run side by side, and beside writes and indexing.
-        """
+    def timed_search(
+        self,
+        query: str,
+        *,
+        limit: int = 5,
+        mode: str = DEFAULT_MODE,
+        topic: str | None = None,
+        max_limit: int = MAX_SEARCH_LIMIT,
+        since: str | None = None,
+        until: str | None = None,
+    ) -> tuple[Engine, TimedHits]:
+        """:meth:`search` with the time read from the query and the ``since``/``until``
+        filter. No lock: the search reads the engine's immutable snapshot, so any number of
+        searches run side by side, and beside writes and indexing."""
         query = _checked_query(query)
         _check_range("limit", limit, 1, max_limit)
         if mode not in tuple(SearchMode):
             raise InvalidArgument(f"mode must be one of {', '.join(SearchMode)}, not {mode!r}")
         topic = (topic or "").strip() or None
+        start, end = _time_arguments(since, until)
         engine = self.current_engine()
         filters = SearchFilters(topic=topic) if topic else None
-        return engine, self.runtime.search(query, mode=mode, k=limit, filters=filters)
+        self.runtime.wait_searchable(self.freshness.search_waits)
+        found = time_search(
+            engine, query, mode=mode, k=limit, filters=filters, since=start, until=end
+        )
+        return engine, found
 
     def semantic_search(
-        self, query: str, limit: int = 5, mode: str = DEFAULT_MODE
+        self,
+        query: str,
+        limit: int = 5,
+        mode: str = DEFAULT_MODE,
+        since: str | None = None,
+        until: str | None = None,
     ) -> dict[str, Any]:
-        engine, hits = self.search(query, limit=limit, mode=mode)
+        engine, found = self.timed_search(query, limit=limit, mode=mode, since=since, until=until)
+        hits = found.hits
         results = [hit_json(hit, memory) for hit, memory in hits_with_memories(engine, hits)]
-        return search_answer(engine, query.strip(), mode, results)
+        answer = search_answer(engine, query.strip(), mode, results)
+        if found.range is not None or found.limit is not None:
+            answer["time"] = time_json(found)
+        return answer
 
     def get_memory(self, memory_id: str) -> dict[str, Any]:
         memory_id = ids.validate_id(memory_id)
@@ -176,6 +212,38 @@ class PixelmemService:
             "message": "The memory was saved in the vault and indexed.",
         }
 
+    def propose_memories_from_text(
+        self, text: str, title: str = "", client: str = ""
+    ) -> dict[str, Any]:
+        """Memories the vault's chat model finds in ``text``, as review-inbox proposals."""
+        from pixelmem.core.assist.extraction import messages_from_text, propose_from_messages
+
+        if not isinstance(text, str) or not text.strip() or "\0" in text:
+            raise InvalidArgument("text must be a non-empty text without NUL characters")
+        if len(text) > MAX_PROPOSAL_CHARS:
+            raise InvalidArgument(f"text is longer than {MAX_PROPOSAL_CHARS:,} characters")
+        engine = self.current_engine()
+        self.runtime.wait_searchable(self.freshness.search_waits)  # it searches the vault
+        if engine.settings.mcp_writes == "off":
+            raise InvalidArgument(WRITES_OFF)
+        source = f"mcp:{client}" if client else "mcp"
+        report = propose_from_messages(
+            engine, self.inbox, engine.settings.chat, messages_from_text(text), source=source
+        )
+        proposed = [
+            {"id": d.id, "title": d.title, "proposal": d.extra.get("proposal", "new"),
+             "target": d.extra.get("target"), "kind": d.extra.get("kind")}
+            for d in report.drafts
+        ]  # fmt: skip
+        return {
+            "status": "pending_review",
+            "proposed": proposed,
+            "setAside": report.dropped,
+            "message": f"{len(proposed)} proposal(s){' from ' + title if title else ''} wait in "
+            "the review inbox; they become memories only when the user accepts them in the "
+            "pixelmem app.",
+        }
+
     def reindex_documents(self) -> dict[str, Any]:
         engine = self.current_engine()
         report = self.runtime.reindex_now(rescan=True)
@@ -222,6 +290,17 @@ class PixelmemService:
         answer["changed"] = sorted(changes)
         answer["reindex"] = {"embedded": report.embedded, "chunks": report.chunks}
         return answer
+
+
+def _time_arguments(
+    since: str | None, until: str | None
+) -> tuple[datetime | None, datetime | None]:
+    try:
+        start = range_argument(since).start if since and since.strip() else None
+        end = range_argument(until).end if until and until.strip() else None
+    except ValueError as exc:
+        raise InvalidArgument(str(exc)) from None
+    return start, end
 
 
 def _checked_query(query: str) -> str:
