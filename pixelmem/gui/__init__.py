@@ -3,11 +3,11 @@
 At the top: the start (``app``: ``run_app``; ``app_icon``; ``system_check``) and the foundation
 every package uses: ``bus`` (one ``memory_updated(ChangeSet, initiator)`` for every view),
 ``workers`` (background work in one line, a serial write lane, latest-only requests),
-``session`` (one open vault: every engine call off the GUI thread), the watchers of the
-vault and of the settings file. Below them, packages that say what they hold, each
-``__init__`` stating what it may import (tests/gui/test_gui_packages.py checks it, and that no
-import circle exists): ``window`` (the main window, its menus, launch order and layout),
-``panels`` (the dock panels and their registry: a new panel is one file and one entry),
-``memory_list``, ``editor``, ``chat``, ``map``, ``dialogs``, ``widgets``, ``i18n``. The map, the
-bus and the panel recipe are in ``docs/ARCHITECTURE-gui.part.md``.
+``session`` (one open vault: the Qt adapter over ``core.runtime``, which keeps it current;
+every engine call off the GUI thread), ``welcome``. Below them, packages that say what they
+hold, each ``__init__`` stating what it may import (import-linter's gui-packages contract
+checks it, and that no import circle exists): ``window`` (the main window, its menus, launch
+order and layout), ``panels`` (the dock panels and their registry: a new panel is one file and
+one entry), ``memory_list``, ``editor``, ``chat``, ``map``, ``dialogs``, ``widgets``, ``i18n``.
+The map, the bus and the panel recipe are in ``docs/ARCHITECTURE-gui.part.md``.
 """

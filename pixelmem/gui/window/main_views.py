@@ -1,6 +1,5 @@
 """The middle of the window, built right after its first paint: the editor (with the duplicate
-banner and topic suggestions above it), the wiki-link graph, the quick switcher and the
-watchers of the vault and of the settings file.
+banner and topic suggestions above it), the wiki-link graph and the quick switcher.
 
 A launch shows the window with the memory list filled from the scan cache first; these
 modules pull in numpy, the search stack, Markdown rendering and the link graph (~0.3 s of a
@@ -15,15 +14,12 @@ from typing import NamedTuple
 
 from PySide6.QtWidgets import QWidget
 
-from pixelmem.core.settings import settings_path
 from pixelmem.gui.editor.duplicate_banner import DuplicateBanner, above_editor
 from pixelmem.gui.editor.editor import MemoryEditor
 from pixelmem.gui.editor.topic_suggestions import TopicSuggestions
 from pixelmem.gui.memory_list.memory_list_model import MemoryListModel
 from pixelmem.gui.panels.host import PanelHost
 from pixelmem.gui.panels.link_index import LinkIndex
-from pixelmem.gui.settings_watch import SettingsWatcher
-from pixelmem.gui.watcher import VaultFileWatcher
 from pixelmem.gui.window.quick_switcher import QuickSwitcher
 from pixelmem.gui.window.view_state import restore_editor_state
 
@@ -34,8 +30,6 @@ class MainViews(NamedTuple):
     topic_suggestions: TopicSuggestions
     link_index: LinkIndex
     quick_switcher: QuickSwitcher
-    watcher: VaultFileWatcher
-    settings_watcher: SettingsWatcher
 
 
 def build_views(window: QWidget, host: PanelHost, list_model: MemoryListModel) -> MainViews:
@@ -51,11 +45,8 @@ def build_views(window: QWidget, host: PanelHost, list_model: MemoryListModel) -
         topic_suggestions=TopicSuggestions(engine, bus, editor.form.topics_edit, window),
         link_index=LinkIndex(lambda: session.store, bus, window),
         quick_switcher=QuickSwitcher(session.store.list, window),
-        watcher=VaultFileWatcher(engine.vault, session.writes, window),
-        settings_watcher=SettingsWatcher(settings_path(), lambda: host.settings, window),
     )
     editor.memory_opened.connect(views.topic_suggestions.set_memory)
-    views.watcher.paths_changed.connect(session.apply_paths)
     restore_editor_state(editor.form)  # the preview as the person left it
     return views
 

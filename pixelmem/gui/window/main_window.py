@@ -58,8 +58,6 @@ if TYPE_CHECKING:  # built after the first paint
     from pixelmem.gui.panels.link_index import LinkIndex
     from pixelmem.gui.panels.related_panel import RelatedPanel
     from pixelmem.gui.panels.search_panel import SearchPanel
-    from pixelmem.gui.settings_watch import SettingsWatcher
-    from pixelmem.gui.watcher import VaultFileWatcher
     from pixelmem.gui.window.main_views import MainViews
     from pixelmem.gui.window.quick_switcher import QuickSwitcher
 
@@ -121,8 +119,6 @@ class MainWindow(QMainWindow):
     topic_suggestions: BuiltLater[TopicSuggestions] = BuiltLater()
     link_index: BuiltLater[LinkIndex] = BuiltLater()
     quick_switcher: BuiltLater[QuickSwitcher] = BuiltLater()
-    watcher: BuiltLater[VaultFileWatcher] = BuiltLater()
-    settings_watcher: BuiltLater[SettingsWatcher] = BuiltLater()
     search_panel: PanelWidget[SearchPanel] = PanelWidget("search")
     related_panel: PanelWidget[RelatedPanel] = PanelWidget("related")
     backlinks_panel: PanelWidget[BacklinksPanel] = PanelWidget("backlinks")
@@ -216,7 +212,6 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)  # deletes the placeholder
         central.setHidden(self.chat_focus.active)  # the chat has the whole window for now
         self.navigator.follow(views)
-        views.settings_watcher.changed.connect(self.commands.use_settings)
         self._views = views
 
     def _stage_built(self, stage: Stage) -> None:
@@ -268,6 +263,7 @@ class MainWindow(QMainWindow):
         self.list_panel.view.rows_painted.connect(self._load_views)
         session.nothing_listed.connect(self._load_views)
         session.imported.connect(self._show_import_report)
+        session.settings_reloaded.connect(self.commands.use_settings)  # another process saved them
         undo = self.actions_by_name["undo_delete"]
         self.undo_delete_key = UndoDeleteKey(self, undo, session.trashed, status.undo_requested)
 
@@ -313,7 +309,6 @@ class MainWindow(QMainWindow):
         self.timeline.refresh()
         self.link_index.rebuild()
         self.panels.load_soon(Stage.AFTER_SCAN, AFTER_SCAN_MS)  # not sharing the GIL with it
-        self.watcher.start()
         if self.navigator.open_when_loaded():
             return
         if self.session.first_run and memories and not self.editor.is_open:
@@ -332,13 +327,11 @@ class MainWindow(QMainWindow):
             box.open()  # not modal-blocking: the list may be long and work goes on
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        # Closed before its views were built (right after the launch): no edits to save, no
-        # watcher to stop, and nothing is built just to be closed.
+        # Closed before its views were built (right after the launch): no edits to save, and
+        # nothing is built just to be closed.
         if self._closing_ok or self._views is None:
             self._save_layout()
             self.hide()  # feels instant while a cancelled embedding batch winds down
-            if self._views is not None:
-                self.watcher.stop()
             self.session.shutdown()
             event.accept()
             return

@@ -55,8 +55,6 @@ def _window(qtbot, engine: Engine, settings: Settings, *extra: Panel) -> MainWin
 
 
 def _stop(window: MainWindow) -> None:
-    if window._views is not None:
-        window.watcher.stop()
     window.session.shutdown()
 
 
