@@ -68,7 +68,7 @@ def report_json(report: IndexReport) -> dict[str, Any]:
     "/v1/index",
     "POST",
     summary="Re-read the vault and index what is new or changed (incremental)",
-    responses={"202": oa.answer("{job, state, url}")},
+    responses={"202": oa.answer("the job is queued", "IndexJobStarted")},
 )
 def start_index(call: Call) -> Answer:
     job = call.state.jobs.start()
@@ -80,7 +80,7 @@ def start_index(call: Call) -> Answer:
     "GET",
     summary="Progress of an index job: queued, running, done (with its report) or failed",
     parameters=[oa.path_param("job", "the id POST /v1/index answered")],
-    responses={"200": oa.answer("{job, state, done, total, report?, error?}"), **oa.errors(404)},
+    responses={"200": oa.answer("the job's state", "IndexJob"), **oa.errors(404)},
 )
 def index_job(call: Call) -> Answer:
     return 200, call.state.jobs.describe(call.path("job"))
@@ -90,7 +90,7 @@ def index_job(call: Call) -> Answer:
     "/v1/status",
     "GET",
     summary="Memories, chunks, vectors, skipped files, provider, model, last index time",
-    responses={"200": oa.answer("the vault's and the index's state")},
+    responses={"200": oa.answer("the vault's and the index's state", "Status")},
 )
 def status(call: Call) -> Answer:
     runtime, tools = call.state.runtime, call.state.tools
@@ -119,14 +119,17 @@ def status(call: Call) -> Answer:
     "/v1/health",
     "GET",
     summary="Liveness (no token needed)",
-    responses={"200": oa.answer("{status: ok, version}")},
+    responses={"200": oa.answer("alive", "Health")},
 )
 def health(call: Call) -> Answer:
     return 200, {"status": "ok", "version": __version__}
 
 
 @endpoint(
-    "/v1/openapi.json", "GET", summary="This document", responses={"200": oa.answer("OpenAPI 3.1")}
+    "/v1/openapi.json",
+    "GET",
+    summary="This document",
+    responses={"200": oa.answer("OpenAPI 3.1", "OpenApiDocument")},
 )
 def openapi_document(call: Call) -> Answer:
     return 200, call.state.openapi

@@ -35,7 +35,7 @@ IF_MATCH = oa.header("If-Match", "the ETag from GET; 409 if the memory changed s
         oa.query("offset", {"type": "integer", "minimum": 0}, "skip this many"),
     ],
     responses={
-        "200": oa.answer("{total, memories: [MemorySummary], pending_drafts}"),
+        "200": oa.answer("a page of memories", "MemoryList"),
         **oa.errors(400),
     },
 )
@@ -142,7 +142,7 @@ def patch_memory(call: Call) -> Answer:
             "also a read-only note (without it: 403 not_writable); it is moved, not erased",
         ),
     ],
-    responses={"200": oa.answer("{status: trashed, id, trashed}"), **oa.errors(400, 403, 404, 409)},
+    responses={"200": oa.answer("moved to the trash", "Trashed"), **oa.errors(400, 403, 404, 409)},
 )
 def delete_memory(call: Call) -> Answer:
     force = (call.text("force") or "").lower() in ("1", "true", "yes")

@@ -27,7 +27,7 @@ from pixelmem.service.errors import ApiError
         oa.query("topic", {"type": "string"}, "only memories with this topic"),
     ],
     responses={
-        "200": oa.answer("{query, mode, results: [SearchResult], note?, message?}"),
+        "200": oa.answer("the results above the relevance floor", "SearchAnswer"),
         **oa.errors(400, 503),
     },
 )
