@@ -65,11 +65,35 @@ def class_of(set_name: str, query_id: str, judged: bool) -> str:
     return "answerable" if judged else "nothing"
 
 
+def eval_engine(folder: Path, work: Path, model: str):
+    """An engine over a vault in ``work`` with one memory per corpus document (reused), built
+    with calls every revision has (the code measured may be an older one)."""
+    from benchmarks._embed_cache import cached_embedder
+    from pixelmem.core.index.engine import Engine
+    from pixelmem.core.index.evaluate import load_beir
+    from pixelmem.core.settings import Settings
+    from pixelmem.core.vault.store import MemoryStore
+
+    corpus, _, _ = load_beir(folder)
+    store = MemoryStore(work)
+    existing = {m.source: m.id for m in store.list() if m.source}
+    doc_of = {}
+    for doc_id, row in corpus.items():
+        memory_id = existing.get(f"beir:{doc_id}")
+        if memory_id is None:
+            title = str(row.get("title") or "").strip() or doc_id
+            memory_id = store.create(title, str(row["text"]), source=f"beir:{doc_id}").id
+        doc_of[memory_id] = doc_id
+    settings = Settings()
+    settings.embedding.provider = model
+    engine = Engine(settings=settings, store=store, embedder=cached_embedder(model))
+    engine.open()
+    return engine, doc_of
+
+
 def measure(sets: list[str], models: list[str], floor: float, tag: str) -> dict:
     """{set/model: {class: counts}} for the pixelmem on sys.path."""
-    from benchmarks._embed_cache import cached_embedder
-    from pixelmem.core.index.evaluate import build_eval_engine, load_beir, ndcg_at
-    from pixelmem.core.settings import Settings
+    from pixelmem.core.index.evaluate import load_beir, ndcg_at
 
     results: dict = {}
     for model in models:
@@ -77,10 +101,8 @@ def measure(sets: list[str], models: list[str], floor: float, tag: str) -> dict:
             if model == "local" and (name in CROSS_ONLY or "zh" in name):
                 continue
             folder = folder_of(name)
-            settings = Settings()
-            settings.embedding.provider = model
             work = CACHE / "vaults" / tag / f"{name}-{model}"
-            engine, doc_of = build_eval_engine(folder, work, settings, None, cached_embedder(model))
+            engine, doc_of = eval_engine(folder, work, model)
             _, queries, qrels = load_beir(folder)
             table: dict[str, dict[str, float]] = {}
             for qid, text in queries.items():
@@ -198,8 +220,10 @@ def main() -> None:
             out = subprocess.run(
                 [sys.executable, __file__, "--child", str(tree), "--models", args.models,
                  "--floor", str(args.floor), "--sets", *args.sets],
-                check=True, capture_output=True, text=True, cwd=scratch,
+                capture_output=True, text=True, cwd=scratch,
             )  # fmt: skip
+            if out.returncode:
+                raise SystemExit(f"measuring {args.before} failed:\n{out.stderr[-3000:]}")
             before = json.loads(out.stdout)
     after = measure(args.sets, models, args.floor, "after")
     print(

@@ -19,7 +19,7 @@ from pixelmem.core.assist.injection import build_prompt_for
 from pixelmem.core.index import relevance as rel
 from pixelmem.core.index.engine import Engine
 from pixelmem.core.index.evaluate import load_beir
-from pixelmem.core.index.text_tokens import cjk_share
+from pixelmem.core.index.scripts import cjk_share
 from pixelmem.core.settings import Settings
 from pixelmem.core.vault.store import MemoryStore
 

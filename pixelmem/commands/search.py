@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -11,6 +12,7 @@ from pixelmem.commands.common import ProgressBar, open_engine
 from pixelmem.core.errors import PixelmemError
 
 MODES = ("hybrid", "semantic", "keyword")
+WEAKER = 3  # results below the floor that --weaker prints
 
 
 def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -27,6 +29,16 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
         type=float,
         default=None,
         help="hide results below this relevance, 0-1 (default: search.min_relevance, 0.5)",
+    )
+    p.add_argument(
+        "--weaker",
+        action="store_true",
+        help=f"also print the next {WEAKER} results below the relevance floor, marked weaker",
+    )
+    p.add_argument(
+        "--explain",
+        action="store_true",
+        help="print each result's evidence: cosine and background, keyword match, the score",
     )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_search)
@@ -69,22 +81,34 @@ def cmd_search(args: argparse.Namespace) -> int:
     engine = open_engine(args)
     engine.open(progress=ProgressBar("embedding"))
     query = " ".join(args.query)
-    hits = engine.search(query, mode=args.mode, k=args.k, min_relevance=args.min_relevance)
+    hits = engine.search(
+        query,
+        mode=args.mode,
+        k=args.k,
+        min_relevance=args.min_relevance,
+        weaker=WEAKER if args.weaker else 0,
+        explain=args.explain,
+    )
     if args.json:
         print(json.dumps([_hit_json(engine, h) for h in hits], ensure_ascii=False, indent=2))
         return 0
     if engine.semantic_error and args.mode != "keyword":
         print(f"note: semantic search unavailable ({engine.semantic_error}); keyword results only")
-    if not hits:
-        floor = args.min_relevance
-        if floor is None:
-            floor = engine.settings.search.min_relevance
+    floor = args.min_relevance
+    if floor is None:
+        floor = engine.settings.search.min_relevance
+    if not any(not h.weaker for h in hits):
         print(f"nothing relevant found (no memory reached relevance {floor:g})")
-        return 0
     for rank, hit in enumerate(hits, 1):
+        if hit.weaker and (rank == 1 or not hits[rank - 2].weaker):
+            print(f"weaker matches, below relevance {floor:g}:")
         copies = f"  ({len(hit.copies) + 1} copies)" if hit.copies else ""
-        print(f"{rank}. {hit.title}  [{hit.score:.2f}]  {hit.memory_id}{copies}")
+        mark = "  (weaker)" if hit.weaker else ""
+        print(f"{rank}. {hit.title}  [{hit.score:.2f}]{mark}  {hit.memory_id}{copies}")
         print(f"   {_one_line(hit.snippet)}")
+        if hit.evidence is not None:
+            for line in hit.evidence.lines():
+                print(f"     {line}")
     return 0
 
 
@@ -101,7 +125,13 @@ def _hit_json(engine, hit) -> dict:
         "span": [hit.start, hit.end],
         "path": str(path),
         "copies": list(hit.copies),
+        "weaker": hit.weaker,
+        **({"evidence": _evidence_json(hit.evidence)} if hit.evidence is not None else {}),
     }
+
+
+def _evidence_json(evidence) -> dict:
+    return {k: v for k, v in dataclasses.asdict(evidence).items() if v is not None}
 
 
 def _one_line(text: str, width: int = 160) -> str:

@@ -32,7 +32,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from pixelmem.core.index.text_tokens import cjk_share
+from pixelmem.core.index.scripts import cjk_share
 from pixelmem.core.paths import appdata_dir
 from pixelmem.core.vault.atomic import atomic_write_text
 from pixelmem.core.vault.memory import Memory
