@@ -344,6 +344,7 @@ class Evidence:
     bm25: float | None
     keyword: float | None  # BM25 / the query's idf sum
     short: bool  # a short query the memory holds every word of
+    partial: bool  # a short query the memory holds only part of: its words are not counted
     cross: bool  # the memory is in another script than the query
     named: bool  # the query is the memory's name (the name rule)
     names_keyword: float | None  # the keyword evidence of the names the question contains
@@ -365,6 +366,7 @@ class Evidence:
             out.append(
                 f"words: BM25 {self.bm25:.2f} → keyword evidence {self.keyword:.2f}"
                 + (" (a short query: every word held)" if self.short else "")
+                + (" (part of a short query: not counted)" if self.partial else "")
             )
         if self.names_keyword is not None:
             held = "all held" if self.names_held else "not all held"
@@ -387,6 +389,9 @@ def explain(
     names_held; None where a side did not run) and its final relevance."""
     models = calibration or CALIBRATIONS["default"]
     sem, kw = values.get("semantic"), values.get("keyword")
+    partial = bool(values.get("partial"))
+    if partial and kw is not None:
+        kw = 0.0  # a short query matched in part: its words say nothing (relevance())
     x, short = float(values.get("cross") or 0.0), float(values.get("short") or 0.0)
     parts: dict[str, float] = {}
     if sem is not None and mode != "keyword":
@@ -404,7 +409,8 @@ def explain(
         parts["names"] = _p(bare)
     return Evidence(
         cosine=values.get("cosine"), background=values.get("background"), semantic=sem,
-        bm25=values.get("bm25"), keyword=kw, short=bool(short), cross=bool(x),
+        bm25=values.get("bm25"), keyword=values.get("keyword"), short=bool(short),
+        partial=partial, cross=bool(x),
         named=bool(values.get("named")), names_keyword=names_kw, names_held=bool(held),
         parts=parts, combined=max(parts.values(), default=final), relevance=final,
     )  # fmt: skip

@@ -60,7 +60,7 @@ from pixelmem.core.index.search_backend import (
     SearchFilters,
     VectorSide,
 )
-from pixelmem.core.index.text_tokens import QueryTerms, make_snippet, tokenize
+from pixelmem.core.index.text_tokens import QueryTerms, make_snippet, stem_of, tokenize
 from pixelmem.core.index.vector_side import LocalVectorSide
 from pixelmem.core.vault.memory import Memory, searchable_title
 
@@ -669,7 +669,11 @@ class SearchIndex:
             return covered
         holding = np.ones(len(positions), bool)
         only = self._only(positions)
-        for term in dict.fromkeys(terms.strong):
+        strong = set(terms.strong)
+        # A word whose stem is a term too is held by any of its inflections ("descaling" by
+        # "descale"): the stem stands for it.
+        needed = [t for t in dict.fromkeys(terms.strong) if stem_of(t) not in strong]
+        for term in needed:
             ids, _ = self._keywords.top_chunks(
                 QueryTerms((term,), ()), self._catalog.chunk_capacity, only
             )
@@ -753,6 +757,8 @@ class SearchIndex:
             score[(kw <= 0) & ~named] = _NONE  # a keyword search lists only memories that match
         n = len(found.positions)
         values: dict[str, np.ndarray] = {"short": short[:n], "cross": cross[:n], "named": named[:n]}
+        if query.short and query.mode == "hybrid" and query.terms:
+            values["partial"] = (short[:n] <= 0).astype(np.float64)
         if sem is not None:
             values |= {"cosine": cosine[:n], "background": query.background[0, scripts[:n]],
                        "spread": query.background[1, scripts[:n]], "semantic": sem[:n]}  # fmt: skip
