@@ -213,23 +213,31 @@ def main() -> None:
         print(json.dumps(result))
         return
     sys.path.insert(0, str(ROOT))
-    before = None
+    before: dict = {}
     if args.before:
         with tempfile.TemporaryDirectory(prefix="pm-before-") as scratch:
             tree = export_tree(args.before, Path(scratch))
+            related = ["--related", str(args.related.resolve())] if args.related else []
             out = subprocess.run(
                 [sys.executable, __file__, "--child", str(tree), "--models", args.models,
-                 "--floor", str(args.floor), "--sets", *args.sets],
+                 "--floor", str(args.floor), *related, "--sets", *args.sets],
                 capture_output=True, text=True, cwd=scratch,
             )  # fmt: skip
             if out.returncode:
                 raise SystemExit(f"measuring {args.before} failed:\n{out.stderr[-3000:]}")
             before = json.loads(out.stdout)
-    after = measure(args.sets, models, args.floor, "after")
+    after = {"sets": measure(args.sets, models, args.floor, "after") if args.sets else {}}
+    if args.related:
+        after["related"] = measure_related(args.related, models, args.floor)
     print(
         f"floor {args.floor}; before = {args.before or '-'}, after = this tree; a>b: before>after"
     )
-    print_table(before, after)
+    print_table(before.get("sets"), after["sets"])
+    for model, figures in after.get("related", {}).items():
+        old = before.get("related", {}).get(model, {})
+        print(f"\nRelated on {args.related.name} ({model}), before > after:")
+        for field, value in figures.items():
+            print(f"  {field:<14} {old.get(field, '-')} > {value}")
     if args.json:
         args.json.write_text(json.dumps({"before": before, "after": after}, indent=1))
 

@@ -68,6 +68,7 @@ if TYPE_CHECKING:
     from pixelmem.core.index.postgres_store import PostgresStore
 
 MODES = ("hybrid", "semantic", "keyword")
+NAME_HOLDERS = 3  # memories: a question's names count as a look-up when at most this many hold them
 WEAKER_FLOOR = 0.1  # the least relevance of a hit listed below the floor as a weaker one
 VAULT_SAMPLE = 256  # memories per script whose median cosine says where "unrelated" sits
 _NONE = -np.inf
@@ -693,7 +694,9 @@ class SearchIndex:
         """The keyword evidence of the names the query contains, as a query of those names
         alone would have it, and whether each memory holds all of them (1.0/0.0); one more
         row each for an unlisted memory when ``bm25_cap`` is given. None when the query
-        names nothing (:attr:`ParsedQuery.names`).
+        names nothing (:attr:`ParsedQuery.names`), or when more than :data:`NAME_HOLDERS`
+        memories hold the names (a question about Beyoncé in a vault of notes on her is
+        ranked by all its words, not lifted by the name every note holds).
 
         BM25 of a part of the query never exceeds BM25 of the whole, so ``bm25_cap`` bounds
         the names' BM25 of any unlisted memory too."""
@@ -707,6 +710,8 @@ class SearchIndex:
         bm25 = np.zeros(len(positions))
         bm25[np.searchsorted(positions, found_at)] = best
         held = self._holding(names, positions, query.calibration or CALIBRATIONS["default"])
+        if held.sum() > NAME_HOLDERS:
+            return None  # a name many notes hold is the vault's subject, not a look-up
         if bm25_cap is not None:
             bm25, held = np.append(bm25, bm25_cap), np.append(held, 1.0)
         kw = keyword_evidence(bm25, self._keywords.idf_sum(names.all))
