@@ -144,7 +144,7 @@ def measure_related(vault: Path, models: list[str], floor: float) -> dict:
         strict, listed = [], []
         for memory_id in engine.index.memory_ids:
             try:
-                hits = engine.related(memory_id, k=8, min_relevance=floor, weaker=8)
+                hits = engine.related(memory_id, k=8, min_relevance=floor, weaker=8)[:8]
             except TypeError:  # code without weaker neighbours
                 hits = engine.related(memory_id, k=8, min_relevance=floor)
             strict.append(sum(not getattr(h, "weaker", False) for h in hits))

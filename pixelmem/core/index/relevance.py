@@ -286,6 +286,7 @@ def relevance(
     named: np.ndarray | None = None,
     names: tuple[np.ndarray, np.ndarray] | None = None,
     short_query: bool = False,
+    free: np.ndarray | bool = False,
 ) -> np.ndarray:
     """P(relevant) per memory from whichever evidence ``mode`` uses (``None``: side missing).
 
@@ -298,6 +299,7 @@ def relevance(
     gets the evidence the bare name gets ("Which notes mention Priya?" ≈ "Priya").
     ``short_query``: the query is a few words; the keyword side alone then speaks only for
     memories that hold every one of them (``short``): part of a name is not the name.
+    ``free`` (per memory): every model may speak (:func:`combined`; search's bound).
     """
     models = calibration or CALIBRATIONS["default"]
     if semantic is None and keyword is None:
@@ -311,7 +313,7 @@ def relevance(
         logit = models.semantic.logit(semantic, 0.0, x)
     else:
         partial = np.asarray(short_query & (s <= 0), bool)
-        logit = combined(models, semantic, np.where(partial, 0.0, keyword), x, s, partial)
+        logit = combined(models, semantic, np.where(partial, 0.0, keyword), x, s, partial, free)
         if names is not None:  # as the bare names would score, when all of them are held
             name_kw, held = names
             bare = np.maximum(
@@ -394,12 +396,15 @@ def explain(
         kw = 0.0  # a short query matched in part: its words say nothing (relevance())
     x, short = float(values.get("cross") or 0.0), float(values.get("short") or 0.0)
     parts: dict[str, float] = {}
-    if sem is not None and mode != "keyword":
+    hybrid = mode == "hybrid" and sem is not None and kw is not None
+    if sem is not None and mode != "keyword" and (not hybrid or not kw):
         parts["semantic"] = _p(models.semantic.logit(sem, 0.0, x))
-    if kw is not None and mode != "semantic":
+    meaning_silent = not hybrid or short or (sem is not None and sem <= 0)
+    if kw is not None and mode != "semantic" and not partial and meaning_silent:
         parts["keyword"] = _p(models.keyword.logit(0.0, kw))
-        if sem is not None:
-            parts["both"] = _p(models.hybrid.logit(sem, kw, x, short))
+    if hybrid:
+        assert sem is not None and kw is not None
+        parts["both"] = _p(models.hybrid.logit(sem, kw, x, short))
     names_kw = values.get("names_keyword")
     held = float(values.get("names_held") or 0.0)
     if names_kw is not None and sem is not None:
@@ -427,19 +432,26 @@ def combined(
     cross: np.ndarray | float = 0.0,
     short: np.ndarray | float = 0.0,
     partial: np.ndarray | bool = False,
+    free: np.ndarray | bool = False,
 ) -> np.ndarray:
-    """The hybrid logit: the two-sided model, but never below what either side alone
-    supports (the semantic model on the cosine, the keyword model on BM25; not the keyword
-    model where a short query is matched only in ``partial``).
+    """The hybrid logit: the two-sided model, but where one side has nothing to say, never
+    below what the other side alone supports.
 
     Evidence combines; it does not average away. A paraphrase shares no word with its note
-    and a bare name means little to an embedding: the two-sided model, fitted where both
-    sides usually speak, would read that silence as evidence against. The maximum of
-    monotone models is monotone, so the candidate bound of search still holds."""
+    (no keyword evidence: the semantic model alone speaks too); a name means little to an
+    embedding (a short query whose every word the memory holds, or a memory no closer in
+    meaning than unrelated text: the keyword model alone speaks too, never for a short
+    query's ``partial`` match). Where both sides speak, the two-sided model decides alone,
+    so it ranks as it was fitted to. ``free`` (search's bound for unlisted memories): every
+    model may speak, which bounds every case from above."""
     both = models.hybrid.logit(semantic, keyword, cross, short)
-    words = np.where(partial, -np.inf, models.keyword.logit(0.0, keyword))
-    alone = np.maximum(models.semantic.logit(semantic, 0.0, cross), words)
-    return np.maximum(both, alone)
+    silent_words = (np.asarray(keyword) <= 0) | free
+    silent_meaning = (np.asarray(short) > 0) | (np.asarray(semantic) <= 0) | free
+    meaning = np.where(silent_words, models.semantic.logit(semantic, 0.0, cross), -np.inf)
+    words = np.where(
+        silent_meaning & ~np.asarray(partial, bool), models.keyword.logit(0.0, keyword), -np.inf
+    )
+    return np.maximum(both, np.maximum(meaning, words))
 
 
 def name_first(logit: np.ndarray, named: np.ndarray) -> np.ndarray:

@@ -756,6 +756,7 @@ class SearchIndex:
             query.mode, sem, kw, query.semantic_weight, query.calibration,
             cross=cross, short=short, named=named, names=names,
             short_query=query.short and query.mode == "hybrid" and bool(query.terms),
+            free=np.concatenate([np.zeros(len(found.positions), bool), np.ones(extra, bool)]),
         )  # fmt: skip
         if query.mode == "keyword":
             assert kw is not None
