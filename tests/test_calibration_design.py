@@ -21,7 +21,7 @@ from pixelmem.core.vault.memory import Memory
 
 
 @pytest.mark.parametrize("family", list(rel.CALIBRATIONS))
-def test_where_one_side_is_silent_hybrid_keeps_what_the_other_supports(family: str) -> None:
+def test_hybrid_keeps_what_the_meaning_alone_and_a_held_name_alone_support(family: str) -> None:
     calibration = rel.CALIBRATIONS[family]
     rng = np.random.default_rng(0)
     for s in rng.uniform(-0.3, 1.0, 200):
@@ -33,14 +33,11 @@ def test_where_one_side_is_silent_hybrid_keeps_what_the_other_supports(family: s
         assert paraphrase[0] >= semantic[0] - 1e-12  # no shared word: meaning speaks
     for k in rng.uniform(0.0, rel.KEYWORD_CAP, 200):
         keyword = rel.relevance("keyword", None, np.array([k]), calibration=calibration)[0]
-        unrelated = rel.relevance(
-            "hybrid", np.array([-0.1]), np.array([k]), calibration=calibration
-        )
         name = rel.relevance(  # a short query whose every word the memory holds
             "hybrid", np.array([0.2]), np.array([k]), calibration=calibration, short=1.0,
             short_query=True,
         )  # fmt: skip
-        assert unrelated[0] >= keyword - 1e-12 and name[0] >= keyword - 1e-12
+        assert name[0] >= keyword - 1e-12
         part = rel.relevance(  # ... or holds only in part: its words are not counted
             "hybrid", np.array([0.2]), np.array([k]), calibration=calibration, short=0.0,
             short_query=True,
@@ -148,9 +145,9 @@ def test_a_question_naming_a_note_gets_the_bare_names_evidence() -> None:
         ("Budget", "The household budget for the year, rent and groceries."),
         ("Reading", "A list of books to read this winter, and where to buy them."),
     ]
-    vectors = _unit(np.random.default_rng(2).normal(size=(4, 16)))
+    vectors = _unit(np.ones((4, 16)))  # the embedding tells these notes apart by nothing
     index = _vault(texts, vectors)
-    query = _unit(np.random.default_rng(3).normal(size=(1, 16)))[0]  # means nothing
+    query = vectors[0]
     calibration = rel.CALIBRATIONS["e5-small"]
     args = {"background": np.full(3, 0.0), "calibration": calibration, "min_relevance": 0.0}
     bare = index.search("Priya", query, **args)

@@ -314,13 +314,8 @@ def relevance(
     else:
         partial = np.asarray(short_query & (s <= 0), bool)
         logit = combined(models, semantic, np.where(partial, 0.0, keyword), x, s, partial, free)
-        if names is not None:  # as the bare names would score, when all of them are held
-            name_kw, held = names
-            bare = np.maximum(
-                models.hybrid.logit(semantic, name_kw, x, held),
-                np.where(held > 0, models.keyword.logit(0.0, name_kw), -np.inf),
-            )
-            logit = np.maximum(logit, bare)
+        if names is not None:
+            logit = np.maximum(logit, _names_lift(models, logit, semantic, x, names, free))
         weight = min(1.0, max(0.0, semantic_weight))
         if weight < 1.0:
             only = models.keyword.logit(0.0, keyword)
@@ -397,10 +392,9 @@ def explain(
     x, short = float(values.get("cross") or 0.0), float(values.get("short") or 0.0)
     parts: dict[str, float] = {}
     hybrid = mode == "hybrid" and sem is not None and kw is not None
-    if sem is not None and mode != "keyword" and (not hybrid or not kw):
+    if sem is not None and mode != "keyword":
         parts["semantic"] = _p(models.semantic.logit(sem, 0.0, x))
-    meaning_silent = not hybrid or short or (sem is not None and sem <= 0)
-    if kw is not None and mode != "semantic" and not partial and meaning_silent:
+    if kw is not None and mode != "semantic" and not partial and (not hybrid or short):
         parts["keyword"] = _p(models.keyword.logit(0.0, kw))
     if hybrid:
         assert sem is not None and kw is not None
@@ -425,6 +419,31 @@ def _p(logit: np.ndarray | float) -> float:
     return float(1.0 / (1.0 + np.exp(-np.clip(float(np.asarray(logit)), -50.0, 50.0))))
 
 
+def _names_lift(
+    models: Calibration,
+    logit: np.ndarray,
+    semantic: np.ndarray,
+    cross: np.ndarray,
+    names: tuple[np.ndarray, np.ndarray],
+    free: np.ndarray | bool,
+) -> np.ndarray:
+    """The logit the bare names would give the memory the whole question ranks first, when
+    it holds them all (and the unlisted bound, ``free``); -inf elsewhere. The name decides
+    whether the best answer is shown, never the order: in a vault of an article's paragraphs
+    the one that answers may name no one, its neighbour may."""
+    name_kw, held = names
+    holders = np.asarray(held) > 0
+    lifted = np.zeros(np.shape(logit), bool) | np.asarray(free, bool)
+    listed = np.where(lifted, -np.inf, logit)
+    if np.isfinite(listed).any():
+        lifted[int(np.argmax(listed))] = True
+    bare = np.maximum(
+        models.hybrid.logit(semantic, name_kw, cross, held),
+        np.where(holders, models.keyword.logit(0.0, name_kw), -np.inf),
+    )
+    return np.where(lifted & holders, bare, -np.inf)
+
+
 def combined(
     models: Calibration,
     semantic: np.ndarray,
@@ -434,23 +453,22 @@ def combined(
     partial: np.ndarray | bool = False,
     free: np.ndarray | bool = False,
 ) -> np.ndarray:
-    """The hybrid logit: the two-sided model, but where one side has nothing to say, never
-    below what the other side alone supports.
+    """The hybrid logit: the two-sided model, but never below what the meaning alone
+    supports, nor, for a short query whose every word the memory holds (``short``: a name, a
+    code), below what its words alone support.
 
     Evidence combines; it does not average away. A paraphrase shares no word with its note
-    (no keyword evidence: the semantic model alone speaks too); a name means little to an
-    embedding (a short query whose every word the memory holds, or a memory no closer in
-    meaning than unrelated text: the keyword model alone speaks too, never for a short
-    query's ``partial`` match). Where both sides speak, the two-sided model decides alone,
-    so it ranks as it was fitted to. ``free`` (search's bound for unlisted memories): every
-    model may speak, which bounds every case from above."""
+    and a name means little to an embedding: the two-sided model, fitted where both sides
+    usually speak, would read that silence as evidence against. A longer query's words alone
+    do not get the say: sharing a few words with a question says little. Each part is
+    monotone in each evidence, and so is their maximum: the candidate bound of search holds
+    (``free``: its imaginary unlisted memory, which may hold every word, gets every part).
+    ``partial`` is not used here: relevance() already took a partial match's words away."""
+    del partial
     both = models.hybrid.logit(semantic, keyword, cross, short)
-    silent_words = (np.asarray(keyword) <= 0) | free
-    silent_meaning = (np.asarray(short) > 0) | (np.asarray(semantic) <= 0) | free
-    meaning = np.where(silent_words, models.semantic.logit(semantic, 0.0, cross), -np.inf)
-    words = np.where(
-        silent_meaning & ~np.asarray(partial, bool), models.keyword.logit(0.0, keyword), -np.inf
-    )
+    meaning = models.semantic.logit(semantic, 0.0, cross)
+    held = (np.asarray(short) > 0) | np.asarray(free, bool)
+    words = np.where(held, models.keyword.logit(0.0, keyword), -np.inf)
     return np.maximum(both, np.maximum(meaning, words))
 
 
