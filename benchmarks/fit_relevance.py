@@ -437,10 +437,10 @@ def decisions(calibration: rel.Calibration, rows_list: list[Rows]) -> dict[str, 
             s, k, x = q.side("sem"), q.side("kw"), q.cross.astype(float)
             none = np.full(len(s), -np.inf)
             if q.sem is not None and q.kw is not None and q.weight >= 0.5:
-                models = [
+                models = [  # as relevance.combined: the words alone speak for short queries
                     calibration.hybrid.logit(s, k, x, float(q.short)),
                     calibration.semantic.logit(s, 0.0, x),
-                    calibration.keyword.logit(0.0, k),
+                    calibration.keyword.logit(0.0, k) if q.short else none,
                 ]
             elif q.sem is not None and q.kw is None:
                 models = [none, calibration.semantic.logit(s, 0.0, x), none]

@@ -421,10 +421,14 @@ class SearchIndex:
     ) -> np.ndarray:
         """Where "unrelated" sits for this query, per memory script (columns indexed by
         :func:`~pixelmem.core.index.scripts.main_script`; row 0 the cosine, row 1 the span
-        ``1 − cosine`` that semantic evidence is measured in): the query's median cosine with
-        the anchor texts of that script (``anchors``: :func:`relevance.backgrounds`) blended
-        with its median cosine with this vault's memories of that script, the vault's share
-        growing with its size (:func:`relevance.blend`: ``n / (n + VAULT_PRIOR)``).
+        semantic evidence is measured in): the query's median cosine with the anchor texts of
+        that script (``anchors``: :func:`relevance.backgrounds`) blended with its median
+        cosine with this vault's memories of that script, the vault's share growing with its
+        size (:func:`relevance.blend`: ``n / (n + VAULT_PRIOR)``). The span stays the
+        anchors' (``1 −`` their median): the vault moves where "unrelated" starts, not the
+        scale, so within a script it shifts every memory alike and the ranking stays the
+        fitted one (a vault of one article's paragraphs, all close to any question on it,
+        no longer inflates the semantic side against the keyword side).
 
         Unrelated notes of one vault are closer to a query than everyday sentences are when
         they share its language, style or field (a Chinese vault's notes are closer to each
@@ -441,7 +445,7 @@ class SearchIndex:
             n = int(sample.counts.sum() if script == 0 else sample.counts[script])
             if len(mine) and n:
                 median = blend((float(values[0, script]), 0.0), unrelated(mine), n)[0]
-                values[:, script] = (median, 1.0 - median)
+                values[:, script] = (median, values[1, script])
         return values
 
     def _vault_sample(self) -> _VaultSample | None:
