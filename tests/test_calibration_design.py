@@ -96,7 +96,8 @@ def test_each_memory_is_measured_against_unrelated_text_in_its_own_script() -> N
     cosine = float(query[0])
     # The Chinese note (same script as the query) against the Chinese anchors, not all of them.
     medians = anchors[[OTHER_SCRIPT, CJK_SCRIPT]]
-    expected = rel.semantic_evidence(np.array([cosine, cosine]), medians)
+    # Each against its own script's median; one scale for the query (1 − all anchors').
+    expected = rel.semantic_evidence(np.array([cosine, cosine]), medians, 1 - anchors[0])
     assert sem == pytest.approx(expected, abs=0.05)  # two memories: the vault barely speaks
     assert sem[1] < sem[0]  # the same cosine means less among Chinese texts, which are closer
 

@@ -424,10 +424,11 @@ class SearchIndex:
         semantic evidence is measured in): the query's median cosine with the anchor texts of
         that script (``anchors``: :func:`relevance.backgrounds`) blended with its median
         cosine with this vault's memories of that script, the vault's share growing with its
-        size (:func:`relevance.blend`: ``n / (n + VAULT_PRIOR)``). The span stays the
-        anchors' (``1 −`` their median): the vault moves where "unrelated" starts, not the
-        scale, so within a script it shifts every memory alike and the ranking stays the
-        fitted one (a vault of one article's paragraphs, all close to any question on it,
+        size (:func:`relevance.blend`: ``n / (n + VAULT_PRIOR)``). The span is one for the
+        query, ``1 −`` its median cosine with all the anchors: script and vault move where
+        "unrelated" starts, not the scale, so within a script they shift every memory alike
+        and the ranking stays the fitted one (a vault of one article's paragraphs, all close
+        to any question on it, or Chinese text, closer to a Chinese question than anything,
         no longer inflates the semantic side against the keyword side).
 
         Unrelated notes of one vault are closer to a query than everyday sentences are when
@@ -436,6 +437,8 @@ class SearchIndex:
         script. A vault of a few notes cannot say where its typical note sits, so the anchors
         speak there."""
         values = _per_script(anchors)
+        if np.ndim(anchors) == 1:
+            values[1] = 1.0 - values[0, 0]  # one scale for the query: 1 − its median with all
         sample = self._vault_sample() if query_vector is not None else None
         if sample is None or not len(sample.vectors):
             return values
