@@ -269,3 +269,20 @@ def test_notes_stating_the_same_facts_in_other_words_are_near_duplicates() -> No
     assert found <= truth, [(notes[i][0], notes[j][0]) for i, j in found - truth]
     assert len(found) >= 9, [(notes[i][0], notes[j][0]) for i, j in truth - found]
     assert (0, 1) in found  # the dentist appointment
+
+
+def test_a_merge_with_a_read_only_memory_writes_nothing(vault):
+    from pixelmem.core.errors import NoteNotWritable
+    from pixelmem.core.insight.merge import merge_memories
+    from pixelmem.core.vault.store import MemoryStore
+    from pixelmem.core.vault.writes import MemoryWrites
+
+    store = MemoryStore(vault)
+    keep = store.create("Espresso", "18 g in, 36 g out.")
+    other = store.create("Espresso ratio", "Grind finer when it runs fast.")
+    assert keep.path is not None and other.path is not None
+    other.path.chmod(0o444)
+    before = keep.path.read_bytes()
+    with pytest.raises(NoteNotWritable, match="not merged"):
+        merge_memories(MemoryWrites(store), keep.id, [other.id])
+    assert keep.path.read_bytes() == before and other.path.is_file()
