@@ -462,12 +462,13 @@ def combined(
     usually speak, would read that silence as evidence against. A longer query's words alone
     do not get the say: sharing a few words with a question says little. Each part is
     monotone in each evidence, and so is their maximum: the candidate bound of search holds
-    (``free``: its imaginary unlisted memory, which may hold every word, gets every part).
-    ``partial`` is not used here: relevance() already took a partial match's words away."""
-    del partial
+    (its imaginary unlisted memory has ``short`` 1 for a short query: it may hold every word).
+    ``partial`` and ``free`` are not used here: relevance() already took a partial match's
+    words away, and the names lift reads ``free``."""
+    del partial, free
     both = models.hybrid.logit(semantic, keyword, cross, short)
     meaning = models.semantic.logit(semantic, 0.0, cross)
-    held = (np.asarray(short) > 0) | np.asarray(free, bool)
+    held = np.asarray(short) > 0
     words = np.where(held, models.keyword.logit(0.0, keyword), -np.inf)
     return np.maximum(both, np.maximum(meaning, words))
 

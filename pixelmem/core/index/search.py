@@ -447,7 +447,8 @@ class SearchIndex:
             mine = cosines if script == 0 else cosines[sample.scripts == script]
             n = int(sample.counts.sum() if script == 0 else sample.counts[script])
             if len(mine) and n:
-                median = blend((float(values[0, script]), 0.0), unrelated(mine), n)[0]
+                vault = (float(np.median(mine)), 0.0)  # the median alone: no spread needed
+                median = blend((float(values[0, script]), 0.0), vault, n)[0]
                 values[:, script] = (median, values[1, script])
         return values
 
@@ -753,7 +754,10 @@ class SearchIndex:
         cross = self._differs(query.script, scripts)
         named = np.concatenate([np.isin(found.positions, query.named), np.zeros(extra, bool)])
         # The bound may hold every word: short is an upper bound for an unlisted memory.
-        short = np.concatenate([self._holds_every_word(query, found.positions), np.ones(extra)])
+        # An unlisted memory may hold every word of a short query; a longer query's term never
+        # applies (so it does not loosen the bound).
+        unlisted_short = np.full(extra, 1.0 if query.short else 0.0)
+        short = np.concatenate([self._holds_every_word(query, found.positions), unlisted_short])
         cap = None if bound is None else bound[1]
         names = self._name_evidence(query, found.positions, cap)
         if names is not None and extra:
