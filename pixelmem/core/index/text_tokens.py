@@ -21,8 +21,8 @@ Rules (the same for documents and queries):
 
 Token order is not meaningful (BM25 is a bag of words). Everything is regex scanning in C; pure
 ASCII text takes a faster path. ``benchmarks/bench_search.py`` prints the throughput.
-:func:`~pixelmem.core.index.query.highlight_terms` and :func:`make_snippet` turn a query and a hit's text into what a
-result list shows.
+:func:`~pixelmem.core.index.query.highlight_terms` and :func:`make_snippet` turn a query and
+a hit's text into what a result list shows.
 """
 
 from __future__ import annotations
