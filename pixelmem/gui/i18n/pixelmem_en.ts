@@ -223,6 +223,14 @@
             <numerusform>%Ln results · {ms} ms</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <location filename="../search_panel.py" line="204" />
+        <source>▾ Show %n weaker match(es)</source>
+        <translation>
+            <numerusform>▾ Show %n weaker match</numerusform>
+            <numerusform>▾ Show %n weaker matches</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>SkippedDialog</name>

@@ -1412,6 +1412,16 @@ Press Ctrl+N to write one.</source>
         <source>Open a memory to see the ones closest in meaning.</source>
         <translation>打开一条记忆，即可看到语义最接近的记忆。</translation>
     </message>
+    <message>
+        <location filename="../related_panel.py" line="76" />
+        <source>Related memories need the embedding model: {error}</source>
+        <translation>相关记忆需要嵌入模型：{error}</translation>
+    </message>
+    <message>
+        <location filename="../related_panel.py" line="82" />
+        <source>Still indexing… related memories appear when the index is ready.</source>
+        <translation>正在建立索引……索引就绪后会显示相关记忆。</translation>
+    </message>
 </context>
 <context>
     <name>ResultDelegate</name>
@@ -1538,6 +1548,18 @@ Enter opens the selected result.</source>
 按 Enter 打开选中的结果。</translation>
     </message>
     <message>
+        <location filename="../search_panel.py" line="202" />
+        <source>▴ Hide weaker matches</source>
+        <translation>▴ 隐藏较弱的匹配</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../search_panel.py" line="204" />
+        <source>▾ Show %n weaker match(es)</source>
+        <translation>
+            <numerusform>▾ 显示 %n 个较弱的匹配</numerusform>
+        </translation>
+    </message>
+    <message>
         <location filename="../search_panel.py" line="1" />
         <source> · from {range} first (“{words}”)</source>
         <translation> · 优先显示 {range} 的记忆（“{words}”）</translation>
@@ -1554,6 +1576,11 @@ Enter opens the selected result.</source>
         <location filename="../search_results.py" line="69" />
         <source>cosine {score}</source>
         <translation>余弦相似度 {score}</translation>
+    </message>
+    <message>
+        <location filename="../search_results.py" line="61" />
+        <source>weaker</source>
+        <translation>较弱</translation>
     </message>
 </context>
 <context>

@@ -6,7 +6,7 @@ import html
 import re
 from collections.abc import Iterable
 
-from pixelmem.core.index.text_tokens import highlight_terms
+from pixelmem.core.index.query import highlight_terms
 
 SNIPPET_CHARS = 260
 _SPACES = re.compile(r"\s+")

@@ -11,7 +11,7 @@ from pixelmem.gui.bus import ChangeSet, MemoryBus
 from pixelmem.gui.panels.search_results import SearchResultsModel, placeholder_label, results_view
 from pixelmem.gui.workers import LatestOnly
 
-RELATED_COUNT = 8
+RELATED_COUNT = 8  # neighbours listed, those under the relevance floor marked weaker
 
 
 class RelatedPanel(QWidget):
@@ -50,7 +50,9 @@ class RelatedPanel(QWidget):
             self._show_empty()
             return
         self._latest.submit(
-            lambda: engine.related(memory_id, k=RELATED_COUNT),
+            lambda: engine.related(memory_id, k=RELATED_COUNT, weaker=RELATED_COUNT)[
+                :RELATED_COUNT
+            ],
             lambda hits: self._show(memory_id, hits),
             lambda _exc: self._show(memory_id, []),  # not indexed yet: nothing to relate
             context=self,
@@ -68,7 +70,18 @@ class RelatedPanel(QWidget):
         self._empty_text()
 
     def _empty_text(self) -> None:
-        if self.memory_id:
+        index = self.engine.index
+        if self.memory_id and not index.has_vectors and self.engine.semantic_error:
+            self.empty_label.setText(
+                self.tr("Related memories need the embedding model: {error}").format(
+                    error=self.engine.semantic_error.rstrip(".")
+                )
+            )
+        elif self.memory_id and (not index.has_vectors or self.memory_id not in index):
+            self.empty_label.setText(
+                self.tr("Still indexing… related memories appear when the index is ready.")
+            )
+        elif self.memory_id:
             self.empty_label.setText(self.tr("No other memory is close enough in meaning."))
         else:
             self.empty_label.setText(self.tr("Open a memory to see the ones closest in meaning."))

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QPushButton,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -29,6 +30,7 @@ from pixelmem.gui.workers import LatestOnly
 
 DEBOUNCE_MS = 150
 RESULTS_LIMIT = 20  # the panel shows more than the chat's top-k: it is for browsing
+WEAKER_LIMIT = 3  # hits below the floor offered behind "Show weaker matches"
 
 
 @dataclass(frozen=True)
@@ -83,6 +85,11 @@ class SearchPanel(QWidget):
         self.stack = QStackedWidget()
         self.stack.addWidget(self.empty_label)
         self.stack.addWidget(self.view)
+        self.weaker_button = QPushButton()
+        self.weaker_button.setFlat(True)
+        self.weaker_button.hide()
+        self._weaker_open = False
+        self._outcome: SearchOutcome | None = None
         top = QHBoxLayout()
         top.addWidget(self.search_box, 1)
         top.addWidget(self.mode_combo)
@@ -97,6 +104,7 @@ class SearchPanel(QWidget):
         layout.setSpacing(0)
         layout.addLayout(header)
         layout.addWidget(self.stack, 1)
+        layout.addWidget(self.weaker_button)
         self.setFocusProxy(self.search_box)
 
     def _connect(self, bus: MemoryBus) -> None:
@@ -104,6 +112,7 @@ class SearchPanel(QWidget):
         self.mode_combo.currentIndexChanged.connect(self.run_search)
         self.view.activated.connect(self._activated)
         self.view.clicked.connect(self._activated)
+        self.weaker_button.clicked.connect(self._toggle_weaker)
         bus.index_changed.connect(self._rerun)
         bus.memory_updated.connect(self._memory_updated)
 
@@ -153,7 +162,9 @@ class SearchPanel(QWidget):
 
         def work() -> SearchOutcome:
             start = time.perf_counter()
-            found = time_search(engine, query, mode=mode, k=RESULTS_LIMIT)
+            found = time_search(
+                engine, query, mode=mode, k=RESULTS_LIMIT, weaker=WEAKER_LIMIT, explain=True
+            )
             elapsed = time.perf_counter() - start
             span = found.range
             label, words = (span.label(), span.text) if span is not None else ("", "")
@@ -171,10 +182,17 @@ class SearchPanel(QWidget):
             self.model.remove_memory(memory_id)
 
     def _show(self, outcome: SearchOutcome) -> None:
-        self.model.set_hits(outcome.query, outcome.hits)
+        if self._outcome is None or self._outcome.query != outcome.query:
+            self._weaker_open = False  # a new question starts with the weaker ones folded
+        self._outcome = outcome
+        strong = [h for h in outcome.hits if not h.weaker]
+        weaker = [h for h in outcome.hits if h.weaker]
+        shown = strong + weaker if self._weaker_open else strong
+        self.model.set_hits(outcome.query, shown)
+        self._show_weaker_button(len(weaker))
         self._show_warning(outcome)
-        count = len(outcome.hits)
-        if count:
+        count = len(strong)
+        if shown:
             self.info_label.setText(
                 self.tr("%Ln results · {ms} ms", "", count).format(
                     ms=max(1, round(outcome.seconds * 1000))
@@ -188,6 +206,19 @@ class SearchPanel(QWidget):
             self.empty_label.setText(self._empty_text(outcome.query))
             self.stack.setCurrentWidget(self.empty_label)
         self.results_shown.emit(outcome.query, count)
+
+    def _show_weaker_button(self, count: int) -> None:
+        """Below the results: the hits under the floor, folded, one click away."""
+        self.weaker_button.setVisible(count > 0)
+        if self._weaker_open:
+            self.weaker_button.setText(self.tr("▴ Hide weaker matches"))
+        else:
+            self.weaker_button.setText(self.tr("▾ Show %n weaker match(es)", "", count))
+
+    def _toggle_weaker(self) -> None:
+        self._weaker_open = not self._weaker_open
+        if self._outcome is not None:
+            self._show(self._outcome)
 
     def _time_note(self, outcome: SearchOutcome) -> str:
         """The time read from the query: memories from then are listed first."""
@@ -220,6 +251,7 @@ class SearchPanel(QWidget):
         self.stack.setCurrentWidget(self.empty_label)
 
     def _show_idle(self) -> None:
+        self.weaker_button.hide()
         self.info_label.setText("")
         self.warning_label.hide()
         self.empty_label.setText(

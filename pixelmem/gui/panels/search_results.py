@@ -55,13 +55,21 @@ class ResultRow:
 
 
 def score_text(hit: SearchHit) -> str:
-    """The hit's calibrated relevance, 0–1 (the same scale in every mode)."""
+    """The hit's calibrated relevance, 0–1 (the same scale in every mode); a hit below the
+    floor says it is weaker."""
+    if getattr(hit, "weaker", False):
+        weaker = QCoreApplication.translate("SearchResults", "weaker")
+        return f"{hit.score:.2f} · {weaker}"
     return f"{hit.score:.2f}"
 
 
 def score_tooltip(hit: SearchHit) -> str:
-    """Asked for when shown (a model's data), so it is always in the current language."""
+    """Asked for when shown (a model's data), so it is always in the current language: the
+    score, and when the search explained it, its evidence line by line."""
     relevance = QCoreApplication.translate("SearchResults", "relevance {score}")
+    evidence = getattr(hit, "evidence", None)
+    if evidence is not None:
+        return "\n".join([relevance.format(score=f"{hit.score:.3f}"), *evidence.lines()])
     parts = [relevance.format(score=f"{hit.score:.3f}")]
     semantic = getattr(hit, "semantic_score", None)
     keyword = getattr(hit, "keyword_score", None)
