@@ -9,8 +9,8 @@ from pathlib import Path
 from pixelmem.core.index.engine import Engine
 from pixelmem.core.settings import Settings
 from pixelmem.gui.bus import MemoryBus
-from pixelmem.gui.related_panel import RelatedPanel
-from pixelmem.gui.search_results import score_text
+from pixelmem.gui.panels.related_panel import RelatedPanel
+from pixelmem.gui.panels.search_results import score_text
 
 
 def _titles(model) -> list[str]:
