@@ -89,6 +89,7 @@ class SearchPanel(QWidget):
         self.weaker_button.setFlat(True)
         self.weaker_button.hide()
         self._weaker_open = False
+        self._weaker_count = 0
         self._outcome: SearchOutcome | None = None
         top = QHBoxLayout()
         top.addWidget(self.search_box, 1)
@@ -131,6 +132,7 @@ class SearchPanel(QWidget):
         self.mode_combo.setCurrentIndex(max(0, self.mode_combo.findData(current)))
         self.mode_combo.blockSignals(False)
         self.mode_combo.setToolTip(self.tr("Search by meaning, by keyword, or both"))
+        self._show_weaker_button(self._weaker_count)
         self._show_idle()
 
     # -- running a search ------------------------------------------------------------------
@@ -209,6 +211,7 @@ class SearchPanel(QWidget):
 
     def _show_weaker_button(self, count: int) -> None:
         """Below the results: the hits under the floor, folded, one click away."""
+        self._weaker_count = count
         self.weaker_button.setVisible(count > 0)
         if self._weaker_open:
             self.weaker_button.setText(self.tr("▴ Hide weaker matches"))
