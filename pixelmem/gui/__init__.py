@@ -9,5 +9,5 @@ hold, each ``__init__`` stating what it may import (import-linter's gui-packages
 checks it, and that no import circle exists): ``window`` (the main window, its menus, launch
 order and layout), ``panels`` (the dock panels and their registry: a new panel is one file and
 one entry), ``memory_list``, ``editor``, ``chat``, ``map``, ``dialogs``, ``widgets``, ``i18n``.
-The map, the bus and the panel recipe are in ``docs/ARCHITECTURE-gui.part.md``.
+The map, the bus and the panel recipe are in ``docs/ARCHITECTURE.md (The GUI)``.
 """

@@ -11,7 +11,7 @@ Entries name modules as strings and import nothing: a panel's module (numpy, htt
 stack…) must not load before the window's first paint, nor this table pull it in. The build
 function receives a :class:`~pixelmem.gui.panels.host.PanelHost` (the window) and returns the
 panel's widget, connected to what it needs (the bus, ``host.memory_opened``, ``open_memory``).
-The recipe, with the tag pane as the example, is in ``docs/ARCHITECTURE-gui.part.md``.
+The recipe, with the tag pane as the example, is in ``docs/ARCHITECTURE.md (The GUI)``.
 """
 
 from __future__ import annotations

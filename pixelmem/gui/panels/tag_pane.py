@@ -11,7 +11,7 @@ it again, Esc or "Show all" shows every memory again, and so does closing the pa
 
 This module is one panel in full: the counting, the widget, and :func:`build_panel` with its
 one entry in :data:`pixelmem.gui.panels.registry.PANELS` (the recipe of
-``docs/ARCHITECTURE-gui.part.md``).
+``docs/ARCHITECTURE.md (The GUI)``).
 """
 
 from __future__ import annotations
