@@ -43,13 +43,13 @@ from pixelmem.core.vault.memory import (
     Memory,
 )
 from pixelmem.core.vault.store import MemoryStore
+from pixelmem.core.vault.titles import first_heading
 from pixelmem.core.vault.vault_files import MARKDOWN_SUFFIXES, is_hidden
 
 log = logging.getLogger(__name__)
 
 MAX_IMPORT_BYTES = 50 * 1024 * 1024
 _BOMS = ((b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
-_HEADING_RE = re.compile(r"^#[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
 
 
 @dataclass
@@ -133,8 +133,8 @@ def _decode(path: Path, data: bytes) -> str:
 
 
 def _title_from(text: str, path: Path) -> str:
-    heading = _HEADING_RE.search(text)
-    return heading.group(1).strip() if heading else path.stem
+    heading = first_heading(text)  # outside code: "# Login" in a shell snippet is no title
+    return heading[0] if heading else path.stem
 
 
 def read_markdown(path: Path) -> ImportedDoc:

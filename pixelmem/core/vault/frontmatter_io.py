@@ -39,6 +39,7 @@ from pixelmem.core.vault.frontmatter_fields import (
 )
 from pixelmem.core.vault.memory import DEFAULT_IMPORTANCE, IMPORTANCE_LEVELS, OWNED_KEYS, Memory
 from pixelmem.core.vault.simple_yaml import parse_simple_yaml
+from pixelmem.core.vault.titles import TitleRule, note_title, vault_title_rule
 from pixelmem.core.vault.yaml_guard import MAX_FRONTMATTER_BYTES, YamlLimitError, check_bounds
 
 try:  # the C loader is ~10x faster; fall back quietly where libyaml is missing
@@ -64,7 +65,6 @@ def _timestamp_or_text(loader: Any, node: Any) -> Any:
 _Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_or_text)
 
 BOM = "\ufeff"
-_HEADING_RE = re.compile(r"^#[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
 _OPEN_RE = re.compile(r"---[ \t]*(\r\n|\n)")
 _CLOSE_RE = re.compile(r"^(?:---|\.\.\.)[ \t]*(?:\r\n|\n|$)", re.MULTILINE)
 # A top-level key at column 0: double-quoted, single-quoted or plain.
@@ -507,16 +507,21 @@ def relpath(path: Path, root: Path) -> str:
         return path.as_posix()
 
 
-def memory_from_document(doc: Document, path: Path, vault_root: Path, mtime_ns: int) -> Memory:
-    """Map frontmatter to fields, normalising what PyYAML typed (dates, numbers)."""
+def memory_from_document(
+    doc: Document, path: Path, vault_root: Path, mtime_ns: int, rule: TitleRule | None = None
+) -> Memory:
+    """Map frontmatter to fields, normalising what PyYAML typed (dates, numbers). ``rule`` is
+    the vault's title rule (:mod:`titles`; found from ``vault_root`` when not given)."""
     data = doc.data
+    if rule is None:
+        rule = vault_title_rule(vault_root)
     raw_id = normalise_text(data.get("id"))
     has_id = raw_id is not None and ids.is_valid_id(raw_id)
     mtime = mtime_datetime(mtime_ns)
     importance = str(data.get("importance") or "").strip().lower()
     return Memory(
         id=raw_id if has_id and raw_id else ids.path_id(relpath(path, vault_root)),
-        title=_title_of(data, doc.body, path),
+        title=note_title(data, doc.body, path, rule),
         body=doc.body,
         topics=read_topics(data),
         aliases=read_aliases(data),
@@ -539,16 +544,6 @@ def mtime_datetime(mtime_ns: int) -> datetime:
     except (OverflowError, ValueError, OSError):
         return datetime.fromtimestamp(0, tz=UTC)
     return moment if date_in_range(moment) else datetime.fromtimestamp(0, tz=UTC)
-
-
-def _title_of(data: Mapping[Any, Any], body: str, path: Path) -> str:
-    title = " ".join((normalise_text(data.get("title")) or "").split())
-    if title:
-        return title
-    heading = _HEADING_RE.search(body)
-    if heading:
-        return " ".join(heading.group(1).split())
-    return ids.printable_name(path.stem)
 
 
 def refuse_unencodable(text: str, what: str) -> None:

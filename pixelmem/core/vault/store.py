@@ -57,6 +57,7 @@ from pixelmem.core.vault.frontmatter_io import (
 from pixelmem.core.vault.gc_pause import collector_paused
 from pixelmem.core.vault.memory import DEFAULT_IMPORTANCE, Memory
 from pixelmem.core.vault.stale_temps import remove_stale_temps
+from pixelmem.core.vault.titles import vault_title_rule
 from pixelmem.core.vault.vault_files import is_inside, is_memory_relpath
 from pixelmem.core.vault.vault_scan import (
     MAX_FILE_BYTES,
@@ -134,8 +135,8 @@ class MemoryStore:
         :meth:`scan`'s ``unchanged`` says whether this picture was exact."""
         with collector_paused():  # ~50k containers that all live on: see gc_pause
             listing = scan_cache.load_listing(self._scan_cache_path())
-            if listing is None:
-                return []
+            if listing is None or listing.rule not in (None, vault_title_rule(self.root)):
+                return []  # none, or titled by another rule: the scan will show the vault
             try:
                 memories = listed_memories(listing)
             except ValueError as exc:  # damaged: no picture, the scan will show the vault

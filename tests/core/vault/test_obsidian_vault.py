@@ -338,9 +338,9 @@ def test_the_scan_cache_gives_back_exactly_what_a_parse_gives(
     parses: list[Path] = []
     original = vault_scan.load_with_document
 
-    def counting(path: Path, root: Path):  # type: ignore[no-untyped-def]
+    def counting(path: Path, root: Path, rule=None):  # type: ignore[no-untyped-def]
         parses.append(path)
-        return original(path, root)
+        return original(path, root, rule)
 
     monkeypatch.setattr(vault_scan, "load_with_document", counting)
     cached = MemoryStore(obsidian).list()
