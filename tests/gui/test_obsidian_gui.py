@@ -127,10 +127,13 @@ def test_links_in_the_preview_open_and_a_missing_one_says_so(qtbot, obsidian_win
     window = obsidian_window
     _open(qtbot, window, "Reading list")
     form = window.editor.form
-    form.show_preview(True)
-    hrefs = re.findall(r'href="([^"]+)"', form.preview.toHtml())
+    with qtbot.waitSignal(form.preview.rendered, timeout=5000):
+        form.show_preview(True)
+    markup = form.preview.toHtml()
+    hrefs = re.findall(r'href="([^"]+)"', markup)
     assert any(h.startswith("pixelmem-link:") for h in hrefs)
-    assert "![[diagram.png]]" in form.preview.toPlainText()  # an embed is left as written
+    assert "![[diagram.png]]" not in form.preview.toPlainText()  # the embed is an image
+    assert re.search(r'<img src="file:[^"]*/attachments/diagram.png"', markup)
     missing = next(h for h in hrefs if "Missing" in h)
     form.preview.anchorClicked.emit(QUrl(missing))
     assert "Missing note" in window.status.currentMessage() or window.editor.current_id

@@ -45,6 +45,7 @@ class MemoryEditor(QStackedWidget):
         super().__init__(parent)
         self.session = session
         self.form = EditorForm(session.engine.vault, self)
+        self.form.preview.notes = session.store.list  # ![[embeds]], looked up on a worker
         self.placeholder = self.form.placeholder_page()
         self.addWidget(self.placeholder)
         self.addWidget(self.form)

@@ -7,8 +7,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import cast
 
-from PySide6.QtCore import QEvent, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, QUrl, Signal
 from PySide6.QtGui import (
+    QDesktopServices,
     QFont,
     QKeySequence,
     QPalette,
@@ -49,6 +50,13 @@ def parse_topics(text: str) -> list[str]:
     """Topics from a comma list (Chinese commas too), trimmed, without repeats."""
     topics = (t.strip().lstrip("#").strip() for t in _TOPIC_SPLIT.split(text))
     return list(dict.fromkeys(t for t in topics if t))
+
+
+def _open_outside(url: QUrl) -> None:
+    """A web link, or an attachment of the vault (a PDF, a canvas), clicked in the preview:
+    the system's browser or viewer opens it (the preview itself never loads it)."""
+    if url.scheme() in ("http", "https", "mailto", "file"):
+        QDesktopServices.openUrl(url)
 
 
 class EditorForm(QWidget):
@@ -210,6 +218,7 @@ class EditorForm(QWidget):
         self.preview_button.toggled.connect(self.show_preview)
         self.link_clicks.link_clicked.connect(self.link_requested)
         self.preview.wiki_link_clicked.connect(self.link_requested)
+        self.preview.link_clicked.connect(_open_outside)
         self.preview_shortcut.activated.connect(self.preview_button.toggle)
         self.save_button.clicked.connect(self.save_requested)
         self.delete_button.clicked.connect(self.delete_requested)
@@ -357,7 +366,13 @@ class EditorForm(QWidget):
         meta = self.meta_label.property("folder")
         if isinstance(meta, str) and meta:
             folder = Path(meta)
-        self.preview.show_markdown(self.body_edit.toPlainText(), folder or self.vault, self.vault)
+        memory = getattr(self, "_meta_memory", None)
+        self.preview.show_markdown(
+            self.body_edit.toPlainText(),
+            folder or self.vault,
+            self.vault,
+            note_id=memory.id if memory is not None and memory.path is not None else None,
+        )
 
     def _show_meta(self, memory: Memory) -> None:
         self._meta_memory = memory  # shown again in the new language by retranslate()
