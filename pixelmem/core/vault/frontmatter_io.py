@@ -613,7 +613,7 @@ def new_file_text(
 ) -> str:
     """The text of a new pixelmem file: owned keys in a fixed order, then the extra keys."""
     data: dict[str, Any] = {"id": memory_id, "title": fields["title"]}
-    data.update(created=created, updated=updated, topics=fields["topics"])
+    data.update(created=created, updated=updated, tags=fields["topics"])
     if fields.get("aliases"):
         data["aliases"] = fields["aliases"]
     data["importance"] = fields["importance"]
