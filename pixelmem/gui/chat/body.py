@@ -65,6 +65,7 @@ class ChatBody(QWidget):
         self.scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.scroll.setWidget(container)
+        self.scroll.setMinimumHeight(self.fontMetrics().lineSpacing() * 2)  # short screens
         # Bound methods that ask the scroll area for its bar each time: a lambda holding the
         # bar's wrapper breaks once Python lets go of the wrapper Qt made ("already deleted").
         bar = self.scroll.verticalScrollBar()

@@ -97,6 +97,17 @@
     </message>
 </context>
 <context>
+    <name>FolderTree</name>
+    <message numerus="yes">
+        <location filename="../panels/folder_tree.py" line="75"/>
+        <source>%Ln memories in {folder}</source>
+        <translation>
+            <numerusform>%Ln memory in {folder}</numerusform>
+            <numerusform>%Ln memories in {folder}</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ImportCounts</name>
     <message numerus="yes">
         <location filename="../dialogs/import_report.py" line="20"/>
@@ -257,7 +268,7 @@
 <context>
     <name>TagPane</name>
     <message numerus="yes">
-        <location filename="../panels/tag_pane.py" line="250"/>
+        <location filename="../panels/tag_pane.py" line="80"/>
         <source>%Ln memories tagged #{tag}</source>
         <translation>
             <numerusform>%Ln memory tagged #{tag}</numerusform>

@@ -623,112 +623,112 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>EditorForm</name>
     <message>
-        <location filename="../editor/editor_form.py" line="218"/>
+        <location filename="../editor/editor_form.py" line="227"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="219"/>
+        <location filename="../editor/editor_form.py" line="228"/>
         <source>&amp;Topics</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="220"/>
+        <location filename="../editor/editor_form.py" line="229"/>
         <source>comma, separated, topics</source>
         <translation>用逗号分隔的主题</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="221"/>
+        <location filename="../editor/editor_form.py" line="230"/>
         <source>&amp;Importance</source>
         <translation>重要性(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="225"/>
+        <location filename="../editor/editor_form.py" line="234"/>
         <source>Low</source>
         <translation>低</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="225"/>
+        <location filename="../editor/editor_form.py" line="234"/>
         <source>Medium</source>
         <translation>中</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="225"/>
+        <location filename="../editor/editor_form.py" line="234"/>
         <source>High</source>
         <translation>高</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="230"/>
+        <location filename="../editor/editor_form.py" line="239"/>
         <source>● Unsaved</source>
         <translation>● 未保存</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="231"/>
+        <location filename="../editor/editor_form.py" line="240"/>
         <source>This memory has changes that are not saved yet</source>
         <translation>这条记忆有尚未保存的修改</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="232"/>
+        <location filename="../editor/editor_form.py" line="241"/>
         <source>Preview</source>
         <translation>预览</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="233"/>
+        <location filename="../editor/editor_form.py" line="242"/>
         <source>Show the rendered Markdown (Ctrl+E)</source>
         <translation>显示渲染后的 Markdown（Ctrl+E）</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="234"/>
+        <location filename="../editor/editor_form.py" line="243"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="235"/>
+        <location filename="../editor/editor_form.py" line="244"/>
         <source>Save (Ctrl+S)</source>
         <translation>保存（Ctrl+S）</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="236"/>
+        <location filename="../editor/editor_form.py" line="245"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="237"/>
+        <location filename="../editor/editor_form.py" line="246"/>
         <source>Move this memory to the trash (undoable)</source>
         <translation>把这条记忆移到回收站（可撤销）</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="238"/>
+        <location filename="../editor/editor_form.py" line="247"/>
         <source>Write in Markdown…</source>
         <translation>用 Markdown 书写…</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="241"/>
+        <location filename="../editor/editor_form.py" line="250"/>
         <source>Ctrl+click a [[link]] to open the memory it names</source>
         <translation>按住 Ctrl 单击 [[链接]]，打开它指向的记忆</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="245"/>
+        <location filename="../editor/editor_form.py" line="254"/>
         <source>Select a memory on the left, or press Ctrl+N to write a new one.</source>
         <translation>在左侧选择一条记忆，或按 Ctrl+N 新建。</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="332"/>
+        <location filename="../editor/editor_form.py" line="341"/>
         <source>Also called: {names}</source>
         <translation>别名：{names}</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="365"/>
+        <location filename="../editor/editor_form.py" line="380"/>
         <source>New memory — not saved yet</source>
         <translation>新记忆——尚未保存</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="374"/>
+        <location filename="../editor/editor_form.py" line="389"/>
         <source>updated {date}</source>
         <translation>更新于 {date}</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="376"/>
+        <location filename="../editor/editor_form.py" line="391"/>
         <source>created {date}</source>
         <translation>创建于 {date}</translation>
     </message>
@@ -782,6 +782,31 @@ Those will be moved to the trash (they can be restored).</source>
         <location filename="../dialogs/first_run.py" line="144"/>
         <source>Open a folder</source>
         <translation>打开文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>FolderTree</name>
+    <message>
+        <location filename="../panels/folder_tree.py" line="67"/>
+        <source>No folders: every memory is at the top of the vault.</source>
+        <translation>没有文件夹：所有记忆都在仓库的最上层。</translation>
+    </message>
+    <message>
+        <location filename="../panels/folder_tree.py" line="71"/>
+        <source>Showing the folder {folder}</source>
+        <translation>正在显示文件夹 {folder}</translation>
+    </message>
+    <message>
+        <location filename="../panels/folder_tree.py" line="72"/>
+        <source>Choose a folder to see its memories</source>
+        <translation>选择一个文件夹以查看其中的记忆</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../panels/folder_tree.py" line="75"/>
+        <source>%Ln memories in {folder}</source>
+        <translation>
+            <numerusform>{folder} 中有 %Ln 条记忆</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -954,6 +979,11 @@ Those will be moved to the trash (they can be restored).</source>
         <translation>地图</translation>
     </message>
     <message>
+        <location filename="../panels/registry.py" line="166"/>
+        <source>Folders</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
         <location filename="../panels/registry.py" line="138"/>
         <source>Inbox</source>
         <translation>收件箱</translation>
@@ -1051,12 +1081,12 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>MarkdownPreview</name>
     <message>
-        <location filename="../widgets/markdown_preview.py" line="79"/>
+        <location filename="../widgets/markdown_preview.py" line="120"/>
         <source>Part of this memory is not shown: {what}.</source>
         <translation>此记忆的一部分未显示：{what}。</translation>
     </message>
     <message>
-        <location filename="../widgets/markdown_preview.py" line="82"/>
+        <location filename="../widgets/markdown_preview.py" line="121"/>
         <source>Show all (may be slow)</source>
         <translation>全部显示（可能较慢）</translation>
     </message>
@@ -1167,22 +1197,22 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>MemoryEditor</name>
     <message>
-        <location filename="../editor/editor.py" line="159"/>
+        <location filename="../editor/editor.py" line="160"/>
         <source>Untitled</source>
         <translation>无标题</translation>
     </message>
     <message>
-        <location filename="../editor/editor.py" line="205"/>
+        <location filename="../editor/editor.py" line="206"/>
         <source>Saved “{title}”</source>
         <translation>已保存“{title}”</translation>
     </message>
     <message>
-        <location filename="../editor/editor.py" line="281"/>
+        <location filename="../editor/editor.py" line="282"/>
         <source>This memory was deleted. Saving creates it again.</source>
         <translation>这条记忆已被删除。保存会重新创建它。</translation>
     </message>
     <message>
-        <location filename="../editor/editor.py" line="291"/>
+        <location filename="../editor/editor.py" line="292"/>
         <source>This memory changed on disk. Saving will ask what to do.</source>
         <translation>这条记忆在磁盘上已被修改。保存时会询问如何处理。</translation>
     </message>
@@ -1980,22 +2010,22 @@ The local keyword index answers meanwhile.</source>
 <context>
     <name>TagPane</name>
     <message>
-        <location filename="../panels/tag_pane.py" line="187"/>
+        <location filename="../panels/tag_pane.py" line="71"/>
         <source>No tags yet. A memory&apos;s tags (its topics) show here, nested ones (a/b) as a tree.</source>
         <translation>还没有标签。记忆的标签（即主题）显示在这里，嵌套标签（a/b）显示为树。</translation>
     </message>
     <message>
-        <location filename="../panels/tag_pane.py" line="310"/>
+        <location filename="../panels/tag_pane.py" line="76"/>
         <source>Showing #{tag}</source>
         <translation>正在显示 #{tag}</translation>
     </message>
     <message>
-        <location filename="../panels/tag_pane.py" line="312"/>
+        <location filename="../panels/tag_pane.py" line="77"/>
         <source>Choose a tag to see its memories</source>
         <translation>选择一个标签，查看带有它的记忆</translation>
     </message>
     <message numerus="yes">
-        <location filename="../panels/tag_pane.py" line="250"/>
+        <location filename="../panels/tag_pane.py" line="80"/>
         <source>%Ln memories tagged #{tag}</source>
         <translation>
             <numerusform>%Ln 条记忆带有标签 #{tag}</numerusform>
@@ -2264,6 +2294,11 @@ The local keyword index answers meanwhile.</source>
         <location filename="../panels/registry.py" line="152"/>
         <source>Semantic &amp;Map</source>
         <translation>语义地图(&amp;M)</translation>
+    </message>
+    <message>
+        <location filename="../panels/registry.py" line="171"/>
+        <source>F&amp;olders</source>
+        <translation>文件夹(&amp;O)</translation>
     </message>
     <message>
         <location filename="../window/menus.py" line="143"/>
