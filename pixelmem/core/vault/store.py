@@ -258,10 +258,12 @@ class MemoryStore:
         created: datetime | None = None,
         updated: datetime | None = None,
         memory_id: str | None = None,
+        place: Path | None = None,
     ) -> Memory:
         """Write a new memory file ``memory_YYYY-MM-DD_<slug>_<id8>.md`` and return it.
 
-        ``memory_id`` keeps a given id (imports); it must be valid and unused.
+        ``memory_id`` keeps a given id (imports); it must be valid and unused. ``place`` is
+        the file's path instead (an import keeping a file's name), inside the vault.
         """
         self._ensure_scanned()
         now = _now()
@@ -274,8 +276,9 @@ class MemoryStore:
         new_id = memory_id or self._fresh_id()
         slug_source = fields["topics"][0] if fields["topics"] else fields["title"]
         name = ids.memory_filename(created_at, slug_source, new_id)
+        path = self._inside_vault(Path(place)) if place is not None else self.root / name
         updated_at = normalise_datetime(updated) or now
-        memory = self._write_new(self.root / name, new_id, fields, created_at, updated_at, body)
+        memory = self._write_new(path, new_id, fields, created_at, updated_at, body)
         return _copy(memory)
 
     def update(self, memory: Memory, *, force: bool = False) -> Memory:

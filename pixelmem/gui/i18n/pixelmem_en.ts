@@ -99,7 +99,7 @@
 <context>
     <name>FolderTree</name>
     <message numerus="yes">
-        <location filename="../panels/folder_tree.py" line="75"/>
+        <location filename="../panels/folder_tree.py" line="73"/>
         <source>%Ln memories in {folder}</source>
         <translation>
             <numerusform>%Ln memory in {folder}</numerusform>
@@ -110,7 +110,7 @@
 <context>
     <name>ImportCounts</name>
     <message numerus="yes">
-        <location filename="../dialogs/import_report.py" line="20"/>
+        <location filename="../dialogs/import_report.py" line="54"/>
         <source>Imported %n files.</source>
         <translation>
             <numerusform>Imported %n file.</numerusform>
@@ -118,7 +118,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../dialogs/import_report.py" line="24"/>
+        <location filename="../dialogs/import_report.py" line="58"/>
         <source>%n files were skipped (already there, or not a kind pixelmem reads).</source>
         <translation>
             <numerusform>%n file was skipped (already there, or not a kind pixelmem reads).</numerusform>
@@ -126,7 +126,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../dialogs/import_report.py" line="28"/>
+        <location filename="../dialogs/import_report.py" line="62"/>
         <source>%n files could not be imported.</source>
         <translation>
             <numerusform>%n file could not be imported.</numerusform>

@@ -41,67 +41,67 @@
 <context>
     <name>ChatBody</name>
     <message>
-        <location filename="../chat/body.py" line="101"/>
+        <location filename="../chat/body.py" line="102"/>
         <source>No chat model is configured — open Settings → Chat to choose one.</source>
         <translation>尚未配置聊天模型——请打开“设置 → 聊天”选择一个。</translation>
     </message>
     <message>
-        <location filename="../chat/body.py" line="103"/>
+        <location filename="../chat/body.py" line="104"/>
         <source>Open Settings</source>
         <translation>打开设置</translation>
     </message>
     <message>
-        <location filename="../chat/body.py" line="105"/>
+        <location filename="../chat/body.py" line="106"/>
         <source>Pinned:</source>
         <translation>已固定：</translation>
     </message>
     <message>
-        <location filename="../chat/body.py" line="105"/>
+        <location filename="../chat/body.py" line="106"/>
         <source>drop memories here to send them with every message</source>
         <translation>把记忆拖到这里，每条消息都会附带它们</translation>
     </message>
     <message>
-        <location filename="../chat/body.py" line="107"/>
+        <location filename="../chat/body.py" line="108"/>
         <source>Excluded:</source>
         <translation>已排除：</translation>
     </message>
     <message>
-        <location filename="../chat/body.py" line="110"/>
+        <location filename="../chat/body.py" line="111"/>
         <source>Ask anything. Relevant memories are added to the prompt, and every answer shows which ones.</source>
         <translation>尽管提问。相关的记忆会加入提示词，每个回答都会注明用了哪些。</translation>
     </message>
     <message>
-        <location filename="../chat/body.py" line="115"/>
+        <location filename="../chat/body.py" line="116"/>
         <source>Ask about your memories… (Enter to send, Shift+Enter for a new line)</source>
         <translation>就你的记忆提问…（Enter 发送，Shift+Enter 换行）</translation>
     </message>
     <message>
-        <location filename="../chat/body.py" line="117"/>
+        <location filename="../chat/body.py" line="118"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../chat/body.py" line="118"/>
+        <location filename="../chat/body.py" line="119"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../chat/body.py" line="119"/>
+        <location filename="../chat/body.py" line="120"/>
         <source>Preview prompt</source>
         <translation>预览提示词</translation>
     </message>
     <message>
-        <location filename="../chat/body.py" line="120"/>
+        <location filename="../chat/body.py" line="121"/>
         <source>See what would be sent, without sending it</source>
         <translation>查看将要发送的内容，但不发送</translation>
     </message>
     <message>
-        <location filename="../chat/body.py" line="122"/>
+        <location filename="../chat/body.py" line="123"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../chat/body.py" line="123"/>
+        <location filename="../chat/body.py" line="124"/>
         <source>Start a new chat (pinned memories stay)</source>
         <translation>开始新的对话（固定的记忆会保留）</translation>
     </message>
@@ -787,22 +787,22 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>FolderTree</name>
     <message>
-        <location filename="../panels/folder_tree.py" line="67"/>
+        <location filename="../panels/folder_tree.py" line="65"/>
         <source>No folders: every memory is at the top of the vault.</source>
         <translation>没有文件夹：所有记忆都在仓库的最上层。</translation>
     </message>
     <message>
-        <location filename="../panels/folder_tree.py" line="71"/>
+        <location filename="../panels/folder_tree.py" line="69"/>
         <source>Showing the folder {folder}</source>
         <translation>正在显示文件夹 {folder}</translation>
     </message>
     <message>
-        <location filename="../panels/folder_tree.py" line="72"/>
+        <location filename="../panels/folder_tree.py" line="70"/>
         <source>Choose a folder to see its memories</source>
         <translation>选择一个文件夹以查看其中的记忆</translation>
     </message>
     <message numerus="yes">
-        <location filename="../panels/folder_tree.py" line="75"/>
+        <location filename="../panels/folder_tree.py" line="73"/>
         <source>%Ln memories in {folder}</source>
         <translation>
             <numerusform>{folder} 中有 %Ln 条记忆</numerusform>
@@ -812,21 +812,21 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>ImportCounts</name>
     <message numerus="yes">
-        <location filename="../dialogs/import_report.py" line="20"/>
+        <location filename="../dialogs/import_report.py" line="54"/>
         <source>Imported %n files.</source>
         <translation>
             <numerusform>已导入 %n 个文件。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../dialogs/import_report.py" line="24"/>
+        <location filename="../dialogs/import_report.py" line="58"/>
         <source>%n files were skipped (already there, or not a kind pixelmem reads).</source>
         <translation>
             <numerusform>跳过了 %n 个文件（已在库中，或 pixelmem 不支持该类型）。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../dialogs/import_report.py" line="28"/>
+        <location filename="../dialogs/import_report.py" line="62"/>
         <source>%n files could not be imported.</source>
         <translation>
             <numerusform>%n 个文件无法导入。</numerusform>
@@ -954,7 +954,7 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../window/main_window.py" line="281"/>
+        <location filename="../window/main_window.py" line="283"/>
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
@@ -2183,9 +2183,87 @@ The local keyword index answers meanwhile.</source>
     </message>
 </context>
 <context>
+    <name>import_reasons</name>
+    <message>
+        <location filename="../dialogs/import_report.py" line="19"/>
+        <source>{kind} is not a supported file type (pixelmem imports {kinds})</source>
+        <translation>{kind} 不是支持的文件类型（pixelmem 可导入 {kinds}）</translation>
+    </message>
+    <message>
+        <location filename="../dialogs/import_report.py" line="22"/>
+        <source>larger than {mb} MB</source>
+        <translation>大于 {mb} MB</translation>
+    </message>
+    <message>
+        <location filename="../dialogs/import_report.py" line="23"/>
+        <source>cannot be read: {why}</source>
+        <translation>无法读取：{why}</translation>
+    </message>
+    <message>
+        <location filename="../dialogs/import_report.py" line="24"/>
+        <source>already in the vault</source>
+        <translation>已在仓库中</translation>
+    </message>
+    <message>
+        <location filename="../dialogs/import_report.py" line="25"/>
+        <source>already there (the text of “{title}”)</source>
+        <translation>已存在（与“{title}”的内容相同）</translation>
+    </message>
+    <message>
+        <location filename="../dialogs/import_report.py" line="26"/>
+        <source>binary file, not text</source>
+        <translation>二进制文件，不是文本</translation>
+    </message>
+    <message>
+        <location filename="../dialogs/import_report.py" line="27"/>
+        <source>cannot read the PDF ({why})</source>
+        <translation>无法读取该 PDF（{why}）</translation>
+    </message>
+    <message>
+        <location filename="../dialogs/import_report.py" line="28"/>
+        <source>cannot read the Word file ({why})</source>
+        <translation>无法读取该 Word 文件（{why}）</translation>
+    </message>
+    <message>
+        <location filename="../dialogs/import_report.py" line="29"/>
+        <source>could not be read back</source>
+        <translation>写入后无法读回</translation>
+    </message>
+    <message>
+        <location filename="../dialogs/import_report.py" line="30"/>
+        <source>empty file</source>
+        <translation>空文件</translation>
+    </message>
+    <message>
+        <location filename="../dialogs/import_report.py" line="31"/>
+        <source>no such file</source>
+        <translation>文件不存在</translation>
+    </message>
+    <message>
+        <location filename="../dialogs/import_report.py" line="32"/>
+        <source>not UTF-8 text; save it as UTF-8 and import again</source>
+        <translation>不是 UTF-8 文本；请另存为 UTF-8 后再导入</translation>
+    </message>
+    <message>
+        <location filename="../dialogs/import_report.py" line="33"/>
+        <source>the PDF has no extractable text (a scan? run OCR first)</source>
+        <translation>该 PDF 没有可提取的文字（是扫描件？请先做 OCR）</translation>
+    </message>
+    <message>
+        <location filename="../dialogs/import_report.py" line="34"/>
+        <source>the PDF is password-protected</source>
+        <translation>该 PDF 受密码保护</translation>
+    </message>
+    <message>
+        <location filename="../dialogs/import_report.py" line="35"/>
+        <source>the Word file has no text</source>
+        <translation>该 Word 文件没有文字</translation>
+    </message>
+</context>
+<context>
     <name>import_report</name>
     <message>
-        <location filename="../dialogs/import_report.py" line="38"/>
+        <location filename="../dialogs/import_report.py" line="72"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>

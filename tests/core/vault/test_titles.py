@@ -119,3 +119,21 @@ def test_the_switcher_matches_file_names_and_folders(obsidian: Path) -> None:
     assert by_folder[0].title == "Shown title"
     by_title = rank_memories(memories, "shown", root=store.root)
     assert by_title[0].path is None and by_title[0].alias is None
+
+
+@pytest.mark.parametrize(
+    ("body", "line"),
+    [
+        ("> [!note] Title here\n> body", "Title here"),
+        (
+            "[[Introduction to Obsidian Sync|Obsidian Sync]] offers a client",
+            "Obsidian Sync offers a client",
+        ),
+        ("- [[Home]] and ![[diagram.png|100]] ^abc-1", "Home and diagram.png"),
+        ("> [!tip]\n> the body", "the body"),
+    ],
+)
+def test_a_list_row_shows_a_line_as_a_reader_sees_it(body: str, line: str) -> None:
+    from pixelmem.core.vault.memory import preview_line
+
+    assert preview_line(body) == line and preview_line(line) == line
