@@ -185,16 +185,17 @@ def test_import_a_folder_twice_names_every_skipped_file(
     monkeypatch.setattr(QMessageBox, "open", lambda box: reports.append(box))
     with qtbot.waitSignal(window.session.imported, timeout=10_000) as first:
         window.actions_by_name["import_folder"].trigger()
-    assert len(first.args[0].created) == 7  # every note, attachments and .obsidian/ aside
-    assert {s.split(": ")[0] for s in first.args[0].skipped} == {
-        str(source / "attachments" / "diagram.png"),
-        str(source / "letter.rtf"),
+    assert len(first.args[0].created) == 7  # every note, .obsidian/ aside
+    assert first.args[0].skipped == ()  # attachments come along (links to them keep working)
+    assert set(first.args[0].copied) == {
+        "Their vault/attachments/diagram.png",
+        "Their vault/letter.rtf",
     }
     with qtbot.waitSignal(window.session.imported, timeout=10_000) as second:
         window.actions_by_name["import_folder"].trigger()
     assert second.args[0].created == ()
     details = reports[-1].detailedText()
-    assert details.count("already there") == 7 and "letter.rtf: .rtf is not a supported" in details
+    assert details.count("already there") == 9 and "letter.rtf: already there" in details
     assert reports[-1].text().startswith("Imported 0 files.")
     titles = [m.title for m in window.session.store.list()]
     assert titles.count("Reading list") == 1

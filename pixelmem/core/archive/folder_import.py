@@ -2,10 +2,12 @@
 
 Rules (README, "Importing"):
 
-- A **folder** comes in as a folder of the vault with its name (``Name (2)`` if the vault
-  has one already), every sub-folder and file name kept: Markdown notes are copied byte for
-  byte (no key added, no rename), attachments (images, PDFs, canvases, anything else) are
-  copied beside them, so ``[[Note]]`` and ``![[image.png]]`` resolve as they did.
+- A **folder** comes in as a folder of the vault with its name, every sub-folder and file
+  name kept: Markdown notes are copied byte for byte (no key added, no rename), attachments
+  (images, PDFs, canvases, anything else) are copied beside them, so ``[[Note]]`` and
+  ``![[image.png]]`` resolve as they did. The same folder imported again adds only what is
+  new: a file already there with the same bytes is skipped, a different one of the same
+  name is kept beside it as ``name (2)``.
 - A **Markdown file** named alone is copied into the vault's top folder under its own name.
 - Text, PDF and Word files (and every other registered reader's) become a Markdown note named
   after the file (``Report.pdf`` → ``Report.md``) where the file would have gone; in a folder
@@ -90,7 +92,7 @@ class FolderImport:
         return self.result
 
     def _folder(self, folder: Path) -> None:
-        target = unique_path(self.store.root, folder.name or "Imported")
+        target = self.store.root / (folder.name or "Imported")
         convert = vault_title_rule(folder) != OBSIDIAN  # a vault's PDFs are attachments
         for source, relative in _files_below(folder):
             self._file(source, target / relative.parent, in_folder=True, convert=convert)
@@ -139,6 +141,8 @@ class FolderImport:
         if size > MAX_ATTACHMENT_BYTES:
             raise ImportFailed(path=source, reason="larger than {mb} MB", mb=1024)
         into.mkdir(parents=True, exist_ok=True)
+        if _same_file(source, into / source.name):
+            raise ImportSkipped(path=source, reason="already there (the same file)")
         target = unique_path(into, source.name)
         partial = target.with_name(f".{target.name}.importing")
         try:
@@ -198,6 +202,22 @@ def _place_new(partial: Path, target: Path) -> None:
         if target.exists():
             raise FileExistsError(target) from None
         os.replace(partial, target)
+
+
+def _same_file(source: Path, there: Path) -> bool:
+    """Whether ``there`` exists with ``source``'s bytes."""
+    try:
+        if there.stat().st_size != source.stat().st_size:
+            return False
+        with open(source, "rb") as a, open(there, "rb") as b:
+            while True:
+                left, right = a.read(1 << 20), b.read(1 << 20)
+                if left != right:
+                    return False
+                if not left:
+                    return True
+    except OSError:
+        return False
 
 
 def _keep_times(source: Path, target: Path) -> None:

@@ -745,6 +745,9 @@ def render_update(
     for key, value in fields["extra"].items():
         if key not in base.extra or not _same_value(base.extra[key], value):
             changes[key] = value
+    for key in memory.drop_keys:
+        if key in present and key not in OWNED_KEYS and key not in changes:
+            removals.append(key)
     body = body_in_file_endings(memory.body, doc.body, doc.newline)
     if not changes and not removals and body == doc.body and current is not None:
         return None

@@ -44,6 +44,9 @@ class Memory:
     # Fingerprint of the file as read (mtime_ns, sha256 hex); used for the dirty check.
     disk_mtime_ns: int | None = None
     disk_hash: str | None = None
+    # Keys of ``extra`` to take out of the file on the next save (a property the person
+    # deleted in the editor); never read from a file.
+    drop_keys: tuple[str, ...] = ()
 
     @property
     def text(self) -> str:

@@ -23,6 +23,7 @@ REASONS = (
     QT_TRANSLATE_NOOP("import_reasons", "cannot be read: {why}"),
     QT_TRANSLATE_NOOP("import_reasons", "already in the vault"),
     QT_TRANSLATE_NOOP("import_reasons", "already there (the text of “{title}”)"),
+    QT_TRANSLATE_NOOP("import_reasons", "already there (the same file)"),
     QT_TRANSLATE_NOOP("import_reasons", "binary file, not text"),
     QT_TRANSLATE_NOOP("import_reasons", "cannot read the PDF ({why})"),
     QT_TRANSLATE_NOOP("import_reasons", "cannot read the Word file ({why})"),

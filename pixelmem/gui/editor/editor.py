@@ -19,7 +19,9 @@ from pixelmem.core.errors import ConflictError, PixelmemError
 from pixelmem.core.vault.memory import DEFAULT_IMPORTANCE, Memory, preview_line
 from pixelmem.gui.bus import DELETED, ChangeSet, MemoryBus
 from pixelmem.gui.editor import prompts
-from pixelmem.gui.editor.editor_form import EditorForm, parse_topics
+from pixelmem.gui.editor.editor_form import EditorForm, parse_aliases, parse_topics
+from pixelmem.gui.editor.link_completion import LinkCompleter
+from pixelmem.gui.editor.properties import PropertiesError
 from pixelmem.gui.session import VaultSession, describe_error
 
 Then = Callable[[], None] | None
@@ -46,6 +48,7 @@ class MemoryEditor(QStackedWidget):
         self.session = session
         self.form = EditorForm(session.engine.vault, self)
         self.form.preview.notes = session.store.list  # ![[embeds]], looked up on a worker
+        self.link_completer = LinkCompleter(self.form.body_edit, session, bus)
         self.placeholder = self.form.placeholder_page()
         self.addWidget(self.placeholder)
         self.addWidget(self.form)
@@ -158,11 +161,16 @@ class MemoryEditor(QStackedWidget):
         form = self.form
         body = form.body_text(self._memory)
         title = form.title_edit.text().strip() or preview_line(body)[:80] or self.tr("Untitled")
+        old_extra = self._memory.extra if self._memory is not None else {}
+        extra, dropped = form.properties.properties(old_extra)  # PropertiesError if unreadable
         fields: dict[str, Any] = {
             "title": title,
             "topics": parse_topics(form.topics_edit.text()),
+            "aliases": parse_aliases(form.aliases_edit.text()),
             "importance": form.importance_combo.currentData() or DEFAULT_IMPORTANCE,
             "body": body,
+            "extra": extra,
+            "drop_keys": dropped,
         }
         if self._memory is None:
             return Memory(id="", **fields)
@@ -179,7 +187,14 @@ class MemoryEditor(QStackedWidget):
         if not self._dirty and not force:  # nothing to write (an empty draft is not saved)
             self._finish_save()
             return
-        draft = self.draft()
+        try:
+            draft = self.draft()
+        except PropertiesError as exc:
+            self._after_save.clear()
+            self.form.show_banner(
+                self.tr("Not saved: the properties cannot be read ({why}).").format(why=exc)
+            )
+            return
         self._saving = True
         if self._memory is None:
             self.session.create(

@@ -110,7 +110,7 @@
 <context>
     <name>ImportCounts</name>
     <message numerus="yes">
-        <location filename="../dialogs/import_report.py" line="54"/>
+        <location filename="../dialogs/import_report.py" line="55"/>
         <source>Imported %n files.</source>
         <translation>
             <numerusform>Imported %n file.</numerusform>
@@ -118,7 +118,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../dialogs/import_report.py" line="58"/>
+        <location filename="../dialogs/import_report.py" line="59"/>
         <source>%n files were skipped (already there, or not a kind pixelmem reads).</source>
         <translation>
             <numerusform>%n file was skipped (already there, or not a kind pixelmem reads).</numerusform>
@@ -126,7 +126,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../dialogs/import_report.py" line="62"/>
+        <location filename="../dialogs/import_report.py" line="63"/>
         <source>%n files could not be imported.</source>
         <translation>
             <numerusform>%n file could not be imported.</numerusform>

@@ -623,112 +623,127 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>EditorForm</name>
     <message>
-        <location filename="../editor/editor_form.py" line="227"/>
+        <location filename="../editor/editor_form.py" line="245"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="228"/>
+        <location filename="../editor/editor_form.py" line="246"/>
         <source>&amp;Topics</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="229"/>
+        <location filename="../editor/editor_form.py" line="247"/>
         <source>comma, separated, topics</source>
         <translation>用逗号分隔的主题</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="230"/>
+        <location filename="../editor/editor_form.py" line="248"/>
         <source>&amp;Importance</source>
         <translation>重要性(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="234"/>
+        <location filename="../editor/editor_form.py" line="252"/>
         <source>Low</source>
         <translation>低</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="234"/>
+        <location filename="../editor/editor_form.py" line="252"/>
         <source>Medium</source>
         <translation>中</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="234"/>
+        <location filename="../editor/editor_form.py" line="252"/>
         <source>High</source>
         <translation>高</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="239"/>
+        <location filename="../editor/editor_form.py" line="257"/>
         <source>● Unsaved</source>
         <translation>● 未保存</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="240"/>
+        <location filename="../editor/editor_form.py" line="258"/>
         <source>This memory has changes that are not saved yet</source>
         <translation>这条记忆有尚未保存的修改</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="241"/>
+        <location filename="../editor/editor_form.py" line="259"/>
         <source>Preview</source>
         <translation>预览</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="242"/>
+        <location filename="../editor/editor_form.py" line="260"/>
         <source>Show the rendered Markdown (Ctrl+E)</source>
         <translation>显示渲染后的 Markdown（Ctrl+E）</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="243"/>
+        <location filename="../editor/editor_form.py" line="261"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="244"/>
+        <location filename="../editor/editor_form.py" line="262"/>
         <source>Save (Ctrl+S)</source>
         <translation>保存（Ctrl+S）</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="245"/>
+        <location filename="../editor/editor_form.py" line="263"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="246"/>
+        <location filename="../editor/editor_form.py" line="264"/>
         <source>Move this memory to the trash (undoable)</source>
         <translation>把这条记忆移到回收站（可撤销）</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="247"/>
+        <location filename="../editor/editor_form.py" line="265"/>
         <source>Write in Markdown…</source>
         <translation>用 Markdown 书写…</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="250"/>
+        <location filename="../editor/editor_form.py" line="268"/>
         <source>Ctrl+click a [[link]] to open the memory it names</source>
         <translation>按住 Ctrl 单击 [[链接]]，打开它指向的记忆</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="254"/>
+        <location filename="../editor/editor_form.py" line="269"/>
+        <source>&amp;Aliases</source>
+        <translation>别名(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../editor/editor_form.py" line="270"/>
+        <source>other names, comma separated</source>
+        <translation>其他名称，用逗号分隔</translation>
+    </message>
+    <message>
+        <location filename="../editor/editor_form.py" line="271"/>
+        <source>Properties</source>
+        <translation>属性</translation>
+    </message>
+    <message>
+        <location filename="../editor/editor_form.py" line="273"/>
+        <source>The note&apos;s other properties (publish, cssclasses, …) as YAML lines</source>
+        <translation>笔记的其他属性（publish、cssclasses 等），以 YAML 行表示</translation>
+    </message>
+    <message>
+        <location filename="../editor/editor_form.py" line="277"/>
         <source>Select a memory on the left, or press Ctrl+N to write a new one.</source>
         <translation>在左侧选择一条记忆，或按 Ctrl+N 新建。</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="341"/>
-        <source>Also called: {names}</source>
-        <translation>别名：{names}</translation>
-    </message>
-    <message>
-        <location filename="../editor/editor_form.py" line="380"/>
+        <location filename="../editor/editor_form.py" line="399"/>
         <source>New memory — not saved yet</source>
         <translation>新记忆——尚未保存</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="389"/>
+        <location filename="../editor/editor_form.py" line="408"/>
         <source>updated {date}</source>
         <translation>更新于 {date}</translation>
     </message>
     <message>
-        <location filename="../editor/editor_form.py" line="391"/>
+        <location filename="../editor/editor_form.py" line="410"/>
         <source>created {date}</source>
         <translation>创建于 {date}</translation>
     </message>
@@ -812,21 +827,21 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>ImportCounts</name>
     <message numerus="yes">
-        <location filename="../dialogs/import_report.py" line="54"/>
+        <location filename="../dialogs/import_report.py" line="55"/>
         <source>Imported %n files.</source>
         <translation>
             <numerusform>已导入 %n 个文件。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../dialogs/import_report.py" line="58"/>
+        <location filename="../dialogs/import_report.py" line="59"/>
         <source>%n files were skipped (already there, or not a kind pixelmem reads).</source>
         <translation>
             <numerusform>跳过了 %n 个文件（已在库中，或 pixelmem 不支持该类型）。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../dialogs/import_report.py" line="62"/>
+        <location filename="../dialogs/import_report.py" line="63"/>
         <source>%n files could not be imported.</source>
         <translation>
             <numerusform>%n 个文件无法导入。</numerusform>
@@ -1197,22 +1212,27 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>MemoryEditor</name>
     <message>
-        <location filename="../editor/editor.py" line="160"/>
+        <location filename="../editor/editor.py" line="161"/>
         <source>Untitled</source>
         <translation>无标题</translation>
     </message>
     <message>
-        <location filename="../editor/editor.py" line="206"/>
+        <location filename="../editor/editor.py" line="193"/>
+        <source>Not saved: the properties cannot be read ({why}).</source>
+        <translation>未保存：无法读取属性（{why}）。</translation>
+    </message>
+    <message>
+        <location filename="../editor/editor.py" line="219"/>
         <source>Saved “{title}”</source>
         <translation>已保存“{title}”</translation>
     </message>
     <message>
-        <location filename="../editor/editor.py" line="282"/>
+        <location filename="../editor/editor.py" line="295"/>
         <source>This memory was deleted. Saving creates it again.</source>
         <translation>这条记忆已被删除。保存会重新创建它。</translation>
     </message>
     <message>
-        <location filename="../editor/editor.py" line="292"/>
+        <location filename="../editor/editor.py" line="305"/>
         <source>This memory changed on disk. Saving will ask what to do.</source>
         <translation>这条记忆在磁盘上已被修改。保存时会询问如何处理。</translation>
     </message>
@@ -1398,6 +1418,21 @@ Press Ctrl+N to write one.</source>
         <location filename="../chat/dialogs.py" line="130"/>
         <source>Copy</source>
         <translation>复制</translation>
+    </message>
+</context>
+<context>
+    <name>PropertiesBox</name>
+    <message>
+        <location filename="../editor/properties.py" line="83"/>
+        <source>&amp;Properties (one “name: value” per line, as YAML)</source>
+        <translation>属性(&amp;P)（每行一个“名称: 值”，YAML 格式）</translation>
+    </message>
+    <message>
+        <location filename="../editor/properties.py" line="84"/>
+        <source>publish: true
+description: A short summary</source>
+        <translation>publish: true
+description: 简短摘要</translation>
     </message>
 </context>
 <context>
@@ -2211,51 +2246,56 @@ The local keyword index answers meanwhile.</source>
     </message>
     <message>
         <location filename="../dialogs/import_report.py" line="26"/>
+        <source>already there (the same file)</source>
+        <translation>已存在（同一个文件）</translation>
+    </message>
+    <message>
+        <location filename="../dialogs/import_report.py" line="27"/>
         <source>binary file, not text</source>
         <translation>二进制文件，不是文本</translation>
     </message>
     <message>
-        <location filename="../dialogs/import_report.py" line="27"/>
+        <location filename="../dialogs/import_report.py" line="28"/>
         <source>cannot read the PDF ({why})</source>
         <translation>无法读取该 PDF（{why}）</translation>
     </message>
     <message>
-        <location filename="../dialogs/import_report.py" line="28"/>
+        <location filename="../dialogs/import_report.py" line="29"/>
         <source>cannot read the Word file ({why})</source>
         <translation>无法读取该 Word 文件（{why}）</translation>
     </message>
     <message>
-        <location filename="../dialogs/import_report.py" line="29"/>
+        <location filename="../dialogs/import_report.py" line="30"/>
         <source>could not be read back</source>
         <translation>写入后无法读回</translation>
     </message>
     <message>
-        <location filename="../dialogs/import_report.py" line="30"/>
+        <location filename="../dialogs/import_report.py" line="31"/>
         <source>empty file</source>
         <translation>空文件</translation>
     </message>
     <message>
-        <location filename="../dialogs/import_report.py" line="31"/>
+        <location filename="../dialogs/import_report.py" line="32"/>
         <source>no such file</source>
         <translation>文件不存在</translation>
     </message>
     <message>
-        <location filename="../dialogs/import_report.py" line="32"/>
+        <location filename="../dialogs/import_report.py" line="33"/>
         <source>not UTF-8 text; save it as UTF-8 and import again</source>
         <translation>不是 UTF-8 文本；请另存为 UTF-8 后再导入</translation>
     </message>
     <message>
-        <location filename="../dialogs/import_report.py" line="33"/>
+        <location filename="../dialogs/import_report.py" line="34"/>
         <source>the PDF has no extractable text (a scan? run OCR first)</source>
         <translation>该 PDF 没有可提取的文字（是扫描件？请先做 OCR）</translation>
     </message>
     <message>
-        <location filename="../dialogs/import_report.py" line="34"/>
+        <location filename="../dialogs/import_report.py" line="35"/>
         <source>the PDF is password-protected</source>
         <translation>该 PDF 受密码保护</translation>
     </message>
     <message>
-        <location filename="../dialogs/import_report.py" line="35"/>
+        <location filename="../dialogs/import_report.py" line="36"/>
         <source>the Word file has no text</source>
         <translation>该 Word 文件没有文字</translation>
     </message>
@@ -2263,7 +2303,7 @@ The local keyword index answers meanwhile.</source>
 <context>
     <name>import_report</name>
     <message>
-        <location filename="../dialogs/import_report.py" line="72"/>
+        <location filename="../dialogs/import_report.py" line="73"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>

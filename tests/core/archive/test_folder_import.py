@@ -39,17 +39,16 @@ def test_a_folder_comes_in_whole_and_its_links_resolve(obsidian_syntax: Path, va
                 assert resolver.resolve(link.target) is not None, (memory.title, link.target)
 
 
-def test_importing_again_skips_what_is_there_and_a_second_folder_gets_a_new_name(
-    obsidian_syntax: Path, vault: Path
-) -> None:
+def test_importing_again_adds_only_what_is_new(obsidian_syntax: Path, vault: Path) -> None:
     writes = MemoryWrites(MemoryStore(vault))
     writes.import_files([obsidian_syntax])
+    (obsidian_syntax / "Attachments" / "diagram.png").write_bytes(b"another picture")
+    (obsidian_syntax / "New note.md").write_text("Written since.\n")
     again = writes.import_files([obsidian_syntax]).value
-    assert again.created == () and len(again.skipped) == 9  # the notes are already there
-    assert all("already there" in line for line in again.skipped)
-    assert (vault / f"{obsidian_syntax.name} (2)" / "Attachments" / "diagram.png").exists()
-    reasons = {p.reason for p in again.problems}
-    assert reasons == {"already there (the text of “{title}”)"}  # a template the app translates
+    assert len(again.created) == 1 and len(again.skipped) == 9 + 5  # notes, same attachments
+    assert again.copied == ("Syntax vault/Attachments/diagram (2).png",)  # changed: beside
+    reasons = {p.reason for p in again.problems}  # templates the app translates
+    assert reasons == {"already there (the text of “{title}”)", "already there (the same file)"}
 
 
 def test_single_files_keep_their_names(tmp_path: Path, vault: Path) -> None:
