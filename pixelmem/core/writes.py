@@ -224,6 +224,9 @@ class MemoryWrites:
     def update(self, memory: Memory, *, force: bool = False) -> Written[Memory]:
         """Save an edited memory; ``ConflictError`` if its file changed, unless ``force``."""
         saved = self.store.update(memory, force=force)
+        if saved.id != memory.id:  # renamed, and its id came from its path: a new memory
+            pairs = [(DELETED, memory.id), (CREATED, saved.id)]
+            return Written(saved, ChangeSet.from_pairs(pairs))
         return Written(saved, ChangeSet.of(UPDATED, saved.id))
 
     def save_conflict_copy(self, memory: Memory) -> Written[Memory]:

@@ -167,6 +167,9 @@ def test_renaming_offers_to_update_links_and_writes_them_in_one_change(
     ):
         window.commands.save_memory()
     assert asked == [("Espresso", "Espresso basics", 2)]
+    renamed = store.get(target.id)  # named by its file in an Obsidian vault: a rename
+    assert renamed.path is not None and renamed.path.name == "Espresso basics.md"
+    assert "title:" not in renamed.path.read_text()
     assert store.get(linking.id).body == (
         "Pulled [[Espresso basics#Dose|a shot]] and [[Espresso basics]].\n"
     )

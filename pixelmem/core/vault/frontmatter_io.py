@@ -39,7 +39,13 @@ from pixelmem.core.vault.frontmatter_fields import (
 )
 from pixelmem.core.vault.memory import DEFAULT_IMPORTANCE, IMPORTANCE_LEVELS, OWNED_KEYS, Memory
 from pixelmem.core.vault.simple_yaml import parse_simple_yaml
-from pixelmem.core.vault.titles import TitleRule, note_title, vault_title_rule
+from pixelmem.core.vault.titles import (
+    TitleRule,
+    note_title,
+    title_source,
+    vault_title_rule,
+    with_heading,
+)
 from pixelmem.core.vault.yaml_guard import MAX_FRONTMATTER_BYTES, YamlLimitError, check_bounds
 
 try:  # the C loader is ~10x faster; fall back quietly where libyaml is missing
@@ -609,10 +615,19 @@ def checked_fields(
 
 
 def new_file_text(
-    memory_id: str, fields: dict[str, Any], created: datetime, updated: datetime, body: str
+    memory_id: str,
+    fields: dict[str, Any],
+    created: datetime,
+    updated: datetime,
+    body: str,
+    *,
+    title_key: bool = True,
 ) -> str:
-    """The text of a new pixelmem file: owned keys in a fixed order, then the extra keys."""
-    data: dict[str, Any] = {"id": memory_id, "title": fields["title"]}
+    """The text of a new pixelmem file: owned keys in a fixed order, then the extra keys.
+    ``title_key=False`` for a file whose name is its title (an Obsidian vault's)."""
+    data: dict[str, Any] = {"id": memory_id}
+    if title_key:
+        data["title"] = fields["title"]
     data.update(created=created, updated=updated, tags=fields["topics"])
     if fields.get("aliases"):
         data["aliases"] = fields["aliases"]
@@ -708,9 +723,20 @@ def _same_value(old: Any, new: Any) -> bool:
 
 
 def render_update(
-    memory: Memory, fields: dict[str, Any], doc: Document, current: Memory | None, now: datetime
+    memory: Memory,
+    fields: dict[str, Any],
+    doc: Document,
+    current: Memory | None,
+    now: datetime,
+    rule: TitleRule = "headings",
+    *,
+    rename_ok: bool = False,
 ) -> bytes | None:
-    """The new file bytes, or None when ``memory`` says nothing the file does not already say."""
+    """The new file bytes, or None when ``memory`` says nothing the file does not already say.
+
+    A new title goes where the title comes from (:func:`titles.title_source`): the
+    ``title`` key, the first heading's line, or, with ``rename_ok``, nowhere in the file (the
+    caller renames the file); without ``rename_ok`` a ``title`` key is added."""
     present = {str(key) for key in doc.data}
     base = current or Memory(id=memory.id, title="", importance="", has_id=memory.has_id)
     changes: dict[str, Any] = {}
@@ -718,7 +744,11 @@ def render_update(
     if memory.has_id and (base.id != memory.id or "id" not in present):
         changes["id"] = memory.id
     if fields["title"] != base.title:
-        changes["title"] = fields["title"]
+        source = title_source(doc.data, doc.body, rule)
+        if source == "heading":  # the title is the first heading: that line changes
+            memory = dataclasses.replace(memory, body=with_heading(memory.body, fields["title"]))
+        elif source == "frontmatter" or not rename_ok:
+            changes["title"] = fields["title"]
     if fields["topics"] != base.topics:
         changes.update(topic_changes(doc.data, fields["topics"]))
     if fields["aliases"] != base.aliases:

@@ -140,3 +140,22 @@ def name_problem(title: str) -> str | None:
     if not title.strip():
         return "a memory needs a title"
     return None
+
+
+def with_heading(body: str, title: str) -> str:
+    """``body`` with its first level-1 heading's text replaced by ``title`` (unchanged when
+    it has none)."""
+    found = first_heading(body)
+    if found is None:
+        return body
+    start, end = found[1]
+    return body[:start] + " ".join(title.split()) + body[end:]
+
+
+def file_name_for(title: str, suffix: str = ".md") -> str | None:
+    """The file name a note called ``title`` has in an Obsidian vault; None when the title
+    holds characters a file name cannot (the note keeps a ``title`` key then)."""
+    clean = " ".join(title.split())
+    if name_problem(clean) is not None or len(clean.encode("utf-8")) > 240:
+        return None
+    return clean + suffix

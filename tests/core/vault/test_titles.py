@@ -137,3 +137,95 @@ def test_a_list_row_shows_a_line_as_a_reader_sees_it(body: str, line: str) -> No
     from pixelmem.core.vault.memory import preview_line
 
     assert preview_line(body) == line and preview_line(line) == line
+
+
+# -- a new title goes where the title comes from --------------------------------------------
+
+
+def _memory(store: MemoryStore, title: str):
+    return next(m for m in store.list() if m.title == title)
+
+
+def test_renaming_a_note_named_by_its_file_renames_the_file(obsidian_syntax: Path) -> None:
+    store = MemoryStore(obsidian_syntax)
+    note = _memory(store, "Templates")
+    before = (obsidian_syntax / "Templates.md").read_bytes()
+    note.title = "Template variables and dates"
+    saved = store.update(note)
+    path = obsidian_syntax / "Template variables and dates.md"
+    assert saved.path == path and not (obsidian_syntax / "Templates.md").exists()
+    assert path.read_bytes() == before  # no title: key Obsidian would ignore, nothing else
+    assert saved.title == "Template variables and dates"
+    assert [m.title for m in MemoryStore(obsidian_syntax).list()].count("Templates") == 0
+
+
+def test_a_rename_refuses_a_taken_or_impossible_name(obsidian_syntax: Path) -> None:
+    import pytest as _pytest
+
+    from pixelmem.core.errors import InvalidMemoryError
+
+    store = MemoryStore(obsidian_syntax)
+    note = _memory(store, "Templates")
+    note.title = "Home"
+    with _pytest.raises(InvalidMemoryError, match="already in this folder"):
+        store.update(note)
+    note.title = "What? A/B"
+    with _pytest.raises(InvalidMemoryError, match="cannot be the note's file name"):
+        store.update(note)
+    assert (obsidian_syntax / "Templates.md").exists()
+
+
+def test_a_heading_title_is_edited_on_its_line_elsewhere_a_key_is_added(vault: Path) -> None:
+    (vault / "plain.md").write_text("Intro.\n\n# Old heading\n\ntext\n")
+    (vault / "bare.md").write_text("no heading\n")
+    store = MemoryStore(vault)
+    note = _memory(store, "Old heading")
+    note.title = "New heading"
+    store.update(note)
+    assert (vault / "plain.md").read_text() == "Intro.\n\n# New heading\n\ntext\n"
+    bare = _memory(store, "bare")
+    bare.title = "A name"
+    store.update(bare)
+    assert (vault / "bare.md").read_text().startswith("---\ntitle: A name\n---\n")
+
+
+def test_a_new_note_in_an_obsidian_vault_is_named_by_its_title(obsidian_syntax: Path) -> None:
+    store = MemoryStore(obsidian_syntax)
+    made = store.create("Weekly review", "Done this week.", topics=["review"])
+    assert made.path == obsidian_syntax / "Weekly review.md"
+    text = made.path.read_text()
+    assert "title:" not in text and "tags:\n- review\n" in text
+    again = store.create("Weekly review", "Another one.")
+    assert again.path == obsidian_syntax / "Weekly review (2).md"
+    assert "title: Weekly review\n" in again.path.read_text()  # the name no longer says it
+    odd = store.create("What? A/B", "x")
+    assert odd.path is not None and odd.path.name.startswith("memory_")
+
+
+def test_a_name_taken_during_the_rename_is_never_overwritten(
+    obsidian_syntax: Path, monkeypatch
+) -> None:
+    import pytest as _pytest
+
+    from pixelmem.core.errors import InvalidMemoryError
+
+    store = MemoryStore(obsidian_syntax)
+    note = _memory(store, "Templates")
+    taken = obsidian_syntax / "Late.md"
+    real = MemoryStore._renamed_path
+
+    def racing(self, path, doc, current, title, rule):  # another program takes the name now
+        target = real(self, path, doc, current, title, rule)
+        taken.write_text("someone else's note\n")
+        return target
+
+    monkeypatch.setattr(MemoryStore, "_renamed_path", racing)
+    note.title = "Late"
+    note.topics = [*note.topics, "added"]
+    with _pytest.raises(InvalidMemoryError, match="already there"):
+        store.update(note)
+    assert taken.read_text() == "someone else's note\n"
+    kept = store.get(note.id)  # saved under its old name, and the store knows it
+    assert kept.path == obsidian_syntax / "Templates.md" and "added" in kept.topics
+    kept.body += "\nmore\n"
+    store.update(kept)  # no conflict: the table has the file as written

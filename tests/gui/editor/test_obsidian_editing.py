@@ -107,3 +107,34 @@ def test_double_bracket_completes_titles_aliases_and_headings(qtbot, syntax_wind
     QTest.keyClick(completer.popup(), Qt.Key.Key_Tab)
     assert body.toPlainText().endswith("[[Internal links#Link to a block]]")
     assert "\n" not in body.toPlainText().rsplit("See", 1)[1]  # Enter did not break the line
+
+
+def test_a_new_title_renames_the_file_and_the_editor_follows(
+    qtbot, syntax_window, obsidian_syntax, monkeypatch
+) -> None:
+    from pixelmem.gui.editor import link_updates
+
+    asked: list[tuple[str, str, int]] = []
+
+    def agree(_parent, old, new, updates) -> bool:
+        asked.append((old, new, sum(u.count for u in updates)))
+        return True
+
+    monkeypatch.setattr(link_updates, "ask_update_links", agree)
+    window = syntax_window
+    linking = obsidian_syntax / "Linking" / "Internal links.md"
+    old = _open(qtbot, window, "Templates")
+    window.editor.form.body_edit.setFocus()
+    window.editor.form.title_edit.setText("Template variables")
+    _save(qtbot, window)
+    assert (obsidian_syntax / "Template variables.md").exists()
+    assert not (obsidian_syntax / "Templates.md").exists()
+    new_id = window.editor.current_id
+    assert new_id and new_id != old.id  # its id came from its path
+    assert not window.editor.is_dirty
+    assert window.editor.form.title_edit.text() == "Template variables"
+    assert window.list_panel.current_id() == new_id  # the list stays on the renamed note
+    qtbot.waitUntil(lambda: "Template variables" in [m.title for m in window.list_model.memories()])
+    assert "Templates" not in [m.title for m in window.list_model.memories()]
+    qtbot.waitUntil(lambda: "[[Template variables#Template variables]]" in linking.read_text())
+    assert asked == [("Templates", "Template variables", 1)]
