@@ -107,8 +107,8 @@ class StallWatch:
             starved = max(0.0, now - expected) * 1000
             expected = now + interval
             late = (now - self.beats[-1] - self.period) * 1000
-            if late < LATE_MS:
-                continue
+            if late < LATE_MS and starved < LATE_MS:
+                continue  # (a starved watchdog samples too: the GIL holder just let go)
             frames = sys._current_frames()
             gui = condense(frames.get(self._gui))
             workers = tuple(
@@ -135,12 +135,15 @@ class StallWatch:
     def attribute(self, start: float, end: float) -> str:
         """One line: where the GUI thread was, or which worker call kept the GIL."""
         inside = [s for s in self.samples if start < s.at <= end + 0.002]
-        if not inside:
-            return "no sample (the watchdog got no GIL until the stall was over: see below)"
-        gui = Counter(s.gui for s in inside).most_common(1)[0][0]
-        if not only_event_loop(gui):
+        # The watchdog may get the GIL only after the GUI thread did: its first sample then
+        # comes just after the stall, starved, with the holder's stack.
+        after = [s for s in self.samples if end < s.at <= end + 0.03 and s.starved_ms >= LATE_MS]
+        if not inside and not after:
+            return "no sample"
+        gui = Counter(s.gui for s in inside or after).most_common(1)[0][0]
+        if inside and not only_event_loop(gui):
             return "GUI thread busy: " + " > ".join(_tail(gui, 6))
-        worst = max(inside, key=lambda s: s.starved_ms)
+        worst = max(inside + after, key=lambda s: s.starved_ms)
         busy = [w for w in worst.workers if w and not _idle(w)]
         held = " | ".join(" > ".join(_tail(w, 5)) for w in busy) or "no worker running Python"
         return f"GUI waiting (watchdog starved {worst.starved_ms:.0f} ms); workers: {held}"
