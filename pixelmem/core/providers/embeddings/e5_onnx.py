@@ -40,7 +40,7 @@ import numpy as np
 
 from pixelmem.core.errors import ModelFileError, ProviderUnavailable
 from pixelmem.core.providers.embeddings.base import normalise_rows, validate_vectors
-from pixelmem.core.providers.embeddings.onnx_session import open_cpu_session
+from pixelmem.core.providers.embeddings.onnx_session import BackgroundThreads, open_cpu_session
 
 MODEL_ID = "local:multilingual-e5-small-int8"
 DIM = 384
@@ -374,6 +374,8 @@ class E5OnnxEmbedder:
         self._translate: dict[int, str] = {}
         self._load_lock = threading.Lock()
         self.model_dir: Path | None = None
+        # Documents are embedded at background priority (see onnx_session).
+        self._background = BackgroundThreads(1, "pixelmem-embed")
 
     def __repr__(self) -> str:
         return f"E5OnnxEmbedder(model={MODEL_ID!r})"
@@ -394,7 +396,8 @@ class E5OnnxEmbedder:
         self, texts: Sequence[str], *, progress: Progress | None = None
     ) -> np.ndarray:
         """float32[len(texts), 384], L2-normalised, ``passage: `` prefixed, in input order."""
-        return self._embed([PASSAGE_PREFIX + t for t in texts], progress)
+        texts = [PASSAGE_PREFIX + t for t in texts]
+        return self._background.call(lambda: self._embed(texts, progress))
 
     def embed_query(self, text: str) -> np.ndarray:
         """float32[384], L2-normalised, ``query: `` prefixed."""
@@ -454,7 +457,7 @@ class E5OnnxEmbedder:
         tokenizer.no_padding()
         self._translate = {int(k): v for k, v in raw.items()}
         try:
-            session = open_cpu_session(target / "graph.onnx", self._threads)
+            session = open_cpu_session(target / "graph.onnx", self._threads, self._background)
         except Exception as exc:  # onnxruntime raises its own untyped errors
             shutil.rmtree(target, ignore_errors=True)
             raise ModelFileError(

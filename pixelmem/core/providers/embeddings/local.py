@@ -13,7 +13,7 @@ import numpy as np
 
 from pixelmem.core.errors import ModelFileError
 from pixelmem.core.providers.embeddings.base import normalise_rows, validate_vectors
-from pixelmem.core.providers.embeddings.onnx_session import open_cpu_session
+from pixelmem.core.providers.embeddings.onnx_session import BackgroundThreads, open_cpu_session
 
 MODEL_ID = "local:all-MiniLM-L6-v2-int8"
 DIM = 384
@@ -91,6 +91,8 @@ class LocalEmbedder:
         self._session: Any = None
         self._tokenizer: Any = None
         self._load_lock = threading.Lock()
+        # Documents are embedded at background priority (see onnx_session).
+        self._background = BackgroundThreads(1, "pixelmem-embed")
 
     @property
     def model_id(self) -> str:
@@ -118,11 +120,16 @@ class LocalEmbedder:
         done = 0
         for offset in range(0, len(texts), _SORT_WINDOW):
             window = list(texts[offset : offset + _SORT_WINDOW])
-            ids = [np.asarray(e.ids, dtype=np.int64) for e in tokenizer.encode_batch(window)]
+            ids = self._background.call(lambda w=window: _token_ids(tokenizer, w))
             order = self._batch_order(ids)
-            for first in range(0, len(order), self._batch_size):
-                rows = order[first : first + self._batch_size]
-                out[offset + rows] = _run(session, [ids[i] for i in rows])
+            batches = [
+                order[f : f + self._batch_size] for f in range(0, len(order), self._batch_size)
+            ]
+            runs = self._background.map(
+                lambda rows, ids=ids: _run(session, [ids[i] for i in rows]), batches
+            )
+            for rows, vectors in zip(batches, runs, strict=True):
+                out[offset + rows] = vectors
                 done += len(rows)
                 if progress is not None:
                     progress(done, len(texts))
@@ -157,7 +164,7 @@ class LocalEmbedder:
         path = self._model_path or default_model_path()
         verify_model_file(path, self._expected_sha256)
         try:
-            return open_cpu_session(path, self._threads)
+            return open_cpu_session(path, self._threads, self._background)
         except Exception as exc:  # onnxruntime raises its own untyped errors
             raise ModelFileError(f"the embedding model {path} cannot be loaded: {exc}") from exc
 
@@ -178,6 +185,10 @@ def _load_tokenizer() -> Any:
     tokenizer.enable_truncation(MAX_TOKENS)
     tokenizer.no_padding()
     return tokenizer
+
+
+def _token_ids(tokenizer: Any, texts: list[str]) -> list[np.ndarray]:
+    return [np.asarray(e.ids, dtype=np.int64) for e in tokenizer.encode_batch(texts)]
 
 
 def _run(session: Any, ids: list[np.ndarray]) -> np.ndarray:

@@ -1,0 +1,77 @@
+"""The built-in embedders embed documents on threads of background priority (onnx_session)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+
+import pytest
+
+from pixelmem.core.providers.embeddings.onnx_session import (
+    BACKGROUND_NICE,
+    BackgroundThreads,
+    lower_this_thread,
+)
+
+linux_only = pytest.mark.skipif(sys.platform != "linux", reason="per-thread nice is Linux's")
+
+
+def nice_of_this_thread() -> int:
+    return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+
+@linux_only
+def test_background_threads_run_lower_and_leave_the_caller_as_it_was() -> None:
+    before = nice_of_this_thread()
+    threads = BackgroundThreads(2, "test-embed")
+    assert threads.call(nice_of_this_thread) >= BACKGROUND_NICE
+    assert nice_of_this_thread() == before
+
+
+@linux_only
+def test_threads_started_by_a_lowered_thread_inherit_its_priority() -> None:
+    seen: list[int] = []
+
+    def starts_a_thread() -> None:
+        lower_this_thread()
+        child = threading.Thread(target=lambda: seen.append(nice_of_this_thread()))
+        child.start()
+        child.join()
+
+    parent = threading.Thread(target=starts_a_thread)
+    parent.start()
+    parent.join()
+    assert seen and seen[0] >= BACKGROUND_NICE  # what onnxruntime's own threads rely on
+
+
+def test_map_keeps_the_order_and_call_passes_errors_on() -> None:
+    threads = BackgroundThreads(2, "test-embed")
+    assert list(threads.map(lambda x: x * x, range(50))) == [x * x for x in range(50)]
+    with pytest.raises(ZeroDivisionError):
+        threads.call(lambda: 1 / 0)
+
+
+@linux_only
+def test_the_local_embedder_runs_documents_at_background_priority(monkeypatch) -> None:
+    from pixelmem.core.providers.embeddings import local
+
+    seen: list[int] = []
+    real_run = local._run
+
+    def run(session, ids):
+        seen.append(nice_of_this_thread())
+        return real_run(session, ids)
+
+    monkeypatch.setattr(local, "_run", run)
+    embedder = local.LocalEmbedder()
+    embedder.embed_documents(["one text", "and another one"])
+    assert seen and min(seen) >= BACKGROUND_NICE
+    seen.clear()
+    embedder.embed_query("a query waits for nobody")
+    assert seen == [nice_of_this_thread()]  # the caller's own thread and priority
+
+
+def test_call_from_one_of_the_threads_runs_at_once() -> None:
+    threads = BackgroundThreads(1, "test-embed")  # a nested submit would wait for itself
+    assert threads.call(lambda: threads.call(lambda: 42)) == 42
