@@ -379,7 +379,7 @@ class E5OnnxEmbedder:
         self._translate: dict[int, str] = {}
         self._load_lock = threading.Lock()
         self.model_dir: Path | None = None
-        # Documents are embedded at background priority (see onnx_session).
+        # Documents are embedded on the embedder's own threads (see onnx_session).
         self._background = BackgroundThreads(self._streams, "pixelmem-embed")
 
     def __repr__(self) -> str:
@@ -480,7 +480,7 @@ class E5OnnxEmbedder:
         tokenizer.no_padding()
         self._translate = {int(k): v for k, v in raw.items()}
         try:
-            session = open_cpu_session(target / "graph.onnx", self._threads, self._background)
+            session = open_cpu_session(target / "graph.onnx", self._threads)
         except Exception as exc:  # onnxruntime raises its own untyped errors
             shutil.rmtree(target, ignore_errors=True)
             raise ModelFileError(

@@ -96,7 +96,7 @@ class LocalEmbedder:
         self._session: Any = None
         self._tokenizer: Any = None
         self._load_lock = threading.Lock()
-        # Documents are embedded at background priority (see onnx_session).
+        # Documents are embedded on the embedder's own threads (see onnx_session).
         self._background = BackgroundThreads(self._streams, "pixelmem-embed")
 
     @property
@@ -167,7 +167,7 @@ class LocalEmbedder:
         path = self._model_path or default_model_path()
         verify_model_file(path, self._expected_sha256)
         try:
-            return open_cpu_session(path, self._threads, self._background)
+            return open_cpu_session(path, self._threads)
         except Exception as exc:  # onnxruntime raises its own untyped errors
             raise ModelFileError(f"the embedding model {path} cannot be loaded: {exc}") from exc
 

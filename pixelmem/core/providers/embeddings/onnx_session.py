@@ -1,18 +1,16 @@
-"""One way to run an ONNX model for the built-in embedders: CPU, a few threads, no spinning,
-and every thread that embeds documents at background priority.
+"""One way to run an ONNX model for the built-in embedders: CPU, a few threads, no spinning;
+documents embedded on threads the embedder owns, several at once (``streams``: two texts on
+one onnxruntime thread each keep 2 cores busier than one text on two threads).
 
-Indexing a vault keeps both cores of a small machine busy for minutes. The window's thread
-must still get a CPU the moment it wakes (a timer, a key press): so documents are embedded on
-threads the embedder owns (:class:`BackgroundThreads`) that lower their own priority first,
-and the session is created on one of them, so onnxruntime's intra-op threads (started by the
-thread that creates the session, on Linux a thread's nice value is inherited) run low too.
-A query is embedded on the caller's thread at its own priority: a person waits for it.
+Tried and left out: running those threads at a lower priority (nice 10, inherited by
+onnxruntime's threads). On a machine busy with other programs it made the window's stalls
+worse, not better: a low-priority thread that holds the GIL for a moment (converting a run's
+output, pooling) waits behind every other program for a CPU, and the window's thread waits
+for the GIL behind it (bench_ui --why: 62 ms with the holder in ``local._run``'s pooling).
 """
 
 from __future__ import annotations
 
-import os
-import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -22,27 +20,9 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 R = TypeVar("R")
 
-BACKGROUND_NICE = 10  # CPU weight 110 against the window's 1024 (nice 0)
-
-
-def lower_this_thread(nice: int = BACKGROUND_NICE) -> None:
-    """Run the calling thread (and the threads it starts from now on) at ``nice``.
-
-    Linux only: there ``setpriority`` with a thread id changes that thread alone; on macOS it
-    would change the whole process, the window included, so nothing is done elsewhere.
-    """
-    if sys.platform != "linux":
-        return
-    tid = threading.get_native_id()
-    try:
-        if os.getpriority(os.PRIO_PROCESS, tid) < nice:
-            os.setpriority(os.PRIO_PROCESS, tid, nice)
-    except OSError:  # not permitted (a sandbox): only the window's smoothness suffers
-        pass
-
 
 class BackgroundThreads:
-    """``count`` low-priority threads, started on first use, that run an embedder's batches."""
+    """``count`` threads, started on first use, that run an embedder's batches."""
 
     def __init__(self, count: int, name: str) -> None:
         self.count = count
@@ -71,15 +51,11 @@ class BackgroundThreads:
             return self._pool
 
     def _start_thread(self) -> None:
-        lower_this_thread()
         self._mine.yes = True
 
 
-def open_cpu_session(path: Path, threads: int, background: BackgroundThreads | None = None) -> Any:
-    """An onnxruntime session on ``path``; onnxruntime's own (untyped) errors pass through.
-
-    With ``background``, the session is created on one of its threads, so that onnxruntime's
-    own threads run at their priority."""
+def open_cpu_session(path: Path, threads: int) -> Any:
+    """An onnxruntime session on ``path``; onnxruntime's own (untyped) errors pass through."""
     import onnxruntime as ort  # imported on first use: it is slow to import
 
     options = ort.SessionOptions()
@@ -89,10 +65,4 @@ def open_cpu_session(path: Path, threads: int, background: BackgroundThreads | N
     options.log_severity_level = 3
     # Idle worker threads must not spin: they would take CPU from the UI thread.
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-
-    def create() -> Any:
-        return ort.InferenceSession(
-            str(path), sess_options=options, providers=["CPUExecutionProvider"]
-        )
-
-    return create() if background is None else background.call(create)
+    return ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
