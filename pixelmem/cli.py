@@ -19,7 +19,9 @@ from pixelmem.core.errors import PixelmemError
 
 # The command groups, imported when a parser is built: opening the app (no command) needs none
 # of them, and their imports (httpx, the chat engine, the store) cost ~0.2 s of a launch.
-COMMAND_MODULES = ("vault", "search", "config", "chat", "mcp", "serve", "backup", "insight")
+COMMAND_MODULES = (
+    "vault", "search", "config", "chat", "chats", "mcp", "serve", "backup", "insight",
+)  # fmt: skip
 
 VAULT_HELP = "vault folder (default: $PIXELMEM_VAULT, else the vault the app last opened)"
 

@@ -13,7 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import Field
+from mcp.types import ToolAnnotations
+from pydantic import Field, ValidationError
 
 from pixelmem import __version__
 from pixelmem.core.errors import PixelmemError
@@ -45,6 +46,46 @@ INSTRUCTIONS = (
 
 T = TypeVar("T")
 
+# What each tool does to the user's data, for clients that ask before calling (MCP 2025-06).
+READS = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+PROPOSES = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
+CHANGES_SETTINGS = ToolAnnotations(
+    read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False
+)
+# Asks the user's chat model (which may be a remote service), then writes inbox drafts only.
+PROPOSES_FROM_TEXT = ToolAnnotations(
+    read_only_hint=False, destructive_hint=False, open_world_hint=True
+)
+REINDEXES = ToolAnnotations(
+    read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+)
+
+
+class PixelmemServer(MCPServer):
+    """The SDK's server, with argument errors worded in one short line (no pydantic dump)."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            if isinstance(exc.__cause__, ValidationError):
+                raise ToolError(_short(name, exc.__cause__)) from exc.__cause__
+            raise
+
+
+def _short(tool: str, error: ValidationError) -> str:
+    """``semantic_search: limit should be less than or equal to 20`` — one clause per field."""
+    parts = []
+    for item in error.errors():
+        field = ".".join(str(p) for p in item["loc"]) or "the arguments"
+        message = str(item["msg"])
+        if message.startswith("Input "):
+            message = message[len("Input ") :]
+        elif message == "Field required":
+            message = "is required"
+        parts.append(f"{field} {message}")
+    return f"{tool}: {'; '.join(parts)}"
+
 
 def _as_tool_errors(fn: Callable[..., T]) -> Callable[..., T]:
     """Errors pixelmem expects become MCP tool errors (``isError``) with their sentence."""
@@ -69,33 +110,46 @@ Mode = Annotated[
 MemoryId = Annotated[str, Field(description="a memory id as returned by the other tools")]
 Importance = Literal["low", "medium", "high"]
 OptionalText = Annotated[str | None, Field(description="leave empty to keep the current value")]
+When = Annotated[
+    str | None,
+    Field(description="a date (2024-03-05, 2024-03) or a range like 'last week'; empty: none"),
+]
 
 
 def build_server(service: PixelmemService) -> Any:
     """An MCP server whose tools call ``service``."""
-    server = MCPServer("pixelmem", instructions=INSTRUCTIONS, version=__version__)
+    server = PixelmemServer("pixelmem", instructions=INSTRUCTIONS, version=__version__)
 
     @server.tool(
         description="Search the user's memories by meaning and keywords. Returns the best "
         "matches with id, title, relevance score (0-1, calibrated), snippet, full text and "
-        "file path, or a message saying that nothing relevant was found."
+        "file path, or a message saying that nothing relevant was found. A time in the query "
+        "('last week', 'in March 2024', '上个月') puts memories from then first; since/until "
+        "keep only memories from then.",
+        annotations=READS,
     )
     @_as_tool_errors
     def semantic_search(
         query: Annotated[str, Field(description="what to look for, in natural language")],
         limit: Limit = 5,
         mode: Mode = "hybrid",
+        since: When = None,
+        until: When = None,
     ) -> dict[str, Any]:
-        return service.semantic_search(query, limit, mode)
+        return service.semantic_search(query, limit, mode, since, until)
 
-    @server.tool(description="One memory by id: its frontmatter fields and full Markdown body.")
+    @server.tool(
+        description="One memory by id: its frontmatter fields and full Markdown body.",
+        annotations=READS,
+    )
     @_as_tool_errors
     def get_memory(id: MemoryId) -> dict[str, Any]:
         return service.get_memory(id)
 
     @server.tool(
         description="List memories, most recently updated first, optionally only those with "
-        "a topic. Returns id, title, topics, importance and dates (no bodies)."
+        "a topic. Returns id, title, topics, importance and dates (no bodies).",
+        annotations=READS,
     )
     @_as_tool_errors
     def list_memories(
@@ -107,7 +161,8 @@ def build_server(service: PixelmemService) -> Any:
     @server.tool(
         description="Propose a new memory. Depending on the user's setting it waits in the "
         "app's review inbox until the user accepts it (default), is saved directly, or is "
-        "refused. The answer says which."
+        "refused. The answer says which.",
+        annotations=PROPOSES,
     )
     @_as_tool_errors
     def add_memory(
@@ -120,14 +175,35 @@ def build_server(service: PixelmemService) -> Any:
         return service.add_memory(title, content, topics, importance, client=_client_name(ctx))
 
     @server.tool(
+        description="Propose memories from a conversation or notes: the user's chat model "
+        "finds the facts, decisions and preferences stated in the text (each with a quote), "
+        "and they wait in the app's review inbox (as new memories, updates of existing ones, "
+        "or replacements of memories they contradict) until the user accepts them.",
+        annotations=PROPOSES_FROM_TEXT,
+    )
+    @_as_tool_errors
+    def propose_memories_from_text(
+        text: Annotated[
+            str, Field(description="the conversation ('User: …' / 'Assistant: …' lines) or text")
+        ],
+        ctx: Context,
+        title: Annotated[str, Field(description="what the text is, for the answer")] = "",
+    ) -> dict[str, Any]:
+        return service.propose_memories_from_text(text, title, client=_client_name(ctx))
+
+    @server.tool(
         description="Re-read the vault from disk and embed new or changed memories. Returns "
-        "counts and the files that were skipped, with the reason."
+        "counts and the files that were skipped, with the reason.",
+        annotations=REINDEXES,
     )
     @_as_tool_errors
     def reindex_documents() -> dict[str, Any]:
         return service.reindex_documents()
 
-    @server.tool(description="The embedding and search settings (API keys shown as ***).")
+    @server.tool(
+        description="The embedding and search settings (API keys shown as ***).",
+        annotations=READS,
+    )
     @_as_tool_errors
     def get_rag_config() -> dict[str, Any]:
         return service.get_rag_config()
@@ -136,7 +212,8 @@ def build_server(service: PixelmemService) -> Any:
         description="Change the embedding provider settings. Only the fields given (non-empty) "
         "change; the others keep their values. provider: auto (the built-in model chosen for "
         "the vault), local-multilingual, local (English only), ollama or openai (any "
-        "OpenAI-compatible server)."
+        "OpenAI-compatible server).",
+        annotations=CHANGES_SETTINGS,
     )
     @_as_tool_errors
     def set_rag_config(

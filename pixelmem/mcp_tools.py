@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 from pixelmem.core.archive.inbox import DraftNotFound, Inbox, checked_text
 from pixelmem.core.errors import MemoryNotFound, PixelmemError
 from pixelmem.core.index.engine import Engine, SearchFilters, SearchHit
+from pixelmem.core.index.time_search import TimedHits, range_argument, time_search
 from pixelmem.core.settings import Settings, settings_path
 from pixelmem.core.vault import ids
 from pixelmem.core.vault.memory import Memory
@@ -30,6 +31,7 @@ log = logging.getLogger(__name__)
 MAX_SEARCH_LIMIT = 20
 MAX_LIST_LIMIT = 500
 MAX_QUERY_CHARS = 4000
+MAX_PROPOSAL_CHARS = 200_000
 RESCAN_THRESHOLD = 200  # more changed files than this: one full scan instead of file by file
 SEARCH_MODES = ("hybrid", "semantic", "keyword")
 RAG_FIELDS = {  # set_rag_config argument -> settings key
@@ -121,25 +123,60 @@ class PixelmemService:
         mode: str = "hybrid",
         topic: str | None = None,
         max_limit: int = MAX_SEARCH_LIMIT,
+        since: str | None = None,
+        until: str | None = None,
     ) -> tuple[Engine, list[SearchHit]]:
         """The engine and its hits: the one search both transports (MCP, REST) answer from.
 
         Only getting a current engine holds the lock; the search itself reads the engine's
         immutable snapshot, so any number of searches run side by side.
         """
+        engine, found = self.timed_search(
+            query, limit=limit, mode=mode, topic=topic, max_limit=max_limit,
+            since=since, until=until,
+        )  # fmt: skip
+        return engine, found.hits
+
+    def timed_search(
+        self,
+        query: str,
+        *,
+        limit: int = 5,
+        mode: str = "hybrid",
+        topic: str | None = None,
+        max_limit: int = MAX_SEARCH_LIMIT,
+        since: str | None = None,
+        until: str | None = None,
+    ) -> tuple[Engine, TimedHits]:
+        """:meth:`search` with the time read from the query and the ``since``/``until`` filter."""
         query = _checked_query(query)
         _check_range("limit", limit, 1, max_limit)
         if mode not in SEARCH_MODES:
             raise InvalidArgument(f"mode must be one of {', '.join(SEARCH_MODES)}, not {mode!r}")
         topic = (topic or "").strip() or None
+        start, end = _time_arguments(since, until)
         engine = self._engine_for_search()
         filters = SearchFilters(topic=topic) if topic else None
-        return engine, engine.search(query, mode=mode, k=limit, filters=filters)
+        found = time_search(
+            engine, query, mode=mode, k=limit, filters=filters, since=start, until=end
+        )
+        return engine, found
 
-    def semantic_search(self, query: str, limit: int = 5, mode: str = "hybrid") -> dict[str, Any]:
-        engine, hits = self.search(query, limit=limit, mode=mode)
+    def semantic_search(
+        self,
+        query: str,
+        limit: int = 5,
+        mode: str = "hybrid",
+        since: str | None = None,
+        until: str | None = None,
+    ) -> dict[str, Any]:
+        engine, found = self.timed_search(query, limit=limit, mode=mode, since=since, until=until)
+        hits = found.hits
         results = [_hit_json(hit, memory) for hit, memory in hits_with_memories(engine, hits)]
-        return search_answer(engine, query.strip(), mode, results)
+        answer = search_answer(engine, query.strip(), mode, results)
+        if found.range is not None or found.limit is not None:
+            answer["time"] = _time_json(found)
+        return answer
 
     def get_memory(self, memory_id: str) -> dict[str, Any]:
         memory_id = ids.validate_id(memory_id)
@@ -147,7 +184,7 @@ class PixelmemService:
         def run() -> dict[str, Any]:
             engine = self._store_engine()
             try:
-                return memory_json(engine.store.get(memory_id), with_body=True)
+                return memory_json(engine.store.find(memory_id), with_body=True)
             except MemoryNotFound:
                 try:
                     self.inbox.get(memory_id)
@@ -209,6 +246,37 @@ class PixelmemService:
         if answer["status"] == "created":
             self._index_after_write()  # outside the lock: other calls go on meanwhile
         return answer
+
+    def propose_memories_from_text(
+        self, text: str, title: str = "", client: str = ""
+    ) -> dict[str, Any]:
+        """Memories the vault's chat model finds in ``text``, as review-inbox proposals."""
+        from pixelmem.core.assist.extraction import messages_from_text, propose_from_messages
+
+        if not isinstance(text, str) or not text.strip() or "\0" in text:
+            raise InvalidArgument("text must be a non-empty text without NUL characters")
+        if len(text) > MAX_PROPOSAL_CHARS:
+            raise InvalidArgument(f"text is longer than {MAX_PROPOSAL_CHARS:,} characters")
+        engine = self._engine_for_search()
+        if engine.settings.mcp_writes == "off":
+            raise InvalidArgument(_WRITES_OFF)
+        source = f"mcp:{client}" if client else "mcp"
+        report = propose_from_messages(
+            engine, self.inbox, engine.settings.chat, messages_from_text(text), source=source
+        )
+        proposed = [
+            {"id": d.id, "title": d.title, "proposal": d.extra.get("proposal", "new"),
+             "target": d.extra.get("target"), "kind": d.extra.get("kind")}
+            for d in report.drafts
+        ]  # fmt: skip
+        return {
+            "status": "pending_review",
+            "proposed": proposed,
+            "setAside": report.dropped,
+            "message": f"{len(proposed)} proposal(s){' from ' + title if title else ''} wait in "
+            "the review inbox; they become memories only when the user accepts them in the "
+            "pixelmem app.",
+        }
 
     def reindex_documents(self) -> dict[str, Any]:
         def run() -> dict[str, Any]:
@@ -278,6 +346,35 @@ _WRITES_OFF = (
     "Writing over MCP is turned off for this vault. The user can allow it in the pixelmem app "
     "(Settings → MCP writes: review or direct) or with `pixelmem config set mcp_writes review`."
 )
+
+
+def _time_arguments(
+    since: str | None, until: str | None
+) -> tuple[datetime | None, datetime | None]:
+    try:
+        start = range_argument(since).start if since and since.strip() else None
+        end = range_argument(until).end if until and until.strip() else None
+    except ValueError as exc:
+        raise InvalidArgument(str(exc)) from None
+    return start, end
+
+
+def _time_json(found: TimedHits) -> dict[str, Any]:
+    """What the search read of time, for the client (ISO dates, local time zone)."""
+    answer: dict[str, Any] = {}
+    if found.range is not None:
+        answer["fromQuery"] = {
+            "text": found.range.text,
+            "start": found.range.start.isoformat(),
+            "end": found.range.end.isoformat(),
+            "idsFromThen": sorted(h.memory_id for h in found.hits if h.memory_id in found.in_range),
+        }
+    if found.limit is not None:
+        answer["filter"] = {
+            "start": found.limit.start.isoformat(),
+            "end": found.limit.end.isoformat(),
+        }
+    return answer
 
 
 def _checked_query(query: str) -> str:
@@ -372,7 +469,7 @@ def _rag_config(engine: Engine) -> dict[str, Any]:
         "vault": str(engine.vault),
         "embedding": {
             "provider": settings.embedding.provider,
-            "baseUrl": settings.embedding.base_url,
+            "baseUrl": settings.display_value("embedding.base_url"),
             "model": settings.embedding.model,
             "apiKey": settings.display_value("embedding.api_key"),
         },

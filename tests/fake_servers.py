@@ -3,9 +3,24 @@
 Endpoints (one server, one random free port):
 
 - Ollama: ``POST /api/embed`` (list ``input``), ``POST /api/embeddings`` (one ``prompt``),
-  ``GET /api/tags``, ``POST /api/chat`` (NDJSON stream, or one JSON with ``"stream": false``)
+  ``GET /api/tags``, ``POST /api/chat`` (NDJSON stream, or one JSON with ``"stream": false``),
+  ``POST /api/show`` (``model_info`` context length, ``parameters``, ``capabilities``),
+  ``GET /api/ps`` (loaded models with their ``context_length``)
 - OpenAI-compatible: ``POST /v1/embeddings``, ``POST /v1/chat/completions`` (SSE stream, or one
   JSON with ``"stream": false``)
+
+Thinking (``thinking="…"``): Ollama streams it in ``message.thinking`` before the answer unless
+the request says ``think: false``, and refuses ``think: true`` with a 400 for a model without
+the capability; OpenAI-compatible servers stream it in ``delta.reasoning_content`` (or
+``delta.reasoning`` with ``reasoning_field="reasoning"``) unless
+``chat_template_kwargs.enable_thinking`` is false. Reasoning tokens count against the answer's
+``num_predict`` / ``max_tokens`` as real servers count them. ``ignores_think=True``: a model that
+thinks whatever the request says. ``strict_fields=True``: an OpenAI-like server that refuses
+fields it does not know (400 "Unrecognized request argument").
+
+``overflow="empty_stream"``: a prompt over ``context_limit`` on ``/v1`` gets what
+llama-cpp-python sends: ``200 text/event-stream`` with an empty body when streaming, and
+``400 context_length_exceeded`` ("This model's maximum context length is N tokens…") when not.
 - rerank: ``POST /rerank`` and ``/v1/rerank`` in the Jina/Cohere shape (``documents`` →
   ``results``) or, with ``rerank_shape="tei"``, the TEI shape (``texts`` → a bare list)
 
@@ -59,7 +74,8 @@ class Fault:
     path: str | None = None  # only a request to this path takes the fault
     # How a chat stream ends instead of normally: "bare_done" (OpenAI: `data: [DONE]` with no
     # finish_reason, as llama.cpp does when a second request interrupts; Ollama: the last line
-    # without "done"), "eof" (the stream just stops), "length" (finish reason: token limit).
+    # without "done"), "eof" (the stream just stops), "length" (finish reason: token limit),
+    # "empty" (200 and a stream that ends before its first event).
     ending: str = ""
 
 
@@ -90,9 +106,17 @@ class FakeServer:
         rerank_shape: str = "jina",
         reverse_order: bool = False,
         chat_reply: str = "Hello from the fake server.",
+        chat_responder: Callable[[dict[str, Any]], str] | None = None,
         token_delay: float = 0.0,
         context_limit: int | None = None,
         served_model: str | None = None,
+        thinking: str = "",
+        reasoning_field: str = "reasoning_content",
+        ignores_think: bool = False,
+        strict_fields: bool = False,
+        overflow: str = "",
+        capabilities: dict[str, list[str]] | None = None,
+        modelfile_num_ctx: int = 0,
     ) -> None:
         self.dim = dim
         self.models = set(models) if models is not None else None  # None: every model exists
@@ -101,12 +125,22 @@ class FakeServer:
         self.rerank_shape = rerank_shape  # "jina" or "tei"
         self.reverse_order = reverse_order  # OpenAI embeddings answered in reverse index order
         self.chat_reply = chat_reply
+        self.chat_responder = chat_responder  # the reply for a request body, instead of chat_reply
         self.token_delay = token_delay
         # The model's context in (fake) tokens: a prompt plus max_tokens beyond it is refused
         # like llama.cpp does (400) on /v1, or answered empty with done_reason "length" by
         # Ollama. Token counts: words and punctuation, 4 more per message.
         self.context_limit = context_limit
         self.served_model = served_model  # answer as this model, whatever was asked
+        self.thinking = thinking  # the reasoning a thinking model streams before its answer
+        self.reasoning_field = reasoning_field
+        self.ignores_think = ignores_think
+        self.strict_fields = strict_fields
+        self.overflow = overflow
+        self.capabilities = capabilities or {}  # model -> /api/show capabilities
+        self.modelfile_num_ctx = modelfile_num_ctx  # a Modelfile's num_ctx in /api/show
+        self.loaded: dict[str, int] = {}  # model -> context_length in /api/ps
+        self.server_header = ""  # e.g. "llama.cpp" or "uvicorn": the Server header to send
         self.prompt_tokens: list[int] = []  # the count of each chat request, for tests
         self._state = _State()
         self._lock = threading.Lock()
@@ -221,9 +255,13 @@ class _Handler(BaseHTTPRequestHandler):
     fake: FakeServer
     protocol_version = "HTTP/1.1"
     _limited = False  # the last stream stopped at max_tokens
+    _reply_text = ""
 
     def log_message(self, format: str, *args: Any) -> None:  # keep test output clean
         pass
+
+    def version_string(self) -> str:
+        return self.fake.server_header or super().version_string()
 
     def do_GET(self) -> None:
         self._handle()
@@ -261,6 +299,10 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if not self._authorised(path):
             return
+        responder = self.fake.chat_responder
+        wants = body if isinstance(body, dict) else {}
+        chat = path.endswith(("/chat", "/completions"))
+        self._reply_text = responder(wants) if responder and chat else self.fake.chat_reply
         route = ROUTES.get((self.command, path))
         if route is None:
             self._send(404, "404 page not found", "text/plain")
@@ -306,7 +348,22 @@ class _Handler(BaseHTTPRequestHandler):
             return
         window = self.fake.context_limit or 131072
         info = {"general.architecture": "llama", "llama.context_length": window}
-        self._json(200, {"modelfile": "", "parameters": "", "model_info": info})
+        num_ctx = self.fake.modelfile_num_ctx
+        parameters = f"stop <|eot_id|>\nnum_ctx {num_ctx}" if num_ctx else ""
+        answer = {"modelfile": "", "parameters": parameters, "model_info": info}
+        answer["capabilities"] = self._capabilities(str(body.get("model")))
+        self._json(200, answer)
+
+    def _capabilities(self, model: str) -> list[str]:
+        default = ["completion", "thinking"] if self.fake.thinking else ["completion"]
+        return self.fake.capabilities.get(model.removesuffix(":latest"), default)
+
+    def _ollama_ps(self, body: dict[str, Any], fault: Fault) -> None:
+        models = [
+            {"name": f"{m}:latest", "model": f"{m}:latest", "size": 1, "context_length": n}
+            for m, n in sorted(self.fake.loaded.items())
+        ]
+        self._json(200, {"models": models})
 
     def _ollama_model_missing(self, body: dict[str, Any]) -> bool:
         if self.fake._model_known(body.get("model")):
@@ -319,23 +376,31 @@ class _Handler(BaseHTTPRequestHandler):
             return
         model = self.fake.served_model or body["model"]
         options = body.get("options") or {}
+        if body.get("think") is True and "thinking" not in self._capabilities(str(model)):
+            self._json(400, {"error": f'"{model}" does not support thinking'})
+            return
         if not self._fits(body, options.get("num_predict")):
             self._start_stream("application/x-ndjson")
             final = {"model": model, "message": {"role": "assistant", "content": ""}}
             self._chunk(json.dumps({**final, "done": True, "done_reason": "length"}) + "\n")
             self._end_stream()
             return
+        thinks = self._thinks(body.get("think") is not False)
         if body.get("stream") is False:
-            message = {"role": "assistant", "content": self.fake.chat_reply}
+            message = {"role": "assistant", "content": self._reply_text}
+            if thinks:
+                message["thinking"] = self.fake.thinking
             self._json(200, {"model": model, "message": message, "done": True})
             return
         self._start_stream("application/x-ndjson")
 
-        def emit(token: str) -> None:
-            line = {"model": model, "message": {"role": "assistant", "content": token}}
-            self._chunk(json.dumps({**line, "done": False}) + "\n")
+        def emit(token: str, reasoning: bool = False) -> None:
+            message = {"role": "assistant", "content": ""}
+            message["thinking" if reasoning else "content"] = token
+            self._chunk(json.dumps({"model": model, "message": message, "done": False}) + "\n")
 
-        if not self._stream(fault, emit, "this is not json\n", options.get("num_predict")):
+        budget = options.get("num_predict")
+        if not self._stream(fault, emit, "this is not json\n", budget, thinks):
             return
         if fault.ending in ("bare_done", "eof"):
             self._end_stream()
@@ -371,23 +436,35 @@ class _Handler(BaseHTTPRequestHandler):
         if self._openai_model_missing(body):
             return
         model = self.fake.served_model or body["model"]
-        if not self._fits(body, body.get("max_tokens")):
-            message = "the request exceeds the available context size, try increasing it"
-            error = {"code": 400, "message": message, "type": "exceed_context_size_error"}
-            self._json(400, {"error": error})
+        if self.fake.strict_fields and "chat_template_kwargs" in body:
+            message = "Unrecognized request argument supplied: chat_template_kwargs"
+            self._json(400, {"error": {"message": message, "type": "invalid_request_error"}})
             return
+        if not self._fits(body, body.get("max_tokens")):
+            self._openai_overflow(body)
+            return
+        switch = (body.get("chat_template_kwargs") or {}).get("enable_thinking")
+        thinks = self._thinks(switch is not False)
+        field = self.fake.reasoning_field
         if not body.get("stream"):
-            message = {"role": "assistant", "content": self.fake.chat_reply}
+            message = {"role": "assistant", "content": self._reply_text}
+            if thinks:
+                message[field] = self.fake.thinking
             choice = {"index": 0, "message": message, "finish_reason": "stop"}
             self._json(200, {"id": "chatcmpl-fake", "model": model, "choices": [choice]})
             return
         self._start_stream("text/event-stream")
+        if fault.ending == "empty":
+            self._end_stream()
+            return
 
-        def emit(token: str) -> None:
-            choice = {"index": 0, "delta": {"content": token}, "finish_reason": None}
+        def emit(token: str, reasoning: bool = False) -> None:
+            delta = {"content": None, field: token} if reasoning else {"content": token}
+            choice = {"index": 0, "delta": delta, "finish_reason": None}
             self._event({"id": "chatcmpl-fake", "model": model, "choices": [choice]})
 
-        if not self._stream(fault, emit, "data: this is not json\n\n", body.get("max_tokens")):
+        budget = body.get("max_tokens")
+        if not self._stream(fault, emit, "data: this is not json\n\n", budget, thinks):
             return
         if fault.ending in ("bare_done", "eof"):
             if fault.ending == "bare_done":
@@ -399,6 +476,28 @@ class _Handler(BaseHTTPRequestHandler):
         self._event({"id": "chatcmpl-fake", "model": model, "choices": [choice]})
         self._chunk("data: [DONE]\n\n")
         self._end_stream()
+
+    def _openai_overflow(self, body: dict[str, Any]) -> None:
+        """A prompt over the context: llama.cpp's 400, or llama-cpp-python's empty stream."""
+        if self.fake.overflow == "empty_stream":
+            if body.get("stream"):
+                self._start_stream("text/event-stream")
+                self._end_stream()
+                self.close_connection = True  # and drops the kept-alive connection after it
+                return
+            limit, asked = self.fake.context_limit, self.fake.prompt_tokens[-1]
+            message = (
+                f"This model's maximum context length is {limit} tokens. However, you requested "
+                f"{asked} tokens ({asked} in the messages, 0 in the completion). Please reduce "
+                "the length of the messages or completion."
+            )
+            error = {"message": message, "type": "invalid_request_error",
+                     "param": "messages", "code": "context_length_exceeded"}  # fmt: skip
+            self._json(400, {"error": error})
+            return
+        message = "the request exceeds the available context size, try increasing it"
+        error = {"code": 400, "message": message, "type": "exceed_context_size_error"}
+        self._json(400, {"error": error})
 
     def _openai_models(self, body: dict[str, Any], fault: Fault) -> None:
         names = sorted(self.fake.models or {"chat-model"})
@@ -444,14 +543,29 @@ class _Handler(BaseHTTPRequestHandler):
         limit = self.fake.context_limit
         return limit is None or count + int(max_tokens or 0) <= limit
 
+    def _thinks(self, asked: bool) -> bool:
+        """Whether this answer streams reasoning (a thinking model, not told to stop)."""
+        return bool(self.fake.thinking) and (asked or self.fake.ignores_think)
+
     def _stream(
-        self, fault: Fault, emit: Callable[[str], None], garbage: str, max_tokens: Any = None
+        self,
+        fault: Fault,
+        emit: Callable[..., None],
+        garbage: str,
+        max_tokens: Any = None,
+        thinks: bool = False,
     ) -> bool:
-        """Emit the reply token by token; False when a fault dropped the connection."""
-        tokens = re.findall(r"\S+\s*", self.fake.chat_reply)
-        self._limited = bool(max_tokens) and len(tokens) > int(max_tokens)
-        if self._limited:
-            tokens = tokens[: int(max_tokens)]
+        """Emit the reasoning (if any), then the reply, token by token, both within
+        ``max_tokens``; False when a fault dropped the connection."""
+        reasoning = re.findall(r"\S+\s*", self.fake.thinking) if thinks else []
+        tokens = re.findall(r"\S+\s*", self._reply_text)
+        budget = int(max_tokens) if max_tokens else None
+        self._limited = budget is not None and len(reasoning) + len(tokens) > budget
+        if budget is not None:
+            reasoning = reasoning[:budget]
+            tokens = tokens[: max(0, budget - len(reasoning))]
+        for piece in reasoning:
+            emit(piece, True)
         for i, token in enumerate(tokens):
             if i == 1 and fault.malformed:
                 self._chunk(garbage)
@@ -525,6 +639,7 @@ ROUTES = {
     ("GET", "/api/tags"): _Handler._ollama_tags,
     ("POST", "/api/chat"): _Handler._ollama_chat,
     ("POST", "/api/show"): _Handler._ollama_show,
+    ("GET", "/api/ps"): _Handler._ollama_ps,
     ("POST", "/v1/embeddings"): _Handler._openai_embeddings,
     ("POST", "/v1/chat/completions"): _Handler._openai_chat,
     ("GET", "/v1/models"): _Handler._openai_models,

@@ -10,6 +10,8 @@ from __future__ import annotations
 import itertools
 import re
 import tempfile
+import threading
+import time
 from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
@@ -190,6 +192,11 @@ def test_server_down_keeps_keyword_search(vault: Path, settings_for, backend: st
     hits = engine.search("Zorblax-7")
     assert [h.title for h in hits][:1] == ["Zorblax-7 launch"]
     assert "is unavailable" in engine.status().backend_error
+    # The answer says so, as for a provider that is down (REST, MCP and the CLI word it).
+    from pixelmem.mcp_tools import search_answer
+
+    assert "is unavailable" in engine.semantic_error
+    assert "keyword matches" in search_answer(engine, "Zorblax-7", "hybrid", [])["note"]
     assert "\n" not in engine.backend_error
     down = settings.copy()
     down.search.postgres_url = "postgresql://nobody:pw@127.0.0.1:9/nothing"
@@ -218,6 +225,14 @@ def test_doctor_checks_the_database(vault: Path, settings_for, backend: str, cap
     out = capsys.readouterr().out
     assert "ok  schema: 1" in out and "ok  pgvector: extension vector" in out
     assert "ok  index fake:hash: 5 chunks, all with vectors, indexes valid" in out
+    import psycopg
+
+    with psycopg.connect(settings.search.postgres_url, autocommit=True) as conn:
+        table = conn.execute("SELECT chunk_table FROM pm_models").fetchone()[0]
+        conn.execute(f"ALTER TABLE {table} DROP COLUMN length")  # damaged by hand
+    assert main(["doctor", "--vault", str(vault)]) == 1
+    out = capsys.readouterr().out
+    assert f"the table {table} is damaged" in out and "Traceback" not in out
     settings.search.postgres_url = "postgresql://nobody:pw@127.0.0.1:9/nothing"
     settings.save()
     assert main(["doctor", "--vault", str(vault)]) == 1
@@ -344,3 +359,80 @@ def test_a_dropped_vector_index_is_rebuilt_by_the_next_client(
     Engine(vault, settings, embedder=HashEmbedder()).open()
     with psycopg.connect(settings.search.postgres_url) as conn:
         assert conn.execute("SELECT 1 FROM pg_indexes WHERE indexname = %s", (name,)).fetchone()
+
+
+class _SlowCountingEmbedder(HashEmbedder):
+    """Embeds slowly enough that clients started together overlap; counts into a shared list;
+    ``fail_after``: raise ProviderUnavailable once this many texts were embedded."""
+
+    def __init__(self, seen: list[int], fail_after: int | None = None) -> None:
+        super().__init__()
+        self._seen, self._fail_after = seen, fail_after
+
+    def embed_documents(self, texts):
+        from pixelmem.core.errors import ProviderUnavailable
+
+        if self._fail_after is not None and self.texts_embedded >= self._fail_after:
+            raise ProviderUnavailable("the provider went away")
+        time.sleep(0.002 * len(texts))
+        self._seen.append(len(texts))
+        return super().embed_documents(texts)
+
+
+def _many_memories(vault: Path, count: int) -> MemoryStore:
+    store = MemoryStore(vault)
+    for n in range(count):
+        store.create(f"Note {n}", f"Paragraph {n} about topic {n % 17}. " * 30)
+    return store
+
+
+@pytest.mark.parametrize("clients", [2, 4])
+def test_clients_indexing_a_fresh_database_at_once_converge(
+    tmp_path: Path, postgres_server: str, clients: int
+) -> None:
+    store = _many_memories(tmp_path / "vault", 120)
+    url = _database(postgres_server)
+    seen: list[int] = []
+    engines = []
+    for _ in range(clients):
+        settings = Settings()
+        settings.search.backend, settings.search.postgres_url = "postgres", url
+        engines.append(Engine(store.root, settings, embedder=_SlowCountingEmbedder(seen)))
+    errors: list[BaseException] = []
+
+    def run(engine: Engine) -> None:
+        try:
+            report = engine.open()
+            assert not report.semantic_error, report.semantic_error
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(e,)) for e in engines]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert errors == []
+    chunks = engines[0].status().chunks
+    assert sum(seen) == chunks  # every chunk embedded once across all clients
+    for engine in engines:
+        assert engine.search("Paragraph 7 about topic 7")[0].title == "Note 7"
+
+
+def test_a_sync_cut_short_keeps_the_batches_it_wrote(tmp_path: Path, postgres_server: str):
+    from pixelmem.core.index.indexer import SYNC_BATCH_CHUNKS
+
+    store = _many_memories(tmp_path / "vault", 300)
+    settings = Settings()
+    settings.search.backend, settings.search.postgres_url = "postgres", _database(postgres_server)
+    seen: list[int] = []
+    first = Engine(store.root, settings, embedder=_SlowCountingEmbedder(seen, fail_after=300))
+    report = first.open()
+    assert "went away" in report.semantic_error
+    assert sum(seen) < report.chunks  # it stopped part-way
+    seen.clear()
+    second = Engine(store.root, settings.copy(), embedder=_SlowCountingEmbedder(seen))
+    report = second.open()
+    assert not report.semantic_error
+    # What the first run committed (whole batches) is reused, the rest embedded once.
+    assert report.reused >= SYNC_BATCH_CHUNKS and sum(seen) == report.chunks - report.reused

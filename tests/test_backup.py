@@ -19,6 +19,8 @@ from pixelmem.core.archive.backup import (
     restore_backup,
 )
 
+pytestmark = pytest.mark.permissions  # also run without CAP_DAC_OVERRIDE (dev.sh)
+
 
 def _files(root: Path) -> dict[str, bytes]:
     return {
@@ -323,3 +325,27 @@ def test_cli_backup_and_restore(
 
     assert main(["restore", str(archive), "--to", str(dest), "--dry-run", "--overwrite"]) == 0
     assert (dest / "a.md").read_text() == "mine\n"
+
+
+def test_a_full_disk_while_restoring_is_named_as_such(tmp_path, monkeypatch) -> None:
+    import errno
+    import os
+
+    from pixelmem.core.archive import restore as restore_module
+    from pixelmem.core.archive.backup import BackupError, create_backup, restore_backup
+    from pixelmem.core.vault.store import MemoryStore
+
+    vault = tmp_path / "vault"
+    MemoryStore(vault).create("Kept", "text")
+    archive = tmp_path / "b.tar.gz"
+    create_backup(vault, archive)
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(restore_module.os, "fsync", full)
+    with pytest.raises(BackupError) as caught:
+        restore_backup(archive, tmp_path / "elsewhere")
+    message = str(caught.value)
+    assert "cannot write" in message and "No space left on device" in message
+    assert "b.tar.gz" not in message  # the archive is not blamed

@@ -30,8 +30,8 @@ from pixelmem.core.providers.chat import (
     OllamaChat,
     OpenAIChat,
     create_chat_client,
-    fitted_settings,
 )
+from pixelmem.core.providers.chat_window import fitted_settings
 from pixelmem.core.providers.http import EndpointNotFound, ProviderTimeout, RetryPolicy
 from pixelmem.core.settings import ChatSettings
 
@@ -78,7 +78,13 @@ def test_the_answer_streams_token_by_token(kind: str, server: FakeServer) -> Non
     client = make(kind, base_of(kind, server))
     assert list(client.stream_chat(MESSAGES)) == TOKENS
     body = server.bodies(CHAT_PATH[kind])[0]
-    assert body == {"model": "chat-model", "messages": MESSAGES, "stream": True}
+    # Thinking is asked off by default, in each protocol's own words.
+    switch = (
+        {"think": False}
+        if kind == "ollama"
+        else {"chat_template_kwargs": {"enable_thinking": False}}
+    )
+    assert body == {"model": "chat-model", "messages": MESSAGES, "stream": True, **switch}
 
 
 @pytest.mark.parametrize("kind", PROVIDERS)
@@ -377,16 +383,6 @@ def test_the_factory_builds_each_provider_with_defaults(monkeypatch) -> None:
 def test_the_factory_client_talks_to_the_configured_server(server: FakeServer) -> None:
     settings = ChatSettings(provider="openai", base_url=server.openai_url, model="m")
     assert "".join(create_chat_client(settings).stream_chat(MESSAGES)) == REPLY
-
-
-def test_ollama_says_its_models_window_and_a_smaller_one_wins(server: FakeServer) -> None:
-    server.context_limit = 2048
-    settings = ChatSettings(provider="ollama", base_url=server.url, model="m", context_window=8192)
-    assert fitted_settings(settings).context_window == 2048
-    assert fitted_settings(settings).context_window == 2048
-    assert len(server.bodies("/api/show")) == 1  # asked once per server and model
-    roomy = ChatSettings(provider="ollama", base_url=server.url, model="m2", context_window=1024)
-    assert fitted_settings(roomy) is roomy  # the setting is smaller: it stands
 
 
 def test_without_api_show_the_setting_stands(server: FakeServer) -> None:

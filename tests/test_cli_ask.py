@@ -219,3 +219,31 @@ def test_each_token_is_flushed_as_it_arrives() -> None:
     _stream_answer(iter(["a ", "b ", "c"]), out)
     assert out.flushed == ["a ", "a b ", "a b c"]
     assert out.getvalue() == "a b c\n"
+
+
+def test_a_thinking_models_reasoning_goes_to_stderr_and_the_answer_to_stdout(
+    server: FakeServer, vault: Path, memories, capsys
+) -> None:
+    server.thinking = "Weigh the dose against the yield."
+    configure(server, "openai")
+    settings = Settings.load()
+    settings.chat.think = "on"
+    settings.save()
+    assert ask(vault, "espresso ratio?") == 0
+    out, err = capsys.readouterr()
+    assert out.startswith(REPLY) and "Weigh the dose" not in out
+    assert "thinking: Weigh the dose against the yield." in err
+
+
+def test_an_empty_answer_names_its_cause_and_exits_1(
+    server: FakeServer, vault: Path, memories, capsys
+) -> None:
+    server.thinking = " ".join(["hmm"] * 40)
+    server.ignores_think = True
+    configure(server)
+    settings = Settings.load()
+    settings.chat.max_tokens = 20
+    settings.save()
+    assert ask(vault, "espresso ratio?") == 1
+    err = capsys.readouterr().err
+    assert "thought anyway" in err and "Raise chat.max_tokens" in err

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 
 import pytest
 from fake_servers import FakeServer, free_port
@@ -124,6 +125,27 @@ def test_test_shows_the_readable_error(capsys: pytest.CaptureFixture[str]) -> No
     )
 
 
+def test_a_password_in_a_base_url_is_never_shown(
+    capsys: pytest.CaptureFixture[str], vault: Path
+) -> None:
+    from pixelmem.mcp_tools import PixelmemService
+
+    port = free_port()
+    code, _, _ = run(capsys, "set", "embedding.provider", "ollama")
+    run(capsys, "set", "embedding.base_url", f"http://bob:hunter2-url@127.0.0.1:{port}")
+    run(capsys, "set", "chat.base_url", "https://carol:chat-pass-9@example.invalid/v1")
+    code, out, err = run(capsys, "show")
+    assert code == 0 and "bob:***@127.0.0.1" in out and "carol:***@example.invalid" in out
+    code, out, err = run(capsys, "test")
+    assert code == 1 and f"bob:***@127.0.0.1:{port}" in err
+    config = PixelmemService(vault).get_rag_config()
+    seen = out + err + json.dumps(config) + repr(Settings.load())
+    assert "hunter2-url" not in seen and "chat-pass-9" not in seen
+    # The shown value typed back (the settings dialog, `config set`) keeps the password.
+    run(capsys, "set", "embedding.base_url", f"http://bob:***@127.0.0.1:{port}")
+    assert Settings.load().embedding.base_url == f"http://bob:hunter2-url@127.0.0.1:{port}"
+
+
 def configure_chat(server: FakeServer, provider: str, model: str = "chat-model") -> None:
     settings = Settings()
     settings.set_key("embedding.provider", "ollama")
@@ -145,7 +167,10 @@ def test_test_asks_the_chat_model_for_one_token(
         (body,) = server.bodies(path)
     assert code == 0, err
     label = "Ollama" if provider == "ollama" else "OpenAI-compatible"
-    assert out.splitlines()[-1].startswith(f"chat chat-model ({label}): ok, one token in ")
+    lines = [line for line in out.splitlines() if line.startswith("chat chat-model")]
+    assert lines[0].startswith(f"chat chat-model ({label}): ok, one token in ")
+    if provider == "ollama":  # the window the chat is planned for, as Ollama says it
+        assert "chat context window: 4,096 tokens (sent as num_ctx)" in out
     assert body["stream"] is False
     assert body.get("max_tokens") == 1 or body["options"]["num_predict"] == 1
 
@@ -176,3 +201,17 @@ def test_an_unknown_chat_model_fails_the_test(capsys: pytest.CaptureFixture[str]
         code, _out, err = run(capsys, "test")
     assert code == 1
     assert "model 'missing-llm' not found" in err and "ollama pull missing-llm" in err
+
+
+def test_test_under_auto_tests_the_model_the_vault_uses(
+    capsys: pytest.CaptureFixture[str], tmp_path
+) -> None:
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    for n in range(6):
+        (vault / f"n{n}.md").write_text(f"# 笔记 {n}\n\n今天学习了中文检索和向量模型。\n", "utf-8")
+    code, out, err = run(capsys, "test", "--vault", str(vault))
+    assert code == 0, err
+    first, second = out.splitlines()[:2]
+    assert first.startswith("embedding.provider auto: local-multilingual for ")
+    assert "e5" in second.split(":")[0] + second  # the multilingual model, not MiniLM

@@ -63,3 +63,17 @@ def test_a_per_token_server_is_told_to_enable_pooling(
         "returns one vector per token: start it with pooling enabled (e.g. --pooling mean)" in out
     )
     assert "different lengths" not in out
+
+
+def test_a_full_rebuild_with_an_unreachable_provider_keeps_the_cache(
+    server: FakeServer, vault: Path, memories, capsys
+) -> None:
+    configure(server.url)
+    assert index(vault) == 0
+    cache = vault / ".pixelmem" / "embeddings.msgpack.zst"
+    before = cache.read_bytes()
+    configure(f"http://127.0.0.1:{free_port()}")  # the server went away
+    assert main(["index", "--full", "--vault", str(vault)]) == 1
+    err = capsys.readouterr().err
+    assert "Ollama is not running" in err and "the embedding cache was kept" in err
+    assert cache.read_bytes() == before

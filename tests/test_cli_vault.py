@@ -12,6 +12,8 @@ from test_importers import make_docx, make_pdf  # tests/ is on sys.path (no __in
 from pixelmem.cli import main
 from pixelmem.core.vault.store import MemoryStore
 
+pytestmark = pytest.mark.permissions  # also run without CAP_DAC_OVERRIDE (dev.sh)
+
 
 class _Tty(io.StringIO):
     def isatty(self) -> bool:
@@ -145,6 +147,17 @@ def test_show_and_delete_errors(vault: Path, capsys) -> None:
     assert code == 1
 
 
+def test_show_of_an_unreadable_note_names_it(vault: Path, capsys) -> None:
+    from pixelmem.core.vault import ids
+
+    (vault / "notes").mkdir()
+    (vault / "notes" / "big.md").write_bytes(b"\x00" * 10)
+    code, _, err = run(capsys, "show", ids.path_id("notes/big.md"), "--vault", str(vault))
+    assert code == 1 and "big.md" in err and "binary file" in err
+    code, _, err = run(capsys, "show", "nope", "--vault", str(vault))
+    assert code == 1 and "1 file in the vault cannot be read" in err and "doctor" in err
+
+
 def test_ambiguous_prefix_is_not_found(vault: Path, capsys) -> None:
     store = MemoryStore(vault)
     store.create("one", memory_id="same-prefix-1")
@@ -159,6 +172,17 @@ def test_delete_moves_to_trash(vault: Path, capsys) -> None:
     assert code == 0 and ".pixelmem/trash" in out
     assert memory.path is not None and not memory.path.exists()
     assert len(list((vault / ".pixelmem" / "trash").iterdir())) == 1
+
+
+def test_delete_of_a_read_only_note_needs_force(vault: Path, capsys) -> None:
+    memory = MemoryStore(vault).create("Signed contract")
+    assert memory.path is not None
+    memory.path.chmod(0o444)
+    code, _, err = run(capsys, "delete", memory.id, "--vault", str(vault))
+    assert code == 1 and memory.path.is_file()
+    assert err.count("\n") == 1 and "is read-only" in err and "--force" in err
+    code, out, _ = run(capsys, "delete", memory.id, "--force", "--vault", str(vault))
+    assert code == 0 and not memory.path.exists() and "trash" in out
 
 
 def test_import_files_and_folders(vault: Path, tmp_path: Path, capsys) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from pixelmem import __version__, cli
-from pixelmem.commands import backup, chat, common, mcp, serve, vault
+from pixelmem.commands import backup, chat, chats, common, mcp, serve, vault
 from pixelmem.core.settings import Settings
 from pixelmem.core.vault.store import MemoryStore
 
@@ -41,9 +41,13 @@ REQUIRED: dict[str, list[str]] = {
     "serve": [],
     "backup": ["out.tar.gz"],
     "restore": ["in.tar.gz"],
+    "import-chats": ["conversations.json"],
+    "chats": [],
+    "propose-memories": ["--latest"],
 }
-# Commands that do not read a vault (config is per user); the rest must resolve --vault.
-NO_VAULT = {"config show", "config set", "config test", "eval"}
+# Commands that do not read a vault (config is per user; config test reads it to know which
+# model `auto` chose for it); the rest must resolve --vault.
+NO_VAULT = {"config show", "config set", "eval"}
 
 
 class _Resolved(Exception):
@@ -103,7 +107,7 @@ def test_both_orders_reach_the_command(
     def spy(args: argparse.Namespace, settings: Settings | None = None) -> Path:
         raise _Resolved(real(args, settings))
 
-    for module in (common, vault, chat, mcp, serve, backup):
+    for module in (common, vault, chat, chats, mcp, serve, backup):
         monkeypatch.setattr(module, "vault_from_args", spy)
     monkeypatch.setattr(cli, "_run_app", lambda args: spy(args, Settings.load()))
     monkeypatch.setattr(chat, "create_chat_client", lambda settings: object())

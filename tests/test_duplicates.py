@@ -215,3 +215,20 @@ def test_merge_points_links_at_the_kept_memory_and_trashes_the_other(vault):
     assert written.changes.deleted == (other.id,) and untouched.id not in written.changes.ids
     assert [r.title for r in written.value.trashed] == ["Espresso ratio"]
     assert other.id not in {m.id for m in store.list()}
+
+
+def test_a_merge_with_a_read_only_memory_writes_nothing(vault):
+    from pixelmem.core.errors import NoteNotWritable
+    from pixelmem.core.insight.merge import merge_memories
+    from pixelmem.core.vault.store import MemoryStore
+    from pixelmem.core.vault.writes import MemoryWrites
+
+    store = MemoryStore(vault)
+    keep = store.create("Espresso", "18 g in, 36 g out.")
+    other = store.create("Espresso ratio", "Grind finer when it runs fast.")
+    assert keep.path is not None and other.path is not None
+    other.path.chmod(0o444)
+    before = keep.path.read_bytes()
+    with pytest.raises(NoteNotWritable, match="not merged"):
+        merge_memories(MemoryWrites(store), keep.id, [other.id])
+    assert keep.path.read_bytes() == before and other.path.is_file()

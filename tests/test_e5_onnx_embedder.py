@@ -150,3 +150,23 @@ def test_shipped_graph_matches_the_tool() -> None:
     assert model.SerializeToString() == (folder / "graph.onnx").read_bytes()
     shipped = json.loads((folder / "layout.json").read_text("utf-8"))
     assert shipped["tensors"] == layout and shipped["weights_bytes"] == total
+
+
+def test_an_unwritable_model_cache_leaves_keyword_search_working(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pixelmem.core.index.engine import Engine
+    from pixelmem.core.settings import Settings
+    from pixelmem.core.vault.store import MemoryStore
+
+    blocker = tmp_path / "cache-is-a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
+    store = MemoryStore(tmp_path / "vault")
+    store.create("Bread", "Feed the sourdough starter every day.")
+    settings = Settings()
+    settings.embedding.provider = "local-multilingual"
+    engine = Engine(settings=settings, store=store)
+    engine.open()
+    assert [h.title for h in engine.search("sourdough")] == ["Bread"]
+    assert "cannot be prepared" in engine.semantic_error and "keyword" in engine.semantic_error

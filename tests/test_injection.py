@@ -283,7 +283,8 @@ def test_build_prompt_for_searches_hybrid_top5_with_the_engines_threshold() -> N
     settings = SimpleNamespace(chat=chat, search=SimpleNamespace(min_relevance=0.42))
     engine = SimpleNamespace(search=search, store=store, settings=settings)
     prompt = build_prompt_for(engine, "question")
-    assert calls == [("question", {"mode": "hybrid", "k": AUTO_K, "min_relevance": 0.42})]
+    expected = {"mode": "hybrid", "k": AUTO_K, "min_relevance": 0.42, "filters": None}
+    assert calls == [("question", expected)]
     assert prompt.budget == 1234
     assert ids(prompt) == ["a"]
 
@@ -373,3 +374,11 @@ def test_an_answer_without_its_question_is_not_kept() -> None:
     history = [{"role": "user", "content": "x " * 300}, {"role": "assistant", "content": "y"}]
     kept, dropped = fit_history(history, 20)
     assert kept == [] and dropped == 2
+
+
+def test_a_superseded_memory_says_so_in_its_entry() -> None:
+    from pixelmem.core.assist.injection import format_entry
+
+    old = Memory(id="a1", title="Editor", body="VS Code", extra={"superseded_by": "b2"})
+    assert 'superseded_by="b2"' in format_entry(old, old.body)
+    assert "superseded" not in format_entry(Memory(id="b2", title="Editor", body="Neovim"), "x")

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from extraction_fakes import rule_model_reply
 from fake_servers import FakeServer
 from mcp import ClientSession, StdioServerParameters, stdio_client
 from test_importers import make_docx, make_pdf
@@ -38,6 +39,7 @@ TOOLS = {
     "reindex_documents",
     "get_rag_config",
     "set_rag_config",
+    "propose_memories_from_text",
 }
 
 
@@ -203,6 +205,19 @@ def test_tools_are_listed_with_schemas(served: Served) -> None:
     }
 
 
+def test_tools_say_what_they_do_to_the_data(served: Served) -> None:
+    tools = {t.name: t for t in served.client.list_tools()}
+    for name in ("semantic_search", "get_memory", "list_memories", "get_rag_config"):
+        assert tools[name].annotations.read_only_hint is True, name
+    assert tools["add_memory"].annotations.destructive_hint is False  # a proposal, a new file
+    assert tools["set_rag_config"].annotations.destructive_hint is True  # re-embeds the vault
+    # Only proposing from text reaches beyond the vault: it asks the user's chat model.
+    assert tools["propose_memories_from_text"].annotations.open_world_hint is True
+    assert tools["propose_memories_from_text"].annotations.destructive_hint is False
+    others = [t for name, t in tools.items() if name != "propose_memories_from_text"]
+    assert all(t.annotations.open_world_hint is False for t in others)
+
+
 def _schema(tool: Any) -> dict[str, Any]:
     return getattr(tool, "input_schema", None) or tool.inputSchema
 
@@ -238,6 +253,8 @@ def test_get_and_list_memories(served: Served) -> None:
     assert memory["title"] == "Rust borrow checker"
     assert memory["topics"] == ["rust", "programming"] and memory["importance"] == "high"
     assert memory["body"].startswith("A value has one owner") and memory["created"]
+    by_prefix = served.client.ok("get_memory", {"id": served.ids["rust"][:8]})  # as the CLI
+    assert by_prefix["id"] == served.ids["rust"]
 
     listed = served.client.ok("list_memories", {"topic": "RUST"})
     assert [m["id"] for m in listed["memories"]] == [served.ids["rust"]]
@@ -278,6 +295,9 @@ def test_bad_arguments_are_tool_errors(
     result = served.client.call(tool, arguments)
     assert is_error(result)
     assert expected.lower() in text_of(result).lower()
+    # One short line a model can act on: no pydantic dump, no links to its docs.
+    assert "\n" not in text_of(result) and "pydantic" not in text_of(result)
+    assert "validation error" not in text_of(result) and len(text_of(result)) < 300
 
 
 def test_the_server_survives_bad_calls(served: Served) -> None:
@@ -318,6 +338,36 @@ def test_add_memory_direct_and_off_follow_the_setting(served: Served) -> None:
         assert is_error(refused) and "mcp_writes" in text_of(refused)
     finally:
         write_settings(served.config_dir, mcp_writes="review")
+
+
+def test_a_time_in_the_query_and_since_until(served: Served) -> None:
+    found = served.client.ok("semantic_search", {"query": "sourdough starter this year"})
+    assert found["time"]["fromQuery"]["text"] == "this year"
+    assert found["results"][0]["id"] == served.ids["bread"]
+    kept = served.client.ok(
+        "semantic_search", {"query": "sourdough starter", "until": "2001-01-01"}
+    )
+    assert kept["results"] == [] and kept["time"]["filter"]["end"].startswith("2001-01-02")
+    refused = served.client.call("semantic_search", {"query": "x", "since": "someday"})
+    assert is_error(refused) and "not a date" in text_of(refused)
+
+
+def test_propose_memories_from_text_waits_in_the_inbox(served: Served) -> None:
+    with FakeServer(chat_responder=rule_model_reply) as chat:
+        write_settings(served.config_dir, chat__provider="openai", chat__base_url=chat.openai_url)
+        try:
+            text = "User: I prefer rye flour for the starter.\nAssistant: Rye is lively."
+            answer = served.client.ok("propose_memories_from_text", {"text": text})
+        finally:
+            write_settings(served.config_dir, chat__provider="")
+    assert answer["status"] == "pending_review"
+    [proposed] = answer["proposed"]
+    assert proposed["kind"] == "preference"
+    draft = Inbox(served.vault).get(proposed["id"])
+    assert "rye flour" in draft.body and draft.source and draft.source.startswith("mcp")
+    assert any("Yacht" in reason for reason in answer["setAside"])
+    empty = served.client.call("propose_memories_from_text", {"text": "  "})
+    assert is_error(empty)
 
 
 def test_changes_by_another_process_are_picked_up(served: Served) -> None:

@@ -219,6 +219,19 @@ def test_a_per_token_answer_says_to_enable_pooling(server: FakeServer) -> None:
     )
 
 
+def test_the_pooling_hint_names_the_flags_of_the_server_found(server: FakeServer) -> None:
+    rows = [{"index": 0, "embedding": [[0.1, 0.2], [0.3, 0.4]]}]
+    per_token = json.dumps({"object": "list", "data": rows, "model": "m"})
+    for header, expected in [
+        ("llama.cpp", "start llama-server with --embeddings --pooling mean"),
+        ("uvicorn", "llama-cpp-python's server has no pooling option"),
+    ]:
+        server.server_header = header
+        server.fail(status=200, body=per_token, path="/v1/embeddings")
+        with pytest.raises(ProviderResponseError, match=expected):
+            make("openai", server.openai_url).embed_documents(["a b"])
+
+
 @pytest.mark.parametrize("kind", PROVIDERS)
 def test_dropped_connection(kind: str, server: FakeServer) -> None:
     server.fail(disconnect=True)

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from permission_probe import PERMISSIONS_ENFORCED
 
 from pixelmem.core.errors import SettingsError
 from pixelmem.core.settings import (
@@ -20,7 +21,10 @@ from pixelmem.core.settings import (
     SearchSettings,
     Settings,
     settings_path,
+    update_settings,
 )
+
+pytestmark = pytest.mark.permissions  # also run without CAP_DAC_OVERRIDE (dev.sh)
 
 SECRET = "sk-settings-DO-NOT-LEAK-42"
 ISSUE_KEYS = [
@@ -127,6 +131,47 @@ def test_saving_after_a_corrupt_load_keeps_the_backup() -> None:
     settings.save()
     assert Settings.load().search.top_k == 7
     assert path.with_name("settings.json.bak").read_text() == "{not json"
+
+
+def test_an_unreadable_file_is_never_replaced(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pixelmem.core import settings as settings_module
+
+    update_settings({"chat.api_key": SECRET, "mcp_writes": "direct"})
+    path = settings_path()
+    before = path.read_bytes()
+
+    def denied(_path):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(settings_module, "read_regular_bytes", denied)
+    assert Settings.load() == Settings()  # reading for use: defaults, with a warning
+    with pytest.raises(SettingsError, match=r"cannot read .*Permission denied.*nothing was saved"):
+        update_settings({"search.top_k": 9})
+    assert path.read_bytes() == before
+
+
+@posix_only
+@pytest.mark.parametrize("problem", ["folder is a file", "read-only folder"])
+def test_a_settings_folder_problem_is_one_line(problem: str, capsys) -> None:
+    from pixelmem.cli import main
+
+    folder = settings_path().parent
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    if problem == "folder is a file":
+        folder.write_text("not a folder")
+    else:
+        folder.mkdir()
+        folder.chmod(0o500)
+        if not PERMISSIONS_ENFORCED:
+            pytest.skip("this process ignores file permissions (root)")
+    try:
+        code = main(["config", "set", "search.top_k", "7"])
+    finally:
+        if folder.is_dir():
+            folder.chmod(0o700)
+    err = capsys.readouterr().err
+    assert code != 0 and err.count("\n") == 1 and err.startswith("pixelmem: error: ")
+    assert "Traceback" not in err
 
 
 def test_unknown_keys_are_ignored_and_invalid_values_reset(

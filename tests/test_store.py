@@ -8,6 +8,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
+from permission_probe import needs_permissions
 
 from pixelmem.core.errors import (
     ConflictError,
@@ -21,6 +22,8 @@ from pixelmem.core.vault import atomic
 from pixelmem.core.vault import store as store_module
 from pixelmem.core.vault.store import MemoryStore
 from pixelmem.core.vault.vault_scan import SkippedFile, UnreadableFile, load_memory
+
+pytestmark = pytest.mark.permissions  # also run without CAP_DAC_OVERRIDE (dev.sh)
 
 OBSIDIAN = (
     "---\n"
@@ -561,7 +564,7 @@ def test_uncreatable_vault(tmp_path: Path, monkeypatch) -> None:
         MemoryStore(tmp_path / "nope")
 
 
-@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root ignores permissions")
+@needs_permissions
 def test_read_only_vault_gives_a_clear_error(vault: Path) -> None:
     store = MemoryStore(vault)
     memory = store.create("x")

@@ -6,6 +6,9 @@ to standard output, then the memories it was given are listed. Without a chat pr
 command says so in one line and exits 1 (``--show-prompt`` still prints the prompt first).
 An answer that was cut off (no finish reason from the server) is an error: exit 1 after the
 text that arrived. One that stopped at ``chat.max_tokens`` is complete, with a note on stderr.
+An answer with no text at all says why (thinking used the budget, the prompt filled the
+context…) and exits 1. With ``chat.think on`` the model's reasoning goes to stderr as it
+arrives; stdout stays the answer.
 """
 
 from __future__ import annotations
@@ -20,9 +23,11 @@ from pixelmem.core.assist.injection import DEFAULT_MODE, InjectedPrompt
 from pixelmem.core.errors import PixelmemError
 from pixelmem.core.providers.chat import (
     TOKEN_LIMIT,
+    AnswerStream,
     ChatNotConfigured,
     create_chat_client,
 )
+from pixelmem.core.providers.thinking import empty_answer_message, reasoning_tokens
 from pixelmem.core.settings import SEARCH_MODES, Settings
 
 CONFIGURE_HINT = " (or run `pixelmem config set chat.provider ollama`)"
@@ -80,8 +85,9 @@ def cmd_ask(args: argparse.Namespace) -> int:
         mode=args.mode,
     )
     prompt = prepared.prompt
-    if client is not None:
-        client.context_window = prepared.chat.context_window  # the model's own, if smaller
+    if client is not None:  # the window the model really has (Ollama says it), and num_ctx
+        client.close()
+        client = create_chat_client(prepared.chat)
     for memory_id in prompt.missing:
         print(f"warning: pinned memory {memory_id} not found (deleted?)", file=sys.stderr)
     if args.show_prompt:
@@ -91,13 +97,51 @@ def cmd_ask(args: argparse.Namespace) -> int:
         return 1
     try:
         stream = client.stream_chat(prompt.messages)
-        _stream_answer(stream, sys.stdout)
+        reasoning = _ReasoningOut(sys.stderr) if prepared.chat.think == "on" else None
+        if reasoning is not None:
+            stream.on_reasoning = reasoning.write
+        text = _stream_answer(stream, sys.stdout, reasoning)
     finally:
         client.close()
+    if not text.strip():
+        print(f"pixelmem: {no_answer_message(stream, prepared.chat)}", file=sys.stderr)
+        return 1
     if stream.hit_token_limit:
         print(f"note: {token_limit_note(settings)}", file=sys.stderr)
     print_used(prompt, sys.stdout)
     return 0
+
+
+def no_answer_message(stream: AnswerStream, chat) -> str:
+    """Why the answer has no text, by its real cause."""
+    return empty_answer_message(
+        stream.finish_reason,
+        reasoning_tokens(stream.reasoning),
+        max_tokens=chat.max_tokens,
+        context_window=chat.context_window,
+        think=chat.think,
+    )
+
+
+class _ReasoningOut:
+    """The reasoning on stderr after ``thinking:``, its line ended when the answer starts."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.open = False
+
+    def write(self, piece: str) -> None:
+        if not self.open:
+            self.out.write("thinking: ")
+            self.open = True
+        self.out.write(piece)
+        self.out.flush()
+
+    def end(self) -> None:
+        if self.open:
+            self.out.write("\n")
+            self.out.flush()
+            self.open = False
 
 
 def token_limit_note(settings: Settings) -> str:
@@ -105,12 +149,16 @@ def token_limit_note(settings: Settings) -> str:
     return f"{TOKEN_LIMIT} (chat.max_tokens = {settings.chat.max_tokens:,})"
 
 
-def _stream_answer(tokens, out: TextIO) -> None:
+def _stream_answer(tokens, out: TextIO, reasoning: _ReasoningOut | None = None) -> str:
     ended_with_newline = True
+    text = []
     try:
         for token in tokens:
+            if reasoning is not None:
+                reasoning.end()  # the answer starts on a line of its own
             out.write(token)
             out.flush()
+            text.append(token)
             ended_with_newline = token.endswith("\n")
     except PixelmemError:
         if not ended_with_newline:
@@ -118,6 +166,7 @@ def _stream_answer(tokens, out: TextIO) -> None:
         raise
     if not ended_with_newline:
         out.write("\n")
+    return "".join(text)
 
 
 def print_used(prompt: InjectedPrompt, out: TextIO) -> None:

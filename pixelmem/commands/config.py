@@ -70,7 +70,7 @@ def _test(args: argparse.Namespace) -> int:
     from pixelmem.core.providers.rerank import reranker_from_settings
 
     settings = Settings.load()
-    embedder = create_embedder(settings.embedding)
+    embedder = create_embedder(_vault_embedding(args, settings))
     dim, latency = test_connection(embedder)
     print(f"{embedder.model_id}: dimension {dim}, {latency * 1000:.0f} ms")
     reranker = reranker_from_settings(settings.rerank)
@@ -79,6 +79,27 @@ def _test(args: argparse.Namespace) -> int:
         reranker.rerank("test", ["a test sentence", "something else"], 2)
         print(f"reranker {reranker.url}: ok, {(time.perf_counter() - start) * 1000:.0f} ms")
     return _test_chat(settings)
+
+
+def _vault_embedding(args: argparse.Namespace, settings: Settings) -> Any:
+    """The embedding settings the vault really uses: ``auto`` resolved for this vault (the
+    multilingual model for a vault that chose it), as the app and the index do."""
+    wanted = settings.embedding
+    if wanted.provider != "auto":
+        return wanted
+    import copy
+
+    from pixelmem.commands.common import vault_from_args
+    from pixelmem.core.index import model_choice
+    from pixelmem.core.vault.store import MemoryStore
+
+    vault = vault_from_args(args, settings)
+    memories = MemoryStore(vault).list() if vault.is_dir() else []
+    choice = model_choice.resolve(vault, memories)
+    print(f"embedding.provider auto: {choice.provider} for {vault} ({choice.reason})")
+    resolved = copy.copy(wanted)
+    resolved.provider = choice.provider
+    return resolved
 
 
 def _test_chat(settings: Settings) -> int:
@@ -99,11 +120,29 @@ def _test_chat(settings: Settings) -> int:
     finally:
         client.close()
     print(f"chat {client.label}: ok, one token in {check.seconds * 1000:.0f} ms")
+    _chat_model_notes(settings)
     if models and check.model.removesuffix(":latest") not in models:
         print(f"note: '{check.model}' is not among the listed models: {', '.join(models)}")
     for warning in check.warnings:
         print(f"pixelmem: {warning}", file=sys.stderr)
     return 1 if check.warnings else 0
+
+
+def _chat_model_notes(settings: Settings) -> None:
+    """Ollama: the window the chat is planned for, and whether the model can chat/think."""
+    if settings.chat.provider != "ollama":
+        return
+    from pixelmem.core.providers.chat_window import fitted_settings, model_facts
+
+    facts = model_facts(settings.chat)
+    fitted = fitted_settings(settings.chat)
+    sent = "sent as num_ctx" if fitted.context_window_mode == "pinned" else "Ollama's own"
+    print(f"chat context window: {fitted.context_window:,} tokens ({sent})")
+    if not facts.can_chat:
+        print(f"note: '{settings.chat.model}' cannot chat (its capabilities: "
+              f"{', '.join(facts.capabilities or ())}) — choose another chat.model")  # fmt: skip
+    if settings.chat.think == "on" and facts.capabilities and "thinking" not in facts.capabilities:
+        print(f"note: '{settings.chat.model}' does not think; chat.think on changes nothing")
 
 
 def _shown(value: Any) -> str:

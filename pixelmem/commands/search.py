@@ -28,6 +28,18 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
         default=None,
         help="hide results below this relevance, 0-1 (default: search.min_relevance, 0.5)",
     )
+    p.add_argument(
+        "--since",
+        metavar="WHEN",
+        default=None,
+        help="only memories from this time on: a date (2024-03-05, 2024-03) or 'last week'",
+    )
+    p.add_argument(
+        "--until",
+        metavar="WHEN",
+        default=None,
+        help="only memories from before the end of this date or range",
+    )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_search)
 
@@ -66,15 +78,29 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
+    from pixelmem.core.index.time_search import time_search
+
+    since, until = time_arguments(args)
     engine = open_engine(args)
     engine.open(progress=ProgressBar("embedding"))
     query = " ".join(args.query)
-    hits = engine.search(query, mode=args.mode, k=args.k, min_relevance=args.min_relevance)
+    found = time_search(
+        engine,
+        query,
+        mode=args.mode,
+        k=args.k,
+        min_relevance=args.min_relevance,
+        since=since,
+        until=until,
+    )
+    hits = found.hits
     if args.json:
         print(json.dumps([_hit_json(engine, h) for h in hits], ensure_ascii=False, indent=2))
         return 0
     if engine.semantic_error and args.mode != "keyword":
         print(f"note: semantic search unavailable ({engine.semantic_error}); keyword results only")
+    if found.note():
+        print(found.note())
     if not hits:
         floor = args.min_relevance
         if floor is None:
@@ -86,6 +112,18 @@ def cmd_search(args: argparse.Namespace) -> int:
         print(f"{rank}. {hit.title}  [{hit.score:.2f}]  {hit.memory_id}{copies}")
         print(f"   {_one_line(hit.snippet)}")
     return 0
+
+
+def time_arguments(args: argparse.Namespace) -> tuple:
+    """``--since``/``--until`` as moments (the start of the first, the end of the second)."""
+    from pixelmem.core.index.time_search import range_argument
+
+    try:
+        since = range_argument(args.since).start if args.since else None
+        until = range_argument(args.until).end if args.until else None
+    except ValueError as exc:
+        raise PixelmemError(str(exc)) from None
+    return since, until
 
 
 def _hit_json(engine, hit) -> dict:

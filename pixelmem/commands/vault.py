@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from pixelmem.commands.common import vault_from_args
-from pixelmem.core.errors import ImportSkipped, MemoryNotFound, PixelmemError
+from pixelmem.core.errors import ImportSkipped, NoteNotWritable, PixelmemError
 from pixelmem.core.paths import VAULT_ENV
 from pixelmem.core.settings import Settings
 from pixelmem.core.vault.ids import printable_name
@@ -41,6 +41,11 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 
     delete = subparsers.add_parser("delete", parents=[common], help="move a memory to the trash")
     delete.add_argument("id")
+    delete.add_argument(
+        "--force",
+        action="store_true",
+        help="also a read-only note, or one you may not write (it is moved, not erased)",
+    )
     delete.set_defaults(handler=cmd_delete)
 
     imp = subparsers.add_parser(
@@ -66,16 +71,8 @@ def open_store(args: argparse.Namespace, *, writing: bool = False) -> MemoryStor
 
 
 def _find(store: MemoryStore, memory_id: str) -> Memory:
-    """Exact id, else a unique prefix of at least 4 characters (ids are long to type)."""
-    try:
-        return store.get(memory_id)
-    except MemoryNotFound:
-        if len(memory_id) < 4:
-            raise
-        matches = [m for m in store.list() if m.id.startswith(memory_id)]
-        if len(matches) != 1:
-            raise
-        return store.get(matches[0].id)
+    """Exact id, else a unique prefix (:meth:`MemoryStore.find`)."""
+    return store.find(memory_id)
 
 
 def cmd_add(args: argparse.Namespace) -> int:
@@ -133,7 +130,12 @@ def cmd_show(args: argparse.Namespace) -> int:
 def cmd_delete(args: argparse.Namespace) -> int:
     store = open_store(args)
     memory = _find(store, args.id)
-    record = MemoryWrites(store).delete(memory.id).value
+    try:
+        record = MemoryWrites(store).delete(memory.id, force=args.force).value
+    except NoteNotWritable as exc:
+        raise NoteNotWritable(
+            exc.path, f"{exc.why} (--force moves it anyway)", exc.action
+        ) from None
     print(f"moved {memory.title!r} to the trash: {record.trashed}")
     return 0
 

@@ -23,6 +23,16 @@ class VaultNotWritable(VaultError):
         self.path = path
 
 
+class NoteNotWritable(VaultError):
+    """A note the user may not change (read-only, or another user's): it is left as it is."""
+
+    def __init__(self, path: Path, why: str, action: str = "saved") -> None:
+        super().__init__(f"{Path(path).name} {why}, so it was not {action}; nothing was changed")
+        self.path = path
+        self.why = why
+        self.action = action
+
+
 class InvalidIdError(PixelmemError):
     def __init__(self, memory_id: str, reason: str = "") -> None:
         detail = f" ({reason})" if reason else ""
@@ -31,8 +41,24 @@ class InvalidIdError(PixelmemError):
 
 
 class MemoryNotFound(PixelmemError):
-    def __init__(self, memory_id: str) -> None:
-        super().__init__(f"no memory with id {memory_id!r}")
+    def __init__(self, memory_id: str, *, unreadable: int = 0) -> None:
+        hint = (
+            f" ({unreadable} file{'s' if unreadable != 1 else ''} in the vault cannot be read: "
+            "`pixelmem doctor` lists them)"
+            if unreadable
+            else ""
+        )
+        super().__init__(f"no memory with id {memory_id!r}{hint}")
+        self.memory_id = memory_id
+
+
+class MemoryUnreadable(MemoryNotFound):
+    """The id names a file the scan skipped: say which and why, not just "no memory"."""
+
+    def __init__(self, memory_id: str, name: str, reason: str) -> None:
+        PixelmemError.__init__(
+            self, f"{memory_id} is {name}, which pixelmem skipped: {reason} (`pixelmem doctor`)"
+        )
         self.memory_id = memory_id
 
 

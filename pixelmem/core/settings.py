@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 
 from pixelmem.core.errors import SettingsError
 from pixelmem.core.paths import config_dir
+from pixelmem.core.redaction import MASK, masked_url, unmasked_url
 from pixelmem.core.vault.atomic import atomic_write_bytes
 from pixelmem.core.vault.safe_open import read_regular_bytes
 from pixelmem.core.vault.vault_files import LOCK_SUFFIX, process_lock
@@ -30,7 +31,7 @@ log = logging.getLogger(__name__)
 
 SETTINGS_FILENAME = "settings.json"
 LOCK_TIMEOUT = 10.0  # seconds; a save waits this long for another process's save
-MASK = "***"
+_URL_KINDS = ("url", "dsn")  # shown with their password masked
 # "auto": a built-in model chosen per vault from its languages (pixelmem.core.index.model_choice).
 EMBEDDING_PROVIDERS = (
     "auto",
@@ -44,6 +45,8 @@ CHAT_PROVIDERS = ("", "ollama", "openai")
 SEARCH_MODES = ("hybrid", "semantic", "keyword")
 SEARCH_BACKENDS = ("local", "postgres")
 MCP_WRITE_MODES = ("review", "direct", "off")
+OFF_ON = ("off", "on")
+CONTEXT_WINDOW_MODES = ("auto", "pinned")
 LANGUAGES = ("", "en", "zh_CN")
 KEY_ENV_VARS = ("PIXELMEM_API_KEY", "OPENAI_API_KEY")
 _OPENAI_HOST = "api.openai.com"
@@ -72,8 +75,8 @@ class _Section:
             value = getattr(self, f.name)
             if f.metadata.get("kind") == "secret" and value:
                 value = MASK
-            elif f.metadata.get("kind") == "dsn":
-                value = masked_dsn(value)
+            elif f.metadata.get("kind") in _URL_KINDS:
+                value = masked_url(value)
             parts.append(f"{f.name}={value!r}")
         return f"{type(self).__name__}({', '.join(parts)})"
 
@@ -113,6 +116,14 @@ class ChatSettings(_Section):
     context_window: int = _setting(4096, low=512, high=2_000_000)
     max_tokens: int = _setting(1024, low=16, high=200_000)
     timeout: float = _setting(120.0, low=1.0, high=3600)  # longest silence between two tokens
+    # "auto": Ollama's own window is read (/api/ps, /api/show) and used, raised or lowered;
+    # "pinned": context_window is sent as num_ctx every time (lowered only to the model's max).
+    context_window_mode: str = _setting("auto", choices=CONTEXT_WINDOW_MODES)
+    # Thinking models: "off" asks the server not to think where its protocol allows; "on" shows
+    # the reasoning (collapsed) above the answer. Reasoning is never saved into memories.
+    think: str = _setting("off", choices=OFF_ON)
+    # Propose memories from a conversation on its own when it ends (a new chat, or closing).
+    extract_on_end: str = _setting("off", choices=OFF_ON)
 
     def effective_api_key(self) -> str:
         return _effective_key(self.api_key, self.provider, self.base_url)
@@ -129,6 +140,8 @@ class SearchSettings(_Section):
     # "postgres" (a PostgreSQL database with pgvector, shared by a team's clients).
     backend: str = _setting("local", choices=SEARCH_BACKENDS)
     postgres_url: str = _setting("", kind="dsn")  # libpq URL; its password is masked
+    # Dates in a query ("last week", "上个月", "March 2024") put memories from then first.
+    time_queries: str = _setting("on", choices=OFF_ON)
 
 
 @dataclass(repr=False)
@@ -155,15 +168,24 @@ class Settings(_Section):
     # -- files ---------------------------------------------------------------------------------
 
     @classmethod
-    def load(cls, path: Path | None = None) -> Settings:
-        """The saved settings; defaults (with a warning) when the file is missing or broken."""
+    def load(cls, path: Path | None = None, *, for_update: bool = False) -> Settings:
+        """The saved settings; defaults (with a warning) when the file is missing or broken.
+
+        ``for_update``: the file is about to be rewritten from what this returns, so a file
+        that exists but cannot be read raises :class:`SettingsError` instead — defaults
+        written over it would lose the user's keys and choices for good."""
         path = path or settings_path()
         try:
             raw = read_regular_bytes(path)  # never a FIFO: it would block forever
         except FileNotFoundError:
             return cls()
         except OSError as exc:
-            log.warning("cannot read %s (%s); using default settings", path, exc.strerror)
+            why = exc.strerror or str(exc)
+            if for_update:
+                raise SettingsError(
+                    f"cannot read {path} ({why}); it was left as it is and nothing was saved"
+                ) from None
+            log.warning("cannot read %s (%s); using default settings", path, why)
             return cls()
         if not raw.strip():
             return cls()  # an empty file is what an interrupted first save leaves
@@ -195,7 +217,12 @@ class Settings(_Section):
 
     def _write(self, path: Path) -> None:
         text = json.dumps(dataclasses.asdict(self), indent=2, ensure_ascii=False) + "\n"
-        _write_private(path, text.encode("utf-8"))
+        try:
+            _write_private(path, text.encode("utf-8"))
+        except OSError as exc:  # a read-only folder, a file where the folder should be, …
+            raise SettingsError(
+                f"cannot save settings to {path} ({exc.strerror or exc}); nothing was changed"
+            ) from None
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Settings:
@@ -232,15 +259,15 @@ class Settings(_Section):
         f = _field_of(_check_key(key))
         if f.metadata["kind"] == "secret" and value.strip() == MASK:
             return
-        if f.metadata["kind"] == "dsn":  # a shown URL typed back keeps the password
-            value = _unmasked_dsn(value.strip(), self.get_key(key))
+        if f.metadata["kind"] in _URL_KINDS:  # a shown URL typed back keeps the password
+            value = unmasked_url(value.strip(), self.get_key(key))
         self._assign(key, _from_text(f, value))
 
     def display_value(self, key: str) -> Any:
         """The value to show a person: keys masked, with where an environment key comes from."""
         value = self.get_key(key)
-        if _field_of(key).metadata["kind"] == "dsn":
-            return masked_dsn(value)
+        if _field_of(key).metadata["kind"] in _URL_KINDS:
+            return masked_url(value)
         if _field_of(key).metadata["kind"] != "secret":
             return value
         if value:
@@ -287,7 +314,7 @@ def update_settings(changes: Mapping[str, Any], path: Path | None = None) -> Set
     """
     path = path or settings_path()
     with _file_lock(path):
-        merged = Settings.load(path)
+        merged = Settings.load(path, for_update=True)
         size, overlap = merged.chunk.size, merged.chunk.overlap
         for key, value in changes.items():
             section, name = _split(_check_key(key))
@@ -308,7 +335,13 @@ def update_settings(changes: Mapping[str, Any], path: Path | None = None) -> Set
 
 def _file_lock(path: Path) -> contextlib.AbstractContextManager[None]:
     """A lock beside the settings file, held across processes for one read-merge-write."""
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    except OSError as exc:
+        raise SettingsError(
+            f"cannot use the settings folder {path.parent} ({exc.strerror or exc}); "
+            "nothing was saved"
+        ) from None
     return process_lock(path.parent, path.name + LOCK_SUFFIX, timeout=LOCK_TIMEOUT)
 
 
@@ -388,7 +421,7 @@ def _validated(f: dataclasses.Field[Any], value: Any) -> Any:
         scheme = urlsplit(value).scheme
         if scheme not in ("postgresql", "postgres"):
             raise SettingsError(
-                f"bad value {masked_dsn(value)!r} for {_key_name(f)} (expected a postgresql:// URL)"
+                f"bad value {masked_url(value)!r} for {_key_name(f)} (expected a postgresql:// URL)"
             )
     if (
         meta["kind"] == "secret"
@@ -401,24 +434,7 @@ def _validated(f: dataclasses.Field[Any], value: Any) -> Any:
     return value
 
 
-def masked_dsn(url: str) -> str:
-    """A libpq URL with its password shown as ``***`` (everything else left as it is)."""
-    parts = urlsplit(url)
-    if not parts.password:
-        return url
-    user = parts.username or ""
-    host = parts.netloc.rsplit("@", 1)[1]
-    return parts._replace(netloc=f"{user}:{MASK}@{host}").geturl()
-
-
-def _unmasked_dsn(url: str, current: str) -> str:
-    """``url`` with a ``***`` password replaced by the one in ``current``."""
-    parts = urlsplit(url)
-    if parts.password != MASK:
-        return url
-    password = urlsplit(current).password or ""
-    host = parts.netloc.rsplit("@", 1)[1]
-    return parts._replace(netloc=f"{parts.username or ''}:{password}@{host}").geturl()
+masked_dsn = masked_url  # the name earlier code used
 
 
 def _checked_url(f: dataclasses.Field[Any], value: str) -> str:
@@ -438,8 +454,8 @@ def _checked_url(f: dataclasses.Field[Any], value: str) -> str:
 
 def _bad_value(f: dataclasses.Field[Any], value: Any, why: str) -> str:
     shown = "" if f.metadata["kind"] == "secret" else f" {value!r}"
-    if f.metadata["kind"] == "dsn":
-        shown = f" {masked_dsn(str(value))!r}"
+    if f.metadata["kind"] in _URL_KINDS:
+        shown = f" {masked_url(str(value))!r}"
     return f"bad value{shown} for {_key_name(f)} ({why})"
 
 

@@ -33,6 +33,7 @@ from pixelmem.core.vault.memory import IMPORTANCE_LEVELS, Memory
 from pixelmem.gui.bus import MemoryBus
 from pixelmem.gui.dates import relative_date
 from pixelmem.gui.flow_layout import FlowLayout
+from pixelmem.gui.proposal_view import ProposalPanel
 from pixelmem.gui.session import VaultSession
 from pixelmem.gui.workers import LatestOnly, write_lane
 
@@ -80,6 +81,7 @@ class InboxView(QWidget):
         for level in IMPORTANCE_LEVELS:
             self.importance_box.addItem(level, level)  # labelled in retranslate()
         self.body_edit = QPlainTextEdit()
+        self.proposal = ProposalPanel()  # an update's diff, or the memory it supersedes
         self.source_label = QLabel()
         self.source_label.setEnabled(False)
         self.save_button = QPushButton()
@@ -114,6 +116,7 @@ class InboxView(QWidget):
         column = QVBoxLayout(editor)
         column.setContentsMargins(0, 0, 0, 0)
         column.addLayout(form)
+        column.addWidget(self.proposal, 1)
         column.addWidget(self.body_edit, 1)
         column.addWidget(self.source_label)
         column.addLayout(buttons)
@@ -218,6 +221,7 @@ class InboxView(QWidget):
         self.importance_box.setCurrentIndex(max(self.importance_box.findData(level), 0))
         self.body_edit.setPlainText(draft.body if draft else "")
         self._show_source(draft)
+        self.proposal.show_for(draft, self.engine.store)
         for widget in (self.title_edit, self.topics_edit, self.importance_box, self.body_edit):
             widget.setEnabled(draft is not None)
         for button in (self.save_button, self.accept_button, self.reject_button):
@@ -242,6 +246,7 @@ class InboxView(QWidget):
             source=draft.source,
             created=draft.created,
             path=draft.path,
+            extra=dict(draft.extra),  # a proposal stays one when edited
         )
 
     def has_unsaved_edits(self) -> bool:

@@ -30,7 +30,7 @@ from pixelmem import __version__
 from pixelmem.core.errors import PixelmemError
 from pixelmem.core.index.engine import Engine
 from pixelmem.core.settings import Settings
-from pixelmem.gui import i18n, workers
+from pixelmem.gui import i18n, prompts, workers
 from pixelmem.gui.bus import MemoryBus
 from pixelmem.gui.focus_ring import FocusRing
 from pixelmem.gui.later_docks import LATER_DOCK_MODULES, LaterDocks, build_later_docks, new_dock
@@ -259,6 +259,7 @@ class MainWindow(QMainWindow):
             lambda: status.indexing_stopped(session.status, cancelled=True)
         )
         session.trashed.connect(status.show_trashed)
+        session.trash_refused.connect(self._trash_protected)
         status.undo_requested.connect(lambda record: session.undo_delete(record, self.open_memory))
         status.cancel_requested.connect(session.cancel_indexing)
         status.skipped_requested.connect(self.show_skipped)
@@ -489,6 +490,11 @@ class MainWindow(QMainWindow):
         elif memory_id:
             self.session.delete(memory_id)
 
+    def _trash_protected(self, memory_id: str, message: str) -> None:
+        """A read-only note was not trashed: ask, and trash it on a clear yes."""
+        if prompts.ask_trash_protected(self, message):
+            self.session.delete(memory_id, force=True)
+
     def undo_delete(self) -> None:
         if self.status.last_trashed is not None:
             self.status.undo_button.click()
@@ -538,6 +544,12 @@ class MainWindow(QMainWindow):
         files, _ = QFileDialog.getOpenFileNames(self, self.tr("Import files"), "", IMPORT_FILTER)
         if files:
             self.session.import_files(Path(f) for f in files)
+
+    def import_chats(self) -> None:
+        """A ChatGPT or Claude export, as conversations in the chat pane."""
+        from pixelmem.gui.chat.chat_import import choose_and_import
+
+        choose_and_import(self, self.engine.vault, self.bus, self.chat_dock)
 
     def import_folder(self) -> None:
         """Import every file below a folder (an Obsidian vault, a notes folder…)."""

@@ -30,6 +30,7 @@ MENU_TABLE: list[tuple[str, str, str, object, str] | tuple[str, None]] = [
         "Ctrl+Shift+I",
         "import_folder",
     ),
+    ("file", "import_chats", QT_TRANSLATE_NOOP("menus", "Import &Chats…"), None, "import_chats"),
     ("file", None),
     # Ctrl+O is the quick switcher's, as in Obsidian.
     (

@@ -62,3 +62,17 @@ def ask_unsaved(parent: QWidget | None, title: str) -> str:
     if answer == QMessageBox.StandardButton.Discard:
         return DISCARD
     return CANCEL
+
+
+def ask_trash_protected(parent: QWidget | None, message: str) -> bool:
+    """A read-only note (or another user's) is about to be trashed: only on a clear yes."""
+    answer = QMessageBox.question(
+        parent,
+        QCoreApplication.translate("prompts", "Protected file"),
+        QCoreApplication.translate("prompts", "{reason}\n\nMove it to the trash anyway?").format(
+            reason=message
+        ),
+        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+        QMessageBox.StandardButton.Cancel,
+    )
+    return answer == QMessageBox.StandardButton.Yes

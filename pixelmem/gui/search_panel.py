@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from pixelmem.core.index.engine import Engine
 from pixelmem.core.index.search import SearchHit
+from pixelmem.core.index.time_search import time_search
 from pixelmem.gui.bus import ChangeSet, MemoryBus
 from pixelmem.gui.search_results import SearchResultsModel, placeholder_label, results_view
 from pixelmem.gui.session import describe_error
@@ -36,6 +37,8 @@ class SearchOutcome:
     hits: list[SearchHit]
     seconds: float
     semantic_error: str
+    time_range: str = ""  # the range read from the query ("2024-03-01 – 2024-03-31")
+    time_text: str = ""  # the words it was read from ("in March 2024")
 
 
 class SearchPanel(QWidget):
@@ -145,9 +148,12 @@ class SearchPanel(QWidget):
 
         def work() -> SearchOutcome:
             start = time.perf_counter()
-            hits = engine.search(query, mode=mode, k=RESULTS_LIMIT)
+            found = time_search(engine, query, mode=mode, k=RESULTS_LIMIT)
             elapsed = time.perf_counter() - start
-            return SearchOutcome(query, mode, hits, elapsed, engine.semantic_error)
+            span = found.range
+            label, words = (span.label(), span.text) if span is not None else ("", "")
+            error = engine.semantic_error
+            return SearchOutcome(query, mode, found.hits, elapsed, error, label, words)
 
         self._latest.submit(work, self._show, self._failed, context=self)
 
@@ -168,6 +174,7 @@ class SearchPanel(QWidget):
                 self.tr("%Ln results · {ms} ms", "", count).format(
                     ms=max(1, round(outcome.seconds * 1000))
                 )
+                + self._time_note(outcome)
             )
             self.stack.setCurrentWidget(self.view)
             self.view.setCurrentIndex(self.model.index(0))
@@ -176,6 +183,13 @@ class SearchPanel(QWidget):
             self.empty_label.setText(self._empty_text(outcome.query))
             self.stack.setCurrentWidget(self.empty_label)
         self.results_shown.emit(outcome.query, count)
+
+    def _time_note(self, outcome: SearchOutcome) -> str:
+        """The time read from the query: memories from then are listed first."""
+        if not outcome.time_range:
+            return ""
+        note = self.tr(" · from {range} first (“{words}”)")
+        return note.format(range=outcome.time_range, words=outcome.time_text)
 
     def _empty_text(self, query: str) -> str:
         if not self._index_ready():

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from pixelmem.core.errors import IndexCancelled, PixelmemError
+from pixelmem.core.errors import IndexCancelled, NoteNotWritable, PixelmemError
 from pixelmem.core.index.engine import Engine, EngineStatus
 from pixelmem.core.settings import Settings
 from pixelmem.core.vault.gc_pause import collector_paused
@@ -60,6 +60,8 @@ class VaultSession(QObject):
     indexing_finished = Signal(object)  # EngineStatus
     indexing_cancelled = Signal()
     trashed = Signal(object)  # TrashRecord, for an Undo button
+    # (memory id, sentence): a read-only note was not trashed; the window asks, then force
+    trash_refused = Signal(str, str)
     imported = Signal(object)  # ImportResult, after an import's change set is announced
     _progress = Signal(int, int)  # emitted from the indexing thread, delivered queued
 
@@ -303,7 +305,15 @@ class VaultSession(QObject):
         if changes:
             self.bus.memory_updated.emit(changes, initiator)
 
-    def delete(self, memory_id: str, on_done: Callback = None, *, initiator: object = None) -> None:
+    def delete(
+        self,
+        memory_id: str,
+        on_done: Callback = None,
+        *,
+        initiator: object = None,
+        force: bool = False,
+    ) -> None:
+        """Trash a memory; a read-only note is refused (``trash_refused``) unless ``force``."""
         writes = self.engine.writes
 
         def done(record: TrashRecord) -> None:
@@ -311,7 +321,14 @@ class VaultSession(QObject):
             if on_done is not None:
                 on_done(record)
 
-        self._write(lambda: writes.delete(memory_id), done, None, initiator)
+        def failed(exc: BaseException) -> None:
+            if isinstance(exc, NoteNotWritable):
+                self.trash_refused.emit(memory_id, str(exc))
+            else:
+                self._report(exc)
+
+        work = lambda: writes.delete(memory_id, force=force)  # noqa: E731
+        self._write(work, done, failed, initiator)
 
     def undo_delete(self, record: TrashRecord, on_done: Callback = None) -> None:
         writes = self.engine.writes

@@ -104,11 +104,23 @@ def _rest_routes() -> list[Route]:
 
 def _route(path: str, endpoints: list[Endpoint]) -> Route:
     handlers = {ep.method: ep for ep in endpoints}
+    if "GET" in handlers:  # HEAD: what GET answers, headers only (uptime checks use it)
+        handlers["HEAD"] = handlers["GET"]
 
     async def dispatch(request: Request) -> Response:
-        return await handlers[request.method](request)
+        response = await handlers[request.method](request)
+        if request.method == "HEAD":
+            return _headers_only(response)
+        return response
 
     return Route(path, dispatch, methods=list(handlers))
+
+
+def _headers_only(response: Response) -> Response:
+    """The same status and headers (Content-Length included), no body."""
+    empty = Response(status_code=response.status_code)
+    empty.raw_headers = list(response.raw_headers)
+    return empty
 
 
 def _mcp_security(guard: GuardSettings) -> TransportSecuritySettings:

@@ -10,6 +10,7 @@ from pixelmem.core.errors import (
     InvalidIdError,
     InvalidMemoryError,
     MemoryNotFound,
+    NoteNotWritable,
     PixelmemError,
     ProviderError,
 )
@@ -37,6 +38,7 @@ _CORE_ERRORS: tuple[tuple[type[PixelmemError], int, str], ...] = (
     (InvalidIdError, 400, "bad_id"),
     (InvalidArgument, 400, "bad_argument"),
     (ConflictError, 409, "conflict"),
+    (NoteNotWritable, 403, "not_writable"),
     (InvalidMemoryError, 422, "invalid_memory"),
     (ProviderError, 503, "provider_unavailable"),
 )

@@ -98,8 +98,19 @@ class Guard:
     def _origin_allowed(self, origin: str) -> bool:
         if origin.rstrip("/") in self.settings.cors_origins:
             return True
-        parts = urlsplit(origin)
-        return parts.scheme in ("http", "https") and (parts.hostname or "") in LOOPBACK_HOSTS
+        # An origin is scheme://host[:port], nothing more: a user part, a path or a backslash
+        # (which browsers read as "/", so "https://evil.com\\@127.0.0.1" is evil.com) is not.
+        if "@" in origin or "\\" in origin:
+            return False
+        try:
+            parts = urlsplit(origin)
+            hostname = parts.hostname or ""
+            parts.port  # noqa: B018 - a malformed port raises here
+        except ValueError:
+            return False
+        if parts.path not in ("", "/") or parts.query or parts.fragment:
+            return False
+        return parts.scheme in ("http", "https") and hostname in LOOPBACK_HOSTS
 
     def _too_large(self) -> tuple[int, str, str]:
         limit = self.settings.max_body

@@ -15,6 +15,7 @@ which MCP does not offer, on top of the core's public API.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -180,13 +181,13 @@ class LiveService(PixelmemService):
         self._index_after_write()
         return memory
 
-    def delete(self, memory_id: str, if_match: str | None) -> TrashRecord:
+    def delete(self, memory_id: str, if_match: str | None, *, force: bool = False) -> TrashRecord:
         self._require_direct("delete")
 
         def run() -> TrashRecord:
             engine = self._store_engine()
             _check_etag(engine.store.get(memory_id), if_match)
-            return engine.writes.delete(memory_id).value
+            return engine.writes.delete(memory_id, force=force).value
 
         record = self._call(run)
         self._index_after_write()
@@ -213,10 +214,33 @@ _WRITES_OFF = (
 def _check_etag(memory: Memory, if_match: str | None) -> None:
     if if_match is None or if_match.strip() == "*":
         return
-    wanted = {tag.strip().removeprefix("W/") for tag in if_match.split(",")}
-    if etag_of(memory) not in wanted:
+    if etag_of(memory) not in entity_tags(if_match):
         assert memory.path is not None
         raise ConflictError(memory.path, memory.id)
+
+
+_ENTITY_TAG = re.compile(r'\s*(?:W/)?("[\x21\x23-\x7e\x80-\xff]*")\s*(?:,|$)')
+
+
+def entity_tags(header: str) -> set[str]:
+    """The quoted tags of an ``If-Match`` list (RFC 9110 §8.8.3: ``"tag", W/"tag"``); a value
+    that is not such a list is a client's mistake (400), not a file changed on disk."""
+    tags: set[str] = set()
+    position = 0
+    while position < len(header):
+        match = _ENTITY_TAG.match(header, position)
+        if match is None:
+            raise ApiError(
+                400,
+                "bad_if_match",
+                'If-Match must be "*" or quoted entity tags, e.g. the ETag header of GET '
+                'as it came ("…", quotes included)',
+            )
+        tags.add(match.group(1))
+        position = match.end()
+    if not tags:
+        raise ApiError(400, "bad_if_match", 'If-Match is empty; send "*" or the ETag of GET')
+    return tags
 
 
 __all__ = ["EDITABLE", "LiveService", "Proposal", "etag_of"]

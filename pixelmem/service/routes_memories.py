@@ -62,7 +62,7 @@ def list_memories(call: Call) -> Answer:
 def get_memory(call: Call) -> Answer:
     live, memory_id = call.state.live, call.path("id")
     try:
-        memory = live.engine.store.get(memory_id)
+        memory = live.engine.store.find(memory_id)
     except MemoryNotFound:
         if not _is_draft(live, memory_id):
             raise
@@ -73,6 +73,15 @@ def get_memory(call: Call) -> Answer:
             "the user accepts it in the pixelmem app",
         ) from None
     return _memory_answer(200, memory)
+
+
+def _memory_id(call: Call) -> str:
+    """The full id the path names (an id or a unique prefix, as the CLI takes)."""
+    key = call.path("id")
+    try:
+        return call.state.live.engine.store.find(key).id
+    except MemoryNotFound:
+        return key  # the write reports it, drafts included
 
 
 def _is_draft(live: Any, draft_id: str) -> bool:
@@ -115,7 +124,7 @@ def patch_memory(call: Call) -> Answer:
     changes = _fields(call.json(), required=())
     if not changes:
         raise ApiError(422, "invalid_body", f"give at least one of {', '.join(EDITABLE)}")
-    memory = call.state.live.update(call.path("id"), changes, call.header("if-match"))
+    memory = call.state.live.update(_memory_id(call), changes, call.header("if-match"))
     return _memory_answer(200, memory)
 
 
@@ -123,11 +132,20 @@ def patch_memory(call: Call) -> Answer:
     "/v1/memories/{id}",
     "DELETE",
     summary="Move a memory to the vault's trash (mcp_writes direct; undo in the app)",
-    parameters=[ID, IF_MATCH],
+    parameters=[
+        ID,
+        IF_MATCH,
+        oa.query(
+            "force",
+            {"type": "boolean"},
+            "also a read-only note (without it: 403 not_writable); it is moved, not erased",
+        ),
+    ],
     responses={"200": oa.answer("{status: trashed, id, trashed}"), **oa.errors(400, 403, 404, 409)},
 )
 def delete_memory(call: Call) -> Answer:
-    record = call.state.live.delete(call.path("id"), call.header("if-match"))
+    force = (call.text("force") or "").lower() in ("1", "true", "yes")
+    record = call.state.live.delete(_memory_id(call), call.header("if-match"), force=force)
     return 200, {
         "status": "trashed",
         "id": record.memory_id,

@@ -13,6 +13,12 @@ import logging
 import uvicorn
 
 from pixelmem.service.app import AppOptions, create_app
+from pixelmem.service.limits import (
+    BoundedH11Protocol,
+    RepeatLimiter,
+    connection_cap,
+    raise_file_limit,
+)
 from pixelmem.service.live import LiveService
 
 log = logging.getLogger(__name__)
@@ -22,10 +28,12 @@ GRACE_SECONDS = 10
 
 def serve(live: LiveService, options: AppOptions, host: str, port: int) -> None:
     app = create_app(live, options)
+    BoundedH11Protocol.max_connections = connection_cap(raise_file_limit())
     config = uvicorn.Config(
         app,
         host=host,
         port=port,
+        http=BoundedH11Protocol,
         log_level="warning",
         access_log=False,
         timeout_graceful_shutdown=GRACE_SECONDS,
@@ -33,4 +41,17 @@ def serve(live: LiveService, options: AppOptions, host: str, port: int) -> None:
         proxy_headers=False,
         lifespan="on",
     )
+    limit_repeated_log_lines()  # after uvicorn set up its loggers
     uvicorn.Server(config).run()
+
+
+def limit_repeated_log_lines() -> None:
+    """One line per repeated message (e.g. asyncio's failed accept() under a flood)."""
+    limiter = RepeatLimiter()
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(limiter)
+    for name in ("asyncio", "uvicorn", "uvicorn.error"):
+        logger = logging.getLogger(name)
+        logger.addFilter(limiter)
+        for handler in logger.handlers:
+            handler.addFilter(limiter)

@@ -550,7 +550,8 @@ def test_answers_never_load_images_remote_or_local(qtbot, make_pane, tmp_path: P
         pane = make_pane(chat_settings(srv))
         message = ask_and_finish(qtbot, pane, srv, "hi")
         assert message.text == srv.chat_reply
-        assert [r.path for r in srv.requests if r.method == "GET"] == []  # no image fetched
+        fetched = [r.path for r in srv.requests if r.method == "GET" and r.path != "/api/ps"]
+        assert fetched == []  # no image fetched (Ollama's /api/ps is the window, not an image)
     document = message.view.document()
     for url in (f"{srv.url}/pixel.png", local):
         loaded = document.resource(QTextDocument.ResourceType.ImageResource, QUrl(url))
@@ -738,3 +739,96 @@ def test_code_blocks_are_found_with_either_fence() -> None:
 
     text = "a\n```\nx = 1\n```\nb\n~~~js\nf()\n~~~\n```\nnot closed"
     assert code_blocks(text) == [("", "x = 1\n"), ("js", "f()\n")]
+
+
+# -- thinking models ---------------------------------------------------------------------------
+
+
+def test_reasoning_shows_collapsed_above_the_answer_and_stays_out_of_it(
+    qtbot, make_pane, server: GatedServer
+) -> None:
+    server.thinking = "First weigh the dose, then the yield."
+    settings = chat_settings(server)
+    settings.chat.think = "on"
+    pane = make_pane(settings)
+    message = ask_and_finish(qtbot, pane, server, "espresso ratio?")
+    assert message.text == REPLY  # the answer alone: copy, save and history use it
+    box = message.reasoning
+    assert box.isVisible() and not box.label.isVisible()  # collapsed
+    assert box.text == server.thinking and "Reasoning" in box.toggle.text()
+    box.toggle.click()
+    assert box.label.isVisible() and box.label.text() == server.thinking
+    assert server.bodies("/api/chat")[0]["think"] is True
+    saved = pane.conversation.messages[-1]
+    assert saved.reasoning == server.thinking and saved.content == REPLY
+    assert all("weigh the dose" not in m["content"] for m in pane.conversation.history())
+
+
+def test_an_answer_spent_on_thinking_says_so(qtbot, make_pane, server: GatedServer) -> None:
+    server.thinking = " ".join(["hmm"] * 50)
+    server.ignores_think = True
+    settings = chat_settings(server)
+    settings.chat.max_tokens = 20
+    pane = make_pane(settings)
+    server.release()
+    with qtbot.waitSignal(pane.answer_finished, timeout=TIMEOUT):
+        message = ask(qtbot, pane, "espresso ratio?")
+    error = message.error_label.text()
+    assert "thought anyway" in error and "chat.max_tokens" in error
+    assert "context window" not in error
+
+
+# -- memories from the conversation ------------------------------------------------------------
+
+
+def test_propose_memories_puts_proposals_in_the_inbox(qtbot, make_pane, indexed: Engine) -> None:
+    from extraction_fakes import rule_model_reply
+
+    from pixelmem.core.archive.inbox import Inbox
+
+    with GatedServer(chat_reply="Noted.", free=10_000) as server:
+        server.chat_responder = lambda body: (
+            rule_model_reply(body) if "Conversation:" in str(body) else "Noted."
+        )
+        pane = make_pane(chat_settings(server))
+        ask_and_finish(qtbot, pane, server, "I prefer oat milk in my flat white.")
+        assert pane.body.conversation_bar.propose_button.isEnabled()
+        with qtbot.waitSignal(pane.proposals_made, timeout=TIMEOUT) as made:
+            pane.body.conversation_bar.propose_button.click()
+    assert made.args == [1]
+    [draft] = Inbox(indexed.vault).list()
+    assert "oat milk" in draft.body and draft.extra["conversation"] == pane.conversation.id
+
+
+def test_a_new_chat_proposes_on_its_own_with_the_setting(qtbot, make_pane, indexed: Engine) -> None:
+    from extraction_fakes import rule_model_reply
+
+    with GatedServer(chat_reply="Noted.", free=10_000) as server:
+        server.chat_responder = lambda body: (
+            rule_model_reply(body) if "Conversation:" in str(body) else "Noted."
+        )
+        settings = chat_settings(server)
+        settings.chat.extract_on_end = "on"
+        pane = make_pane(settings)
+        ask_and_finish(qtbot, pane, server, "We decided to repaint the kitchen green.")
+        with qtbot.waitSignal(pane.proposals_made, timeout=TIMEOUT) as made:
+            pane.clear()
+        assert made.args == [1]
+
+
+def test_imported_chats_are_listed_in_the_pane(qtbot, make_pane, server, tmp_path) -> None:
+    import json
+
+    from pixelmem.gui.chat.chat_import import import_in_background
+
+    pane = make_pane(chat_settings(server))
+    export = tmp_path / "conversations.json"
+    chat = {"uuid": "u1", "name": "Imported talk", "created_at": "2024-01-02T03:04:05Z",
+            "chat_messages": [{"sender": "human", "text": "hello"},
+                              {"sender": "assistant", "text": "hi"}]}  # fmt: skip
+    export.write_text(json.dumps([chat]), encoding="utf-8")
+    with qtbot.waitSignal(pane.bus.message_reported, timeout=TIMEOUT) as said:
+        import_in_background(export, pane.engine.vault, pane.bus, pane)
+    assert "Imported 1 conversations" in said.args[0] or "Imported 1" in said.args[0]
+    combo = pane.body.conversation_bar.combo
+    assert "Imported talk" in [combo.itemText(i) for i in range(combo.count())]

@@ -80,6 +80,27 @@ def test_delete_moves_to_trash_and_undo_restores(qtbot, window, small_vault: Pat
     assert window.editor.current_id == memory_id
 
 
+def test_a_read_only_note_is_trashed_only_after_asking(qtbot, window, monkeypatch) -> None:
+    memory_id = _open(qtbot, window, "Rust lifetimes")
+    path = window.session.store.path_for(memory_id)
+    path.chmod(0o444)
+    asked: list[str] = []
+    answers = iter([False, True])
+    monkeypatch.setattr(
+        prompts,
+        "ask_trash_protected",
+        lambda _parent, message: asked.append(message) or next(answers),
+    )
+    window.delete_memory()  # Cancel: nothing happens
+    qtbot.waitUntil(lambda: len(asked) == 1, timeout=5000)
+    assert path.name in asked[0] and "read-only" in asked[0]
+    assert path.exists() and "Rust lifetimes" in _list_titles(window)
+    with qtbot.waitSignal(window.bus.memory_updated, timeout=5000) as announced:
+        window.delete_memory()  # Yes: moved to the trash
+    assert len(asked) == 2 and announced.args[0].pairs() == [("deleted", memory_id)]
+    assert not path.exists()
+
+
 def test_a_delete_made_by_the_cli_can_be_undone_in_the_app(
     qtbot, window, small_vault: Path
 ) -> None:

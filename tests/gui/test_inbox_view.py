@@ -83,3 +83,49 @@ def test_typing_is_not_wiped_when_a_new_draft_arrives(qtbot, view: InboxView) ->
 def test_the_main_window_has_an_inbox_dock(window) -> None:
     assert window.inbox_dock is not None
     assert isinstance(window.inbox_dock.widget(), InboxView)
+
+
+def test_an_update_proposal_shows_its_diff_and_accepting_updates_the_memory(
+    qtbot, engine: Engine, bus: MemoryBus
+) -> None:
+    from pixelmem.core.archive.proposals import UPDATE, proposal_extra
+
+    engine.store.scan()
+    target = engine.store.list()[0]
+    new_body = target.body.rstrip() + "\n\nAlso: my sister Anna runs with me.\n"
+    extra = dict(proposal_extra(UPDATE, target), kind="fact")
+    draft = Inbox(engine.vault).add(target.title, new_body, source="chat", extra=extra)
+    widget = InboxView(VaultSession(engine, bus), bus)
+    qtbot.addWidget(widget)
+    widget.show()
+    qtbot.waitUntil(lambda: len(widget.drafts) == 1)
+    assert widget.proposal.isVisible() and widget.proposal.diff.isVisible()
+    assert target.title in widget.proposal.label.text()
+    assert "+ Also: my sister Anna runs with me." in widget.proposal.diff.toPlainText()
+    widget.title_edit.setText(target.title + " ")  # an edit keeps it a proposal
+    with qtbot.waitSignal(bus.memory_updated, timeout=5000) as announced:
+        widget.accept_current()
+    assert announced.args[0].pairs() == [("updated", target.id)]
+    assert "Anna" in engine.store.get(target.id).body
+    assert draft.id not in engine.store
+
+
+def test_a_supersede_proposal_says_what_accepting_does(
+    qtbot, engine: Engine, bus: MemoryBus
+) -> None:
+    from pixelmem.core.archive.proposals import SUPERSEDE, proposal_extra
+
+    engine.store.scan()
+    old = engine.store.list()[0]
+    extra = proposal_extra(SUPERSEDE, old)
+    Inbox(engine.vault).add("New fact", "It changed.", source="chat", extra=extra)
+    widget = InboxView(VaultSession(engine, bus), bus)
+    qtbot.addWidget(widget)
+    widget.show()
+    qtbot.waitUntil(lambda: len(widget.drafts) == 1)
+    assert "superseded" in widget.proposal.label.text() and not widget.proposal.diff.isVisible()
+    with qtbot.waitSignal(bus.memory_updated, timeout=5000) as announced:
+        widget.accept_current()
+    created = announced.args[0].created[0]
+    assert announced.args[0].updated == (old.id,)
+    assert engine.store.get(old.id).extra["superseded_by"] == created

@@ -135,3 +135,13 @@ def test_semantic_unavailable_is_said_next_to_results(qtbot, small_vault, settin
     assert panel.warning_label.isVisibleTo(panel)
     assert "Ollama is not running" in panel.warning_label.text()
     win.session.shutdown()
+
+
+def test_a_time_in_the_query_is_shown_with_the_results(qtbot, window) -> None:
+    panel = window.search_panel
+    panel.search_box.setText("espresso this year")
+    with qtbot.waitSignal(panel.results_shown, timeout=5000):
+        panel.run_search()
+    assert _titles(panel)[0] == "Espresso ratio"
+    text = panel.info_label.text()
+    assert "first (“this year”)" in text and "-01-01 – " in text

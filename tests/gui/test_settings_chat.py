@@ -14,6 +14,7 @@ pytestmark = pytest.mark.gui
 @pytest.fixture
 def server():
     with FakeServer(models={"llama3.2", "qwen2.5:7b", "nomic-embed-text"}) as fake:
+        fake.capabilities = {"nomic-embed-text": ["embedding"]}  # Ollama's /api/show
         yield fake
 
 
@@ -31,11 +32,11 @@ def dialog_for(qtbot, server: FakeServer, provider: str, model: str = "llama3.2"
 def test_the_model_list_comes_from_the_server(qtbot, server: FakeServer, provider: str) -> None:
     _dialog, page = dialog_for(qtbot, server, provider)
     page.refresh_button.click()
-    qtbot.waitUntil(lambda: page.model.count() == 3, timeout=5000)
+    qtbot.waitUntil(lambda: page.model.count() == 2, timeout=5000)
     names = [page.model.itemText(i) for i in range(page.model.count())]
-    assert names == ["llama3.2", "nomic-embed-text", "qwen2.5:7b"]
+    assert names == ["llama3.2", "qwen2.5:7b"]  # the embedding-only model is not offered
     assert page.model.currentText() == "llama3.2"  # the choice is kept
-    page.model.setCurrentIndex(2)
+    page.model.setCurrentIndex(1)
     assert page.values()["chat.model"] == "qwen2.5:7b"
 
 

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -15,6 +18,8 @@ from pixelmem.service.access_token import load_or_create_token
 from pixelmem.service.app import AppOptions, create_app
 from pixelmem.service.guard import GuardSettings
 from pixelmem.service.live import LiveService
+
+pytestmark = pytest.mark.permissions  # also run without CAP_DAC_OVERRIDE (dev.sh)
 
 TOKEN = "t" * 43
 APP_ORIGIN = "https://notes.example"
@@ -75,12 +80,61 @@ def test_the_token_is_made_once_and_kept(tmp_path: Path) -> None:
 def test_a_token_file_being_written_by_another_service_is_waited_for(tmp_path: Path) -> None:
     path = tmp_path / "service-token"
     path.touch(mode=0o600)  # the other service has created the file, not yet written it
-    writer = threading.Timer(0.2, lambda: path.write_text("their-token\n", encoding="ascii"))
+    theirs = "their-token-" + "x" * 32
+    writer = threading.Timer(0.2, lambda: path.write_text(theirs + "\n", encoding="ascii"))
     writer.start()
     try:
-        assert load_or_create_token(path) == "their-token"
+        assert load_or_create_token(path) == theirs
     finally:
         writer.join()
+
+
+@pytest.mark.parametrize(
+    ("make", "why"),
+    [
+        (lambda p: p.symlink_to("/etc/hostname"), "symbolic link"),
+        (lambda p: os.mkfifo(p, 0o600), "not a regular file"),  # would hang a plain read
+        (lambda p: p.mkdir(), "not a regular file"),
+        (lambda p: p.write_text("a\n"), "weak or malformed"),
+        (lambda p: p.write_text("x" * 40 + " y\n"), "weak or malformed"),
+        (lambda p: (p.write_text("t" * 43), os.chown(p, 65534, 65534)), "another account"),
+    ],
+    ids=["symlink", "fifo", "folder", "one-char", "spaces", "other-owner"],
+)
+def test_a_token_file_that_cannot_be_trusted_is_refused(tmp_path: Path, make, why: str) -> None:
+    path = tmp_path / "service-token"
+    if why == "another account" and os.geteuid() != 0:
+        pytest.skip("only root can give a file to another account")
+    make(path)
+    with pytest.raises(PixelmemError, match=f"{why}.*delete it"):
+        load_or_create_token(path)
+
+
+def test_a_token_others_could_read_is_replaced(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "service-token"
+    old = load_or_create_token(path)
+    path.chmod(0o644)
+    new = load_or_create_token(path)
+    assert new != old and path.stat().st_mode & 0o777 == 0o600
+    assert "could be read by other accounts" in caplog.text and old not in caplog.text
+    assert load_or_create_token(path) == new
+
+
+def test_print_token_on_a_fifo_answers_at_once(tmp_path: Path) -> None:
+    config = tmp_path / "config"
+    config.mkdir()
+    os.mkfifo(config / "service-token", 0o600)
+    done = subprocess.run(
+        [sys.executable, "-m", "pixelmem", "serve", "--print-token"],
+        env={**os.environ, "PIXELMEM_CONFIG_DIR": str(config)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1 and "not a regular file" in done.stderr
+    assert done.stderr.count("\n") == 1
 
 
 def test_remote_binding_warns(capsys: pytest.CaptureFixture[str]) -> None:

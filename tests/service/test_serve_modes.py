@@ -15,6 +15,7 @@ from serve_helpers import Server, running, until, write_settings
 from pixelmem.core.vault.store import MemoryStore
 
 SECRET = "sk-test-NEVER-SHOW-THIS-0123456789"
+URL_PASSWORD = "url-pass-NEVER-SHOWN-42"  # a password written into the base URL
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +76,7 @@ def test_a_provider_that_is_down(server: Server, tmp_path: Path) -> None:
     write_settings(
         server.config_dir,
         embedding__provider="openai",
-        embedding__base_url=f"http://127.0.0.1:{_closed_port()}/v1",
+        embedding__base_url=f"http://alice:{URL_PASSWORD}@127.0.0.1:{_closed_port()}/v1",
         embedding__model="text-embedding-3-small",
         embedding__api_key=SECRET,
         embedding__timeout="2",
@@ -105,7 +106,9 @@ def test_a_provider_that_is_down(server: Server, tmp_path: Path) -> None:
     for response in seen:
         assert SECRET not in response.text
         assert SECRET[3:15] not in response.text
-    assert SECRET not in json.dumps(done)
-    assert SECRET not in server.log()
+        assert URL_PASSWORD not in response.text
+    assert "127.0.0.1" in status["semantic_search"]  # the address is named, masked
+    assert SECRET not in json.dumps(done) and URL_PASSWORD not in json.dumps(done)
+    assert SECRET not in server.log() and URL_PASSWORD not in server.log()
     with httpx.Client(base_url=server.base) as anonymous:
         assert SECRET not in anonymous.get("/v1/status").text

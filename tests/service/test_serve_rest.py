@@ -24,6 +24,8 @@ from serve_helpers import Server, running, search_ids, until, wait_for, write_se
 from pixelmem.core.vault.store import MemoryStore
 from pixelmem.service.app import ENDPOINTS
 
+pytestmark = pytest.mark.permissions  # also run without CAP_DAC_OVERRIDE (dev.sh)
+
 SEEDS = [
     (
         "Sourdough starter",
@@ -122,7 +124,8 @@ def test_dns_rebinding_is_refused(server: Server, http: httpx.Client, path: str)
     port = server.port
     for host in ("evil.example", f"evil.example:{port}", "127.0.0.1.evil.example", ""):
         _error(http.get(path, headers={"Host": host}), 421, "bad_host")
-    for origin in ("http://evil.example", f"http://evil.example:{port}", "null"):
+    tricks = ("https://evil.example\\@127.0.0.1", "http://x@127.0.0.1", "http://127.0.0.1/a")
+    for origin in ("http://evil.example", f"http://evil.example:{port}", "null", *tricks):
         _error(http.get(path, headers={"Origin": origin}), 403, "bad_origin")
 
 
@@ -303,6 +306,76 @@ def test_create_patch_delete_with_etags(server: Server, http: httpx.Client) -> N
     assert ".pixelmem" in Path(deleted["trashed"]).parts
     _error(http.get(f"/v1/memories/{memory['id']}"), 404, "not_found")
     assert memory["id"] not in search_ids(http, "kayak roll hip snap")
+
+
+def test_a_read_only_note_is_refused_by_name(server: Server, http: httpx.Client) -> None:
+    memory = _ok(http.post("/v1/memories", json={"title": "Signed lease", "body": "terms"}), 201)
+    path = Path(memory["path"])
+    before = path.read_bytes()
+    path.chmod(0o444)
+    try:
+        refused = http.patch(f"/v1/memories/{memory['id']}", json={"body": "other terms"})
+        _error(refused, 403, "not_writable")
+        assert path.name in refused.json()["error"]["message"]
+        _error(http.delete(f"/v1/memories/{memory['id']}"), 403, "not_writable")
+        assert path.read_bytes() == before
+        deleted = _ok(http.delete(f"/v1/memories/{memory['id']}", params={"force": "true"}))
+        assert deleted["status"] == "trashed" and not path.exists()
+    finally:
+        if path.exists():
+            path.chmod(0o644)
+
+
+def test_a_unique_id_prefix_works_as_in_the_cli(server: Server, http: httpx.Client) -> None:
+    memory = _ok(http.post("/v1/memories", json={"title": "Prefix probe", "body": "x"}), 201)
+    prefix = memory["id"][:8]
+    assert _ok(http.get(f"/v1/memories/{prefix}"))["id"] == memory["id"]
+    patched = _ok(http.patch(f"/v1/memories/{prefix}", json={"body": "y"}))
+    assert patched["id"] == memory["id"] and patched["body"].startswith("y")
+    _error(http.get(f"/v1/memories/{prefix[:3]}"), 404, "not_found")  # too short to trust
+    assert _ok(http.delete(f"/v1/memories/{prefix}"))["id"] == memory["id"]
+
+
+def test_an_unreadable_note_is_named_not_missing(server: Server, http: httpx.Client) -> None:
+    from pixelmem.core.vault import ids
+
+    path = server.vault / "broken-note.md"
+    path.write_bytes(b"---\ntitle: Broken\n---\n\xff\xfe bad bytes\n")
+    memory_id = ids.path_id("broken-note.md")
+    answer = until(
+        lambda: http.get(f"/v1/memories/{memory_id}"),
+        lambda a: "broken-note.md" in a.text,
+        10,
+    )
+    _error(answer, 404, "not_found")
+    assert "not UTF-8" in answer.json()["error"]["message"]
+    path.unlink()
+
+
+def test_head_answers_like_get_without_a_body(server: Server, http: httpx.Client) -> None:
+    for path in ("/v1/status", "/v1/memories", "/v1/health"):
+        got, head = http.get(path), http.head(path)
+        assert head.status_code == got.status_code == 200, (path, head.text)
+        assert head.content == b"" and head.headers["content-type"] == got.headers["content-type"]
+    memory = _ok(http.post("/v1/memories", json={"title": "Head probe", "body": "x"}), 201)
+    head = http.head(f"/v1/memories/{memory['id']}")
+    assert head.status_code == 200 and head.headers["etag"] == memory["etag"]
+    assert http.head("/v1/memories/nope").status_code == 404
+
+
+@pytest.mark.parametrize(
+    "if_match", ["abc", '"abc', 'W/abc, "x"', '"a" "b"', ""], ids=["bare", "open", "w", "sp", "0"]
+)
+def test_a_malformed_if_match_is_a_bad_request(
+    server: Server, http: httpx.Client, if_match: str
+) -> None:
+    memory = _ok(http.post("/v1/memories", json={"title": "Etag syntax", "body": "x"}), 201)
+    answer = http.patch(
+        f"/v1/memories/{memory['id']}", json={"body": "y"}, headers={"If-Match": if_match}
+    )
+    _error(answer, 400, "bad_if_match")
+    good = f'W/"other", {memory["etag"]}'
+    _ok(http.patch(f"/v1/memories/{memory['id']}", json={"body": "y"}, headers={"If-Match": good}))
 
 
 def test_an_edit_on_disk_changes_the_etag(server: Server, http: httpx.Client) -> None:

@@ -38,6 +38,7 @@ class FileEntry:
     size: int
     sha256: str
     mtime_ns: int
+    mode: int | None = None  # permission bits (0o777); None: a backup made before they were kept
 
 
 def manifest_bytes(vault: Path, files: list[FileEntry]) -> bytes:
@@ -81,8 +82,13 @@ def manifest_entries(archive: Path, manifest: dict[str, Any]) -> list[FileEntry]
     entries = []
     for item in files:
         try:
+            mode = item.get("mode")
             entry = FileEntry(
-                str(item["path"]), int(item["size"]), str(item["sha256"]), int(item["mtime_ns"])
+                str(item["path"]),
+                int(item["size"]),
+                str(item["sha256"]),
+                int(item["mtime_ns"]),
+                None if mode is None else int(mode) & 0o777,
             )
         except (TypeError, KeyError, ValueError, RecursionError):
             raise BackupError(f"{archive}: a manifest entry is malformed: {_short(item)}") from None

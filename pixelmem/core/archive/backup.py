@@ -17,6 +17,7 @@ import errno
 import hashlib
 import io
 import os
+import stat
 import tarfile
 import tempfile
 from dataclasses import dataclass, field
@@ -44,6 +45,7 @@ from pixelmem.core.archive.restore import (
     verify_backup,
 )
 from pixelmem.core.paths import APPDATA_DIRNAME
+from pixelmem.core.vault.file_names import temp_prefix
 from pixelmem.core.vault.vault_files import is_hidden, walk_tree
 
 APPDATA_FOLDERS = ("inbox",)  # .pixelmem sub-folders that are the user's data
@@ -124,7 +126,9 @@ def create_backup(
         raise BackupError(f"{archive} already exists; choose another name (it was not changed)")
     if not archive.parent.is_dir():
         raise BackupError(f"the folder {archive.parent} does not exist")
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{archive.name}.", suffix=".tmp", dir=archive.parent)
+    fd, tmp_name = tempfile.mkstemp(
+        prefix=temp_prefix(archive.name), suffix=".tmp", dir=archive.parent
+    )
     tmp = Path(tmp_name)
     sources, skipped = backup_sources(vault, include_trash=include_trash, exclude=(archive, tmp))
     report = BackupReport(archive, skipped=skipped)
@@ -181,10 +185,11 @@ def _add_files(
 
 def _add_file(tar: tarfile.TarFile, rel: str, handle: IO[bytes]) -> FileEntry:
     info = os.fstat(handle.fileno())
-    member = _tarinfo(FILES_PREFIX + rel, info.st_size, info.st_mtime_ns)
+    mode = stat.S_IMODE(info.st_mode) & 0o777
+    member = _tarinfo(FILES_PREFIX + rel, info.st_size, info.st_mtime_ns, mode)
     reader = _HashingReader(handle, info.st_size)
     tar.addfile(member, reader)
-    return FileEntry(rel, info.st_size, reader.hexdigest(), info.st_mtime_ns)
+    return FileEntry(rel, info.st_size, reader.hexdigest(), info.st_mtime_ns, mode)
 
 
 def _add_manifest(tar: tarfile.TarFile, vault: Path, report: BackupReport) -> None:
@@ -193,11 +198,11 @@ def _add_manifest(tar: tarfile.TarFile, vault: Path, report: BackupReport) -> No
     tar.addfile(member, io.BytesIO(data))
 
 
-def _tarinfo(name: str, size: int, mtime_ns: float) -> tarfile.TarInfo:
+def _tarinfo(name: str, size: int, mtime_ns: float, mode: int = 0o600) -> tarfile.TarInfo:
     member = tarfile.TarInfo(name)
     member.size = size
     member.mtime = int(mtime_ns // 1_000_000_000)
-    member.mode = 0o644
+    member.mode = mode
     member.uname = member.gname = ""
     return member
 

@@ -6,6 +6,10 @@ can read or fix one with any editor. Accepting creates the memory through the st
 draft's id, so a client that proposed it can find it later) and rejecting moves the draft to
 ``<vault>/.pixelmem/trash/``: no draft is ever deleted. The app and an MCP server may share one
 inbox; accept, reject and update hold a lock so a draft is accepted at most once.
+
+A draft may also propose a change to an existing memory (``proposal: update`` or
+``supersede`` in its frontmatter, with the ``target`` id): accepting it applies the change
+through :mod:`pixelmem.core.archive.proposals`.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from pixelmem.core.errors import InvalidIdError, InvalidMemoryError, PixelmemError, VaultError
 from pixelmem.core.paths import appdata_dir
@@ -33,6 +38,7 @@ from pixelmem.core.vault.frontmatter_io import (
     refuse_unencodable,
 )
 from pixelmem.core.vault.memory import DEFAULT_IMPORTANCE, Memory
+from pixelmem.core.vault.permissions import make_private_dirs
 from pixelmem.core.vault.store import MemoryStore
 from pixelmem.core.vault.vault_files import is_hidden, is_markdown, process_lock, unique_path
 from pixelmem.core.vault.vault_scan import MAX_FILE_BYTES, UnreadableFile, read_checked
@@ -46,6 +52,7 @@ MAX_TOPICS = 50
 _thread_lock = threading.Lock()
 DraftList = list["Draft"]
 PathList = list[Path]
+Changes = list[tuple[str, str]]  # (action, memory id)
 
 
 class DraftNotFound(PixelmemError):
@@ -69,6 +76,7 @@ class Draft:
     created: datetime | None = None
     updated: datetime | None = None
     path: Path | None = None
+    extra: dict[str, Any] = field(default_factory=dict)  # other frontmatter (a proposal's)
 
 
 def checked_text(title: str, content: str, topics: Iterable[str]) -> None:
@@ -137,11 +145,12 @@ class Inbox:
         topics: Iterable[str] = (),
         importance: str = DEFAULT_IMPORTANCE,
         source: str | None = "mcp",
+        extra: dict[str, Any] | None = None,
     ) -> Draft:
-        """Write a new draft file and return it."""
+        """Write a new draft file and return it (``extra``: more frontmatter keys)."""
         topics = list(topics)
         checked_text(title, content, topics)
-        fields = checked_fields(title, topics, importance, source, None)
+        fields = checked_fields(title, topics, importance, source, extra)
         now = _now()
         draft_id = ids.new_id()
         slug_source = fields["topics"][0] if fields["topics"] else fields["title"]
@@ -155,7 +164,9 @@ class Inbox:
     def update(self, draft: Draft) -> Draft:
         """Save an edited draft over its file (the draft must still be in the inbox)."""
         checked_text(draft.title, draft.body, draft.topics)
-        fields = checked_fields(draft.title, draft.topics, draft.importance, draft.source, None)
+        fields = checked_fields(
+            draft.title, draft.topics, draft.importance, draft.source, draft.extra
+        )
         with self._locked():
             current = self._find(draft.id)
             created = current.created or _now()
@@ -166,12 +177,24 @@ class Inbox:
 
     def accept(self, draft_id: str, store: MemoryStore) -> Memory:
         """Create the memory in the vault, then move the draft to the trash."""
+        return self.accept_changes(draft_id, store)[0]
+
+    def accept_changes(self, draft_id: str, store: MemoryStore) -> tuple[Memory, Changes]:
+        """:meth:`accept`, with what changed in the vault as ``(action, id)`` pairs (a
+        proposal updates a memory, or creates one and marks another superseded)."""
+        from pixelmem.core.archive.proposals import apply_proposal, is_proposal
+
         with self._locked():
             draft = self._find(draft_id)
-            memory = self._create_memory(draft, store)
+            changes: Changes
+            if is_proposal(draft):
+                memory, changes = apply_proposal(draft, store)
+            else:
+                memory = self._create_memory(draft, store)
+                changes = [("created", memory.id)]
             assert draft.path is not None
             self._to_trash(draft.path)
-        return memory
+        return memory, changes
 
     def reject(self, draft_id: str) -> Path:
         """Move the draft to ``.pixelmem/trash``; return where it went."""
@@ -214,6 +237,7 @@ class Inbox:
             created=memory.created or memory.updated,  # drafts are written with a date
             updated=memory.updated,
             path=path,
+            extra=dict(memory.extra),
         )
 
     def _find(self, draft_id: str) -> Draft:
@@ -241,7 +265,7 @@ class Inbox:
     def _to_trash(self, path: Path) -> Path:
         trash = appdata_dir(self.vault) / TRASH_DIRNAME
         try:
-            trash.mkdir(parents=True, exist_ok=True)
+            make_private_dirs(trash)
             target = unique_path(trash, path.name)
             os.replace(path, target)
         except FileNotFoundError:
@@ -258,7 +282,7 @@ class Inbox:
 
     def _make_folder(self) -> None:
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
+            make_private_dirs(self.folder)
         except OSError as exc:
             raise VaultError(
                 f"cannot create the review inbox {self.folder}: {exc.strerror}"
@@ -273,11 +297,14 @@ class Inbox:
 
 def draft_as_memory_fields(draft: Draft) -> dict[str, object]:
     """The draft's fields as keyword arguments for ``MemoryStore.create``."""
+    from pixelmem.core.archive.proposals import kept_extra
+
     return {
         "topics": list(draft.topics),
         "importance": draft.importance,
         "source": draft.source,
         "created": draft.created,
+        "extra": kept_extra(draft.extra) or None,
     }
 
 

@@ -37,6 +37,8 @@ from pixelmem.core.archive.archive_manifest import (
 )
 from pixelmem.core.errors import PixelmemError
 from pixelmem.core.paths import APPDATA_DIRNAME
+from pixelmem.core.vault.file_names import temp_prefix
+from pixelmem.core.vault.permissions import make_private_dirs, new_file_mode
 from pixelmem.core.vault.vault_files import make_dirs
 from pixelmem.core.wording import counted
 
@@ -283,27 +285,48 @@ def _place(source: IO[bytes], dest: Path, entry: FileEntry) -> None:
     target = dest / entry.path
     if not _inside(dest, target):
         raise BackupError(f"{entry.path} would be written outside {dest}; stopped")
-    make_dirs(target.parent)
+    private = entry.path.split("/", 1)[0] == APPDATA_DIRNAME  # app data: 0700 folders
+    with _writing(dest, entry):
+        (make_private_dirs if private else make_dirs)(target.parent)
     if not _inside(dest, target):  # a symlinked folder swapped in meanwhile
         raise BackupError(f"{entry.path} would be written outside {dest}; stopped")
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    with _writing(dest, entry):
+        fd, tmp_name = tempfile.mkstemp(
+            prefix=temp_prefix(target.name), suffix=".tmp", dir=target.parent
+        )
     try:
         digest = hashlib.sha256()
         with os.fdopen(fd, "wb") as out:
-            while block := source.read(_BLOCK):
+            while block := source.read(_BLOCK):  # an error here is the archive's
                 digest.update(block)
-                out.write(block)
-            out.flush()
-            os.fsync(out.fileno())
+                with _writing(dest, entry):
+                    out.write(block)
+            with _writing(dest, entry):
+                out.flush()
+                os.fsync(out.fileno())
         if digest.hexdigest() != entry.sha256:
             raise BackupError(f"{entry.path}: checksum mismatch while restoring; stopped")
-        os.chmod(tmp_name, 0o666 & ~_umask())
+        # The note's own mode (0600 stays private, 0444 read-only); an old backup without
+        # modes: what a new file in that folder gets.
+        os.chmod(tmp_name, new_file_mode(target) if entry.mode is None else entry.mode)
         with contextlib.suppress(OverflowError, ValueError, OSError):  # e.g. 1e30: keep now
             os.utime(tmp_name, ns=(entry.mtime_ns, entry.mtime_ns))
         _link_no_clobber(tmp_name, target)
     finally:
         with contextlib.suppress(OSError):
             os.unlink(tmp_name)  # our temp file (the restored file is a second link to it)
+
+
+@contextlib.contextmanager
+def _writing(dest: Path, entry: FileEntry) -> Iterator[None]:
+    """A failed write is the destination's problem (a full disk), not the archive's."""
+    try:
+        yield
+    except OSError as exc:
+        raise BackupError(
+            f"cannot write {entry.path} into {dest} ({exc.strerror or exc}); the restore "
+            "stopped there — files restored so far are complete, the backup is fine"
+        ) from None
 
 
 def _link_no_clobber(tmp_name: str, target: Path) -> None:
@@ -328,9 +351,3 @@ def _reading(archive: Path) -> Iterator[None]:
         if isinstance(exc, PixelmemError):
             raise
         raise BackupError(f"cannot read {archive}: {exc.strerror or exc}") from None
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask

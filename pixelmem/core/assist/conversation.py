@@ -21,10 +21,11 @@ from pixelmem.core.assist.injection import (
     build_prompt_for,
 )
 from pixelmem.core.errors import InvalidIdError, MemoryNotFound
-from pixelmem.core.providers.chat import CancelToken, fitted_settings
+from pixelmem.core.providers.chat import CancelToken
+from pixelmem.core.providers.chat_window import fitted_settings
 
 MAX_DRAFT_TOPICS = 3
-ACTIVE_STATES = ("searching", "waiting", "streaming")
+ACTIVE_STATES = ("searching", "waiting", "thinking", "streaming")
 
 
 class ChatMemories:
@@ -120,7 +121,8 @@ class Turn:
     cancel: CancelToken = field(default_factory=CancelToken)
     prepared: Prepared | None = None
     text: str = ""
-    # searching, waiting, streaming, done, stopped, cutoff, failed, unconfigured
+    reasoning: str = ""  # a thinking model's, kept apart from the answer
+    # searching, waiting, thinking, streaming, done, stopped, cutoff, failed, unconfigured
     state: str = "searching"
 
     @property
@@ -137,7 +139,21 @@ def record_turn(conversation: Conversation, turn: Turn, state: str, error: str =
             for u in turn.prepared.prompt.used
         ]
     conversation.messages.append(ChatMessage("user", turn.question))
-    conversation.messages.append(ChatMessage("assistant", turn.text, state, error, used))
+    answer = ChatMessage("assistant", turn.text, state, error, used, reasoning=turn.reasoning)
+    conversation.messages.append(answer)
+
+
+def empty_answer_text(turn: Turn, reason: str, chat: Any) -> str:
+    """Why ``turn``'s answer has no text (its real cause; see providers.thinking)."""
+    from pixelmem.core.providers.thinking import empty_answer_message, reasoning_tokens
+
+    return empty_answer_message(
+        reason,
+        reasoning_tokens(turn.reasoning),
+        max_tokens=chat.max_tokens,
+        context_window=chat.context_window,
+        think=getattr(chat, "think", "off"),
+    )
 
 
 def restored_prompt(message: ChatMessage) -> InjectedPrompt:

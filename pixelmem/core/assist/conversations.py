@@ -39,6 +39,7 @@ import yaml
 
 from pixelmem.core.paths import appdata_dir
 from pixelmem.core.vault.atomic import atomic_write_text
+from pixelmem.core.vault.permissions import make_private_dirs
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +61,7 @@ class ChatMessage:
     state: str = ""  # an answer's end: done, length, stopped, cutoff, failed
     error: str = ""
     used: list[dict[str, Any]] = field(default_factory=list)  # id, title, score, reason
+    reasoning: str = ""  # a thinking model's reasoning: shown, never sent back nor saved as memory
 
 
 @dataclass
@@ -97,9 +99,11 @@ class ConversationStore:
     def __init__(self, vault: Path) -> None:
         self.folder = appdata_dir(Path(vault)) / FOLDER
 
-    def save(self, conversation: Conversation) -> None:
-        conversation.updated = _now()
-        self.folder.mkdir(parents=True, exist_ok=True)
+    def save(self, conversation: Conversation, *, touch: bool = True) -> None:
+        """Write it (atomically); ``touch`` False keeps its ``updated`` (an imported one's)."""
+        if touch:
+            conversation.updated = _now()
+        make_private_dirs(self.folder)
         atomic_write_text(self._path(conversation.id), to_markdown(conversation))
 
     def load(self, conversation_id: str) -> Conversation:
@@ -120,7 +124,7 @@ class ConversationStore:
         path = self._path(conversation_id)
         if path.exists():
             target = self.folder / "deleted"
-            target.mkdir(exist_ok=True)
+            make_private_dirs(target)
             path.replace(target / path.name)
 
     def _path(self, conversation_id: str) -> Path:

@@ -21,6 +21,10 @@ The rules, each tested in ``tests/test_injection.py``:
 The context block sits in the system prompt; the conversation so far and the user's message
 follow as ordinary chat messages. Each turn gets a fresh block for its own message.
 
+8. Time (``build_prompt_for``): a message with a time expression ("what did I decide last
+   week", "上个月") searches with it (:mod:`pixelmem.core.index.time_search`): memories from
+   then come first, and the system prompt names the range and the dates of the notes from then.
+
 7. Tokens (``build_prompt_for`` with the chat settings): the whole prompt fits the model's
    context less the answer's room (:mod:`pixelmem.core.assist.token_budget`). The context block gets
    at most half of that, the history what is left, newest turns first; the user's message and
@@ -111,6 +115,7 @@ class InjectedPrompt:
     history_dropped: int = 0  # earlier messages left out to fit the context window
     prompt_tokens: int = 0  # estimated tokens of ``messages`` (0: not counted)
     prompt_room: int = 0  # tokens the prompt may take (0: no limit)
+    time_range: str = ""  # the range read from the message ("2024-03-01 – 2024-03-31"), if any
 
     def as_text(self) -> str:
         """The messages as a person reads them ("Show prompt"); contents unchanged."""
@@ -174,13 +179,15 @@ def build_prompt_for(
 ) -> InjectedPrompt:
     """:func:`build_prompt` over an :class:`~pixelmem.core.index.engine.Engine` and its settings,
     fitted into the token budget of ``chat`` (the engine's chat settings if None; rule 7)."""
-    found: dict[str, Sequence[Hit]] = {}
+    from pixelmem.core.index.time_search import TimedHits, time_search
+
+    found: dict[str, TimedHits] = {}
     floor = engine.settings.search.min_relevance  # a message no memory answers injects nothing
 
     def search(query: str) -> Sequence[Hit]:
         if query not in found:  # one search, however often the block is refitted
-            found[query] = engine.search(query, mode=mode, k=AUTO_K, min_relevance=floor)
-        return found[query]
+            found[query] = time_search(engine, query, mode=mode, k=AUTO_K, min_relevance=floor)
+        return found[query].hits
 
     chat = chat or engine.settings.chat
     room = prompt_room(chat.context_window, chat.max_tokens)
@@ -200,7 +207,31 @@ def build_prompt_for(
         chars_per_token = len(prompt.system) / system_tokens
         excess_chars = int((system_tokens - target) * chars_per_token) + 20
         chars = max(100, min(chars, prompt.context_chars) - excess_chars)
+    timed = found.get(user_message)
+    if timed is not None and timed.range is not None:
+        prompt = _with_time_note(prompt, timed, engine.store.get)
     return fit_to_room(prompt, history, room)
+
+
+def _with_time_note(prompt: InjectedPrompt, timed: Any, get_memory: Any) -> InjectedPrompt:
+    """The system prompt says which time the message asks about and which notes are from then
+    (with their dates), so the model can answer "when" without guessing."""
+    span = timed.range
+    dated = []
+    for used in prompt.used:
+        if used.id not in timed.in_range:
+            continue
+        try:
+            memory = get_memory(used.id)
+        except (MemoryNotFound, InvalidIdError):
+            continue
+        when = memory.created or memory.updated
+        dated.append(f"[{used.title}] ({when.date().isoformat() if when else '?'})")
+    note = f"The user's message asks about {span.label()} ({span.text!r})."
+    note += f" Notes from then: {', '.join(dated)}." if dated else " No note is from then."
+    system = f"{prompt.system}\n\n{note}"
+    messages = [{"role": "system", "content": system}, *prompt.messages[1:]]
+    return dataclasses.replace(prompt, system=system, messages=messages, time_range=span.label())
 
 
 def fit_to_room(prompt: InjectedPrompt, history: Sequence[Message], room: int) -> InjectedPrompt:
@@ -328,6 +359,9 @@ def format_entry(memory: Memory, text: str, *, note: str = "") -> str:
         attrs += f' topics="{topics}"'
     if note:
         attrs += f' note="{note}"'
+    newer = str(memory.extra.get("superseded_by") or "").replace('"', "'")
+    if newer:  # a proposal accepted in the inbox marked it outdated
+        attrs += f' superseded_by="{newer}"'
     return f"<memory {attrs}>\n{_escape(text.strip())}\n</memory>"
 
 

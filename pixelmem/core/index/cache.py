@@ -29,6 +29,7 @@ import zstandard
 
 from pixelmem.core.errors import CacheError
 from pixelmem.core.vault.atomic import atomic_write_bytes
+from pixelmem.core.vault.permissions import make_private_dirs
 from pixelmem.core.vault.safe_open import open_regular
 from pixelmem.core.vault.vault_files import LOCK_SUFFIX, process_lock
 
@@ -158,7 +159,7 @@ class EmbeddingCache:
         """
         keep_set = None if keep is None else set(keep)
         with self._lock:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            make_private_dirs(self.path.parent)
             with self._file_lock():
                 state = _file_state(self.path)
                 if state is not None and state != self._seen_state:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pixelmem.core.errors import PixelmemError, ProviderError
+from pixelmem.core.errors import PixelmemError, ProviderError, ProviderUnavailable
 from pixelmem.core.paths import appdata_dir
 from pixelmem.core.settings import EmbeddingSettings, RerankSettings, Settings
 from pixelmem.core.vault.store import MemoryStore
@@ -98,6 +98,9 @@ class Engine:
         self.model_choice: ModelChoice | None = None
         self._store: PostgresStore | None = None  # the postgres backend's database
         self.backend_error = ""  # one line: why the database is not answering
+        # Why this thread's last search answered from the local keyword index instead (the
+        # database was down): read with semantic_error by whoever words the answer.
+        self._last_search = threading.local()
 
     # -- set-up ----------------------------------------------------------------------------
 
@@ -229,6 +232,7 @@ class Engine:
         """Bring the index up to date with the store's memories (incremental unless ``full``)."""
         with self._build_lock:
             if full:
+                self._check_can_embed()  # before the cache is dropped: never lose it for nothing
                 self._reset_index_state(drop_cache=True)
             indexer = self._ensure_indexer()
             indexer.prune_database = full  # only an explicit rebuild deletes others' rows
@@ -246,6 +250,17 @@ class Engine:
                 self._indexer = None  # try the server again next time
             self._index, self._report = index, report
             return report
+
+    def _check_can_embed(self) -> None:
+        """Raise a :class:`ProviderError` unless the embedder answers now."""
+        embedder = self.embedder
+        kept = "the embedding cache was kept and nothing re-embedded"
+        if embedder is None:
+            raise ProviderUnavailable(f"{self._embedder_error or 'no embedding model'}; {kept}")
+        try:
+            embedder.embed_query("pixelmem")
+        except ProviderError as exc:
+            raise ProviderError(f"{exc}; {kept}") from None
 
     def _publish(self, index: SearchIndex) -> None:
         """Swap in an interim (keyword-only) snapshot while a long embedding run goes on."""
@@ -301,7 +316,10 @@ class Engine:
 
     @property
     def semantic_error(self) -> str:
-        return self.last_report.semantic_error or self._embedder_error
+        """Why semantic search is not available (""), including "the database was down for
+        this thread's last search" — the CLI, REST and MCP all word their note from it."""
+        fell_back = getattr(self._last_search, "fallback", "")
+        return self.last_report.semantic_error or self._embedder_error or fell_back
 
     def search(
         self,
@@ -317,6 +335,7 @@ class Engine:
         ``min_relevance`` defaults to the ``search.min_relevance`` setting.
         """
         query = query.strip()
+        self._last_search.fallback = ""
         if not query:
             return []
         mode = mode or self.settings.search.mode
@@ -342,7 +361,7 @@ class Engine:
         try:
             hits = index.search(query, vector, mode=mode, **options)  # type: ignore[arg-type]
         except PostgresUnavailable as exc:  # the local keyword index answers meanwhile
-            self.backend_error = str(exc)
+            self.backend_error = self._last_search.fallback = str(exc)
             log.warning("%s", exc)
             hits = index.offline().search(query, None, mode="keyword", **options)  # type: ignore[arg-type]
         if reranker is None:

@@ -35,6 +35,9 @@ log = logging.getLogger(__name__)
 Progress = Callable[[int, int], None]
 EMBED_BATCH = 64  # texts handed to the embedder per call: progress and cancel granularity
 PUBLISH_KEYWORD_FIRST = 64  # this many chunks to embed: offer keyword search meanwhile
+# Chunks per database transaction of a sync: what a killed server or client keeps, and how
+# long another client indexing the same database waits for the lock (~5 s of embedding).
+SYNC_BATCH_CHUNKS = 256
 UPDATE_MAX_CHUNKS = 2000  # more new chunks than this (or than a quarter of all): rebuild
 REBUILD_STALE_SHARE = 0.25  # dead chunks + keyword delta past this share: rebuild
 
@@ -197,7 +200,15 @@ class Indexer:
         if previous.has_vectors and chunks:
             assert self.embedder is not None
             try:
-                vectors = self._vectors_shared(chunks, table, hashes, report, progress, cancel)
+                if self.store is None:
+                    vectors = self._vectors_for(
+                        chunks, table, hashes, report, progress, cancel, _nothing
+                    )
+                else:
+                    vectors = self._vectors_shared(
+                        chunks, table, hashes, report, progress, cancel,
+                        self.store.vectors_by_hash,
+                    )  # fmt: skip
             except ProviderError as exc:
                 log.warning("semantic search unavailable: %s", exc)
                 self._last = None  # a keyword-only snapshot of everything, as a full build makes
@@ -242,28 +253,43 @@ class Indexer:
         dirty |= {mid for mid, count in local.items() if in_db.get(mid, 0) != count}
         gone = sorted(set(in_db) - set(local)) if self.prune_database else []
         rows_at = [i for i, c in enumerate(chunks) if c.memory_id in dirty]
-        vectors = None
-        if self.embedder is not None and rows_at:
-            try:
-                vectors = self._vectors_shared(
-                    [chunks[i] for i in rows_at], table, [hashes[i] for i in rows_at], report,
-                    progress, cancel,
-                )  # fmt: skip
-            except ProviderError as exc:
-                report.semantic_error = str(exc)
-                log.warning("semantic search unavailable: %s", exc)
-                return SearchIndex.build(chunks, None, table)  # keyword-only, nothing written
-        elif self.embedder is None:
+        if self.embedder is None:
             report.semantic_error = "no embedding model is configured"
-        rows = [
-            chunk_row(
-                table.get(chunks[i].memory_id), chunks[i].memory_id, chunks[i].index,
-                chunks[i].text, keyword_title(table.get(chunks[i].memory_id)),
-                None if vectors is None else vectors[n],
-            )
-            for n, i in enumerate(rows_at)
-        ]  # fmt: skip
-        store.write(rows, delete_memories=gone)
+        done = 0
+
+        def batch_progress(embedded: int, _total: int) -> None:
+            if progress:
+                progress(min(done + embedded, len(rows_at)), len(rows_at))
+
+        try:
+            for batch_rows in _sync_batches(rows_at, chunks, SYNC_BATCH_CHUNKS) or [[]]:
+                if cancel is not None and cancel.is_set():
+                    raise IndexCancelled()  # the batches written so far stay
+                with store.sync_batch() as batch:
+                    vectors = None
+                    if self.embedder is not None and batch_rows:
+                        vectors = self._vectors_shared(
+                            [chunks[i] for i in batch_rows], table,
+                            [hashes[i] for i in batch_rows], report, batch_progress, cancel,
+                            batch.vectors_by_hash,
+                        )  # fmt: skip
+                    rows = [
+                        chunk_row(
+                            table.get(chunks[i].memory_id), chunks[i].memory_id,
+                            chunks[i].index, chunks[i].text,
+                            keyword_title(table.get(chunks[i].memory_id)),
+                            None if vectors is None else vectors[n],
+                        )
+                        for n, i in enumerate(batch_rows)
+                    ]  # fmt: skip
+                    batch.write(rows, delete_memories=gone)
+                gone = []  # deleted with the first batch
+                done += len(batch_rows)
+                batch_progress(0, 0)
+        except ProviderError as exc:
+            report.semantic_error = str(exc)
+            log.warning("semantic search unavailable: %s", exc)
+            return SearchIndex.build(chunks, None, table)  # keyword-only; done batches stay
         report.reused = len(chunks) - report.embedded
         return None
 
@@ -275,13 +301,12 @@ class Indexer:
         report: IndexReport,
         progress: Progress | None,
         cancel: threading.Event | None,
+        stored: Callable[[Sequence[bytes]], dict[bytes, np.ndarray]],
     ) -> np.ndarray:
-        """Vectors from the database when any client stored the same text with this model,
-        from the cache or the embedder otherwise."""
-        if self.store is None:
-            return self._vectors_for(chunks, table, hashes, report, progress, cancel, _nothing)
+        """Vectors from the database (``stored``) when any client stored the same text with
+        this model, from the embedder otherwise."""
         assert self.embedder is not None
-        found = self.store.vectors_by_hash(hashes)
+        found = stored(hashes)
         matrix = np.zeros((len(chunks), self.embedder.dim), np.float32)
         missing = []
         for i, h in enumerate(hashes):
@@ -405,6 +430,25 @@ def _fingerprint(memory: Memory) -> str:
     digest.update(b"\0")
     digest.update(memory.body.encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
+
+
+def _sync_batches(rows: list[int], chunks: Sequence[Chunk], size: int) -> list[list[int]]:
+    """``rows`` in batches of about ``size`` chunks, never splitting a memory's chunks (its
+    rows are replaced in one transaction)."""
+    batches: list[list[int]] = []
+    current: list[int] = []
+    for position, row in enumerate(rows):
+        current.append(row)
+        last_of_memory = (
+            position + 1 == len(rows)
+            or chunks[rows[position + 1]].memory_id != chunks[row].memory_id
+        )
+        if len(current) >= size and last_of_memory:
+            batches.append(current)
+            current = []
+    if current:
+        batches.append(current)
+    return batches
 
 
 def _nothing(_: int) -> None:

@@ -36,6 +36,7 @@ from pixelmem.core.index.text_tokens import cjk_share
 from pixelmem.core.paths import appdata_dir
 from pixelmem.core.vault.atomic import atomic_write_text
 from pixelmem.core.vault.memory import Memory
+from pixelmem.core.vault.permissions import make_private_dirs
 from pixelmem.core.vault.safe_open import read_regular_bytes
 
 log = logging.getLogger(__name__)
@@ -130,7 +131,7 @@ def recorded(vault: Path) -> ModelChoice | None:
 def record(vault: Path, choice: ModelChoice) -> None:
     path = appdata_dir(vault) / CHOICE_FILENAME
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_private_dirs(path.parent)
         text = json.dumps({"provider": choice.provider, "reason": choice.reason}, indent=2)
         atomic_write_text(path, text + "\n")
     except OSError as exc:  # a read-only vault still works; it decides again next time

@@ -30,6 +30,7 @@ formula.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import re
@@ -64,6 +65,7 @@ EF_SEARCH_MIN = 64  # HNSW candidate list per query (at least k); more: better r
 HNSW_M = 32
 HNSW_EF_CONSTRUCTION = 128
 _LOCK_KEY = 0x70786D656D  # pg_advisory_xact_lock key while migrating ("pxmem")
+_SYNC_LOCK = 0x70786D73  # with a model table's key: one client writes / embeds at a time
 _COPY_TYPES = ["text", "int4", "bytea", "text[]", "int4", "text[]", "text", "float8", "vector"]
 
 MIGRATIONS: dict[int, tuple[str, ...]] = {
@@ -147,6 +149,10 @@ class PostgresStore:
         self.url, self.model_id, self.dim = url, model_id, dim
         self._lock = threading.RLock()
         self._conn: psycopg.Connection[Any] | None = None
+        # Syncs write on a connection of their own: a search never waits behind an embedding
+        # batch that holds its transaction open.
+        self._sync_lock = threading.Lock()
+        self._sync_conn: psycopg.Connection[Any] | None = None
         # One transaction: migrate()'s advisory lock lasts until this model's table exists
         # (with autocommit it ended with its own statement, and two clients starting on a
         # new database at once raced to create the same tables).
@@ -199,6 +205,7 @@ class PostgresStore:
                     self._conn.close()
                 finally:
                     self._conn = None
+        self._close_sync()
 
     # -- sync ------------------------------------------------------------------------------
 
@@ -216,20 +223,37 @@ class PostgresStore:
 
     def vectors_by_hash(self, hashes: Iterable[bytes]) -> dict[bytes, np.ndarray]:
         """Vectors any client already stored for these content hashes (this model)."""
-        wanted = list(set(hashes))
-        if not wanted or not self.dim:
-            return {}
-        found: dict[bytes, np.ndarray] = {}
         with self._cursor() as cur:
-            for start in range(0, len(wanted), 5000):
-                cur.execute(
-                    f"SELECT DISTINCT ON (content_hash) content_hash, embedding FROM {self.table} "
-                    "WHERE content_hash = ANY(%s) AND embedding IS NOT NULL",
-                    (wanted[start : start + 5000],),
-                )
-                for h, vector in cur:
-                    found[bytes(h)] = _array(vector)
-        return found
+            return _vectors_by_hash(cur, self.table, self.dim, hashes)
+
+    @contextmanager
+    def sync_batch(self) -> Iterator[SyncBatch]:
+        """One batch of a sync, on a connection of its own (searches go on meanwhile) and
+        under this model's advisory lock: what another client committed is visible, and no
+        other client embeds the same chunks at the same time. Committed when the block ends
+        (so a sync cut short keeps every batch done before); rolled back on an error."""
+        psycopg, _ = _psycopg()
+        with self._sync_lock:
+            if self._sync_conn is None or self._sync_conn.closed:
+                self._sync_conn = self._connect()
+            conn = self._sync_conn
+            try:
+                with conn.transaction(), conn.cursor() as cur:
+                    cur.execute(
+                        "SELECT pg_advisory_xact_lock(%s, %s)", (_SYNC_LOCK, self._sync_key)
+                    )
+                    yield SyncBatch(self, cur)
+            except psycopg.Error as exc:
+                if isinstance(exc, psycopg.OperationalError):
+                    self._close_sync()
+                raise _unavailable(self.url, exc) from exc
+        self._stats = None
+
+    def _close_sync(self) -> None:
+        if self._sync_conn is not None:
+            with contextlib.suppress(Exception):
+                self._sync_conn.close()
+            self._sync_conn = None
 
     def vectors_of(self, keys: Sequence[tuple[str, int]]) -> dict[tuple[str, int], np.ndarray]:
         """The stored vectors of these chunks."""
@@ -247,23 +271,17 @@ class PostgresStore:
     def write(self, rows: Sequence[ChunkRow], delete_memories: Iterable[str] = ()) -> None:
         """Replace the chunks of the memories in ``rows`` and delete ``delete_memories``' (one
         transaction: other clients never see a memory half written)."""
-        touched = sorted({r.memory_id for r in rows} | set(delete_memories))
         with self._cursor(transaction=True) as cur:
-            if touched:
-                cur.execute(f"DELETE FROM {self.table} WHERE memory_id = ANY(%s)", (touched,))
-            columns = (
-                "memory_id, chunk_index, content_hash, tokens, length, topics, importance, "
-                "stamp, embedding"
-            )
-            with cur.copy(f"COPY {self.table} ({columns}) FROM STDIN (FORMAT BINARY)") as copy:
-                copy.set_types(_COPY_TYPES)
-                for r in rows:
-                    vector = None if r.vector is None else np.asarray(r.vector, np.float32)
-                    copy.write_row((
-                        r.memory_id, r.chunk_index, r.content_hash, r.tokens, len(r.tokens),
-                        r.topics, r.importance, r.stamp, vector,
-                    ))  # fmt: skip
+            cur.execute("SELECT pg_advisory_xact_lock(%s, %s)", (_SYNC_LOCK, self._sync_key))
+            _write_rows(cur, self.table, rows, delete_memories)
         self._stats = None
+
+    @property
+    def _sync_key(self) -> int:
+        """This model table's advisory-lock key (a signed 32-bit number)."""
+        return int.from_bytes(
+            hashlib.blake2b(self.table.encode(), digest_size=4).digest(), "big", signed=True
+        )
 
     # -- queries ---------------------------------------------------------------------------
 
@@ -390,6 +408,60 @@ class Check:
     ok: bool
 
 
+class SyncBatch:
+    """What one :meth:`PostgresStore.sync_batch` can do inside its transaction."""
+
+    def __init__(self, store: PostgresStore, cursor: Any) -> None:
+        self._store, self._cursor = store, cursor
+
+    def vectors_by_hash(self, hashes: Iterable[bytes]) -> dict[bytes, np.ndarray]:
+        """Vectors committed for these hashes, by any client, up to this moment."""
+        return _vectors_by_hash(self._cursor, self._store.table, self._store.dim, hashes)
+
+    def write(self, rows: Sequence[ChunkRow], delete_memories: Iterable[str] = ()) -> None:
+        _write_rows(self._cursor, self._store.table, rows, delete_memories)
+
+
+def _vectors_by_hash(
+    cur: Any, table: str, dim: int, hashes: Iterable[bytes]
+) -> dict[bytes, np.ndarray]:
+    wanted = list(set(hashes))
+    if not wanted or not dim:
+        return {}
+    found: dict[bytes, np.ndarray] = {}
+    for start in range(0, len(wanted), 5000):
+        cur.execute(
+            f"SELECT DISTINCT ON (content_hash) content_hash, embedding FROM {table} "
+            "WHERE content_hash = ANY(%s) AND embedding IS NOT NULL",
+            (wanted[start : start + 5000],),
+        )
+        for h, vector in cur:
+            found[bytes(h)] = _array(vector)
+    return found
+
+
+def _write_rows(
+    cur: Any, table: str, rows: Sequence[ChunkRow], delete_memories: Iterable[str]
+) -> None:
+    """Replace the rows of the memories in ``rows``, delete ``delete_memories``' (the caller
+    holds the table's sync lock: two clients writing one memory at once would otherwise both
+    delete nothing, then both insert — a duplicate key)."""
+    touched = sorted({r.memory_id for r in rows} | set(delete_memories))
+    if touched:
+        cur.execute(f"DELETE FROM {table} WHERE memory_id = ANY(%s)", (touched,))
+    columns = (
+        "memory_id, chunk_index, content_hash, tokens, length, topics, importance, stamp, embedding"
+    )
+    with cur.copy(f"COPY {table} ({columns}) FROM STDIN (FORMAT BINARY)") as copy:
+        copy.set_types(_COPY_TYPES)
+        for r in rows:
+            vector = None if r.vector is None else np.asarray(r.vector, np.float32)
+            copy.write_row((
+                r.memory_id, r.chunk_index, r.content_hash, r.tokens, len(r.tokens),
+                r.topics, r.importance, r.stamp, vector,
+            ))  # fmt: skip
+
+
 def health(url: str) -> list[Check]:
     """Server version, pgvector, schema version and each model table's index health."""
     psycopg, _ = _psycopg()
@@ -423,13 +495,59 @@ def health(url: str) -> list[Check]:
         shown = f"{schema} (this pixelmem: {SCHEMA_VERSION})" if schema else "not created yet"
         checks.append(Check("schema", shown, fine))
         if schema:
-            cur.execute("SELECT model_id, dim, chunk_table FROM pm_models ORDER BY model_id")
-            for model, dim, table in cur.fetchall():
-                checks.append(_table_health(cur, model or "(keyword only)", int(dim), table))
+            try:
+                cur.execute("SELECT model_id, dim, chunk_table FROM pm_models ORDER BY model_id")
+                tables = cur.fetchall()
+            except psycopg.Error as exc:
+                return [
+                    *checks,
+                    Check("schema", f"pm_models cannot be read: {_reason(exc)}", False),
+                ]
+            for model, dim, table in tables:
+                name = model or "(keyword only)"
+                try:
+                    checks.append(_table_health(cur, name, int(dim), table))
+                except psycopg.Error as exc:
+                    checks.append(_damaged(name, table, exc))
     return checks
 
 
+def _damaged(model: str, table: str, exc: Exception) -> Check:
+    """A model table pixelmem did not leave this way (a column dropped, a type changed)."""
+    return Check(
+        f"index {model}",
+        f"the table {table} is damaged ({_reason(exc)}); drop it (DROP TABLE {table}; "
+        f"DELETE FROM pm_models WHERE chunk_table = '{table}') and `pixelmem index` rebuilds it",
+        False,
+    )
+
+
+def _reason(exc: Exception) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+_COLUMNS = frozenset(
+    [
+        "memory_id",
+        "chunk_index",
+        "content_hash",
+        "tokens",
+        "length",
+        "topics",
+        "importance",
+        "stamp",
+        "embedding",
+    ]
+)
+
+
 def _table_health(cur: Any, model: str, dim: int, table: str) -> Check:
+    cur.execute(
+        "SELECT column_name FROM information_schema.columns WHERE table_name = %s", (table,)
+    )
+    missing_columns = sorted(_COLUMNS - {row[0] for row in cur.fetchall()})
+    if missing_columns:
+        return _damaged(model, table, Exception(f"no column {', '.join(missing_columns)}"))
     cur.execute(f"SELECT count(*), count(*) - count(embedding) FROM {table}")
     row = cur.fetchone()
     chunks, missing = (int(row[0]), int(row[1])) if row else (0, 0)

@@ -663,7 +663,16 @@ class SearchIndex:
             keep &= meta.dates >= as_utc(filters.date_from, time.min).timestamp()
         if filters.date_to is not None:
             keep &= meta.dates <= as_utc(filters.date_to, time.max).timestamp()
-        return Allowed(keep, filters=filters)
+        if filters.memory_ids is None:
+            return Allowed(keep, filters=filters)
+        chosen = np.zeros(len(keep), bool)
+        known = [
+            self._catalog.position[m] for m in filters.memory_ids if m in self._catalog.position
+        ]
+        chosen[np.asarray(known, np.int64)] = True
+        keep &= chosen
+        names = tuple(sorted(filters.memory_ids))
+        return Allowed(keep, filters=filters, memory_ids=names)
 
     def _hits(
         self, groups: list[list[int]], ranked: _Ranked, query: str, how: _Query

@@ -36,7 +36,8 @@ Scores = np.ndarray  # float32, one per chunk id, best first
 
 @dataclass(frozen=True)
 class SearchFilters:
-    """Keep only memories with this topic / importance / date (``updated``, else ``created``).
+    """Keep only memories with this topic / importance / date (``updated``, else ``created``),
+    and, with ``memory_ids``, only those memories (a time range's, a caller's own choice).
 
     Dates without a time zone are taken as UTC; a plain ``date`` covers that whole day.
     """
@@ -45,12 +46,13 @@ class SearchFilters:
     importance: str | None = None
     date_from: datetime | date | None = None
     date_to: datetime | date | None = None
+    memory_ids: frozenset[str] | None = None
 
 
 @dataclass(frozen=True)
 class Allowed:
     """The memories a side may return: ``mask`` (bool per memory position) is always right;
-    ``filters`` or ``memory_ids`` (at most one is set) say the same in words."""
+    ``filters`` and ``memory_ids`` say the same in words (both hold when both are set)."""
 
     mask: np.ndarray
     filters: SearchFilters | None = None

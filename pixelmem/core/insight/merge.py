@@ -37,12 +37,15 @@ def merge_memories(
     """Merge ``other_ids`` into ``keep_id`` (see the module's rules).
 
     The kept memory is saved first: if its file changed since it was read, ``ConflictError``
-    stops the merge before anything else is written. A memory whose links are to be rewritten
+    stops the merge before anything else is written; so does a read-only one among them
+    (``NoteNotWritable``). A memory whose links are to be rewritten
     but that changed meanwhile is left alone and named in ``links.failed``.
     """
     store = writes.store
     keep = store.get(keep_id)
     others = [store.get(i) for i in dict.fromkeys(other_ids) if i != keep_id]
+    for memory in (keep, *others):  # before anything is written: no half-done merge
+        store.check_writable(memory.id, "merged")
     saved = writes.update(merged(keep, others))
     kept = saved.value
     plan = plan_retarget(store.list(), store.root, {other.id: kept for other in others})

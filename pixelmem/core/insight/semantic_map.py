@@ -31,6 +31,7 @@ from pixelmem.core.insight.map_layout import layout, place_new
 from pixelmem.core.insight.memory_vectors import MemoryVectors, memory_vectors
 from pixelmem.core.paths import appdata_dir
 from pixelmem.core.vault.atomic import atomic_write_text
+from pixelmem.core.vault.permissions import make_private_dirs
 
 if TYPE_CHECKING:
     from pixelmem.core.index.engine import Engine
@@ -239,7 +240,7 @@ class MapStore:
         result = build_map(vectors, text_of, model_id, previous=previous, terms_cache=self._terms)
         if not _same_points(previous, result):
             try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
+                make_private_dirs(self.path.parent)
                 atomic_write_text(self.path, result.to_json())
             except OSError as exc:  # a read-only vault still gets its map, just not cached
                 log.info("map cache not saved: %s", exc)

@@ -11,6 +11,16 @@ Requests go through :class:`~pixelmem.core.providers.http.JsonClient`, so retrie
 (429/5xx before the answer starts) and error sentences are the same as the embedders'. A read
 timeout applies between two pieces of the stream, not to the whole answer.
 
+Thinking models (:mod:`~pixelmem.core.providers.thinking`): the request says ``think``
+(Ollama) or ``chat_template_kwargs.enable_thinking`` (other servers, not OpenAI's own API) as
+``chat.think`` says; reasoning that arrives anyway is kept apart in ``AnswerStream.reasoning``
+and handed to ``AnswerStream.on_reasoning``, never mixed into the answer's text.
+
+A stream that ends before sending anything at all (llama-cpp-python answers a prompt longer
+than its context so: ``200 text/event-stream``, empty body) is asked again once without
+streaming, to get the server's real error (``context_length_exceeded``); a refusal names
+``chat.context_window`` and the server's own limit where it says it.
+
 Cancelling: set ``cancel`` and the stream stops quietly (no exception) at the next piece. If
 ``cancel`` is a :class:`CancelToken`, setting it also shuts the socket down at once, so a
 blocked read ends immediately even when the model is slow to send its next token.
@@ -19,7 +29,6 @@ blocked read ends immediately even when the model is slow to send its next token
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import json
 import re
 import socket
@@ -36,6 +45,7 @@ from pixelmem.core.errors import (
     ContextExceeded,
     ProviderError,
     ProviderResponseError,
+    ProviderUnavailable,
 )
 from pixelmem.core.providers.http import (
     JsonClient,
@@ -45,9 +55,11 @@ from pixelmem.core.providers.http import (
     make_timeout,
     redact,
 )
+from pixelmem.core.providers.server_hints import context_size_hint, server_kind
 from pixelmem.core.providers.servers import OLLAMA_BASE_URL as OLLAMA_BASE_URL  # re-exported
 from pixelmem.core.providers.servers import OPENAI_BASE_URL as OPENAI_BASE_URL
 from pixelmem.core.providers.servers import ollama_service, openai_service
+from pixelmem.core.providers.thinking import ThinkTagSplitter
 from pixelmem.core.settings import ChatSettings
 
 CHAT_TIMEOUT = httpx.Timeout(120.0, connect=5.0)  # read: the longest silence between tokens
@@ -117,11 +129,22 @@ class ChatClient(Protocol):
 
 class AnswerStream(Iterator[str]):
     """The answer's text pieces; once exhausted, ``finish_reason`` is ``stop`` or ``length``
-    (or ``""`` when the stream was cancelled). A cut-off answer raises instead of ending."""
+    (or ``""`` when the stream was cancelled). A cut-off answer raises instead of ending.
+
+    Reasoning never comes out of the iterator: it collects in ``reasoning`` and goes to
+    ``on_reasoning`` (set it before iterating) piece by piece."""
 
     def __init__(self) -> None:
         self.finish_reason = ""
+        self.reasoning = ""
+        self.on_reasoning: Callable[[str], None] | None = None
         self._pieces: Generator[str, None, str] | None = None
+
+    def add_reasoning(self, piece: str) -> None:
+        if piece:
+            self.reasoning += piece
+            if self.on_reasoning is not None:
+                self.on_reasoning(piece)
 
     def __next__(self) -> str:
         assert self._pieces is not None
@@ -174,7 +197,7 @@ class StreamingJsonClient(JsonClient):
             if isinstance(exc, httpx.RemoteProtocolError):
                 reason = "the server closed the connection"
             else:
-                reason = redact(str(exc), [self._api_key]) or type(exc).__name__
+                reason = redact(str(exc), self._secrets) or type(exc).__name__
             raise AnswerCutOff(where, f"the connection broke ({reason})") from None
         finally:
             unregister()
@@ -240,12 +263,18 @@ class _BaseChatClient:
         retry: RetryPolicy | None = None,
         max_tokens: int = 0,
         context_window: int = 0,
+        think: bool = False,
+        send_context_window: bool = True,
     ) -> None:
         service = self._service(base_url)
         self.model = model or self.default_model
         self.base_url = service.base_url
         self.max_tokens = max_tokens  # 0: the server's default
         self.context_window = context_window  # 0: the server's default (only Ollama is told)
+        self.send_context_window = send_context_window  # False: Ollama keeps its own window
+        self.think = think
+        self.json_output = False  # ask for JSON (Ollama format, OpenAI response_format)
+        self._think_refused = False  # the server refused an optional field: not sent again
         self._client = StreamingJsonClient(service, api_key=api_key, timeout=timeout, retry=retry)
 
     def __repr__(self) -> str:
@@ -263,9 +292,13 @@ class _BaseChatClient:
         self._client.close()
 
     def list_models(self) -> list[str]:
-        """The chat models the server offers (``/api/tags``, ``/models``), sorted."""
+        """The chat models the server offers (``/api/tags``, ``/models``), sorted; models that
+        only embed (Ollama's capabilities, or a name like ``text-embedding-3-small``) left out."""
         body = self._client.get(self.models_path)
-        return sorted(set(self._model_names(body)))
+        return sorted(n for n in set(self._model_names(body)) if self._can_chat(n))
+
+    def _can_chat(self, name: str) -> bool:
+        return not _NOT_CHAT.search(name)
 
     def check(self) -> ChatCheck:
         """A one-token completion: the model that answered, the time, and what looks wrong."""
@@ -296,31 +329,87 @@ class _BaseChatClient:
     ) -> Generator[str, None, str]:
         if cancel is not None and cancel.is_set():
             return ""
-        try:
-            response = self._client.open_stream(self.path, self._payload(messages))
-        except ContextExceeded as exc:
-            raise ContextExceeded(f"{exc}{self._context_hint()}") from None
-        lines = self._client.lines(response, cancel)
+        response = self._open(messages)
+        lines = _Counted(self._client.lines(response, cancel))
+        splitter = ThinkTagSplitter()
         try:
             if response.headers.get("content-type", "").startswith("application/json"):
-                reason = yield from self._whole_answer("\n".join(lines))
+                pieces = self._whole_answer("\n".join(lines), stream)
             else:
-                reason = yield from self._parse(lines)
+                pieces = self._parse(lines, stream)
+            reason = yield from _split_think_tags(pieces, splitter, stream)
         except Cancelled:
             return ""
+        except AnswerCutOff:
+            if lines.count or (cancel is not None and cancel.is_set()):
+                raise
+            reason = yield from self._ask_without_streaming(messages, stream)
         finally:
             lines.close()
             response.close()
         stream.finish_reason = reason
         return reason
 
-    def _context_hint(self) -> str:
+    def _open(self, messages: list[Message]) -> httpx.Response:
+        """The streaming response; a refused thinking switch is dropped and asked again once."""
+        try:
+            return self._client.open_stream(self.path, self._payload(messages))
+        except ContextExceeded as exc:
+            raise ContextExceeded(f"{exc}{self._context_hint(str(exc))}") from None
+        except ProviderResponseError as exc:
+            if self._think_refused or not self._refuses_think_field(str(exc)):
+                raise
+            self._think_refused = True
+            return self._open(messages)
+
+    def _ask_without_streaming(
+        self, messages: list[Message], stream: AnswerStream
+    ) -> Generator[str, None, str]:
+        """A stream that sent nothing at all: the same request without streaming, whose error
+        (llama-cpp-python: 400 ``context_length_exceeded``) says what is wrong."""
+        payload = self._payload(messages)
+        payload["stream"] = False
+        try:
+            body = self._post_again(payload)
+        except ContextExceeded as exc:
+            raise ContextExceeded(f"{exc}{self._context_hint(str(exc))}") from None
+        text = json.dumps(body) if isinstance(body, dict) else ""
+        if not text or text == "{}":
+            raise ContextExceeded(
+                f"{self.where} sent an empty answer, also when asked without streaming; the "
+                f"prompt is probably longer than the server's context{self._context_hint('')}"
+            )
+        return (yield from _split_think_tags(self._whole_answer(text, stream), None, stream))
+
+    def _post_again(self, payload: dict[str, Any]) -> Any:
+        """POST once more; llama-cpp-python resets the kept-alive connection after an empty
+        stream, so a reset on the first try is tried again on a new connection."""
+        try:
+            return self._client.post(self.path, payload)
+        except ProviderTimeout:
+            raise
+        except ProviderUnavailable:
+            return self._client.post(self.path, payload)
+
+    def _context_hint(self, error: str) -> str:
+        limit = server_context_limit(error)
+        kind = server_kind(self._client.server_software, self._client.service.name)
+        bigger = context_size_hint(kind)
+        if limit and self.context_window:
+            return (
+                f" — the server's limit is {limit:,} tokens: set chat.context_window to "
+                f"{limit:,} (now {self.context_window:,}), start a new chat"
+                + (f", or {bigger}" if bigger else "")
+            )
         if not self.context_window:
             return " — start a new chat"
         return (
             " — start a new chat, or set chat.context_window to the model's real context size "
             f"(now {self.context_window:,})"
         )
+
+    def _refuses_think_field(self, error: str) -> bool:
+        return False
 
     def _payload(self, messages: list[Message], max_tokens: int = 0) -> dict[str, Any]:
         return {"model": self.model, "messages": messages, "stream": True}
@@ -332,11 +421,12 @@ class _BaseChatClient:
         """The server at ``base_url`` (the provider's default address if empty)."""
         raise NotImplementedError
 
-    def _parse(self, lines: Iterator[str]) -> Generator[str, None, str]:
-        """Yield the text; return the finish reason, or raise AnswerCutOff without one."""
+    def _parse(self, lines: Iterator[str], stream: AnswerStream) -> Generator[str, None, str]:
+        """Yield the text (reasoning to ``stream``); return the finish reason, or raise
+        AnswerCutOff without one."""
         raise NotImplementedError
 
-    def _whole_answer(self, text: str) -> Generator[str, None, str]:
+    def _whole_answer(self, text: str, stream: AnswerStream) -> Generator[str, None, str]:
         """A server that ignored ``stream: true`` and answered with one JSON object."""
         raise NotImplementedError
 
@@ -375,25 +465,28 @@ class OllamaChat(_BaseChatClient):
     def _service(self, base_url: str) -> Service:
         return ollama_service(base_url, "chat")
 
-    def server_context_window(self) -> int:
-        """The model's context length as Ollama's ``/api/show`` reports it (0: not said).
-
-        A ``num_ctx`` in the model's parameters (a Modelfile setting) wins over the length the
-        model was trained for, as it does in Ollama itself.
-        """
+    def show(self) -> dict[str, Any]:
+        """What ``/api/show`` says of the model (``model_info``, ``parameters``,
+        ``capabilities``); an empty dict when the answer is not an object."""
         body = self._client.post("/api/show", {"model": self.model})
-        if not isinstance(body, dict):
-            return 0
-        match = re.search(r"^num_ctx\s+(\d+)", str(body.get("parameters") or ""), re.MULTILINE)
-        if match:
-            return int(match.group(1))
-        info = body.get("model_info")
-        lengths = [
-            int(v)
-            for k, v in (info.items() if isinstance(info, dict) else [])
-            if k.endswith(".context_length") and isinstance(v, int | float)
-        ]
-        return max(lengths, default=0)
+        return body if isinstance(body, dict) else {}  # see chat_window.facts_from_show
+
+    def running(self) -> list[dict[str, Any]]:
+        """The models Ollama has loaded now (``/api/ps``), with their ``context_length``."""
+        body = self._client.get("/api/ps")
+        models = body.get("models") if isinstance(body, dict) else None
+        return [m for m in models or [] if isinstance(m, dict)]
+
+    def _can_chat(self, name: str) -> bool:
+        """What ``/api/show`` says the model can do (a model it cannot describe is kept)."""
+        try:
+            body = self._client.post("/api/show", {"model": name})
+        except ProviderError:
+            return True
+        capabilities = body.get("capabilities") if isinstance(body, dict) else None
+        if isinstance(capabilities, list):
+            return "completion" in capabilities
+        return not _NOT_CHAT.search(name)
 
     def _model_names(self, body: Any) -> list[str]:
         models = body.get("models") if isinstance(body, dict) else None
@@ -402,20 +495,31 @@ class OllamaChat(_BaseChatClient):
 
     def _payload(self, messages: list[Message], max_tokens: int = 0) -> dict[str, Any]:
         payload = super()._payload(messages)
+        if not self._think_refused:
+            payload["think"] = self.think  # false: a thinking model answers without reasoning
+            if self.json_output:
+                payload["format"] = "json"
         options = {}
         if max_tokens or self.max_tokens:
             options["num_predict"] = max_tokens or self.max_tokens
-        if self.context_window:
+        if self.context_window and self.send_context_window:
             options["num_ctx"] = self.context_window  # Ollama's own default is often 2,048
         if options:
             payload["options"] = options
         return payload
 
-    def _parse(self, lines: Iterator[str]) -> Generator[str, None, str]:
+    def _refuses_think_field(self, error: str) -> bool:
+        # '"llama3.2" does not support thinking'; an old Ollama without "format"
+        return "thinking" in error.lower() or "format" in error.lower()
+
+    def _parse(self, lines: Iterator[str], stream: AnswerStream) -> Generator[str, None, str]:
         for line in lines:
             if not line.strip():
                 continue
             data = self._decode(line)
+            thinking = _get(data, "message", "thinking")
+            if isinstance(thinking, str):
+                stream.add_reasoning(thinking)
             content = _get(data, "message", "content")
             if isinstance(content, str) and content:
                 yield content
@@ -423,8 +527,8 @@ class OllamaChat(_BaseChatClient):
                 return self._finished(str(data.get("done_reason") or STOP))
         raise AnswerCutOff(self.where, 'the stream ended without "done"')
 
-    def _whole_answer(self, text: str) -> Generator[str, None, str]:
-        return (yield from self._parse(iter(text.splitlines())))
+    def _whole_answer(self, text: str, stream: AnswerStream) -> Generator[str, None, str]:
+        return (yield from self._parse(iter(text.splitlines()), stream))
 
 
 class OpenAIChat(_BaseChatClient):
@@ -442,13 +546,24 @@ class OpenAIChat(_BaseChatClient):
         payload = super()._payload(messages)
         if max_tokens or self.max_tokens:
             payload["max_tokens"] = max_tokens or self.max_tokens
+        if not self._think_refused and not _is_openai_itself(self.base_url):
+            # llama.cpp and vLLM pass it to templates that can switch thinking (Qwen3); the
+            # others ignore it. OpenAI's own API refuses unknown fields, so it is not told.
+            payload["chat_template_kwargs"] = {"enable_thinking": self.think}
+        if not self._think_refused and self.json_output:
+            payload["response_format"] = {"type": "json_object"}
         return payload
+
+    def _refuses_think_field(self, error: str) -> bool:
+        return any(
+            f in error for f in ("chat_template_kwargs", "enable_thinking", "response_format")
+        )
 
     def _model_names(self, body: Any) -> list[str]:
         data = body.get("data") if isinstance(body, dict) else None
         return [str(m["id"]) for m in data or [] if isinstance(m, dict) and m.get("id")]
 
-    def _parse(self, lines: Iterator[str]) -> Generator[str, None, str]:
+    def _parse(self, lines: Iterator[str], stream: AnswerStream) -> Generator[str, None, str]:
         finish = ""
         for event in _sse_data(lines):
             if event.strip() == "[DONE]":
@@ -463,6 +578,7 @@ class OpenAIChat(_BaseChatClient):
             choices = data.get("choices")
             if not isinstance(choices, list) or not choices:
                 continue  # a usage-only or keep-alive event
+            stream.add_reasoning(_reasoning_of(_get(choices[0], "delta")))
             content = _get(choices[0], "delta", "content")
             if isinstance(content, str) and content:
                 yield content
@@ -471,12 +587,13 @@ class OpenAIChat(_BaseChatClient):
             raise AnswerCutOff(self.where, "the stream ended without a finish reason")
         return self._finished(finish)
 
-    def _whole_answer(self, text: str) -> Generator[str, None, str]:
+    def _whole_answer(self, text: str, stream: AnswerStream) -> Generator[str, None, str]:
         data = self._decode(text)
         choices = data.get("choices")
         content = _get(choices[0], "message", "content") if isinstance(choices, list) else None
-        if not choices or not isinstance(content, str):
+        if not choices or not isinstance(content, str | None):
             raise ProviderResponseError(f"{self.where} returned an answer without any text")
+        stream.add_reasoning(_reasoning_of(_get(choices[0], "message")))
         if content:
             yield content
         # A whole answer cannot be cut off in transit; no reason given means it stopped.
@@ -503,45 +620,90 @@ def _sse_data(lines: Iterator[str]) -> Iterator[str]:
         yield "\n".join(data)
 
 
+# Models that do not chat, by the names OpenAI-compatible servers list them under.
+_NOT_CHAT = re.compile(
+    r"embed|rerank|whisper|tts|dall-e|davinci-00|babbage|moderation|transcribe|bge-|e5-",
+    re.IGNORECASE,
+)
+
+
+def _reasoning_of(delta: Any) -> str:
+    """The reasoning in an OpenAI-style delta or message, under either name servers use."""
+    if not isinstance(delta, dict):
+        return ""
+    for key in ("reasoning_content", "reasoning"):
+        value = delta.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return ""
+
+
+def _split_think_tags(
+    pieces: Generator[str, None, str], splitter: ThinkTagSplitter | None, stream: AnswerStream
+) -> Generator[str, None, str]:
+    """``pieces`` with a leading ``<think>…</think>`` block moved to the reasoning."""
+    splitter = splitter or ThinkTagSplitter()
+    while True:
+        try:
+            piece = next(pieces)
+        except StopIteration as end:
+            reasoning, text = splitter.flush()
+            stream.add_reasoning(reasoning)
+            if text:
+                yield text
+            return str(end.value or "")
+        reasoning, text = splitter.feed(piece)
+        stream.add_reasoning(reasoning)
+        if text:
+            yield text
+
+
+class _Counted(Iterator[str]):
+    """Lines, counting the ones with something in them (an empty stream sent none)."""
+
+    def __init__(self, lines: Generator[str, None, None]) -> None:
+        self._lines = lines
+        self.count = 0
+
+    def __next__(self) -> str:
+        line = next(self._lines)
+        if line.strip():
+            self.count += 1
+        return line
+
+    def close(self) -> None:
+        self._lines.close()
+
+
+_LIMIT_PATTERNS = (
+    re.compile(r"maximum context length is (\d[\d,]*)", re.IGNORECASE),
+    re.compile(r"context (?:window|length|size) of (\d[\d,]*)", re.IGNORECASE),
+    re.compile(r"\bn_ctx\W{0,3}(\d[\d,]*)", re.IGNORECASE),
+)
+
+
+def server_context_limit(error: str) -> int:
+    """The context size a server's refusal names (``maximum context length is 2048``), or 0."""
+    for pattern in _LIMIT_PATTERNS:
+        match = pattern.search(error)
+        if match:
+            return int(match.group(1).replace(",", ""))
+    return 0
+
+
+def _is_openai_itself(base_url: str) -> bool:
+    try:
+        return httpx.URL(base_url).host.endswith("openai.com")
+    except httpx.InvalidURL:
+        return False
+
+
 def _get(data: Any, *keys: str) -> Any:
     for key in keys:
         if not isinstance(data, dict):
             return None
         data = data.get(key)
     return data
-
-
-_windows: dict[tuple[str, str], int] = {}
-_windows_lock = threading.Lock()
-
-
-def fitted_settings(settings: ChatSettings) -> ChatSettings:
-    """``settings`` with ``context_window`` lowered to the model's own window where the server
-    says it (Ollama ``/api/show``; asked once per server and model). Errors leave it as set."""
-    if settings.provider != "ollama":
-        return settings
-    key = (settings.base_url, settings.model)
-    with _windows_lock:
-        window = _windows.get(key)
-    if window is None:
-        client = OllamaChat(
-            settings.base_url,
-            settings.model,
-            api_key=settings.effective_api_key(),
-            timeout=make_timeout(read=min(settings.timeout, 10.0)),
-            retry=RetryPolicy(max_retries=0),
-        )
-        try:
-            window = client.server_context_window()
-        except ProviderError:
-            window = 0  # an old Ollama, or a proxy without /api/show: the setting stands
-        finally:
-            client.close()
-        with _windows_lock:
-            _windows[key] = window
-    if 0 < window < settings.context_window:
-        return dataclasses.replace(settings, context_window=window)
-    return settings
 
 
 def create_chat_client(
@@ -557,6 +719,9 @@ def create_chat_client(
         "retry": retry,
         "max_tokens": settings.max_tokens,
         "context_window": settings.context_window,
+        "think": settings.think == "on",
+        # "auto": Ollama keeps the window it loaded the model with (see chat_window)
+        "send_context_window": settings.context_window_mode == "pinned",
     }
     if settings.provider == "ollama":
         return OllamaChat(settings.base_url, settings.model, **kwargs)
@@ -581,5 +746,5 @@ __all__ = [
     "OpenAIChat",
     "StreamingJsonClient",
     "create_chat_client",
-    "fitted_settings",
+    "server_context_limit",
 ]

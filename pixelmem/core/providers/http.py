@@ -31,12 +31,12 @@ from pixelmem.core.errors import (
     ProviderResponseError,
     ProviderUnavailable,
 )
+from pixelmem.core.redaction import MASK, masked_url, url_password
 
 log = logging.getLogger(__name__)
 
 DEFAULT_TIMEOUT = httpx.Timeout(60.0, connect=5.0)
 RETRY_STATUSES = frozenset({408, 429, 502, 503, 504})  # a 500 is retried once, if not permanent
-MASK = "***"
 _MISSING_MODEL = re.compile(
     r"model.*(not found|does not exist|doesn't exist|not exist|unknown|no such)"
     r"|(unknown|no such|invalid) model",
@@ -126,8 +126,13 @@ class Service:
         return f"raise {self.timeout_setting} (now {_seconds(seconds)})"
 
     @property
+    def shown_url(self) -> str:
+        """The base URL as messages show it (a password in it masked)."""
+        return masked_url(self.base_url)
+
+    @property
     def where(self) -> str:
-        return f"{self.name} at {self.base_url}"
+        return f"{self.name} at {self.shown_url}"
 
 
 def check_api_key(api_key: str) -> None:
@@ -170,7 +175,10 @@ class JsonClient:
         check_api_key(api_key)
         self.service = service
         self._api_key = api_key
+        # What a server's message or an error text may repeat and must not be shown.
+        self._secrets = (api_key, url_password(service.base_url))
         self._retry = retry or RetryPolicy()
+        self.server_software = ""  # the last answer's Server header (which server this is)
         self._timeout = timeout if isinstance(timeout, httpx.Timeout) else httpx.Timeout(timeout)
         headers = {"Accept": "application/json"}
         if api_key:
@@ -227,6 +235,7 @@ class JsonClient:
                 retried["timeout"] += 1
                 self._wait(retry.delay(attempt), "timed out")
                 continue
+            self.server_software = response.headers.get("server", "")  # for hints
             kind = self._retry_kind(response)
             limit = retry.max_500_retries if kind == "500" else retry.max_retries
             if kind is None or retried[kind] >= limit or attempt >= retry.max_retries:
@@ -276,10 +285,10 @@ class JsonClient:
             raise self._unreachable(str(exc)) from None
         except (httpx.UnsupportedProtocol, httpx.InvalidURL):
             raise ProviderError(
-                f"the address {url!r} is not a valid http:// or https:// URL"
+                f"the address {masked_url(url)!r} is not a valid http:// or https:// URL"
             ) from None
         except httpx.TransportError as exc:
-            reason = redact(str(exc), [self._api_key]) or type(exc).__name__
+            reason = redact(str(exc), self._secrets) or type(exc).__name__
             raise ProviderUnavailable(
                 f"the connection to {self.service.where} failed ({reason})"
             ) from None
@@ -288,7 +297,7 @@ class JsonClient:
         refused = "refused" in detail.lower()
         if refused and self.service.not_running_hint:
             return ProviderUnavailable(
-                f"{self.service.name} is not running at {self.service.base_url} — "
+                f"{self.service.name} is not running at {self.service.shown_url} — "
                 f"{self.service.not_running_hint}"
             )
         if refused:
@@ -351,7 +360,7 @@ class JsonClient:
                 error = error.get("message", error)
             body = error
         message = " ".join(str(body).split())
-        message = redact(message, [self._api_key])
+        message = redact(message, self._secrets)
         return message[:200] + ("…" if len(message) > 200 else "")
 
     def _json(self, response: httpx.Response) -> Any:

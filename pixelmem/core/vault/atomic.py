@@ -7,6 +7,9 @@ import os
 import tempfile
 from pathlib import Path
 
+from pixelmem.core.vault.file_names import temp_prefix
+from pixelmem.core.vault.permissions import new_file_mode
+
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` via a temp file in the same folder, fsync and ``os.replace``.
@@ -25,9 +28,10 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
 
 
 def write_temp(path: Path, data: bytes) -> str:
-    """``data`` in a new fsynced temp file beside ``path`` (``.<name>.<random>.tmp``), with
-    ``path``'s mode; the temp file is removed again if writing fails."""
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    """``data`` in a new fsynced temp file beside ``path`` (``.<name>.<random>.tmp``, the name
+    shortened so that any valid ``path`` has a temp name that fits), with ``path``'s mode;
+    the temp file is removed again if writing fails."""
+    fd, tmp_name = tempfile.mkstemp(prefix=temp_prefix(path.name), suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -50,14 +54,18 @@ def atomic_write_text(path: Path, text: str) -> None:
 
 
 def _keep_mode(path: Path, tmp_name: str) -> None:
-    """mkstemp creates 0600 files; keep the existing file's mode, else use the umask default."""
+    """mkstemp creates 0600 files; keep the existing file's mode (and, where this process may,
+    its owner), else the mode a new file in that folder gets (permissions.new_file_mode)."""
     try:
-        mode = os.stat(path).st_mode & 0o7777
+        info = os.stat(path)
     except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    os.chmod(tmp_name, mode)
+        os.chmod(tmp_name, new_file_mode(path))
+        return
+    os.chmod(tmp_name, info.st_mode & 0o7777)
+    if hasattr(os, "geteuid") and info.st_uid != os.geteuid():
+        # Only root gets here with a file it may replace: keep it the owner's file.
+        with contextlib.suppress(OSError):
+            os.chown(tmp_name, info.st_uid, info.st_gid)
 
 
 def fsync_dir(folder: Path) -> None:

@@ -72,6 +72,7 @@ from pixelmem import __version__
 from pixelmem.core.vault import frontmatter_io, ids
 from pixelmem.core.vault.atomic import atomic_write_bytes
 from pixelmem.core.vault.memory import Memory, preview_line
+from pixelmem.core.vault.permissions import make_private_dirs
 from pixelmem.core.vault.safe_open import read_regular_bytes
 
 log = logging.getLogger(__name__)
@@ -163,7 +164,7 @@ class ScanCache:
         """
         try:
             data = self._encode()
-            Path(path).parent.mkdir(exist_ok=True)
+            make_private_dirs(Path(path).parent)
             atomic_write_bytes(Path(path), data)
         except OSError as exc:  # read-only vault, disk full: the next start parses again
             log.debug("cannot save the scan cache %s: %s", path, exc)

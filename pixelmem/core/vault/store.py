@@ -32,6 +32,8 @@ from pixelmem.core.errors import (
     InvalidIdError,
     InvalidMemoryError,
     MemoryNotFound,
+    MemoryUnreadable,
+    NoteNotWritable,
     PixelmemError,
     VaultError,
     VaultNotWritable,
@@ -39,16 +41,19 @@ from pixelmem.core.errors import (
 from pixelmem.core.paths import appdata_dir, resolve_vault
 from pixelmem.core.vault import ids, scan_cache
 from pixelmem.core.vault.checked_replace import ContentChanged, checked_replace, write_new
+from pixelmem.core.vault.file_names import fitted, split_name
 from pixelmem.core.vault.frontmatter_io import (
     Document,
     checked_body,
     checked_fields,
     new_file_text,
     normalise_datetime,
+    relpath,
     render_update,
 )
 from pixelmem.core.vault.gc_pause import collector_paused
 from pixelmem.core.vault.memory import DEFAULT_IMPORTANCE, Memory
+from pixelmem.core.vault.permissions import make_private_dirs, secure_appdata, write_refusal
 from pixelmem.core.vault.stale_temps import remove_stale_temps
 from pixelmem.core.vault.vault_files import (
     is_inside,
@@ -71,6 +76,7 @@ from pixelmem.core.vault.vault_scan import (
 log = logging.getLogger(__name__)
 
 NEW_FILE = "<new file>"  # MemoryStore._write: the path must not exist yet
+MIN_ID_PREFIX = 4  # characters of an id that find() accepts in its place
 
 
 MemoryList = list[Memory]
@@ -86,6 +92,7 @@ class MemoryStore:
     def __init__(self, root: Path | None = None, *, create: bool = True) -> None:
         self.root = Path(root).expanduser() if root is not None else resolve_vault()
         _prepare_root(self.root, create)
+        secure_appdata(appdata_dir(self.root))
         remove_stale_temps(appdata_dir(self.root))
         self._resolved_root = self.root.resolve()
         self._lock = threading.RLock()
@@ -154,8 +161,34 @@ class MemoryStore:
         with self._lock:
             memory = self._memories.get(memory_id)
         if memory is None:
-            raise MemoryNotFound(memory_id)
+            raise self._not_found(memory_id)
         return _copy(memory)
+
+    def find(self, key: str) -> Memory:
+        """A memory by its id, or by a unique prefix of at least :data:`MIN_ID_PREFIX`
+        characters (ids are long to type); the one rule for the CLI, REST and MCP."""
+        try:
+            return self.get(key)
+        except MemoryNotFound:
+            if len(key) < MIN_ID_PREFIX:
+                raise
+            with self._lock:
+                matches = [i for i in self._memories if i.startswith(key)]
+            if len(matches) != 1:
+                raise
+            return self.get(matches[0])
+
+    def _not_found(self, memory_id: str) -> MemoryNotFound:
+        """ "No memory with id" — or, when the id names a file the scan could not read, which
+        file and why (a note made unreadable is not a note that is gone)."""
+        with self._lock:
+            skipped = list(self._skipped)
+        for item in skipped:
+            if ids.path_id(relpath(item.path, self.root)) == memory_id:
+                return MemoryUnreadable(memory_id, item.path.name, item.reason)
+        if skipped:
+            return MemoryNotFound(memory_id, unreadable=len(skipped))
+        return MemoryNotFound(memory_id)
 
     def __contains__(self, memory_id: object) -> bool:
         self._ensure_scanned()
@@ -266,6 +299,7 @@ class MemoryStore:
         checked_body(memory.body)
         path = self._known_path(memory)
         with self._write_lock, self._process_lock():
+            self._refuse_unwritable(path, "saved")
             doc, current = self._read_for_update(path, memory, force)
             data = render_update(memory, fields, doc, current, _now())
             if data is None:  # nothing changed: leave the file alone
@@ -294,19 +328,25 @@ class MemoryStore:
         )
         checked_body(memory.body)
         original = self._known_path(memory)
-        path = original.parent / f"{original.stem} (conflict {now:%Y-%m-%d %H%M%S}).md"
+        stem, _ = split_name(original.name)
+        path = original.parent / fitted(stem, f" (conflict {now:%Y-%m-%d %H%M%S})", ".md")
         copy = self._write_new(
             path, self._fresh_id(), fields, memory.created or now, now, memory.body
         )
         return _copy(copy)
 
-    def delete(self, memory_id: str) -> Path:
-        """Move a memory's file to ``<vault>/.pixelmem/trash/``; return where it went."""
+    def delete(self, memory_id: str, *, force: bool = False) -> Path:
+        """Move a memory's file to ``<vault>/.pixelmem/trash/``; return where it went.
+
+        A note the user may not write (read-only, another user's) raises
+        :class:`NoteNotWritable` unless ``force`` (the person confirmed it)."""
         path = self.path_for(memory_id)
         trash = appdata_dir(self.root) / "trash"
         with self._write_lock, self._process_lock():
+            if not force:
+                self._refuse_unwritable(path, "moved to the trash")
             try:
-                trash.mkdir(parents=True, exist_ok=True)
+                make_private_dirs(trash)
                 target = unique_path(trash, path.name)
                 os.replace(path, target)
             except FileNotFoundError:
@@ -481,6 +521,16 @@ class MemoryStore:
             raise
         except OSError as exc:
             raise self._write_error(exc) from exc
+
+    def check_writable(self, memory_id: str, action: str) -> None:
+        """Raise :class:`NoteNotWritable` now if the memory's file must be left alone (for an
+        operation that would otherwise stop half-way, e.g. a merge)."""
+        self._refuse_unwritable(self.path_for(memory_id), action)
+
+    def _refuse_unwritable(self, path: Path, action: str) -> None:
+        why = write_refusal(path)
+        if why is not None:
+            raise NoteNotWritable(path, why, action)
 
     def _write_error(self, exc: OSError) -> PixelmemError:
         if exc.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):

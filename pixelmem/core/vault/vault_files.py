@@ -18,6 +18,9 @@ import os
 from collections.abc import Callable, Iterator
 from pathlib import Path, PurePath
 
+from pixelmem.core.vault.file_names import fitted, split_name
+from pixelmem.core.vault.permissions import PRIVATE_DIR_MODE
+
 log = logging.getLogger(__name__)
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
@@ -113,9 +116,10 @@ def process_lock(folder: Path, name: str, *, timeout: float = -1) -> Iterator[No
     # filelock (with what it imports, ~25 ms) is loaded by the first write, not at launch.
     from filelock import FileLock, Timeout
 
-    lock = FileLock(folder / name, timeout=timeout)
+    lock = FileLock(folder / name, timeout=timeout, mode=0o600)
     try:
-        folder.mkdir(exist_ok=True)  # only the last folder: a vanished vault is not made again
+        with contextlib.suppress(FileExistsError):  # only the last folder: a vanished vault
+            folder.mkdir(mode=PRIVATE_DIR_MODE)  # is not made again
         lock.acquire()
     except Timeout:
         raise
@@ -129,12 +133,13 @@ def process_lock(folder: Path, name: str, *, timeout: float = -1) -> Iterator[No
 
 
 def unique_path(folder: Path, name: str) -> Path:
-    """``folder/name``, or the first free ``name (2)``, ``name (3)``, … beside it."""
+    """``folder/name``, or the first free ``name (2)``, ``name (3)``, … beside it (the stem
+    shortened where a number would make the name too long)."""
     candidate = folder / name
-    stem, suffix = os.path.splitext(name)
+    stem, suffix = split_name(name)
     number = 2
     while candidate.exists() or candidate.is_symlink():
-        candidate = folder / f"{stem} ({number}){suffix}"
+        candidate = folder / fitted(stem, f" ({number})", suffix)
         number += 1
     return candidate
 

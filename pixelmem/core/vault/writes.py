@@ -36,6 +36,7 @@ from pixelmem.core.paths import appdata_dir
 from pixelmem.core.vault.atomic import atomic_write_bytes
 from pixelmem.core.vault.links import LinkUpdate
 from pixelmem.core.vault.memory import Memory
+from pixelmem.core.vault.permissions import make_private_dirs
 from pixelmem.core.vault.store import MemoryStore
 
 T = TypeVar("T")
@@ -139,10 +140,10 @@ class VaultTrash:
         self.folder = appdata_dir(store.root) / "trash"
         self.records = appdata_dir(store.root) / RECORDS_DIRNAME
 
-    def move(self, memory_id: str) -> TrashRecord:
+    def move(self, memory_id: str, *, force: bool = False) -> TrashRecord:
         memory = self.store.get(memory_id)
         assert memory.path is not None
-        trashed = self.store.delete(memory_id)
+        trashed = self.store.delete(memory_id, force=force)
         record = TrashRecord(memory_id, memory.title, memory.path, trashed)
         with contextlib.suppress(OSError):  # the file is safe; only undo-from-elsewhere is lost
             self._write_record(record)
@@ -179,7 +180,7 @@ class VaultTrash:
             "trashed": record.trashed.name,
         }
         path = self._record_path(record.trashed)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_private_dirs(path.parent)
         atomic_write_bytes(path, json.dumps(data, ensure_ascii=False).encode("utf-8"))
 
     def _read_record(self, path: Path) -> TrashRecord | None:
@@ -228,8 +229,10 @@ class MemoryWrites:
         copy = self.store.save_conflict_copy(memory)
         return Written(copy, ChangeSet.of(CREATED, copy.id))
 
-    def delete(self, memory_id: str) -> Written[TrashRecord]:
-        record = self.trash.move(memory_id)
+    def delete(self, memory_id: str, *, force: bool = False) -> Written[TrashRecord]:
+        """Move a memory to the trash; a note the user may not write raises
+        :class:`~pixelmem.core.errors.NoteNotWritable` unless ``force`` (they confirmed)."""
+        record = self.trash.move(memory_id, force=force)
         return Written(record, ChangeSet.of(DELETED, memory_id))
 
     def restore(self, record: TrashRecord) -> Written[Memory]:
@@ -237,8 +240,8 @@ class MemoryWrites:
         return Written(memory, ChangeSet.of(CREATED, memory.id))
 
     def accept_draft(self, inbox: Inbox, draft_id: str) -> Written[Memory]:
-        memory = inbox.accept(draft_id, self.store)
-        return Written(memory, ChangeSet.of(CREATED, memory.id))
+        memory, changes = inbox.accept_changes(draft_id, self.store)
+        return Written(memory, ChangeSet.from_pairs(changes))
 
     def import_files(
         self, paths: Iterable[Path], on_file: ImportListener | None = None

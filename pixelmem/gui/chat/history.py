@@ -46,6 +46,7 @@ class ConversationsMixin(_Base):
         """A new chat: messages and exclusions go, pinned memories stay (the old chat is kept
         on disk)."""
         self.stop()
+        self._conversation_ending()
         self._show(Conversation(pinned=list(self.memories.pinned)))
 
     def regenerate(self) -> None:
@@ -97,6 +98,7 @@ class ConversationsMixin(_Base):
             return
         message = self._add_message("assistant", self._model_name())
         message.view.set_markdown(saved.content, {u["id"]: u["title"] for u in saved.used})
+        message.reasoning.set_text(saved.reasoning)
         status = {
             LENGTH: self.tr("stopped at the token limit"),
             "stopped": self.tr("stopped"),
@@ -118,6 +120,11 @@ class ConversationsMixin(_Base):
         for message in answers:
             message.regenerate_button.setVisible(message is answers[-1] and not self.busy)
 
+    def reload_conversations(self) -> None:
+        """Conversations written by someone else (an import): listed again."""
+        self._list_saved()
+        self._refresh_conversation_list()
+
     def _list_saved(self) -> None:
         """Read the vault's conversations once (they are small); newest first."""
         self._saved = {c.id: c for c in self.conversations.list()}
@@ -129,12 +136,14 @@ class ConversationsMixin(_Base):
         self.body.conversation_bar.set_items(items, current.id)
         self.body.conversation_bar.delete_button.setEnabled(bool(current.messages))
         self.body.conversation_bar.rename_button.setEnabled(bool(current.messages))
+        self.body.conversation_bar.propose_button.setEnabled(bool(current.messages))
 
     def choose_conversation(self, conversation_id: str) -> None:
         """Show a saved conversation (an answer still coming is stopped first)."""
         if conversation_id == self.conversation.id or conversation_id not in self._saved:
             return
         self.stop()
+        self._conversation_ending()
         self._show(copy.deepcopy(self._saved[conversation_id]))
 
     def rename_conversation(self, title: str | None = None) -> None:

@@ -22,7 +22,14 @@ from typing import Any
 from PySide6.QtCore import QThreadPool, QTimer, Signal, Slot
 from PySide6.QtWidgets import QDockWidget, QWidget
 
-from pixelmem.core.assist.conversation import ChatMemories, Prepared, Turn, prepare, record_turn
+from pixelmem.core.assist.conversation import (
+    ChatMemories,
+    Prepared,
+    Turn,
+    empty_answer_text,
+    prepare,
+    record_turn,
+)
 from pixelmem.core.assist.conversations import Conversation, ConversationStore
 from pixelmem.core.assist.injection import InjectedPrompt, Message
 from pixelmem.core.errors import (
@@ -48,6 +55,7 @@ from pixelmem.gui.bus import ChangeSet, MemoryBus
 from pixelmem.gui.chat.body import ChatBody
 from pixelmem.gui.chat.dialogs import Draft, PromptDialog, SaveMemoryDialog, draft_from_text
 from pixelmem.gui.chat.history import ConversationsMixin
+from pixelmem.gui.chat.proposing import ProposingMixin
 from pixelmem.gui.chat.state import StreamSignals, stream_job
 from pixelmem.gui.chat.widgets import MemoriesPanel, MessageWidget
 from pixelmem.gui.session import VaultSession, describe_error
@@ -65,7 +73,7 @@ _SETTINGS_ERRORS = (
 )
 
 
-class ChatPane(QDockWidget, ConversationsMixin):
+class ChatPane(QDockWidget, ConversationsMixin, ProposingMixin):
     """Dockable chat with memory injection. Connect ``open_memory_requested`` to the editor and
     ``settings_requested`` to the settings dialog; call :meth:`shutdown` before quitting."""
 
@@ -74,6 +82,7 @@ class ChatPane(QDockWidget, ConversationsMixin):
     prompt_ready = Signal(object)  # the InjectedPrompt of the message being answered
     answer_finished = Signal(str)  # done | stopped | cutoff | failed | unconfigured
     memory_saved = Signal(str)  # id of a memory saved from the chat
+    proposals_made = Signal(int)  # how many memories a conversation's proposal put in the inbox
 
     def __init__(
         self,
@@ -129,6 +138,7 @@ class ChatPane(QDockWidget, ConversationsMixin):
         body.conversation_bar.chosen.connect(self.choose_conversation)
         body.conversation_bar.rename_requested.connect(self.rename_conversation)
         body.conversation_bar.delete_requested.connect(self.delete_conversation)
+        body.conversation_bar.propose_requested.connect(lambda: self.propose_memories())
         self.bus.memory_updated.connect(self._on_memory_updated)
         self.bus.settings_changed.connect(self.set_settings)
 
@@ -214,6 +224,7 @@ class ChatPane(QDockWidget, ConversationsMixin):
         turn.message.set_status(self.tr("waiting for the model…"))
         signals = StreamSignals()
         signals.token.connect(self._on_token)
+        signals.reasoning.connect(self._on_reasoning)
         job = stream_job(client, prepared.prompt.messages, turn.cancel, signals, turn.number)
         run_in_pool(
             job,
@@ -224,11 +235,22 @@ class ChatPane(QDockWidget, ConversationsMixin):
         )
 
     @Slot(int, str)
+    def _on_reasoning(self, number: int, piece: str) -> None:
+        turn = self._turn
+        if turn is None or turn.number != number or not turn.active:
+            return
+        if turn.state == "waiting":
+            turn.state = "thinking"
+            turn.message.set_status(self.tr("thinking…"))
+        turn.reasoning += piece  # shown collapsed, also when the server ignored chat.think off
+        turn.message.reasoning.add(piece)
+
+    @Slot(int, str)
     def _on_token(self, number: int, piece: str) -> None:
         turn = self._turn
         if turn is None or turn.number != number or not turn.active:
             return  # a stopped stream's last tokens
-        if turn.state == "waiting":
+        if turn.state in ("waiting", "thinking"):
             turn.state = "streaming"
             turn.message.set_status(self.tr("answering…"))
         turn.text += piece
@@ -245,23 +267,17 @@ class ChatPane(QDockWidget, ConversationsMixin):
         if turn is not self._turn or not turn.active:
             return
         self._render_turn(turn)
-        if reason == LENGTH and not turn.text:
+        if not turn.text.strip():
             turn.message.set_status(self.tr("no answer"))
-            turn.message.show_error(self._no_room_message(), offer_settings=True)
+            chat = turn.prepared.chat if turn.prepared and turn.prepared.chat else None
+            message = empty_answer_text(turn, reason, chat or self.settings.chat)
+            turn.message.show_error(message, offer_settings=True)
         elif reason == LENGTH:
             note = self.tr("stopped at the token limit (chat.max_tokens = {n})")
             turn.message.set_status(note.format(n=f"{self.settings.chat.max_tokens:,}"))
         else:
             turn.message.set_status("")
         self._end_turn(turn, "done", LENGTH if reason == LENGTH else "done")
-
-    def _no_room_message(self) -> str:
-        text = self.tr(
-            "The model stopped before writing anything: the prompt probably fills its context "
-            "window. Start a new chat, or set chat.context_window to the model's context size "
-            "(now {n})."
-        )
-        return text.format(n=f"{self.settings.chat.context_window:,}")
 
     def _on_failed(self, turn: Turn, exc: BaseException) -> None:
         if turn is not self._turn or not turn.active:

@@ -19,6 +19,7 @@ class StreamSignals(QObject):
     """Lives on the GUI thread; the stream worker emits on it, so tokens arrive queued."""
 
     token = Signal(int, str)  # (turn number, text)
+    reasoning = Signal(int, str)  # (turn number, a piece of a thinking model's reasoning)
 
 
 def stream_job(
@@ -33,6 +34,7 @@ def stream_job(
     def run() -> str:
         try:
             stream = client.stream_chat(messages, cancel=cancel)
+            stream.on_reasoning = lambda piece: signals.reasoning.emit(number, piece)
             for piece in stream:
                 signals.token.emit(number, piece)
             return stream.finish_reason

@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from pixelmem.core.assist.injection import InjectedPrompt, UsedMemory
 from pixelmem.core.render_limits import bounded_markdown
+from pixelmem.gui.chat.reasoning import ReasoningBox
 from pixelmem.gui.colors import blend, muted_text
 from pixelmem.gui.markdown_preview import SHOW_ALL_URL
 from pixelmem.gui.resource_policy import ResourcePolicy
@@ -229,6 +230,7 @@ class MessageWidget(QFrame):
             actions.addWidget(button)
         actions.addStretch(1)
 
+        self.reasoning = ReasoningBox()  # a thinking model's, collapsed above the answer
         self.view = MarkdownView()
         self.view.save_requested.connect(self.save_requested)
         self.error_label = QLabel()
@@ -250,6 +252,7 @@ class MessageWidget(QFrame):
         self.body.setContentsMargins(10, 6, 10, 8)
         self.body.setSpacing(4)
         self.body.addLayout(header)
+        self.body.addWidget(self.reasoning)
         self.body.addWidget(self.view)
         self.body.addWidget(self.error_box)
         self.body.addLayout(actions)

@@ -235,4 +235,34 @@
         </translation>
     </message>
 </context>
+<context>
+    <name>ProposingMixin</name>
+    <message numerus="yes">
+        <location filename="../chat/proposing.py" line="1" />
+        <source>%n proposed memories wait in the review inbox</source>
+        <translation>
+            <numerusform>%n proposed memory waits in the review inbox</numerusform>
+            <numerusform>%n proposed memories wait in the review inbox</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>chat_import</name>
+    <message numerus="yes">
+        <location filename="../chat/chat_import.py" line="1" />
+        <source>Imported %n conversations</source>
+        <translation>
+            <numerusform>Imported %n conversation</numerusform>
+            <numerusform>Imported %n conversations</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../chat/chat_import.py" line="1" />
+        <source>%n already there</source>
+        <translation>
+            <numerusform>%n already there</numerusform>
+            <numerusform>%n already there</numerusform>
+        </translation>
+    </message>
+</context>
 </TS>

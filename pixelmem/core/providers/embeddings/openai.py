@@ -38,7 +38,7 @@ class OpenAIEmbedder(RemoteEmbedder):
         # OpenAI refuses an empty string as input; a space embeds to "nothing" just as well.
         payload = {"model": self.model, "input": [text if text.strip() else " " for text in texts]}
         items = json_field(self._client.post("/embeddings", payload), "data", list, where)
-        return float_matrix(_ordered_rows(items, where), where)
+        return float_matrix(_ordered_rows(items, where), where, self.server)
 
 
 def _ordered_rows(items: list[Any], where: str) -> list[Any]:

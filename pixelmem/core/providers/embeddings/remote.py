@@ -72,6 +72,13 @@ class RemoteEmbedder(ABC):
     def close(self) -> None:
         self._client.close()
 
+    @property
+    def server(self) -> str:
+        """Which server answered last (for hints worded in its own flags)."""
+        from pixelmem.core.providers.server_hints import server_kind
+
+        return server_kind(self._client.server_software, self._client.service.name)
+
     @abstractmethod
     def _service(self, base_url: str) -> Service:
         """The server at ``base_url`` (the provider's default address if empty)."""
@@ -84,13 +91,13 @@ class RemoteEmbedder(ABC):
 # ---------------------------------------------------------------- checking answers
 
 
-def float_matrix(rows: Any, where: str) -> np.ndarray:
-    """Rows of numbers from a JSON answer as float32[n, dim]; NaN and dimensions checked later."""
+def float_matrix(rows: Any, where: str, server: str = "") -> np.ndarray:
+    """Rows of numbers from a JSON answer as float32[n, dim]; NaN and dimensions checked later.
+    ``server`` (:func:`~pixelmem.core.providers.server_hints.server_kind`) words the hints."""
     if _per_token(rows):
-        raise ProviderResponseError(
-            f"{where} returns one vector per token: start it with pooling enabled "
-            "(e.g. --pooling mean)"
-        )
+        from pixelmem.core.providers.server_hints import pooling_hint
+
+        raise ProviderResponseError(f"{where} returns one vector per token: {pooling_hint(server)}")
     try:
         matrix = np.asarray(rows)
     except ValueError:
