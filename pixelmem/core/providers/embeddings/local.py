@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections.abc import Callable, Sequence
-from functools import partial
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -14,7 +13,7 @@ import numpy as np
 
 from pixelmem.core.errors import ModelFileError
 from pixelmem.core.providers.embeddings.base import normalise_rows, validate_vectors
-from pixelmem.core.providers.embeddings.onnx_session import BackgroundThreads, open_cpu_session
+from pixelmem.core.providers.embeddings.onnx_session import open_cpu_session
 
 MODEL_ID = "local:all-MiniLM-L6-v2-int8"
 DIM = 384
@@ -82,22 +81,16 @@ class LocalEmbedder:
         threads: int = 2,
         batch_size: int = BATCH_SIZE,
         sort_by_length: bool = True,
-        streams: int = 1,
     ) -> None:
-        """``threads``: CPU threads in all; ``streams``: batches run at once, each on
-        ``threads // streams`` of them."""
         self._model_path = model_path
         self._expected_sha256 = expected_sha256
-        self._streams = max(1, streams)
-        self._threads = max(1, threads // self._streams)
+        self._threads = threads
         self._batch_size = batch_size
         # Off only in the benchmark, to measure what sorting saves.
         self._sort_by_length = sort_by_length
         self._session: Any = None
         self._tokenizer: Any = None
         self._load_lock = threading.Lock()
-        # Documents are embedded on the embedder's own threads (see onnx_session).
-        self._background = BackgroundThreads(self._streams, "pixelmem-embed")
 
     @property
     def model_id(self) -> str:
@@ -125,14 +118,11 @@ class LocalEmbedder:
         done = 0
         for offset in range(0, len(texts), _SORT_WINDOW):
             window = list(texts[offset : offset + _SORT_WINDOW])
-            ids = self._background.call(partial(_token_ids, tokenizer, window))
+            ids = [np.asarray(e.ids, dtype=np.int64) for e in tokenizer.encode_batch(window)]
             order = self._batch_order(ids)
-            batches = [
-                order[f : f + self._batch_size] for f in range(0, len(order), self._batch_size)
-            ]
-            runs = self._background.map(partial(_run_rows, session, ids), batches)
-            for rows, vectors in zip(batches, runs, strict=True):
-                out[offset + rows] = vectors
+            for first in range(0, len(order), self._batch_size):
+                rows = order[first : first + self._batch_size]
+                out[offset + rows] = _run(session, [ids[i] for i in rows])
                 done += len(rows)
                 if progress is not None:
                     progress(done, len(texts))
@@ -188,14 +178,6 @@ def _load_tokenizer() -> Any:
     tokenizer.enable_truncation(MAX_TOKENS)
     tokenizer.no_padding()
     return tokenizer
-
-
-def _token_ids(tokenizer: Any, texts: list[str]) -> list[np.ndarray]:
-    return [np.asarray(e.ids, dtype=np.int64) for e in tokenizer.encode_batch(texts)]
-
-
-def _run_rows(session: Any, ids: list[np.ndarray], rows: np.ndarray) -> np.ndarray:
-    return _run(session, [ids[i] for i in rows])
 
 
 def _run(session: Any, ids: list[np.ndarray]) -> np.ndarray:
