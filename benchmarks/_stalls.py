@@ -13,8 +13,10 @@ Reading a stall (a gap between beats longer than ``REPORT_MS`` + the period):
   worked that long (a slot, a paint, a signal's payload);
 * it shows only the event loop: it was waiting for the GIL (or, under load, a CPU). The
   watchdog starved as long, and the worker stacks sampled right after it got the GIL show the
-  call that held it (the line a worker is on when the GIL comes back). A busy machine makes
-  the watchdog late without any GIL holder: compare ``uptime``.
+  call that held it (the line a worker is on when the GIL comes back). When a worker waited
+  about as long for a CPU meanwhile ("a worker waited N ms"), the holder had lost its CPU to
+  another program while holding the GIL: the machine's load, not a long call (typical when
+  the stack ends on a Python line, not in a C call).
 
 Stacks are load-independent evidence; stall lengths are only meaningful on a quiet machine.
 """
@@ -42,6 +44,22 @@ class Sample:
     starved_ms: float  # how late the watchdog woke for this sample
     gui: tuple[str, ...]
     workers: tuple[tuple[str, ...], ...]
+    # The longest any other thread of this process waited for a CPU since the last sample: a
+    # GIL holder that lost its CPU to another program blocks the window as long (load).
+    worker_cpu_wait_ms: float = 0.0
+
+
+def cpu_waits(skip: set[int]) -> dict[int, float]:
+    """Seconds each thread of this process (but ``skip``) has waited for a CPU (Linux)."""
+    waits = {}
+    for task in Path("/proc/self/task").iterdir():
+        if int(task.name) in skip:
+            continue
+        try:
+            waits[int(task.name)] = int((task / "schedstat").read_text().split()[1]) / 1e9
+        except (OSError, IndexError, ValueError):
+            continue
+    return waits
 
 
 def condense(frame: FrameType | None) -> tuple[str, ...]:
@@ -76,6 +94,7 @@ class StallWatch:
         self.beats: list[float] = []
         self.samples: list[Sample] = []
         self._gui = threading.get_ident()
+        self._gui_native = threading.get_native_id()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._watch, name="stall-watch", daemon=True)
 
@@ -100,6 +119,8 @@ class StallWatch:
     def _watch(self) -> None:
         interval = SAMPLE_MS / 1000
         me = threading.get_ident()
+        skip = {threading.get_native_id(), self._gui_native}
+        seen = cpu_waits(skip) if Path("/proc/self/task").is_dir() else {}
         expected = time.perf_counter() + interval
         while not self._stop.is_set():
             time.sleep(interval)
@@ -114,7 +135,10 @@ class StallWatch:
             workers = tuple(
                 condense(f) for ident, f in frames.items() if ident not in (self._gui, me)
             )
-            self.samples.append(Sample(now, starved, gui, workers))
+            waits = cpu_waits(skip) if seen else {}
+            waited = max((w - seen.get(t, w) for t, w in waits.items()), default=0.0) * 1000
+            seen = waits or seen
+            self.samples.append(Sample(now, starved, gui, workers, waited))
             del frames
 
     # -- the report ------------------------------------------------------------------------
@@ -146,7 +170,11 @@ class StallWatch:
         worst = max(inside + after, key=lambda s: s.starved_ms)
         busy = [w for w in worst.workers if w and not _idle(w)]
         held = " | ".join(" > ".join(_tail(w, 5)) for w in busy) or "no worker running Python"
-        return f"GUI waiting (watchdog starved {worst.starved_ms:.0f} ms); workers: {held}"
+        lost = max(s.worker_cpu_wait_ms for s in inside + after)
+        return (
+            f"GUI waiting (watchdog starved {worst.starved_ms:.0f} ms, a worker waited "
+            f"{lost:.0f} ms for a CPU); workers: {held}"
+        )
 
     def report(self, label: str, show: int = 15) -> None:
         """Stalls grouped by cause; ranked by their longest part that was not a wait for a
