@@ -338,6 +338,9 @@ def bench_search(tmp: Path, chunks: int, keystrokes: int, why: bool) -> None:
     window.start()
     wait_until(lambda: window.session.index_ready, timeout=60)
     engine._index = index  # the benchmark swaps in the big synthetic snapshot
+    # ... and keeps it: a reindex of the empty vault (the watcher, a late request) would put
+    # an empty index back and every later keystroke would search nothing.
+    engine.reindex = lambda *args, **kwargs: None
     gc.freeze()  # as the app does with every new snapshot (session._reindexed)
     panel = window.search_panel
     seconds: list[float] = []
@@ -363,6 +366,9 @@ def bench_search(tmp: Path, chunks: int, keystrokes: int, why: bool) -> None:
     # The event loop keeps running (a blocking wait would be a stall of the benchmark's own).
     wait_until(lambda: not workers.active_thread_count() and not workers._live, timeout=120)
     beat.stop()
+    searched = engine._index.chunk_count if engine._index is not None else 0
+    if searched != index.chunk_count:
+        print(f"the searches ran on another index ({searched:,} chunks): figures not comparable")
     beat.report("while searching")
     if seconds:
         print(
