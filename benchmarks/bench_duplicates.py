@@ -26,7 +26,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks._dupgen import generate_notes
-from pixelmem.core.index.indexer import embedding_text
+from pixelmem.core.index.chunking import embedding_text
 from pixelmem.core.insight.duplicates import (
     RULE,
     Nearness,

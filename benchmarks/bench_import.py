@@ -56,7 +56,6 @@ def measure(files: int, workdir: Path) -> dict[str, float]:
     window.session.import_files([notes])
     _wait(app, lambda: window.list_model.rowCount() == before + files)
     ended = time.perf_counter()
-    window.watcher.stop()
     window.session.shutdown()
     return {
         "seconds": ended - started,

@@ -29,8 +29,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pixelmem.core.errors import ConflictError
+from pixelmem.core.files.atomic import atomic_write_bytes
 from pixelmem.core.vault import store as store_module
-from pixelmem.core.vault.atomic import atomic_write_bytes
 from pixelmem.core.vault.store import MemoryStore
 from pixelmem.core.vault.vault_scan import load_memory
 

@@ -1,27 +1,21 @@
 """``pixelmem`` command line: the app with no arguments, subcommands over the core otherwise.
 
-Each group of subcommands lives in ``pixelmem/commands/<group>.py`` and exposes
-``register(subparsers, common)``. User errors (:class:`PixelmemError`) print one line and exit 1;
-no traceback.
+Each group of subcommands lives in ``pixelmem/commands/<group>.py``, exposes
+``register(subparsers, common)`` and is listed once in :func:`command_modules`. User errors
+(:class:`PixelmemError`) print one line and exit 1; no traceback.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import logging
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 
 from pixelmem import __version__
 from pixelmem.core.blas_threads import use_one_blas_thread
 from pixelmem.core.errors import PixelmemError
-
-# The command groups, imported when a parser is built: opening the app (no command) needs none
-# of them, and their imports (httpx, the chat engine, the store) cost ~0.2 s of a launch.
-COMMAND_MODULES = (
-    "vault", "search", "config", "chat", "chats", "mcp", "serve", "backup", "insight",
-)  # fmt: skip
 
 VAULT_HELP = "vault folder (default: $PIXELMEM_VAULT, else the vault the app last opened)"
 
@@ -46,9 +40,18 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     app = subparsers.add_parser("app", parents=[common], help="open the desktop app (default)")
     app.set_defaults(handler=_run_app)
-    for name in COMMAND_MODULES:
-        importlib.import_module(f"pixelmem.commands.{name}").register(subparsers, common)
+    for module in command_modules():
+        module.register(subparsers, common)
     return parser
+
+
+def command_modules() -> tuple[ModuleType, ...]:
+    """The command groups, in ``--help`` order. Imported when a parser is built: opening the
+    app (no command) needs none of them, and their imports (httpx, the chat engine, the
+    store) cost ~0.2 s of a launch."""
+    from pixelmem.commands import backup, chat, chats, config, insight, mcp, search, serve, vault
+
+    return (vault, search, config, chat, chats, mcp, serve, backup, insight)
 
 
 def app_arguments(argv: Sequence[str]) -> argparse.Namespace | None:

@@ -1,7 +1,10 @@
 """``pixelmem mcp``: the vault as an MCP server over stdio (official ``mcp`` SDK).
 
 :func:`build_server` only describes the tools; their logic is plain Python in
-:class:`~pixelmem.mcp_tools.PixelmemService` (re-exported here).
+:class:`~pixelmem.core.runtime.tools.PixelmemService` (re-exported here), over the vault's
+runtime with the stdio freshness policy (:data:`~pixelmem.core.runtime.freshness.STDIO`): the
+watcher follows the vault, each call first checks the files' signatures, and a search waits
+until the index holds what changed.
 
 Everything that is not the protocol goes to stderr: stdout belongs to the client.
 """
@@ -18,16 +21,16 @@ from pydantic import Field, ValidationError
 
 from pixelmem import __version__
 from pixelmem.core.errors import PixelmemError
-from pixelmem.mcp_tools import (
+from pixelmem.core.runtime.freshness import STDIO
+from pixelmem.core.runtime.tools import (
     MAX_LIST_LIMIT,
     MAX_QUERY_CHARS,
     MAX_SEARCH_LIMIT,
     RAG_FIELDS,
-    RESCAN_THRESHOLD,
-    SEARCH_MODES,
     InvalidArgument,
     PixelmemService,
 )
+from pixelmem.core.search_mode import DEFAULT_MODE, SearchMode
 
 try:  # mcp >= 2
     from mcp.server.mcpserver import Context, MCPServer
@@ -104,8 +107,11 @@ Limit = Annotated[
     int, Field(ge=1, le=MAX_SEARCH_LIMIT, description="how many memories to return (1-20)")
 ]
 Mode = Annotated[
-    Literal["hybrid", "semantic", "keyword"],
-    Field(description="hybrid (meaning + keywords, best default), semantic or keyword"),
+    str,  # checked by the service; the schema lists SearchMode's values
+    Field(
+        description="hybrid (meaning + keywords, best default), semantic or keyword",
+        json_schema_extra={"enum": [m.value for m in SearchMode]},
+    ),
 ]
 MemoryId = Annotated[str, Field(description="a memory id as returned by the other tools")]
 Importance = Literal["low", "medium", "high"]
@@ -132,7 +138,7 @@ def build_server(service: PixelmemService) -> Any:
     def semantic_search(
         query: Annotated[str, Field(description="what to look for, in natural language")],
         limit: Limit = 5,
-        mode: Mode = "hybrid",
+        mode: Mode = DEFAULT_MODE.value,
         since: When = None,
         until: When = None,
     ) -> dict[str, Any]:
@@ -243,8 +249,11 @@ def _client_name(ctx: Any) -> str:
 
 def run(vault: Path) -> None:
     """Serve ``vault`` over stdio until the client closes the connection."""
-    service = PixelmemService(vault)
-    build_server(service).run("stdio")
+    service = PixelmemService(vault, STDIO)
+    try:
+        build_server(service).run("stdio")
+    finally:
+        service.close()
 
 
 __all__ = [
@@ -253,8 +262,6 @@ __all__ = [
     "MAX_QUERY_CHARS",
     "MAX_SEARCH_LIMIT",
     "RAG_FIELDS",
-    "RESCAN_THRESHOLD",
-    "SEARCH_MODES",
     "InvalidArgument",
     "PixelmemService",
     "build_server",

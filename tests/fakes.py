@@ -6,6 +6,7 @@ import hashlib
 import re
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 
@@ -59,3 +60,18 @@ class HashEmbedder:
         if self.gate is not None:
             self.gate.wait(10)
         return self._vector(text)
+
+
+class CheckedWatcher:
+    """The runtime's watcher looked at by hand: ``poll()`` is what one ``check()`` reported."""
+
+    def __init__(self, vault: Path) -> None:
+        from pixelmem.core.runtime.watcher import VaultWatcher
+
+        self.reported: list[Path] = []
+        self.watcher = VaultWatcher(vault, lambda paths, _rescan: self.reported.extend(paths))
+
+    def poll(self) -> list[Path]:
+        self.reported = []
+        self.watcher.check()
+        return self.reported

@@ -20,8 +20,8 @@ from pixelmem.core.archive import backup as backup_module
 from pixelmem.core.archive.backup import MANIFEST_NAME, BackupError, create_backup, restore_backup
 from pixelmem.core.archive.importers import iter_importable
 from pixelmem.core.settings import Settings
+from pixelmem.core.vault.signatures import vault_signatures
 from pixelmem.core.vault.store import MemoryStore
-from pixelmem.core.vault.vault_watch import vault_signatures
 
 DEPTH = 2000
 NESTED = ("[" * 100_000 + "]" * 100_000).encode()

@@ -20,10 +20,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from doc_files import make_docx, make_pdf
 from extraction_fakes import rule_model_reply
 from fake_servers import FakeServer
 from mcp import ClientSession, StdioServerParameters, stdio_client
-from test_importers import make_docx, make_pdf
 
 from pixelmem import __version__
 from pixelmem.cli import main

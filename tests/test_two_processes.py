@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 from fake_servers import FakeServer
-from fakes import HashEmbedder
+from fakes import CheckedWatcher, HashEmbedder
 from test_mcp_server import McpClient, write_settings
 
 from pixelmem.core.index.engine import Engine
 from pixelmem.core.settings import Settings
+from pixelmem.core.vault.signatures import file_signature, vault_signatures
 from pixelmem.core.vault.store import MemoryStore
-from pixelmem.core.vault.vault_watch import VaultWatcher, file_signature, vault_signatures
 
 WRITES = 200
 
@@ -32,7 +32,7 @@ def test_watcher_reports_added_changed_and_removed_files(vault: Path) -> None:
     (vault / ".pixelmem").mkdir()
     (vault / ".pixelmem" / "hidden.md").write_text("not a memory")
     (vault / "image.png").write_bytes(b"\x89PNG")
-    watcher = VaultWatcher(vault)
+    watcher = CheckedWatcher(vault)
     assert watcher.poll() == []  # the first poll is the baseline
     assert set(vault_signatures(vault)) == {str(vault / "a.md"), str(vault / "sub" / "b.md")}
 
@@ -55,7 +55,7 @@ def test_watcher_survives_a_vanishing_vault(tmp_path: Path) -> None:
     vault = tmp_path / "v"
     vault.mkdir()
     (vault / "a.md").write_text("a")
-    watcher = VaultWatcher(vault)
+    watcher = CheckedWatcher(vault)
     watcher.poll()
     (vault / "a.md").unlink()
     vault.rmdir()
@@ -139,7 +139,7 @@ def _write_concurrently(app: Engine, client: McpClient) -> tuple[list, list, lis
     def app_writer() -> None:
         try:
             start.wait()
-            watcher = VaultWatcher(app.vault)
+            watcher = CheckedWatcher(app.vault)
             watcher.poll()
             for i in range(WRITES):
                 memory = app.writes.create(

@@ -11,7 +11,9 @@ from pixelmem.commands.common import ProgressBar, require_vault_folder, vault_fr
 from pixelmem.core.archive.backup import create_backup
 from pixelmem.core.archive.restore import restore_backup
 from pixelmem.core.settings import Settings
+from pixelmem.core.vault.store import MemoryStore
 from pixelmem.core.wording import counted
+from pixelmem.core.writes import MemoryWrites
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
@@ -74,15 +76,18 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
 def cmd_restore(args: argparse.Namespace) -> int:
     dest = (args.to or vault_from_args(args, Settings.load())).expanduser()
-    report = restore_backup(
-        args.archive.expanduser(),
-        dest,
+    options: dict[str, Any] = dict(
         overwrite=args.overwrite,
         keep_existing=args.keep_existing,
         dry_run=args.dry_run,
         progress=ProgressBar("restoring"),
         verify_progress=ProgressBar("verifying"),
     )
+    if args.to:  # a folder of its own: files, not yet a vault anyone has open
+        report = restore_backup(args.archive.expanduser(), dest, **options)
+    else:  # the vault: its restored memories go through the one write gateway
+        store = MemoryStore(dest)
+        report = MemoryWrites(store).restore_backup(args.archive.expanduser(), **options).value
     verb = "would restore" if args.dry_run else "restored"
     print(
         f"{verb} {counted(len(report.restored), 'file')} into {dest}; "

@@ -28,7 +28,8 @@ from pixelmem.core.providers.chat import (
     create_chat_client,
 )
 from pixelmem.core.providers.thinking import empty_answer_message, reasoning_tokens
-from pixelmem.core.settings import SEARCH_MODES, Settings
+from pixelmem.core.search_mode import SearchMode
+from pixelmem.core.settings import Settings
 
 CONFIGURE_HINT = " (or run `pixelmem config set chat.provider ollama`)"
 
@@ -50,7 +51,7 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
         "--show-prompt", action="store_true", help="print the exact prompt sent to the model"
     )
     p.add_argument(
-        "--mode", choices=SEARCH_MODES, default=DEFAULT_MODE, help="memory search (hybrid)"
+        "--mode", choices=tuple(SearchMode), default=DEFAULT_MODE, help="memory search (hybrid)"
     )
     p.set_defaults(handler=cmd_ask)
 

@@ -53,7 +53,7 @@ def _store(args: argparse.Namespace, settings: Settings) -> tuple[Path, Conversa
 
 
 def cmd_import_chats(args: argparse.Namespace) -> int:
-    from pixelmem.core.archive.chat_exports import import_chat_export
+    from pixelmem.core.assist.chat_exports import import_chat_export
 
     settings = Settings.load()
     vault, store = _store(args, settings)

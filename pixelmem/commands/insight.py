@@ -116,5 +116,5 @@ def _render_png(semantic_map, path: Path, width: int, height: int, title: str) -
 
     _app = QGuiApplication.instance() or QGuiApplication([])
     image = render_image(semantic_map, width, height, title)
-    if not image.save(str(path), "PNG"):
+    if not image.save(str(path), "PNG"):  # type: ignore[call-overload]  # stub wants bytes
         raise PixelmemError(f"could not write {path}")

@@ -9,8 +9,9 @@ from pathlib import Path
 
 from pixelmem.commands.common import ProgressBar, open_engine
 from pixelmem.core.errors import PixelmemError
+from pixelmem.core.search_mode import SearchMode
 
-MODES = ("hybrid", "semantic", "keyword")
+MODES = tuple(SearchMode)
 
 
 def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:

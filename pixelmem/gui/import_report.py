@@ -9,7 +9,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from pixelmem.core.vault.writes import ImportResult
+from pixelmem.core.writes import ImportResult
 
 
 class ImportCounts(QObject):

@@ -1,5 +1,5 @@
 """The main window's views built after its first paint: the editor (with the duplicate banner and
-topic suggestions above it), search, related, backlinks, the quick switcher and the watchers.
+topic suggestions above it), search, related, backlinks and the quick switcher.
 
 A launch shows the window with the memory list filled from the scan cache first; these views'
 modules pull in numpy, the search stack, Markdown rendering and the link graph (~0.3 s of a
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from pixelmem.core.settings import settings_path
 from pixelmem.gui.backlinks_panel import BacklinksPanel
 from pixelmem.gui.duplicate_banner import DuplicateBanner, above_editor
 from pixelmem.gui.editor import MemoryEditor
@@ -21,10 +20,8 @@ from pixelmem.gui.link_index import LinkIndex
 from pixelmem.gui.quick_switcher import QuickSwitcher
 from pixelmem.gui.related_panel import RelatedPanel
 from pixelmem.gui.search_panel import SearchPanel
-from pixelmem.gui.settings_watch import SettingsWatcher
 from pixelmem.gui.topic_suggestions import TopicSuggestions
 from pixelmem.gui.view_state import restore_editor_state
-from pixelmem.gui.watcher import VaultFileWatcher
 
 if TYPE_CHECKING:
     from pixelmem.gui.main_window import MainWindow
@@ -39,8 +36,6 @@ class MainViews(NamedTuple):
     link_index: LinkIndex
     backlinks_panel: BacklinksPanel
     quick_switcher: QuickSwitcher
-    watcher: VaultFileWatcher
-    settings_watcher: SettingsWatcher
 
 
 def build_views(window: MainWindow) -> MainViews:
@@ -62,8 +57,6 @@ def build_views(window: MainWindow) -> MainViews:
         link_index=link_index,
         backlinks_panel=BacklinksPanel(link_index),
         quick_switcher=QuickSwitcher(session.store.list, window),
-        watcher=VaultFileWatcher(window.engine.vault, session.writes, window),
-        settings_watcher=SettingsWatcher(settings_path(), lambda: window.settings, window),
     )
     _place(window, views)
     _connect(window, views)
@@ -81,8 +74,7 @@ def _place(window: MainWindow, views: MainViews) -> None:
 
 
 def _connect(window: MainWindow, views: MainViews) -> None:
-    session, editor = window.session, views.editor
-    views.settings_watcher.changed.connect(window._use_settings)
+    editor = views.editor
     views.duplicate_banner.open_memory_requested.connect(window.open_memory)
     editor.memory_opened.connect(views.topic_suggestions.set_memory)
     editor.memory_opened.connect(window._memory_opened)
@@ -94,4 +86,3 @@ def _connect(window: MainWindow, views: MainViews) -> None:
     views.backlinks_panel.mention_activated.connect(window.open_memory)
     views.backlinks_panel.link_mention_requested.connect(window.link_mention)
     views.quick_switcher.memory_chosen.connect(window.open_memory)
-    views.watcher.paths_changed.connect(session.apply_paths)

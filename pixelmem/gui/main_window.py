@@ -50,7 +50,7 @@ from pixelmem.gui.view_state import restore_list_state
 if TYPE_CHECKING:
     from pixelmem.core.index.search import SearchHit
     from pixelmem.core.vault.links import Mention
-    from pixelmem.core.vault.writes import ImportResult
+    from pixelmem.core.writes import ImportResult
     from pixelmem.gui.backlinks_panel import BacklinksPanel
     from pixelmem.gui.chat.pane import ChatPane
     from pixelmem.gui.duplicate_banner import DuplicateBanner
@@ -62,9 +62,7 @@ if TYPE_CHECKING:
     from pixelmem.gui.quick_switcher import QuickSwitcher
     from pixelmem.gui.related_panel import RelatedPanel
     from pixelmem.gui.search_panel import SearchPanel
-    from pixelmem.gui.settings_watch import SettingsWatcher
     from pixelmem.gui.topic_suggestions import TopicSuggestions
-    from pixelmem.gui.watcher import VaultFileWatcher
 
 log = logging.getLogger(__name__)
 
@@ -104,8 +102,6 @@ class MainWindow(QMainWindow):
     link_index: LinkIndex = BuiltLater()
     backlinks_panel: BacklinksPanel = BuiltLater()
     quick_switcher: QuickSwitcher = BuiltLater()
-    watcher: VaultFileWatcher = BuiltLater()
-    settings_watcher: SettingsWatcher = BuiltLater()
 
     def __init__(
         self,
@@ -269,11 +265,12 @@ class MainWindow(QMainWindow):
         self.list_panel.view.rows_painted.connect(self._build_views_soon)
         session.nothing_listed.connect(self._build_views_soon)
         session.imported.connect(self._show_import_report)
+        session.settings_reloaded.connect(self._use_settings)  # another process saved them
         undo = self.actions_by_name["undo_delete"]
         self.undo_delete_key = UndoDeleteKey(self, undo, session.trashed, status.undo_requested)
 
     def _report_error(self, exc: BaseException) -> None:
-        """Errors of background work nobody else handled (STYLE §4: one place to show them)."""
+        """Errors of background work nobody else handled (one place to show them: the bus)."""
         if shiboken6.isValid(self.bus):  # this window may be gone (vault switched)
             self.bus.error_reported.emit(describe_error(exc))
         else:
@@ -350,20 +347,17 @@ class MainWindow(QMainWindow):
         self.timeline.refresh()
         self.link_index.rebuild()
         self._build_later_docks_soon()  # after the scan: it would share the GIL with them
-        self.watcher.start()
         if self._open_when_loaded is not None:
             self.open_memory(*self._open_when_loaded)
         elif self.session.first_run and memories and not self.editor.is_open:
             self.open_memory(self.list_model.memory_at(0).id)
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        # Closed before its views were built (right after the launch): no edits to save, no
-        # watcher to stop, and nothing is built just to be closed.
+        # Closed before its views were built (right after the launch): no edits to save, and
+        # nothing is built just to be closed.
         if self._closing_ok or self._views is None:
             self._save_layout()
             self.hide()  # feels instant while a cancelled embedding batch winds down
-            if self._views is not None:
-                self.watcher.stop()
             self.session.shutdown()
             event.accept()
             return

@@ -1,4 +1,4 @@
-"""Markdown preview that never touches the network (SPEC §5).
+"""Markdown preview that never touches the network (pixelmem works offline).
 
 Every image and style sheet ``QTextBrowser`` asks for goes through one
 :class:`~pixelmem.gui.resource_policy.ResourcePolicy`: files inside the vault (relative

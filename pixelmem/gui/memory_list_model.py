@@ -25,7 +25,7 @@ from PySide6.QtCore import (
 from pixelmem.core.errors import PixelmemError
 from pixelmem.core.insight.timeline import memory_day
 from pixelmem.core.vault.memory import IMPORTANCE_LEVELS, Memory
-from pixelmem.core.vault.writes import DELETED, ChangeSet
+from pixelmem.core.writes import DELETED, ChangeSet
 from pixelmem.gui.bus import MemoryBus
 from pixelmem.gui.importance_legend import row_tooltip_line
 

@@ -17,7 +17,7 @@ from urllib.parse import unquote_to_bytes
 from PySide6.QtCore import QByteArray, Qt, QUrl
 from PySide6.QtGui import QImage, QTextDocument
 
-from pixelmem.core.vault.safe_open import open_regular
+from pixelmem.core.files.safe_open import open_regular
 
 MAX_RESOURCE_BYTES = 16 * 1024 * 1024
 _BLANK: list[QImage] = []

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from pixelmem.core.index.engine import Engine
 from pixelmem.core.index.search import SearchHit
 from pixelmem.core.index.time_search import time_search
+from pixelmem.core.search_mode import DEFAULT_MODE, SearchMode
 from pixelmem.gui.bus import ChangeSet, MemoryBus
 from pixelmem.gui.search_results import SearchResultsModel, placeholder_label, results_view
 from pixelmem.gui.session import describe_error
@@ -111,9 +112,13 @@ class SearchPanel(QWidget):
         current = self.mode_combo.currentData() or self.engine.settings.search.mode
         self.mode_combo.blockSignals(True)
         self.mode_combo.clear()
-        self.mode_combo.addItem(self.tr("Hybrid"), "hybrid")
-        self.mode_combo.addItem(self.tr("Semantic"), "semantic")
-        self.mode_combo.addItem(self.tr("Keyword"), "keyword")
+        labels = {
+            SearchMode.HYBRID: self.tr("Hybrid"),
+            SearchMode.SEMANTIC: self.tr("Semantic"),
+            SearchMode.KEYWORD: self.tr("Keyword"),
+        }
+        for mode in SearchMode:
+            self.mode_combo.addItem(labels[mode], mode.value)
         self.mode_combo.setCurrentIndex(max(0, self.mode_combo.findData(current)))
         self.mode_combo.blockSignals(False)
         self.mode_combo.setToolTip(self.tr("Search by meaning, by keyword, or both"))
@@ -127,7 +132,7 @@ class SearchPanel(QWidget):
 
     @property
     def mode(self) -> str:
-        return self.mode_combo.currentData() or "hybrid"
+        return self.mode_combo.currentData() or DEFAULT_MODE.value
 
     def set_mode(self, mode: str) -> None:
         self.mode_combo.setCurrentIndex(max(0, self.mode_combo.findData(mode)))

@@ -1,18 +1,19 @@
-"""One open vault: every engine call runs off the GUI thread and every write is announced.
+"""One open vault in the app: the Qt adapter over the vault's runtime (``core.runtime``).
 
-Writes (save, create, delete, import, accepting drafts, external changes) go through the
-engine's one write gateway (``core.writes.MemoryWrites``) on the shared write lane and emit
-``memory_updated(changes, initiator)`` once per batch, as soon as the files are on disk. The
-search index follows on its own lane: each announcement asks for a reindex, and requests
-arriving while one runs are folded into one more run. So a save never waits for a long
-first indexing, and the index is never rebuilt twice in parallel.
+The runtime keeps the vault current (its watcher follows the files and the settings file, its
+index lane folds requests into as few runs as it can); this adapter runs every call off the
+GUI thread and delivers the runtime's events on it, through the bus. Writes (save, create,
+delete, import, accepting drafts) go through the runtime's one write path on the shared write
+lane; every change set, ours or found on disk, is announced once as
+``memory_updated(changes, initiator)`` as soon as the files are on disk. The index follows on
+the runtime's lane, so a save never waits for a long first indexing. The launch stays as it
+was: the list paints the scan cache's picture, the scan confirms it, then indexing starts.
 """
 
 from __future__ import annotations
 
 import gc
 import logging
-import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -20,13 +21,16 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from pixelmem.core.errors import IndexCancelled, NoteNotWritable, PixelmemError
+from pixelmem.core.errors import NoteNotWritable, PixelmemError
 from pixelmem.core.index.engine import Engine, EngineStatus
-from pixelmem.core.settings import Settings
+from pixelmem.core.runtime.freshness import APP
+from pixelmem.core.runtime.index_lane import FinishedRun
+from pixelmem.core.runtime.vault_runtime import RuntimeObserver, VaultRuntime
+from pixelmem.core.settings import Settings, settings_path
 from pixelmem.core.vault.gc_pause import collector_paused
 from pixelmem.core.vault.memory import Memory
 from pixelmem.core.vault.store import MemoryStore
-from pixelmem.core.vault.writes import (
+from pixelmem.core.writes import (
     ChangeSet,
     ImportResult,
     LinkUpdateResult,
@@ -35,7 +39,7 @@ from pixelmem.core.vault.writes import (
 )
 from pixelmem.gui import welcome
 from pixelmem.gui.bus import MemoryBus
-from pixelmem.gui.workers import SerialLane, write_lane
+from pixelmem.gui.workers import write_lane
 
 if TYPE_CHECKING:
     from pixelmem.core.archive.inbox import Draft, Inbox
@@ -48,8 +52,8 @@ PROGRESS_INTERVAL = 0.05  # seconds between progress signals: enough for a smoot
 FIRST_PAINT_MS = 80  # the list paints before indexing starts (see _scanned)
 
 
-class VaultSession(QObject):
-    """Runs the engine for the main window; views talk to it and listen to the bus."""
+class VaultSession(QObject, RuntimeObserver):
+    """Runs the vault's runtime for the main window; views talk to it and listen to the bus."""
 
     # Lists of memories go as objects: Signal(list) would copy 10k of them into a QVariantList
     # and back (~6 ms) and drop a list subclass's attributes (the list's order, see arrange).
@@ -63,7 +67,13 @@ class VaultSession(QObject):
     # (memory id, sentence): a read-only note was not trashed; the window asks, then force
     trash_refused = Signal(str, str)
     imported = Signal(object)  # ImportResult, after an import's change set is announced
-    _progress = Signal(int, int)  # emitted from the indexing thread, delivered queued
+    settings_reloaded = Signal(object)  # Settings another process saved in the settings file
+    # The runtime's events, emitted on its threads and delivered queued on the GUI thread.
+    _progress = Signal(int, int)
+    _changes = Signal(object, object, object)  # (ChangeSet, initiator, TrashRecord or None)
+    _index_began = Signal()
+    _index_ended = Signal(object, object)  # (FinishedRun, EngineStatus or None)
+    _settings_loaded = Signal(object)
 
     def __init__(
         self,
@@ -77,8 +87,8 @@ class VaultSession(QObject):
         self.engine = engine
         self.bus = bus
         self.first_run = first_run
-        self.writes = write_lane()
-        self.indexing = SerialLane()
+        self.writes = write_lane()  # the scan, writes and settings switches, off the GUI thread
+        self.runtime = VaultRuntime(engine, APP, settings_file=settings_path())
         self.status: EngineStatus | None = None
         self.loaded = False
         self.listed = False  # memories_listed was emitted
@@ -86,11 +96,15 @@ class VaultSession(QObject):
         self._closed = False
         self.index_ready = False
         self._index_running = False
-        self._index_again = False
-        self._pending_settings: Settings | None = None
-        self._cancel = threading.Event()
+        self._settings = engine.settings  # the newest settings the window gave or heard of
+        self._last_progress = 0.0
         self._progress.connect(bus.index_progress)
-        bus.memory_updated.connect(self.request_reindex)
+        self._changes.connect(self._announce_changes)
+        self._index_began.connect(self._indexing_began)
+        self._index_ended.connect(self._indexing_ended)
+        self._settings_loaded.connect(self._settings_file_changed)
+        self.runtime.subscribe(self)
+        self.runtime.start(watch=False)  # the lane; watching starts after the first scan
         # Puts the scan cache's picture in the list's order on the worker that reads it (the
         # window sets it: sorting 10k on the GUI thread delayed the first paint ~30 ms).
         self.arrange_listing: Callable[[list[Memory]], list[Memory]] | None = None
@@ -101,7 +115,7 @@ class VaultSession(QObject):
 
     @property
     def busy_indexing(self) -> bool:
-        return self._index_running
+        return self.runtime.lane.busy
 
     # -- opening and indexing -------------------------------------------------------------
 
@@ -159,79 +173,102 @@ class VaultSession(QObject):
         self.memories_loaded.emit(memories)
         # Let the list paint first: its Python delegate and the indexer's chunking would
         # otherwise take turns at the GIL and stall the first paint by ~50 ms.
-        QTimer.singleShot(FIRST_PAINT_MS, self, self.request_reindex)
+        QTimer.singleShot(FIRST_PAINT_MS, self, self._first_index)
+
+    def _first_index(self) -> None:
+        if self._closed:
+            return
+        self.request_reindex()
+        # Follow the files from now on; the watch is set up on its own thread.
+        self.writes.submit(lambda: self.runtime.watch(0), None, self._report, context=self)
 
     def request_reindex(self, *_: object) -> None:
         """Bring the index up to date soon; folds into a running build's follow-up."""
-        if not self.loaded or self._closed:
-            return
-        if self._index_running:
-            self._index_again = True
-            return
-        self._start_reindex()
+        if self.loaded and not self._closed:
+            self.runtime.request_index()
 
     def reconfigure(self, settings: Settings) -> None:
-        """Apply new settings and re-index (a new model re-embeds everything)."""
-        self._pending_settings = settings
-        if self.loaded:
-            self.request_reindex()
+        """Use new settings (a new model re-embeds everything, on the runtime's lane)."""
+        self._settings = settings
+        self.writes.submit(
+            lambda: self.runtime.switch_settings(settings), None, self._report, context=self
+        )
 
     def cancel_indexing(self) -> None:
-        self._cancel.set()
+        self.runtime.cancel_indexing()
 
-    def _start_reindex(self) -> None:
-        self._index_running, self._index_again = True, False
-        self._cancel = cancel = threading.Event()
-        settings, self._pending_settings = self._pending_settings, None
-        engine, report = self.engine, self._throttled_progress()
+    # -- the runtime's events (called on its threads) ---------------------------------------
 
-        def work() -> EngineStatus:
-            if settings is not None:
-                engine.reconfigure(settings)
-            engine.reindex(progress=report, cancel=cancel)
-            return engine.status()
+    def changed(self, changes: ChangeSet, initiator: object) -> None:
+        """Our own writes: announced with their result (see _write), in one GUI-thread turn."""
 
-        self.indexing_started.emit()
-        self.indexing.submit(work, self._reindexed, self._reindex_failed, context=self)
+    def changed_on_disk(self, changes: ChangeSet) -> None:
+        # A memory another program (the CLI, an AI tool) moved to the vault's trash can be
+        # undone here like one deleted in the app.
+        trash = self.engine.writes.trash
+        found = [r for r in (trash.find(i) for i in changes.deleted) if r is not None]
+        self._changes.emit(changes, None, found[-1] if found else None)
 
-    def _throttled_progress(self) -> Callable[[int, int], None]:
-        last = [0.0]
+    def settings_loaded(self, settings: Settings) -> None:
+        self._settings_loaded.emit(settings)
 
-        def report(done: int, total: int) -> None:  # runs on the indexing thread
-            if done == 0:
-                # Embedding starts: the memories, chunks and keyword snapshot built so far live
-                # for the whole run. Freeze them now, not only after the build (_reindexed):
-                # otherwise a full collection during a long first run scans them all while
-                # this thread holds the GIL, and the GUI thread stalls ~45 ms (bench_ui).
-                gc.freeze()
-            now = time.monotonic()
-            if done in (0, total) or now - last[0] >= PROGRESS_INTERVAL:
-                last[0] = now
-                self._progress.emit(done, total)
+    def index_started(self) -> None:
+        self._last_progress = 0.0
+        self._index_began.emit()
 
-        return report
+    def index_progress(self, done: int, total: int) -> None:
+        if done == 0:
+            # Embedding starts: the memories, chunks and keyword snapshot built so far live
+            # for the whole run. Freeze them now, not only after the build: otherwise a full
+            # collection during a long first run scans them all while this thread holds the
+            # GIL, and the GUI thread stalls ~45 ms (bench_ui).
+            gc.freeze()
+        now = time.monotonic()
+        if done in (0, total) or now - self._last_progress >= PROGRESS_INTERVAL:
+            self._last_progress = now
+            self._progress.emit(done, total)
 
-    def _reindexed(self, status: EngineStatus) -> None:
+    def index_finished(self, run: FinishedRun) -> None:
         # The snapshot and the store's memories live long; keeping them out of the cyclic
         # garbage collector's scans avoids full collections of 100k+ objects, which would
         # pause whichever thread triggers them, the GUI thread included, for ~100 ms.
         gc.freeze()
-        self.status, self.index_ready = status, True
-        self._index_running = False
-        self.indexing_finished.emit(status)
-        self.bus.index_changed.emit()
-        if self._index_again or self._pending_settings is not None:
-            self._start_reindex()
+        status = self.engine.status() if run.report is not None else None
+        self._index_ended.emit(run, status)
 
-    def _reindex_failed(self, exc: BaseException) -> None:
-        self._index_running = False
-        if isinstance(exc, IndexCancelled):
+    # -- … delivered on the GUI thread -----------------------------------------------------
+
+    def _announce_changes(
+        self, changes: ChangeSet, initiator: object, trashed: TrashRecord | None
+    ) -> None:
+        if self._closed:
+            return
+        self.announce(changes, initiator)
+        if trashed is not None:
+            self.trashed.emit(trashed)
+
+    def _settings_file_changed(self, settings: Settings) -> None:
+        if settings != self._settings and not self._closed:
+            self._settings = settings
+            self.settings_reloaded.emit(settings)
+
+    def _indexing_began(self) -> None:
+        self._index_running = True
+        self.indexing_started.emit()
+
+    def _indexing_ended(self, run: FinishedRun, status: EngineStatus | None) -> None:
+        self._index_running = self.runtime.lane.busy
+        if self._closed:
+            return
+        if run.cancelled:
             self.indexing_cancelled.emit()
-        else:
-            self._report(exc)
+        elif status is None:
+            self._report(run.failure or PixelmemError(run.error))
             self.indexing_finished.emit(self.status)
-        if self._index_again:
-            self._start_reindex()
+        else:
+            self.status, self.index_ready = status, True
+            self.indexing_finished.emit(status)
+            self.bus.index_changed.emit()
 
     # -- writes (all through the engine's one gateway, ``engine.writes``) -------------------
 
@@ -298,7 +335,13 @@ class VaultSession(QObject):
             if on_done is not None:
                 on_done(written.value)
 
-        self.writes.submit(work, done, on_error or self._report, context=self)
+        runtime = self.runtime
+        self.writes.submit(
+            lambda: runtime.write(lambda _gateway: work(), initiator),
+            done,
+            on_error or self._report,
+            context=self,
+        )
 
     def announce(self, changes: ChangeSet, initiator: object = None) -> None:
         """Tell every view what changed (once per change set; nothing when nothing did)."""
@@ -353,23 +396,10 @@ class VaultSession(QObject):
         self._write(work, on_done, None, initiator)
 
     def apply_paths(self, paths: Iterable[Path]) -> None:
-        """Files changed outside pixelmem: re-read them; our own writes compare equal and vanish.
-
-        A memory another program (the CLI, an AI tool) moved to the vault's trash can be
-        undone here like one deleted in the app.
-        """
-        writes, paths = self.engine.writes, list(paths)
-
-        def work() -> Written[list[TrashRecord]]:
-            written = writes.reload_paths(paths)
-            found = (writes.trash.find(i) for i in written.changes.deleted)
-            return Written([r for r in found if r is not None], written.changes)
-
-        def done(records: list[TrashRecord]) -> None:
-            if records:
-                self.trashed.emit(records[-1])
-
-        self._write(work, done, None, None)
+        """Files changed outside pixelmem (what the runtime's watcher reports): re-read them;
+        our own writes compare equal and vanish."""
+        runtime, paths = self.runtime, list(paths)
+        self.writes.submit(lambda: runtime.apply_changes(paths), None, self._report, context=self)
 
     def merge(
         self,
@@ -431,11 +461,12 @@ class VaultSession(QObject):
         self.bus.error_reported.emit(describe_error(exc))
 
     def shutdown(self, msecs: int = 5000) -> None:
-        """Stop indexing and let queued writes finish (nothing half-written on quit)."""
+        """Stop watching and indexing and let queued writes finish (nothing half-written)."""
         self._closed = True
-        self._cancel.set()
+        self.runtime.watcher.stop()
+        self.runtime.cancel_indexing()
         self.writes.wait(msecs)
-        self.indexing.wait(msecs)
+        self.runtime.stop(msecs / 1000)
 
 
 def describe_error(exc: BaseException) -> str:

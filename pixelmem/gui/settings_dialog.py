@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from pixelmem.core.errors import SettingsError
 from pixelmem.core.providers.embeddings.factory import create_embedder, test_connection
+from pixelmem.core.search_mode import SearchMode
 from pixelmem.core.settings import ChunkSettings, EmbeddingSettings, Settings
 from pixelmem.gui.session import describe_error
 from pixelmem.gui.settings_chat import ChatSettingsPage
@@ -106,11 +107,12 @@ class SettingsDialog(QDialog):
 
     def _search_tab(self) -> QWidget:
         s = self.settings
-        modes = [
-            (self.tr("Hybrid"), "hybrid"),
-            (self.tr("Semantic"), "semantic"),
-            (self.tr("Keyword"), "keyword"),
-        ]
+        labels = {
+            SearchMode.HYBRID: self.tr("Hybrid"),
+            SearchMode.SEMANTIC: self.tr("Semantic"),
+            SearchMode.KEYWORD: self.tr("Keyword"),
+        }
+        modes = [(labels[mode], mode.value) for mode in SearchMode]
         self.mode_combo = _combo(modes, s.search.mode)
         self.top_k_spin = QSpinBox(minimum=1, maximum=100, value=s.search.top_k)
         self.threshold_spin = QDoubleSpinBox(minimum=0.0, maximum=1.0, singleStep=0.05, decimals=2)

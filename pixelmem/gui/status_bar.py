@@ -9,7 +9,7 @@ from PySide6.QtCore import QLocale, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar, QToolButton, QWidget
 
 from pixelmem.core.index.engine import EngineStatus
-from pixelmem.core.vault.writes import TrashRecord
+from pixelmem.core.writes import TrashRecord
 
 MESSAGE_MS = 4000
 ERROR_MS = 10000

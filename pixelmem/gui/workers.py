@@ -1,4 +1,4 @@
-"""Background work in one line, results back on the GUI thread (STYLE §3).
+"""Background work in one line, results back on the GUI thread (never block the UI thread).
 
     run_in_pool(lambda: engine.search(q), on_result=self._show, on_error=self._fail)
 

@@ -1,8 +1,8 @@
 """The ASGI app: REST routes under ``/v1``, MCP over Streamable HTTP at ``/mcp``, one guard.
 
-The lifespan starts the index lane (a first incremental index), the vault watcher and the MCP
-session manager, and on shutdown stops them in reverse: no new changes are taken, a run in
-progress is cancelled with its vectors saved to the cache.
+The lifespan starts the vault's runtime (its watcher, then its index lane with a first
+incremental index) and the MCP session manager, and on shutdown stops them in reverse: no new
+changes are taken, a run in progress is cancelled with its vectors saved to the cache.
 """
 
 from __future__ import annotations
@@ -21,14 +21,14 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
+from pixelmem.core.runtime.tools import PixelmemService
 from pixelmem.mcp_server import build_server
 from pixelmem.service import openapi, routes_index, routes_memories, routes_search
 from pixelmem.service.endpoint import Endpoint
 from pixelmem.service.errors import error_response
 from pixelmem.service.guard import Guard, GuardSettings
-from pixelmem.service.live import LiveService
+from pixelmem.service.memory_writes import RestWrites
 from pixelmem.service.routes_index import IndexJobs
-from pixelmem.service.watcher import VaultFileWatcher
 
 log = logging.getLogger(__name__)
 
@@ -47,28 +47,26 @@ class AppOptions:
     watch: bool = True
 
 
-def create_app(live: LiveService, options: AppOptions) -> Starlette:
-    mcp = build_server(live)
+def create_app(tools: PixelmemService, options: AppOptions) -> Starlette:
+    runtime = tools.runtime
+    mcp = build_server(tools)
     mcp_app = mcp.streamable_http_app(
         streamable_http_path=MCP_PATH,
         transport_security=_mcp_security(options.guard),
         max_request_body_size=options.guard.max_body,
     )
     routes: list[BaseRoute] = [*_rest_routes(), *mcp_app.routes]
-    watcher = VaultFileWatcher(live.vault, live.apply_changes) if options.watch else None
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        if watcher is not None:
-            await anyio.to_thread.run_sync(watcher.start)
-        live.start()  # after the watcher: nothing written in between is missed
+        # The watch first, then a first run that re-reads the vault: nothing written in
+        # between is missed.
+        await anyio.to_thread.run_sync(lambda: runtime.start(watch=options.watch))
         try:
             async with mcp.session_manager.run():
                 yield
         finally:
-            if watcher is not None:
-                await anyio.to_thread.run_sync(watcher.stop)
-            await anyio.to_thread.run_sync(live.stop)
+            await anyio.to_thread.run_sync(runtime.stop)
             log.info("pixelmem service stopped; the index cache is saved")
 
     middleware = [Middleware(Guard, settings=options.guard)]
@@ -88,9 +86,11 @@ def create_app(live: LiveService, options: AppOptions) -> Starlette:
         lifespan=lifespan,
         exception_handlers={404: _not_found, 405: _not_allowed},
     )
-    app.state.live = live
-    app.state.watcher = watcher
-    app.state.jobs = IndexJobs(live.lane)
+    app.state.tools = tools
+    app.state.runtime = runtime
+    app.state.writes = RestWrites(tools)
+    app.state.watching = options.watch
+    app.state.jobs = IndexJobs(runtime)
     app.state.openapi = openapi.document(ENDPOINTS)
     return app
 

@@ -14,7 +14,7 @@ from pixelmem.core.errors import (
     PixelmemError,
     ProviderError,
 )
-from pixelmem.mcp_tools import InvalidArgument
+from pixelmem.core.runtime.tools import InvalidArgument
 
 
 class ApiError(Exception):

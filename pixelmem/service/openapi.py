@@ -10,6 +10,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from pixelmem import __version__
+from pixelmem.core.search_mode import SearchMode
+from pixelmem.core.settings import MCP_WRITE_MODES
 from pixelmem.core.vault.memory import IMPORTANCE_LEVELS
 from pixelmem.service.endpoint import Endpoint
 
@@ -34,68 +36,20 @@ EDITABLE_FIELDS: dict[str, Any] = {
     "topics": TOPICS,
     "importance": IMPORTANCE,
 }
+TEXT: dict[str, Any] = {"type": "string"}
+MAYBE_TEXT: dict[str, Any] = {"type": ["string", "null"]}
+MOMENT: dict[str, Any] = {"type": ["string", "null"], "format": "date-time"}
+COUNT: dict[str, Any] = {"type": "integer", "minimum": 0}
 MEMORY_FIELDS: dict[str, Any] = {
-    "id": {"type": "string"},
-    "title": {"type": "string"},
+    "id": TEXT,
+    "title": TEXT,
     "topics": TOPICS,
+    "aliases": TOPICS,
     "importance": IMPORTANCE,
-    "created": {"type": ["string", "null"], "format": "date-time"},
-    "updated": {"type": ["string", "null"], "format": "date-time"},
-    "source": {"type": ["string", "null"]},
-    "path": {"type": ["string", "null"]},
-}
-
-SCHEMAS: dict[str, Any] = {
-    "Error": {
-        "type": "object",
-        "required": ["error"],
-        "properties": {
-            "error": {
-                "type": "object",
-                "required": ["code", "message"],
-                "properties": {"code": {"type": "string"}, "message": {"type": "string"}},
-            }
-        },
-    },
-    "MemorySummary": {"type": "object", "properties": MEMORY_FIELDS},
-    "Memory": {
-        "type": "object",
-        "properties": {
-            **MEMORY_FIELDS,
-            "body": {"type": "string"},
-            "extra": {"type": "object"},
-            "etag": {"type": "string"},
-        },
-    },
-    "NewMemory": {
-        "type": "object",
-        "required": ["title"],
-        "additionalProperties": False,
-        "properties": EDITABLE_FIELDS,
-    },
-    "MemoryPatch": {"type": "object", "additionalProperties": False, "properties": EDITABLE_FIELDS},
-    "Draft": {
-        "type": "object",
-        "properties": {
-            "status": {"type": "string", "const": "pending_review"},
-            "id": {"type": "string"},
-            "title": {"type": "string"},
-            "message": {"type": "string"},
-        },
-    },
-    "SearchResult": {
-        "type": "object",
-        "properties": {
-            "id": {"type": "string"},
-            "title": {"type": "string"},
-            "score": {"type": "number", "description": "calibrated relevance, 0-1"},
-            "snippet": {"type": "string"},
-            "topics": TOPICS,
-            "path": {"type": ["string", "null"]},
-            "updated": {"type": ["string", "null"], "format": "date-time"},
-        },
-    },
-    "Object": {"type": "object"},
+    "created": MOMENT,
+    "updated": MOMENT,
+    "source": MAYBE_TEXT,
+    "path": MAYBE_TEXT,
 }
 
 
@@ -103,11 +57,154 @@ def ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
+def _object(properties: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
+    """An answer object: ``required`` keys always there; others only when they apply."""
+    return {"type": "object", "required": list(required), "properties": properties}
+
+
+def _list(item: str) -> dict[str, Any]:
+    return {"type": "array", "items": ref(item)}
+
+
+_MEMORY_KEYS = tuple(MEMORY_FIELDS)
+
+SCHEMAS: dict[str, Any] = {
+    "Error": _object(
+        {"error": _object({"code": TEXT, "message": TEXT}, ("code", "message"))}, ("error",)
+    ),
+    "MemorySummary": _object(MEMORY_FIELDS, _MEMORY_KEYS),
+    "Memory": _object(
+        {
+            **MEMORY_FIELDS,
+            "body": TEXT,
+            "extra": {"type": "object", "description": "frontmatter keys pixelmem does not own"},
+            "etag": TEXT,
+        },
+        (*_MEMORY_KEYS, "body", "extra", "etag"),
+    ),
+    "MemoryList": _object(
+        {
+            "total": COUNT,
+            "offset": COUNT,
+            "memories": _list("MemorySummary"),
+            "pending_drafts": COUNT,
+        },
+        ("total", "offset", "memories", "pending_drafts"),
+    ),
+    "NewMemory": {
+        "type": "object",
+        "required": ["title"],
+        "additionalProperties": False,
+        "properties": EDITABLE_FIELDS,
+    },
+    "MemoryPatch": {"type": "object", "additionalProperties": False, "properties": EDITABLE_FIELDS},
+    "Draft": _object(
+        {
+            "status": {"type": "string", "const": "pending_review"},
+            "id": TEXT,
+            "title": TEXT,
+            "message": TEXT,
+        },
+        ("status", "id", "title", "message"),
+    ),
+    "Trashed": _object(
+        {"status": {"type": "string", "const": "trashed"}, "id": TEXT, "trashed": MAYBE_TEXT},
+        ("status", "id", "trashed"),
+    ),
+    "SearchResult": _object(
+        {
+            "id": TEXT,
+            "title": TEXT,
+            "score": {"type": "number", "description": "calibrated relevance, 0-1"},
+            "snippet": TEXT,
+            "topics": TOPICS,
+            "path": MAYBE_TEXT,
+            "updated": MOMENT,
+        },
+        ("id", "title", "score", "snippet", "topics", "path", "updated"),
+    ),
+    "SearchAnswer": _object(
+        {
+            "query": TEXT,
+            "mode": {"type": "string", "enum": [m.value for m in SearchMode]},
+            "results": _list("SearchResult"),
+            "note": {**TEXT, "description": "semantic search was unavailable: keyword matches"},
+            "message": {**TEXT, "description": "nothing reached the relevance floor"},
+            "time": {"type": "object", "description": "what the query said about time"},
+        },
+        ("query", "mode", "results"),
+    ),
+    "IndexJobStarted": _object({"job": TEXT, "state": TEXT, "url": TEXT}, ("job", "state", "url")),
+    "IndexReport": _object(
+        {
+            "memories": COUNT,
+            "chunks": COUNT,
+            "embedded": COUNT,
+            "from_cache": COUNT,
+            "semantic_error": TEXT,
+            "warnings": {"type": "array", "items": TEXT},
+        },
+        ("memories", "chunks", "embedded", "from_cache", "semantic_error", "warnings"),
+    ),
+    "IndexJob": _object(
+        {
+            "job": TEXT,
+            "state": {"type": "string", "enum": ["queued", "running", "done", "failed"]},
+            "done": COUNT,
+            "total": COUNT,
+            "finished": MOMENT,
+            "report": ref("IndexReport"),
+            "error": TEXT,
+        },
+        ("job", "state", "done", "total"),
+    ),
+    "SkippedFile": _object({"path": MAYBE_TEXT, "reason": TEXT}, ("path", "reason")),
+    "Status": _object(
+        {
+            "vault": TEXT,
+            "memories": COUNT,
+            "chunks": COUNT,
+            "vectors": COUNT,
+            "skipped": _list("SkippedFile"),
+            "provider": TEXT,
+            "model": TEXT,
+            "model_reason": TEXT,
+            "semantic_search": {**TEXT, "description": "ok, or unavailable: <why>"},
+            "indexing": {"type": "boolean"},
+            "watching": TEXT,
+            "last_indexed": MOMENT,
+            "pending_drafts": COUNT,
+            "mcp_writes": {"type": "string", "enum": list(MCP_WRITE_MODES)},
+        },
+        (
+            "vault",
+            "memories",
+            "chunks",
+            "vectors",
+            "skipped",
+            "provider",
+            "model",
+            "model_reason",
+            "semantic_search",
+            "indexing",
+            "watching",
+            "last_indexed",
+            "pending_drafts",
+            "mcp_writes",
+        ),
+    ),
+    "Health": _object(
+        {"status": {"type": "string", "const": "ok"}, "version": TEXT}, ("status", "version")
+    ),
+    "OpenApiDocument": {"type": "object", "description": "this OpenAPI 3.1 document"},
+}
+
+
 def json_content(schema: dict[str, Any]) -> dict[str, Any]:
     return {"content": {"application/json": {"schema": schema}}}
 
 
-def answer(description: str, schema: str = "Object") -> dict[str, Any]:
+def answer(description: str, schema: str) -> dict[str, Any]:
     return {"description": description, **json_content(ref(schema))}
 
 

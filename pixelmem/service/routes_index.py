@@ -9,11 +9,11 @@ from typing import Any
 
 from pixelmem import __version__
 from pixelmem.core.index.engine import IndexReport
+from pixelmem.core.runtime.vault_runtime import VaultRuntime
 from pixelmem.core.vault.memory_json import display_path, iso_utc
 from pixelmem.service import openapi as oa
 from pixelmem.service.endpoint import Answer, Call, endpoint
 from pixelmem.service.errors import ApiError
-from pixelmem.service.index_lane import IndexLane
 
 MAX_JOBS = 100
 
@@ -21,13 +21,14 @@ MAX_JOBS = 100
 class IndexJobs:
     """Job ids handed to clients, each naming one lane ticket (the newest MAX_JOBS kept)."""
 
-    def __init__(self, lane: IndexLane) -> None:
-        self.lane = lane
+    def __init__(self, runtime: VaultRuntime) -> None:
+        self.runtime = runtime
+        self.lane = runtime.lane
         self._jobs: OrderedDict[str, int] = OrderedDict()
         self._lock = threading.Lock()
 
     def start(self) -> str:
-        ticket = self.lane.request(rescan=True)
+        ticket = self.runtime.request_index(rescan=True)
         job = secrets.token_hex(8)
         with self._lock:
             self._jobs[job] = ticket
@@ -67,7 +68,7 @@ def report_json(report: IndexReport) -> dict[str, Any]:
     "/v1/index",
     "POST",
     summary="Re-read the vault and index what is new or changed (incremental)",
-    responses={"202": oa.answer("{job, state, url}")},
+    responses={"202": oa.answer("the job is queued", "IndexJobStarted")},
 )
 def start_index(call: Call) -> Answer:
     job = call.state.jobs.start()
@@ -79,7 +80,7 @@ def start_index(call: Call) -> Answer:
     "GET",
     summary="Progress of an index job: queued, running, done (with its report) or failed",
     parameters=[oa.path_param("job", "the id POST /v1/index answered")],
-    responses={"200": oa.answer("{job, state, done, total, report?, error?}"), **oa.errors(404)},
+    responses={"200": oa.answer("the job's state", "IndexJob"), **oa.errors(404)},
 )
 def index_job(call: Call) -> Answer:
     return 200, call.state.jobs.describe(call.path("job"))
@@ -89,13 +90,13 @@ def index_job(call: Call) -> Answer:
     "/v1/status",
     "GET",
     summary="Memories, chunks, vectors, skipped files, provider, model, last index time",
-    responses={"200": oa.answer("the vault's and the index's state")},
+    responses={"200": oa.answer("the vault's and the index's state", "Status")},
 )
 def status(call: Call) -> Answer:
-    live = call.state.live
-    engine = live.engine
+    runtime, tools = call.state.runtime, call.state.tools
+    engine = tools.current_engine()
     state = engine.status()
-    last = live.lane.last_run
+    last = runtime.lane.last_run
     return 200, {
         "vault": str(state.vault),
         "memories": state.memories,
@@ -106,10 +107,10 @@ def status(call: Call) -> Answer:
         "model": state.model_id,
         "model_reason": state.model_reason,
         "semantic_search": f"unavailable: {state.semantic_error}" if state.semantic_error else "ok",
-        "indexing": live.lane.busy,
-        "watching": call.state.watcher.mode if call.state.watcher is not None else "off",
+        "indexing": runtime.lane.busy,
+        "watching": runtime.watcher.mode,
         "last_indexed": iso_utc(last.finished) if last is not None else None,
-        "pending_drafts": live.inbox.count(),
+        "pending_drafts": tools.inbox.count(),
         "mcp_writes": engine.settings.mcp_writes,
     }
 
@@ -118,14 +119,17 @@ def status(call: Call) -> Answer:
     "/v1/health",
     "GET",
     summary="Liveness (no token needed)",
-    responses={"200": oa.answer("{status: ok, version}")},
+    responses={"200": oa.answer("alive", "Health")},
 )
 def health(call: Call) -> Answer:
     return 200, {"status": "ok", "version": __version__}
 
 
 @endpoint(
-    "/v1/openapi.json", "GET", summary="This document", responses={"200": oa.answer("OpenAPI 3.1")}
+    "/v1/openapi.json",
+    "GET",
+    summary="This document",
+    responses={"200": oa.answer("OpenAPI 3.1", "OpenApiDocument")},
 )
 def openapi_document(call: Call) -> Answer:
     return 200, call.state.openapi

@@ -11,13 +11,14 @@ from typing import Any
 
 from pixelmem.core.archive.inbox import DraftNotFound
 from pixelmem.core.errors import MemoryNotFound
+from pixelmem.core.runtime.answers import draft_answer, newest_first
+from pixelmem.core.runtime.tools import MAX_LIST_LIMIT
 from pixelmem.core.vault.memory import Memory
 from pixelmem.core.vault.memory_json import display_path, memory_json
-from pixelmem.mcp_tools import MAX_LIST_LIMIT, draft_answer, newest_first
 from pixelmem.service import openapi as oa
 from pixelmem.service.endpoint import Answer, Call, endpoint
 from pixelmem.service.errors import ApiError
-from pixelmem.service.live import EDITABLE, Proposal, etag_of
+from pixelmem.service.memory_writes import EDITABLE, Proposal, etag_of
 
 SOURCE = "http"
 ID = oa.path_param("id", "a memory id")
@@ -34,21 +35,21 @@ IF_MATCH = oa.header("If-Match", "the ETag from GET; 409 if the memory changed s
         oa.query("offset", {"type": "integer", "minimum": 0}, "skip this many"),
     ],
     responses={
-        "200": oa.answer("{total, memories: [MemorySummary], pending_drafts}"),
+        "200": oa.answer("a page of memories", "MemoryList"),
         **oa.errors(400),
     },
 )
 def list_memories(call: Call) -> Answer:
     limit = call.integer("limit", 50, 1, MAX_LIST_LIMIT)
     offset = call.integer("offset", 0, 0, 10**9)
-    live = call.state.live
-    memories = newest_first(live.engine.store.list(), call.text("topic") or "")
+    tools = call.state.tools
+    memories = newest_first(tools.current_engine().store.list(), call.text("topic") or "")
     page = memories[offset : offset + limit]
     return 200, {
         "total": len(memories),
         "offset": offset,
         "memories": [memory_json(m, with_body=False) for m in page],
-        "pending_drafts": live.inbox.count(),
+        "pending_drafts": tools.inbox.count(),
     }
 
 
@@ -60,11 +61,11 @@ def list_memories(call: Call) -> Answer:
     responses={"200": oa.answer("the memory", "Memory"), **oa.errors(400, 404)},
 )
 def get_memory(call: Call) -> Answer:
-    live, memory_id = call.state.live, call.path("id")
+    tools, memory_id = call.state.tools, call.path("id")
     try:
-        memory = live.engine.store.find(memory_id)
+        memory = tools.current_engine().store.find(memory_id)
     except MemoryNotFound:
-        if not _is_draft(live, memory_id):
+        if not _is_draft(tools, memory_id):
             raise
         raise ApiError(
             404,
@@ -79,14 +80,14 @@ def _memory_id(call: Call) -> str:
     """The full id the path names (an id or a unique prefix, as the CLI takes)."""
     key = call.path("id")
     try:
-        return call.state.live.engine.store.find(key).id
+        return call.state.tools.current_engine().store.find(key).id
     except MemoryNotFound:
         return key  # the write reports it, drafts included
 
 
-def _is_draft(live: Any, draft_id: str) -> bool:
+def _is_draft(tools: Any, draft_id: str) -> bool:
     try:
-        live.inbox.get(draft_id)
+        tools.inbox.get(draft_id)
     except DraftNotFound:
         return False
     return True
@@ -105,7 +106,7 @@ def _is_draft(live: Any, draft_id: str) -> bool:
 )
 def create_memory(call: Call) -> Answer:
     proposal = _proposal(call.json())
-    made, is_draft = call.state.live.create(proposal, SOURCE)
+    made, is_draft = call.state.writes.create(proposal, SOURCE)
     if is_draft:
         return 202, draft_answer(made)
     status, data, headers = _memory_answer(201, made)
@@ -124,7 +125,7 @@ def patch_memory(call: Call) -> Answer:
     changes = _fields(call.json(), required=())
     if not changes:
         raise ApiError(422, "invalid_body", f"give at least one of {', '.join(EDITABLE)}")
-    memory = call.state.live.update(_memory_id(call), changes, call.header("if-match"))
+    memory = call.state.writes.update(_memory_id(call), changes, call.header("if-match"))
     return _memory_answer(200, memory)
 
 
@@ -141,11 +142,11 @@ def patch_memory(call: Call) -> Answer:
             "also a read-only note (without it: 403 not_writable); it is moved, not erased",
         ),
     ],
-    responses={"200": oa.answer("{status: trashed, id, trashed}"), **oa.errors(400, 403, 404, 409)},
+    responses={"200": oa.answer("moved to the trash", "Trashed"), **oa.errors(400, 403, 404, 409)},
 )
 def delete_memory(call: Call) -> Answer:
     force = (call.text("force") or "").lower() in ("1", "true", "yes")
-    record = call.state.live.delete(_memory_id(call), call.header("if-match"), force=force)
+    record = call.state.writes.delete(_memory_id(call), call.header("if-match"), force=force)
     return 200, {
         "status": "trashed",
         "id": record.memory_id,
@@ -164,7 +165,7 @@ def delete_memory(call: Call) -> Answer:
     },
 )
 def record(call: Call) -> Answer:
-    draft = call.state.live.record(_proposal(call.json()), SOURCE)
+    draft = call.state.writes.record(_proposal(call.json()), SOURCE)
     return 202, draft_answer(draft)
 
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from pixelmem.core.index.engine import MAX_K
+from pixelmem.core.runtime.answers import hit_summary, hits_with_memories, search_answer
+from pixelmem.core.search_mode import SearchMode
 from pixelmem.core.vault.memory_json import iso_utc
-from pixelmem.mcp_tools import SEARCH_MODES, hit_summary, hits_with_memories, search_answer
 from pixelmem.service import openapi as oa
 from pixelmem.service.endpoint import Answer, Call, endpoint
 from pixelmem.service.errors import ApiError
@@ -20,23 +21,25 @@ from pixelmem.service.errors import ApiError
     parameters=[
         oa.query("q", {"type": "string"}, "what to look for", required=True),
         oa.query("top_k", {"type": "integer", "minimum": 1, "maximum": MAX_K}, "how many"),
-        oa.query("mode", {"type": "string", "enum": list(SEARCH_MODES)}, "default: hybrid"),
+        oa.query(
+            "mode", {"type": "string", "enum": [m.value for m in SearchMode]}, "default: hybrid"
+        ),
         oa.query("topic", {"type": "string"}, "only memories with this topic"),
     ],
     responses={
-        "200": oa.answer("{query, mode, results: [SearchResult], note?, message?}"),
+        "200": oa.answer("the results above the relevance floor", "SearchAnswer"),
         **oa.errors(400, 503),
     },
 )
 def search(call: Call) -> Answer:
-    live = call.state.live
+    tools = call.state.tools
     query = call.text("q")
     if not query or not query.strip():
         raise ApiError(400, "bad_argument", "q (what to look for) is required")
-    settings = live.search_settings()
+    settings = tools.current_engine().settings.search
     top_k = call.integer("top_k", settings.top_k, 1, MAX_K)
     mode = call.text("mode") or settings.mode
-    engine, hits = live.search(
+    engine, hits = tools.search(
         query, limit=top_k, mode=mode, topic=call.text("topic"), max_limit=MAX_K
     )
     if mode == "semantic" and engine.semantic_error:

@@ -12,6 +12,7 @@ import logging
 
 import uvicorn
 
+from pixelmem.core.runtime.tools import PixelmemService
 from pixelmem.service.app import AppOptions, create_app
 from pixelmem.service.limits import (
     BoundedH11Protocol,
@@ -19,15 +20,14 @@ from pixelmem.service.limits import (
     connection_cap,
     raise_file_limit,
 )
-from pixelmem.service.live import LiveService
 
 log = logging.getLogger(__name__)
 
 GRACE_SECONDS = 10
 
 
-def serve(live: LiveService, options: AppOptions, host: str, port: int) -> None:
-    app = create_app(live, options)
+def serve(tools: PixelmemService, options: AppOptions, host: str, port: int) -> None:
+    app = create_app(tools, options)
     BoundedH11Protocol.max_connections = connection_cap(raise_file_limit())
     config = uvicorn.Config(
         app,

@@ -157,7 +157,6 @@ def window(qtbot, engine: Engine, settings: Settings):
     with qtbot.waitSignal(win.session.indexing_finished, timeout=10_000):
         win.start()
     yield win
-    win.watcher.stop()
     win.session.shutdown()
 
 

@@ -183,7 +183,6 @@ def test_status_bar_offers_the_multilingual_model_in_one_click(qtbot, engine, se
     assert [s.embedding.provider for s in applied] == ["local-multilingual"]
     assert Settings.load().embedding.provider == "local-multilingual"  # saved
     assert button.isHidden()
-    win.watcher.stop()
     win.session.shutdown()
 
 

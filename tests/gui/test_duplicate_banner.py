@@ -87,7 +87,7 @@ def test_duplicates_list_and_merge(qtbot, window):
 
 def test_a_merge_names_every_memory_whose_links_were_left_alone(qtbot, window):
     from pixelmem.core.insight.merge import MergeResult
-    from pixelmem.core.vault.writes import LinkUpdateResult
+    from pixelmem.core.writes import LinkUpdateResult
 
     dialog = window.map_view.show_duplicates()
     with qtbot.waitSignal(dialog.groups_shown, timeout=10_000):

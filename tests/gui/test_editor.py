@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pixelmem.core.vault.store import MemoryStore
-from pixelmem.core.vault.writes import MemoryWrites
+from pixelmem.core.writes import MemoryWrites
 from pixelmem.gui import prompts
 
 

@@ -37,7 +37,6 @@ def start_and_record(qtbot, window: MainWindow) -> list[tuple[str, int, bool]]:
 
 
 def stop(window: MainWindow) -> None:
-    window.watcher.stop()
     window.session.shutdown()
 
 

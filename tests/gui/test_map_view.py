@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 
-from pixelmem.core.vault.writes import ChangeSet
+from pixelmem.core.writes import ChangeSet
 
 pytestmark = pytest.mark.gui
 
@@ -64,8 +64,10 @@ def test_map_updates_when_a_memory_is_added(qtbot, map_view, window):
     before = map_view.map.xy.copy()
     ids = map_view.map.ids
     with qtbot.waitSignal(map_view.map_shown, timeout=10_000) as shown:
-        memory = window.engine.writes.create(
-            "Espresso grind", "Grind finer when the espresso runs fast."
+        memory = window.session.runtime.write(  # the one write path: it asks for an index run
+            lambda writes: writes.create(
+                "Espresso grind", "Grind finer when the espresso runs fast."
+            )
         ).value
         window.bus.memory_updated.emit(ChangeSet(created=(memory.id,)), None)
     assert shown.args == [6]

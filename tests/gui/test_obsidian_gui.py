@@ -34,7 +34,6 @@ def obsidian_window(qtbot, tmp_path: Path, embedder, settings: Settings):
         win.start()
     qtbot.waitUntil(lambda: win.link_index.graph is not None, timeout=5000)
     yield win
-    win.watcher.stop()
     win.session.shutdown()
 
 

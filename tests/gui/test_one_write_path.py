@@ -12,7 +12,7 @@ from conftest import FakeEmbedder
 
 from pixelmem.core.index.engine import Engine
 from pixelmem.core.settings import Settings
-from pixelmem.core.vault.writes import ChangeSet
+from pixelmem.core.writes import ChangeSet
 from pixelmem.gui.chat.dialogs import Draft
 from pixelmem.gui.main_window import MainWindow
 
@@ -55,7 +55,6 @@ def test_a_chat_save_during_a_long_first_indexing_does_not_delay_an_editor_save(
     finally:
         embedder.gate.set()
         qtbot.waitUntil(lambda: not window.session.busy_indexing, timeout=10_000)
-        window.watcher.stop()
         window.session.shutdown()
 
 

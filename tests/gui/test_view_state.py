@@ -45,7 +45,6 @@ def test_choices_and_layout_survive_a_restart(qtbot, window, engine, settings) -
         assert [m.title for m in restored.visible_memories()] == ["Espresso ratio"]
     finally:
         again._closing_ok = True
-        again.watcher.stop()
         again.session.shutdown()
 
 

@@ -14,9 +14,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 from hostile_gen import make_hostile
 
+from pixelmem.core.runtime.tools import PixelmemService
 from pixelmem.core.vault.memory_json import memory_json
 from pixelmem.core.vault.store import MemoryStore
-from pixelmem.mcp_tools import PixelmemService
 
 CASES = 300
 

@@ -8,8 +8,8 @@ import random
 from pathlib import Path
 
 from pixelmem.core.errors import PixelmemError
+from pixelmem.core.runtime.tools import PixelmemService
 from pixelmem.core.vault.store import MemoryStore
-from pixelmem.mcp_tools import PixelmemService
 
 CASES = 300
 # The SDK checks argument types against the tool schema; the values are the service's job.

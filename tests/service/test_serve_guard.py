@@ -14,10 +14,12 @@ from starlette.testclient import TestClient
 
 from pixelmem.commands import serve
 from pixelmem.core.errors import PixelmemError
+from pixelmem.core.runtime.freshness import SERVICE
+from pixelmem.core.runtime.tools import PixelmemService
+from pixelmem.core.runtime.vault_runtime import VaultRuntime
 from pixelmem.service.access_token import load_or_create_token
 from pixelmem.service.app import AppOptions, create_app
 from pixelmem.service.guard import GuardSettings
-from pixelmem.service.live import LiveService
 
 pytestmark = pytest.mark.permissions  # also run without CAP_DAC_OVERRIDE (dev.sh)
 
@@ -27,7 +29,10 @@ APP_ORIGIN = "https://notes.example"
 
 def _client(vault: Path, cors: tuple[str, ...] = ()) -> TestClient:
     guard = GuardSettings.for_bind(TOKEN, "127.0.0.1", cors_origins=cors)
-    app = create_app(LiveService(vault), AppOptions(guard, cors, watch=False))
+    app = create_app(
+        PixelmemService(vault, SERVICE, runtime=VaultRuntime.open(vault, SERVICE)),
+        AppOptions(guard, cors, watch=False),
+    )
     return TestClient(app, base_url="http://127.0.0.1:8733")
 
 

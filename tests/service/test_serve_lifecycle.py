@@ -12,12 +12,12 @@ from pathlib import Path
 
 import httpx
 import pytest
+from fakes import CheckedWatcher
 from serve_helpers import Server, running, search_ids, until, write_settings
 
 from pixelmem.core.index.engine import Engine
 from pixelmem.core.settings import Settings
 from pixelmem.core.vault.store import MemoryStore
-from pixelmem.core.vault.vault_watch import VaultWatcher
 
 CLIENTS = 6
 
@@ -103,7 +103,7 @@ def test_the_service_and_another_process_share_a_vault(tmp_path: Path) -> None:
     vault, config = _setup(tmp_path)
     app = Engine(vault, _local())
     app.open()
-    watcher = VaultWatcher(vault)
+    watcher = CheckedWatcher(vault)
     watcher.poll()
     with running(vault, config, tmp_path / "server.log") as server:
         server.wait_idle()

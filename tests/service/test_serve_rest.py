@@ -174,7 +174,7 @@ def test_the_openapi_document_lists_every_route(server: Server, http: httpx.Clie
 
 
 def test_the_documented_body_fields_are_the_ones_the_service_accepts() -> None:
-    from pixelmem.service.live import EDITABLE
+    from pixelmem.service.memory_writes import EDITABLE
     from pixelmem.service.openapi import SCHEMAS
 
     for name in ("NewMemory", "MemoryPatch"):

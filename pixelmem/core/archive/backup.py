@@ -12,14 +12,12 @@ working.
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import hashlib
 import io
 import os
 import stat
 import tarfile
-import tempfile
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
@@ -44,9 +42,10 @@ from pixelmem.core.archive.restore import (
     restore_backup,
     verify_backup,
 )
+from pixelmem.core.files.atomic import fsync_dir, remove_quietly, temp_beside
+from pixelmem.core.files.folders import walk_tree
 from pixelmem.core.paths import APPDATA_DIRNAME
-from pixelmem.core.vault.file_names import temp_prefix
-from pixelmem.core.vault.vault_files import is_hidden, walk_tree
+from pixelmem.core.vault.vault_files import is_hidden
 
 APPDATA_FOLDERS = ("inbox",)  # .pixelmem sub-folders that are the user's data
 
@@ -126,23 +125,21 @@ def create_backup(
         raise BackupError(f"{archive} already exists; choose another name (it was not changed)")
     if not archive.parent.is_dir():
         raise BackupError(f"the folder {archive.parent} does not exist")
-    fd, tmp_name = tempfile.mkstemp(
-        prefix=temp_prefix(archive.name), suffix=".tmp", dir=archive.parent
-    )
-    tmp = Path(tmp_name)
-    sources, skipped = backup_sources(vault, include_trash=include_trash, exclude=(archive, tmp))
-    report = BackupReport(archive, skipped=skipped)
+    report = BackupReport(archive)
+    tmp = ""
     try:
-        with os.fdopen(fd, "wb") as raw:
+        with temp_beside(archive) as (raw, tmp):
+            sources, report.skipped = backup_sources(
+                vault, include_trash=include_trash, exclude=(archive, Path(tmp))
+            )
             with tarfile.open(fileobj=raw, mode="w:gz", compresslevel=6) as tar:
                 _add_files(tar, sources, report, progress)
                 _add_manifest(tar, vault, report)
-            raw.flush()
-            os.fsync(raw.fileno())
+        os.chmod(tmp, 0o600)  # it holds the whole vault: for its owner's eyes only
         os.replace(tmp, archive)
+        fsync_dir(archive.parent)
     except BaseException as exc:
-        with contextlib.suppress(OSError):
-            tmp.unlink()  # our own unfinished archive
+        remove_quietly(tmp)  # our own unfinished archive (if temp_beside has not already)
         if isinstance(exc, OSError):  # e.g. the disk filled up while writing
             raise BackupError(
                 f"cannot write {archive}: {exc.strerror or exc}; no backup was written"

@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from pixelmem.core.errors import ImportFailed, ImportSkipped
+from pixelmem.core.files.folders import walk_tree
+from pixelmem.core.files.safe_open import read_regular_bytes
 from pixelmem.core.vault.frontmatter_fields import (
     CREATED_KEYS,
     UPDATED_KEYS,
@@ -40,9 +42,8 @@ from pixelmem.core.vault.memory import (
     TOPIC_KEYS,
     Memory,
 )
-from pixelmem.core.vault.safe_open import read_regular_bytes
 from pixelmem.core.vault.store import MemoryStore
-from pixelmem.core.vault.vault_files import MARKDOWN_SUFFIXES, is_hidden, walk_tree
+from pixelmem.core.vault.vault_files import MARKDOWN_SUFFIXES, is_hidden
 
 log = logging.getLogger(__name__)
 

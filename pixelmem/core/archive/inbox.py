@@ -26,9 +26,12 @@ from pathlib import Path
 from typing import Any
 
 from pixelmem.core.errors import InvalidIdError, InvalidMemoryError, PixelmemError, VaultError
+from pixelmem.core.files.atomic import atomic_write_bytes
+from pixelmem.core.files.folders import unique_path
+from pixelmem.core.files.permissions import make_private_dirs
+from pixelmem.core.files.process_lock import process_lock
 from pixelmem.core.paths import appdata_dir
 from pixelmem.core.vault import ids
-from pixelmem.core.vault.atomic import atomic_write_bytes
 from pixelmem.core.vault.frontmatter_io import (
     FrontmatterError,
     checked_fields,
@@ -38,9 +41,8 @@ from pixelmem.core.vault.frontmatter_io import (
     refuse_unencodable,
 )
 from pixelmem.core.vault.memory import DEFAULT_IMPORTANCE, Memory
-from pixelmem.core.vault.permissions import make_private_dirs
 from pixelmem.core.vault.store import MemoryStore
-from pixelmem.core.vault.vault_files import is_hidden, is_markdown, process_lock, unique_path
+from pixelmem.core.vault.vault_files import is_hidden, is_markdown
 from pixelmem.core.vault.vault_scan import MAX_FILE_BYTES, UnreadableFile, read_checked
 
 log = logging.getLogger(__name__)

@@ -16,7 +16,6 @@ import contextlib
 import hashlib
 import os
 import tarfile
-import tempfile
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -36,10 +35,10 @@ from pixelmem.core.archive.archive_manifest import (
     relpath_problem,
 )
 from pixelmem.core.errors import PixelmemError
+from pixelmem.core.files.atomic import remove_quietly, temp_beside
+from pixelmem.core.files.folders import make_dirs
+from pixelmem.core.files.permissions import make_private_dirs, new_file_mode
 from pixelmem.core.paths import APPDATA_DIRNAME
-from pixelmem.core.vault.file_names import temp_prefix
-from pixelmem.core.vault.permissions import make_private_dirs, new_file_mode
-from pixelmem.core.vault.vault_files import make_dirs
 from pixelmem.core.wording import counted
 
 _BLOCK = 1024 * 1024
@@ -290,20 +289,13 @@ def _place(source: IO[bytes], dest: Path, entry: FileEntry) -> None:
         (make_private_dirs if private else make_dirs)(target.parent)
     if not _inside(dest, target):  # a symlinked folder swapped in meanwhile
         raise BackupError(f"{entry.path} would be written outside {dest}; stopped")
-    with _writing(dest, entry):
-        fd, tmp_name = tempfile.mkstemp(
-            prefix=temp_prefix(target.name), suffix=".tmp", dir=target.parent
-        )
+    tmp_name = ""
     try:
         digest = hashlib.sha256()
-        with os.fdopen(fd, "wb") as out:
-            while block := source.read(_BLOCK):  # an error here is the archive's
+        with _writing(dest, entry), temp_beside(target) as (out, tmp_name):
+            for block in _blocks(source):  # a failed read is the archive's (see _reading)
                 digest.update(block)
-                with _writing(dest, entry):
-                    out.write(block)
-            with _writing(dest, entry):
-                out.flush()
-                os.fsync(out.fileno())
+                out.write(block)
         if digest.hexdigest() != entry.sha256:
             raise BackupError(f"{entry.path}: checksum mismatch while restoring; stopped")
         # The note's own mode (0600 stays private, 0444 read-only); an old backup without
@@ -313,8 +305,19 @@ def _place(source: IO[bytes], dest: Path, entry: FileEntry) -> None:
             os.utime(tmp_name, ns=(entry.mtime_ns, entry.mtime_ns))
         _link_no_clobber(tmp_name, target)
     finally:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp_name)  # our temp file (the restored file is a second link to it)
+        remove_quietly(tmp_name)  # our temp file (the restored file is a second link to it)
+
+
+class _ArchiveUnreadable(Exception):
+    """Reading a member failed: the archive's problem, kept apart from a failed write."""
+
+
+def _blocks(source: IO[bytes]) -> Iterator[bytes]:
+    try:
+        while block := source.read(_BLOCK):
+            yield block
+    except OSError as exc:
+        raise _ArchiveUnreadable(exc.strerror or str(exc)) from exc
 
 
 @contextlib.contextmanager
@@ -347,6 +350,8 @@ def _reading(archive: Path) -> Iterator[None]:
         yield
     except (tarfile.TarError, EOFError, zlib.error, ValueError) as exc:
         raise BackupError(f"{archive} is damaged or not a .tar.gz backup ({exc})") from None
+    except _ArchiveUnreadable as exc:
+        raise BackupError(f"cannot read {archive}: {exc}") from None
     except OSError as exc:
         if isinstance(exc, PixelmemError):
             raise

@@ -1,4 +1,4 @@
 """Memories in a chat: which go into the prompt, token budgets, saved conversations.
 
-May import vault, index, providers and the core's shared modules.
+May import index and every floor below it; never insight or the runtime.
 """

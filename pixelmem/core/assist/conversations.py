@@ -37,9 +37,9 @@ from typing import Any
 
 import yaml
 
+from pixelmem.core.files.atomic import atomic_write_text
+from pixelmem.core.files.permissions import make_private_dirs
 from pixelmem.core.paths import appdata_dir
-from pixelmem.core.vault.atomic import atomic_write_text
-from pixelmem.core.vault.permissions import make_private_dirs
 
 log = logging.getLogger(__name__)
 

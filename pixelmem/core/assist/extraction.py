@@ -8,7 +8,7 @@ contradicts}]}`` — facts, decisions and preferences *the user* stated, each wi
 words it came from. Ollama is asked for ``format: json`` and other servers for
 ``response_format: json_object`` (constrained decoding where the server has it).
 
-What is kept, and how it becomes a draft (the rules tested in ``tests/test_extraction.py``):
+What is kept, and how it becomes a draft (tested in ``tests/core/assist/test_extraction.py``):
 
 1. An item needs a known kind, a title, a text, and a quote from one of the *user's* messages
    (the words, case and spacing aside; at least 80 % of its words in one message): a

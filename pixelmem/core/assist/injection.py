@@ -1,6 +1,6 @@
 """Memory injection: which memories go into a chat prompt, and how they are written there.
 
-The rules, each tested in ``tests/test_injection.py``:
+The rules, each tested in ``tests/core/assist/test_injection.py``:
 
 1. Candidates: pinned memories first (in pin order), then the automatic ones from a search with
    the user's message (hybrid, top 5, above the relevance floor ``search.min_relevance``: a
@@ -45,11 +45,11 @@ from pixelmem.core.assist.token_budget import (
     prompt_room,
 )
 from pixelmem.core.errors import InvalidIdError, MemoryNotFound
+from pixelmem.core.search_mode import DEFAULT_MODE
 from pixelmem.core.vault.memory import Memory
 
 AUTO_K = 5  # automatic memories per message
 DEFAULT_BUDGET = 6000
-DEFAULT_MODE = "hybrid"
 TRUNCATED_MARK = "\n[…]"
 SEPARATOR = "\n\n"
 

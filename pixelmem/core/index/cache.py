@@ -28,10 +28,10 @@ import numpy as np
 import zstandard
 
 from pixelmem.core.errors import CacheError
-from pixelmem.core.vault.atomic import atomic_write_bytes
-from pixelmem.core.vault.permissions import make_private_dirs
-from pixelmem.core.vault.safe_open import open_regular
-from pixelmem.core.vault.vault_files import LOCK_SUFFIX, process_lock
+from pixelmem.core.files.atomic import atomic_write_bytes
+from pixelmem.core.files.permissions import make_private_dirs
+from pixelmem.core.files.process_lock import LOCK_SUFFIX, process_lock
+from pixelmem.core.files.safe_open import open_regular
 
 CACHE_FILENAME = "embeddings.msgpack.zst"
 FORMAT_VERSION = 1

@@ -249,3 +249,8 @@ def _next_start(
         if at < prev_end and weights.span(at, resume) <= settings.size // 2:
             return at
     return resume
+
+
+def embedding_text(title: str, text: str) -> str:
+    """What is embedded for a chunk: the memory title gives every chunk its context."""
+    return f"{title}\n{text}" if title else text

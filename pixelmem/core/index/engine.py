@@ -1,11 +1,17 @@
 """The engine: one vault's store, embedder, cache and search index behind one object.
 
 The CLI, the MCP server and the GUI all go through :class:`Engine`. It is plain synchronous
-Python: the GUI calls it from worker threads. Writes go through ``engine.writes`` (the one
-:class:`~pixelmem.core.vault.writes.MemoryWrites` gateway), which never indexes; call
-:meth:`Engine.reindex` afterwards to bring the index up to date. Searches read an immutable
-snapshot, so any number can run while one (re)index runs; index builds are serialised by a
-lock.
+Python: the runtime (:mod:`pixelmem.core.runtime`) calls it from its threads. Writes go
+through ``engine.writes`` (the one :class:`~pixelmem.core.writes.MemoryWrites` gateway), which
+never indexes; :meth:`Engine.reindex` brings the index up to date afterwards. Searches read an
+immutable snapshot, so any number can run while one (re)index runs; index builds are
+serialised by a lock.
+
+A snapshot travels with the embedder that made its vectors, and a search embeds its query with
+that one: new settings (another model, provider, chunking or backend) take effect at the next
+reindex, and until it has published its snapshot searches go on with the old model and its
+vectors. A query vector never meets vectors of another model (the ``query has dimension 576,
+the index has 384`` error of a search during a provider switch).
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ import copy
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,7 +30,7 @@ from pixelmem.core.paths import appdata_dir
 from pixelmem.core.settings import EmbeddingSettings, RerankSettings, Settings
 from pixelmem.core.vault.store import MemoryStore
 from pixelmem.core.vault.vault_scan import SkippedFile
-from pixelmem.core.vault.writes import MemoryWrites
+from pixelmem.core.writes import MemoryWrites
 
 # The search stack (numpy, the index, relevance, the cache) is imported where it is first used,
 # not here: the app builds its Engine before the window's first paint, which needs only the
@@ -84,7 +90,11 @@ class Engine:
         self._embedder = embedder
         self._embedder_error = ""
         self._embedder_ready = embedder is not None
-        self._index: SearchIndex | None = None  # see index: an empty one until the first build
+        # The current snapshot and the embedder whose vectors it holds (None: keyword only);
+        # replaced as one tuple, so a search reads a matching pair. See index.
+        self._snapshot: tuple[SearchIndex, Embedder | None] | None = None
+        self._settings_lock = threading.Lock()
+        self._pending_resets: set[str] = set()  # applied by the next reindex (reconfigure)
         self._report: IndexReport | None = None
         self._indexer: Indexer | None = None
         self._build_lock = threading.RLock()
@@ -228,9 +238,13 @@ class Engine:
         progress: Progress | None = None,
         cancel: threading.Event | None = None,
         full: bool = False,
+        published: Callable[[], None] | None = None,
     ) -> IndexReport:
-        """Bring the index up to date with the store's memories (incremental unless ``full``)."""
+        """Bring the index up to date with the store's memories (incremental unless ``full``).
+        ``published()`` hears of an interim keyword-only snapshot published before a long
+        embedding (searches find every memory from then on)."""
         with self._build_lock:
+            self._apply_pending_resets()
             if full:
                 self._check_can_embed()  # before the cache is dropped: never lose it for nothing
                 self._reset_index_state(drop_cache=True)
@@ -241,14 +255,14 @@ class Engine:
                 progress=progress,
                 cancel=cancel,
                 previous=self.index,
-                publish=self._publish,
+                publish=lambda index: self._publish(index, published),
             )
             if not report.semantic_error and self._embedder_error:
                 report.semantic_error = self._embedder_error
             if self._wants_database() and self._store is None and self.backend_error:
                 report.semantic_error = self.backend_error
                 self._indexer = None  # try the server again next time
-            self._index, self._report = index, report
+            self._snapshot, self._report = (index, indexer.embedder), report
             return report
 
     def _check_can_embed(self) -> None:
@@ -262,27 +276,42 @@ class Engine:
         except ProviderError as exc:
             raise ProviderError(f"{exc}; {kept}") from None
 
-    def _publish(self, index: SearchIndex) -> None:
+    def _publish(self, index: SearchIndex, published: Callable[[], None] | None) -> None:
         """Swap in an interim (keyword-only) snapshot while a long embedding run goes on."""
-        self._index = index
+        self._snapshot = (index, None)
+        if published is not None:
+            published()
 
     def reconfigure(self, settings: Settings) -> None:
-        """Apply new settings; a different model or chunking means a fresh index (not mixed)."""
-        with self._build_lock:
-            old = self.settings
-            self.settings = settings
-            if old.search.backend != settings.search.backend or (
-                old.search.postgres_url != settings.search.postgres_url
-            ):
-                self._close_store()
-                self._reset_index_state(drop_cache=False)
+        """Use new settings now; a new model, chunking or backend takes effect at the next
+        :meth:`reindex` (a fresh index, never one of mixed models). Never waits for a build."""
+        with self._settings_lock:
+            old, self.settings = self.settings, settings
+            search, was = settings.search, old.search
+            if (was.backend, was.postgres_url) != (search.backend, search.postgres_url):
+                self._pending_resets.add("backend")
             if old.embedding != settings.embedding:
-                self._embedder, self._embedder_ready = None, False
-                self._embedder_error = ""
-                self._reset_index_state(drop_cache=False)
+                self._pending_resets.add("embedder")
             elif old.chunk != settings.chunk:
-                self._reset_index_state(drop_cache=False)
-            self._clear_query_cache()
+                self._pending_resets.add("index")
+        self._clear_query_cache()
+
+    @property
+    def reconfigure_pending(self) -> bool:
+        """Whether settings wait for the next reindex (another model, chunking or backend)."""
+        with self._settings_lock:
+            return bool(self._pending_resets)
+
+    def _apply_pending_resets(self) -> None:
+        with self._settings_lock:
+            pending, self._pending_resets = self._pending_resets, set()
+        if "backend" in pending:
+            self._close_store()
+        if "embedder" in pending:
+            self._embedder, self._embedder_ready = None, False
+            self._embedder_error = ""
+        if pending:
+            self._reset_index_state(drop_cache=False)
 
     def _close_store(self) -> None:
         if self._store is not None:
@@ -300,11 +329,16 @@ class Engine:
     @property
     def index(self) -> SearchIndex:
         """The current snapshot: an empty one until the first (re)index."""
-        if self._index is None:
+        return self._current()[0]
+
+    def _current(self) -> tuple[SearchIndex, Embedder | None]:
+        """The snapshot and the embedder of its vectors, as one consistent pair."""
+        snapshot = self._snapshot
+        if snapshot is None:
             from pixelmem.core.index.search import SearchIndex
 
-            self._index = SearchIndex.build([], None, {})
-        return self._index
+            snapshot = self._snapshot = (SearchIndex.build([], None, {}), None)
+        return snapshot
 
     @property
     def last_report(self) -> IndexReport:
@@ -342,8 +376,10 @@ class Engine:
         k = max(1, min(k or self.settings.search.top_k, MAX_K))
         if min_relevance is None:
             min_relevance = self.settings.search.min_relevance
-        index = self.index
-        vector = self.query_vector(query) if mode != "keyword" and index.has_vectors else None
+        index, embedder = self._current()
+        vector = None
+        if mode != "keyword" and index.has_vectors and embedder is not None:
+            vector = self.query_vector(query, embedder)
         if vector is None and mode == "semantic":
             return []
         reranker = self._current_reranker()
@@ -352,9 +388,9 @@ class Engine:
             k=depth,
             min_relevance=min_relevance,
             filters=filters,
-            semantic_weight=self.semantic_weight(query),
-            background=self.backgrounds(vector),
-            calibration=self.calibration,
+            semantic_weight=self.semantic_weight(query, embedder),
+            background=self.backgrounds(vector, embedder),
+            calibration=self._calibration_of(embedder),
         )
         from pixelmem.core.index.postgres_store import PostgresUnavailable
 
@@ -373,9 +409,10 @@ class Engine:
         )
         return reranked
 
-    def anchor_vectors(self) -> np.ndarray | None:
-        """The embedded :data:`~pixelmem.core.index.relevance.ANCHOR_TEXTS` (once per model)."""
-        embedder = self.embedder
+    def anchor_vectors(self, embedder: Embedder | None = None) -> np.ndarray | None:
+        """The embedded :data:`~pixelmem.core.index.relevance.ANCHOR_TEXTS` (once per model);
+        ``embedder`` defaults to the configured one."""
+        embedder = embedder or self.embedder
         if embedder is None:
             return None
         with self._query_lock:
@@ -394,10 +431,13 @@ class Engine:
 
     @property
     def calibration(self) -> Calibration:
-        """How evidence becomes relevance for the current embedding model."""
+        """How evidence becomes relevance for the model of the current snapshot."""
+        return self._calibration_of(self._current()[1] or self._embedder)
+
+    @staticmethod
+    def _calibration_of(embedder: Embedder | None) -> Calibration:
         from pixelmem.core.index.relevance import calibration_for
 
-        embedder = self._embedder
         return calibration_for(embedder.model_id if embedder is not None else "")
 
     def background(self, vector: np.ndarray | None) -> float:
@@ -407,7 +447,9 @@ class Engine:
         anchors = self.anchor_vectors() if vector is not None else None
         return background(anchors @ vector) if anchors is not None and vector is not None else 0.0
 
-    def backgrounds(self, vector: np.ndarray | None) -> np.ndarray:
+    def backgrounds(
+        self, vector: np.ndarray | None, embedder: Embedder | None = None
+    ) -> np.ndarray:
         """The query's cosine with unrelated text, per script of the memory compared
         (:func:`~pixelmem.core.index.relevance.backgrounds`; zeros without a vector). One
         value for all with a model that reads one language: its cosine across languages is
@@ -417,10 +459,10 @@ class Engine:
         from pixelmem.core.index.relevance import background, backgrounds
         from pixelmem.core.providers.embeddings.base import is_multilingual
 
-        anchors = self.anchor_vectors() if vector is not None else None
+        embedder = embedder or self._current()[1] or self._embedder
+        anchors = self.anchor_vectors(embedder) if vector is not None else None
         if anchors is None or vector is None:
             return np.zeros(3)
-        embedder = self._embedder
         if embedder is None or not is_multilingual(embedder):
             return np.full(3, background(anchors @ vector))
         return backgrounds(anchors @ vector)
@@ -438,25 +480,27 @@ class Engine:
     def _hit_text(self, hit: SearchHit) -> str:
         return self.chunk_texts([hit])[0]
 
-    def semantic_weight(self, query: str) -> float:
+    def semantic_weight(self, query: str, embedder: Embedder | None = None) -> float:
         """How much hybrid search trusts the model for this query.
 
-        SPEC §3: the default model is English-only, so for Chinese it is the keyword side that
-        finds things. Its vector of a mostly-CJK query is noise that would pull good keyword hits
-        down (xquad_zh hybrid nDCG@10: 0.57 unweighted, 0.946 with weight 1 − share, 0.965 with
-        this rule, keyword alone 0.965), so the weight reaches 0 once half the query is CJK.
+        An English-only model cannot read Chinese: for a Chinese query it is the keyword side
+        that finds things. Its vector of a mostly-CJK query is noise that would pull good
+        keyword hits down (xquad_zh hybrid nDCG@10: 0.57 unweighted, 0.946 with weight
+        1 − share, 0.965 with this rule, keyword alone 0.965), so the weight reaches 0 once half
+        the query is CJK.
         """
         from pixelmem.core.index.text_tokens import cjk_share
         from pixelmem.core.providers.embeddings.base import is_multilingual
 
-        embedder = self._embedder
+        embedder = embedder or self._current()[1] or self._embedder
         if embedder is None or is_multilingual(embedder):
             return 1.0
         return max(0.0, 1.0 - 2.0 * cjk_share(query))
 
-    def query_vector(self, query: str) -> np.ndarray | None:
-        """The query's embedding from a small LRU cache; None if the embedder is unavailable."""
-        embedder = self.embedder
+    def query_vector(self, query: str, embedder: Embedder | None = None) -> np.ndarray | None:
+        """The query's embedding (by ``embedder``, default the configured one) from a small LRU
+        cache; None if the embedder is unavailable."""
+        embedder = embedder or self.embedder
         if embedder is None:
             return None
         key = (embedder.model_id, query)
@@ -487,15 +531,15 @@ class Engine:
         """The memories nearest to this one, above the relevance floor, copies left out."""
         if min_relevance is None:
             min_relevance = self.settings.search.min_relevance
-        index = self.index
-        if not index.has_vectors or memory_id not in index:
+        index, embedder = self._current()
+        if not index.has_vectors or embedder is None or memory_id not in index:
             return []
         text = " ".join(c.text for c in index.chunks_of(memory_id))[:4000]
-        if self.semantic_weight(text) < 0.5:
+        if self.semantic_weight(text, embedder) < 0.5:
             return []  # the model cannot read this memory's language: no honest neighbours
         from pixelmem.core.index.relevance import same_language_anchors
 
-        anchors = self.anchor_vectors()
+        anchors = self.anchor_vectors(embedder)
         if anchors is not None:
             anchors = anchors[same_language_anchors(text)]
         from pixelmem.core.index.postgres_store import PostgresUnavailable
@@ -506,7 +550,7 @@ class Engine:
                 k=k,
                 min_relevance=min_relevance,
                 anchors=anchors,
-                calibration=self.calibration,
+                calibration=self._calibration_of(embedder),
             )
         except PostgresUnavailable as exc:
             self.backend_error = str(exc)
@@ -515,7 +559,7 @@ class Engine:
 
     def chunk_texts(self, hits: Iterable[SearchHit]) -> list[str]:
         """The embedded text of each hit's best chunk (for a reranker)."""
-        from pixelmem.core.index.indexer import embedding_text
+        from pixelmem.core.index.chunking import embedding_text
 
         texts = []
         for hit in hits:

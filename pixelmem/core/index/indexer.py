@@ -22,7 +22,7 @@ import numpy as np
 from pixelmem.core.errors import IndexCancelled, ProviderError
 from pixelmem.core.index.cache import EmbeddingCache, content_hash
 from pixelmem.core.index.catalog import MemoryChunks
-from pixelmem.core.index.chunking import Chunk, ChunkerSettings, chunk_text
+from pixelmem.core.index.chunking import Chunk, ChunkerSettings, chunk_text, embedding_text
 from pixelmem.core.index.search import SearchIndex
 from pixelmem.core.providers.embeddings.base import Embedder
 from pixelmem.core.vault.memory import Memory, searchable_title
@@ -50,11 +50,6 @@ class IndexReport:
     reused: int = 0  # chunks whose vectors came from the cache
     semantic_error: str = ""  # why semantic search is unavailable, if it is
     warnings: list[str] = field(default_factory=list)
-
-
-def embedding_text(title: str, text: str) -> str:
-    """What is embedded for a chunk: the memory title gives every chunk its context."""
-    return f"{title}\n{text}" if title else text
 
 
 @dataclass(frozen=True)
@@ -127,7 +122,9 @@ class Indexer:
         if self.store is not None:
             index = self._sync_database(self.store, chunks, hashes, table, report, progress, cancel)
             if index is None:
-                index = SearchIndex.on_database(chunks, table, self.store, previous=previous)
+                from pixelmem.core.index.postgres_sides import database_snapshot
+
+                index = database_snapshot(chunks, table, self.store, previous=previous)
             self._remember(index, report)
             return index, report
 

@@ -32,12 +32,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from pixelmem.core.files.atomic import atomic_write_text
+from pixelmem.core.files.permissions import make_private_dirs
+from pixelmem.core.files.safe_open import read_regular_bytes
 from pixelmem.core.index.text_tokens import cjk_share
 from pixelmem.core.paths import appdata_dir
-from pixelmem.core.vault.atomic import atomic_write_text
 from pixelmem.core.vault.memory import Memory
-from pixelmem.core.vault.permissions import make_private_dirs
-from pixelmem.core.vault.safe_open import read_regular_bytes
 
 log = logging.getLogger(__name__)
 

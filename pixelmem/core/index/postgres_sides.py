@@ -5,19 +5,22 @@ sides share a :class:`ChunkKeys` map. Unlike the local sides these are live view
 database, not snapshots: ``upsert``/``remove`` write through and return the same side. Rows of
 memories this client does not know (another client's newer note) are left out of results.
 The keyword side writes whole rows (tokens and, when there is one, the vector); the vector
-side only reads.
+side only reads. :func:`database_snapshot` puts both in a :class:`SearchIndex`: the search core
+itself knows nothing of PostgreSQL.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
 from pixelmem.core.index.cache import content_hash
 from pixelmem.core.index.catalog import Catalog, timestamp
+from pixelmem.core.index.chunking import Chunk, embedding_text
 from pixelmem.core.index.keyword_side import keyword_tokens
 from pixelmem.core.index.postgres_store import ChunkRow, PostgresStore, keyword_tokens_for_db
+from pixelmem.core.index.search import SearchIndex
 from pixelmem.core.index.search_backend import (
     Allowed,
     ChunkBatch,
@@ -27,6 +30,27 @@ from pixelmem.core.index.search_backend import (
 )
 from pixelmem.core.index.text_tokens import QueryTerms
 from pixelmem.core.vault.memory import Memory, searchable_title
+
+
+def database_snapshot(
+    chunks: Sequence[Chunk],
+    memories: Mapping[str, Memory],
+    store: PostgresStore,
+    *,
+    titles_in_keyword: bool = True,
+    previous: SearchIndex | None = None,
+) -> SearchIndex:
+    """A snapshot whose sides are the database's (its rows already written for these chunks);
+    a local keyword index of the same chunks answers while the server is down."""
+    # The local parts are the ones SearchIndex.build makes: the same catalog and keyword index.
+    catalog, local, source = SearchIndex._local_parts(chunks, memories, titles_in_keyword, previous)
+    keys = ChunkKeys(catalog)
+    vector_side = PostgresVectorSide(store, keys) if store.dim else None
+    return SearchIndex(
+        catalog, vector_side, PostgresKeywordSide(store, keys),
+        titles_in_keyword=titles_in_keyword, hashes_source=source, fallback=local,
+        backend="postgres",
+    )  # fmt: skip
 
 
 class ChunkKeys:
@@ -154,8 +178,6 @@ def chunk_row(
     vector: np.ndarray | None,
 ) -> ChunkRow:
     """A chunk as the table keeps it (the content hash is the embedding cache's)."""
-    from pixelmem.core.index.indexer import embedding_text
-
     title = searchable_title(memory) if memory is not None else ""  # as the indexer hashes
     topics, importance, stamp = row_metadata(memory)
     return ChunkRow(

@@ -31,7 +31,6 @@ import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import time
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -68,12 +67,10 @@ from pixelmem.core.index.text_tokens import (
     tokenize,
 )
 from pixelmem.core.index.vector_side import LocalVectorSide, row_group_sums
+from pixelmem.core.search_mode import SearchMode
 from pixelmem.core.vault.memory import Memory, searchable_title
 
-if TYPE_CHECKING:
-    from pixelmem.core.index.postgres_store import PostgresStore
-
-MODES = ("hybrid", "semantic", "keyword")
+MODES = tuple(SearchMode)
 RELATED_VAULT_BACKGROUND = 20  # memories: from here on, the vault's median note is the background
 _NONE = -np.inf
 _NO_POSITIONS = np.zeros(0, np.int64)
@@ -184,33 +181,6 @@ class SearchIndex:
         return cls(
             catalog, vector_side, keywords, titles_in_keyword=titles_in_keyword,
             hashes_source=source,
-        )  # fmt: skip
-
-    @classmethod
-    def on_database(
-        cls,
-        chunks: Sequence[Chunk],
-        memories: Mapping[str, Memory],
-        store: PostgresStore,
-        *,
-        titles_in_keyword: bool = True,
-        previous: SearchIndex | None = None,
-    ) -> SearchIndex:
-        """A snapshot whose sides are the database's (its rows already written for these
-        chunks); a local keyword index of the same chunks answers while the server is down."""
-        from pixelmem.core.index.postgres_sides import (
-            ChunkKeys,
-            PostgresKeywordSide,
-            PostgresVectorSide,
-        )
-
-        catalog, local, source = cls._local_parts(chunks, memories, titles_in_keyword, previous)
-        keys = ChunkKeys(catalog)
-        vector_side = PostgresVectorSide(store, keys) if store.dim else None
-        return cls(
-            catalog, vector_side, PostgresKeywordSide(store, keys),
-            titles_in_keyword=titles_in_keyword, hashes_source=source, fallback=local,
-            backend="postgres",
         )  # fmt: skip
 
     def offline(self) -> SearchIndex:

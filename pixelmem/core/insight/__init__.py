@@ -1,4 +1,5 @@
 """Seeing the vault whole: the semantic map, near-duplicates, topic suggestions.
 
-Merging near-duplicates lives here too. May import vault, index and the core's shared modules.
+Merging near-duplicates lives here too. May import index and every floor below it; never
+assist or the runtime.
 """

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from pixelmem.core.vault.links import plan_retarget
 from pixelmem.core.vault.memory import IMPORTANCE_LEVELS, Memory
-from pixelmem.core.vault.writes import (
+from pixelmem.core.writes import (
     ChangeSet,
     LinkUpdateResult,
     MemoryWrites,

@@ -26,12 +26,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from pixelmem.core.files.atomic import atomic_write_text
+from pixelmem.core.files.permissions import make_private_dirs
 from pixelmem.core.insight.map_clusters import choose_clusters, cluster_keywords, label_terms
 from pixelmem.core.insight.map_layout import layout, place_new
 from pixelmem.core.insight.memory_vectors import MemoryVectors, memory_vectors
 from pixelmem.core.paths import appdata_dir
-from pixelmem.core.vault.atomic import atomic_write_text
-from pixelmem.core.vault.permissions import make_private_dirs
 
 if TYPE_CHECKING:
     from pixelmem.core.index.engine import Engine

@@ -1,4 +1,4 @@
 """What pixelmem talks to: embedding models, HTTP servers, rerankers, chat clients.
 
-Local and remote. May import the core's shared modules only (not vault or index).
+Local and remote. May import settings, files and the shared leaves (not vault or index).
 """

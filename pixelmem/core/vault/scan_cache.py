@@ -55,7 +55,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import importlib
+import importlib.util
 import logging
 import os
 import socket
@@ -69,11 +69,11 @@ import yaml
 import zstandard
 
 from pixelmem import __version__
+from pixelmem.core.files.atomic import atomic_write_bytes
+from pixelmem.core.files.permissions import make_private_dirs
+from pixelmem.core.files.safe_open import read_regular_bytes
 from pixelmem.core.vault import frontmatter_io, ids
-from pixelmem.core.vault.atomic import atomic_write_bytes
 from pixelmem.core.vault.memory import Memory, preview_line
-from pixelmem.core.vault.permissions import make_private_dirs
-from pixelmem.core.vault.safe_open import read_regular_bytes
 
 log = logging.getLogger(__name__)
 
@@ -431,7 +431,8 @@ def code_fingerprint() -> str:
     loader = getattr(frontmatter_io, "_Loader", None)
     digest.update(f"{yaml.__version__} {getattr(loader, '__name__', '?')}".encode())
     for name in _PARSER_MODULES:
-        module_file = getattr(importlib.import_module(name), "__file__", None)
+        spec = importlib.util.find_spec(name)  # its source only: no import (no circle)
+        module_file = spec.origin if spec is not None else None
         try:
             digest.update(Path(module_file).read_bytes() if module_file else b"?")
         except OSError:  # a frozen app may ship no source: the version alone then decides

@@ -4,7 +4,7 @@ PyYAML spends ~50 µs per file building Python objects even with the C parser, m
 10k-file scan. Frontmatter as pixelmem and most tools write it is a handful of
 `key: scalar` lines and lists, so those are parsed here; anything else (or anything this
 parser is not sure YAML would read the same way) goes to PyYAML. A differential test in
-tests/test_store_frontmatter.py checks the two agree on many tricky inputs.
+tests/core/vault/test_store_frontmatter.py checks the two agree on many tricky inputs.
 """
 
 from __future__ import annotations

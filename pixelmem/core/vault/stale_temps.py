@@ -1,6 +1,6 @@
 """Removing the temp files that killed processes left in ``<vault>/.pixelmem/``.
 
-An atomic write (:mod:`pixelmem.core.vault.atomic`) goes through ``.<name>.<8 random>.tmp`` beside
+An atomic write (:mod:`pixelmem.core.files.atomic`) goes through ``.<name>.<8 random>.tmp`` beside
 its target; a process killed before the rename leaves it behind, and caches are large (the
 audit found 1 GB after 100 kills). At start, a temp file is removed when it is older than this
 run and than :data:`MIN_AGE_SECONDS`, and no live process holds it open. Where open files

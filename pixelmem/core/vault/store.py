@@ -1,6 +1,6 @@
 """The vault: a folder of Markdown memories, read into a table and written back safely.
 
-Rules this module keeps (SPEC §1, §9):
+Rules this module keeps (README, "How memories are stored"):
 - A file is rewritten only when pixelmem saves an edit to it, and then only the frontmatter
   lines of keys that changed; unknown keys, their order and the body bytes stay as they were.
 - Foreign files (no ``id`` key) keep a path-derived id; saving one never adds ``id``,
@@ -11,8 +11,8 @@ Rules this module keeps (SPEC §1, §9):
   are :mod:`vault_scan`'s; which files count is :mod:`vault_files`').
 
 The table is guarded by an RLock; file reads happen outside it. Writes are serialised per
-process by a lock and across processes (GUI, CLI, MCP server) by ``vault_files.process_lock``.
-Callers write through :class:`~pixelmem.core.vault.writes.MemoryWrites`, not the store directly.
+process by a lock and across processes (GUI, CLI, MCP server) by ``files.process_lock``.
+Callers write through :class:`~pixelmem.core.writes.MemoryWrites`, not the store directly.
 """
 
 from __future__ import annotations
@@ -38,10 +38,13 @@ from pixelmem.core.errors import (
     VaultError,
     VaultNotWritable,
 )
+from pixelmem.core.files.checked_replace import ContentChanged, checked_replace, write_new
+from pixelmem.core.files.file_names import fitted, split_name
+from pixelmem.core.files.folders import unique_path
+from pixelmem.core.files.permissions import make_private_dirs, secure_appdata, write_refusal
+from pixelmem.core.files.process_lock import process_lock
 from pixelmem.core.paths import appdata_dir, resolve_vault
 from pixelmem.core.vault import ids, scan_cache
-from pixelmem.core.vault.checked_replace import ContentChanged, checked_replace, write_new
-from pixelmem.core.vault.file_names import fitted, split_name
 from pixelmem.core.vault.frontmatter_io import (
     Document,
     checked_body,
@@ -53,14 +56,8 @@ from pixelmem.core.vault.frontmatter_io import (
 )
 from pixelmem.core.vault.gc_pause import collector_paused
 from pixelmem.core.vault.memory import DEFAULT_IMPORTANCE, Memory
-from pixelmem.core.vault.permissions import make_private_dirs, secure_appdata, write_refusal
 from pixelmem.core.vault.stale_temps import remove_stale_temps
-from pixelmem.core.vault.vault_files import (
-    is_inside,
-    is_memory_relpath,
-    process_lock,
-    unique_path,
-)
+from pixelmem.core.vault.vault_files import is_inside, is_memory_relpath
 from pixelmem.core.vault.vault_scan import (
     MAX_FILE_BYTES,
     ScanResult,

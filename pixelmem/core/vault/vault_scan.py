@@ -21,6 +21,7 @@ from datetime import datetime
 from pathlib import Path
 
 from pixelmem.core.errors import PixelmemError, VaultError
+from pixelmem.core.files.safe_open import open_regular
 from pixelmem.core.vault import ids, scan_cache
 from pixelmem.core.vault.frontmatter_io import (
     Document,
@@ -30,7 +31,6 @@ from pixelmem.core.vault.frontmatter_io import (
     relpath,
 )
 from pixelmem.core.vault.memory import Memory
-from pixelmem.core.vault.safe_open import open_regular
 from pixelmem.core.vault.vault_files import iter_memory_entries
 
 log = logging.getLogger(__name__)

