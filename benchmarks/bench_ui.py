@@ -595,8 +595,8 @@ def compare_in_children(args: argparse.Namespace, tmp: Path) -> None:
     ] + (["--why"] if args.why else [])
     try:
         for round_ in range(args.rounds):
-            for name, source in sources.items():
-                out = tmp / f"result-{len(results)}-{round_}.json"
+            for number, (name, source) in enumerate(sources.items()):
+                out = tmp / f"result-{number}-{round_}.json"
                 print(f"\n---- {name}, round {round_ + 1} of {args.rounds} ----", flush=True)
                 env = dict(
                     os.environ, PIXELMEM_BENCH_SOURCE=str(source), PIXELMEM_BENCH_RESULT=str(out)
