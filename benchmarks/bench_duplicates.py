@@ -32,6 +32,7 @@ from pixelmem.core.insight.duplicates import (
     Nearness,
     WordWeights,
     candidate_pairs,
+    duplicate_pairs,
     typical_cosine,
 )
 from pixelmem.core.insight.memory_vectors import MemoryVectors, unit_rows
@@ -44,13 +45,44 @@ THRESHOLDS = [round(t, 2) for t in np.arange(0.66, 0.86, 0.02)]
 
 
 def embedder(name: str):
-    if name == "multilingual":
-        from pixelmem.core.providers.embeddings.multilingual import MultilingualEmbedder
+    """The built-in model, its vectors kept on disk (benchmarks/_embed_cache.py)."""
+    from benchmarks._embed_cache import cached_embedder
 
-        return MultilingualEmbedder()
-    from pixelmem.core.providers.embeddings.local import LocalEmbedder
+    return cached_embedder("local-multilingual" if name == "multilingual" else "local")
 
-    return LocalEmbedder()
+
+def personal_notes() -> tuple[list[tuple[str, str]], set[tuple[int, int]]]:
+    """benchmarks/data/dup_personal: notes stating the same facts in other words (the truth),
+    notes on the same subjects with other facts, and notes on other subjects."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parent / "data" / "dup_personal" / "notes.py"
+    spec = importlib.util.spec_from_file_location("dup_personal", path)
+    assert spec is not None and spec.loader is not None
+    data = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(data)
+    notes: list[tuple[str, str]] = []
+    truth = set()
+    for title_a, body_a, title_b, body_b in data.SAME:
+        notes += [(title_a, body_a), (title_b, body_b)]
+        truth.add((len(notes) - 2, len(notes) - 1))
+    return notes + list(data.DIFFERENT) + list(data.OTHER), truth
+
+
+def run_personal(model) -> None:
+    notes, truth = personal_notes()
+    texts = [embedding_text(title, body) for title, body in notes]
+    ids = tuple(str(i) for i in range(len(notes)))
+    vectors = MemoryVectors(ids, unit_rows(model.embed_documents(texts)))
+    found = {(i, j) for i, j, _ in duplicate_pairs(vectors, texts)}
+    k, p, r = score(found, truth)
+    print(f"\npersonal: {len(notes)} notes, {len(truth)} pairs stating the same facts in other "
+          f"words, {len(notes) - 2 * len(truth)} on the same subjects or others")  # fmt: skip
+    print(f"shipped rule: found {k}, precision {p:.3f}, recall {r:.3f}")
+    for i, j in sorted(truth - found):
+        print(f"  missed: {notes[i][0]} / {notes[j][0]}")
+    for i, j in sorted(found - truth):
+        print(f"  wrongly paired: {notes[i][0]} / {notes[j][0]}")
 
 
 def scored_pairs(vectors: MemoryVectors, texts: list[str]) -> list[tuple[int, int, float, float]]:
@@ -102,13 +134,16 @@ def run_set(model, name: str, chinese_allowed: bool, verbose: bool) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--model", choices=("local", "multilingual"), default="multilingual")
-    ap.add_argument("--set", choices=(*SETS, "both"), default="both")
+    ap.add_argument("--set", choices=(*SETS, "personal", "both"), default="both")
     ap.add_argument("--verbose", action="store_true", help="every threshold")
     args = ap.parse_args()
     model = embedder(args.model)
     print(f"{model.model_id}; rule: nearness ≥ {RULE.candidate}, score ≥ {RULE.threshold}")
     for name in SETS if args.set == "both" else (args.set,):
-        run_set(model, name, args.model == "multilingual", args.verbose)
+        if name != "personal":
+            run_set(model, name, args.model == "multilingual", args.verbose)
+    if args.set in ("personal", "both"):
+        run_personal(model)
 
 
 if __name__ == "__main__":

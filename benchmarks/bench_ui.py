@@ -222,7 +222,7 @@ def pause(seconds: float) -> None:
 
 
 def make_window(engine: Engine, settings: Settings):
-    from pixelmem.gui.main_window import MainWindow
+    from pixelmem.gui.window.main_window import MainWindow
 
     window = MainWindow(engine, settings)
     window._closing_ok = True

@@ -43,9 +43,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks._embed_cache import cached_embedder  # noqa: E402
 from pixelmem.core.index import relevance as rel  # noqa: E402
 from pixelmem.core.index.evaluate import build_eval_engine, load_beir, ndcg_at  # noqa: E402
-from pixelmem.core.index.text_tokens import main_script, split_query  # noqa: E402
+from pixelmem.core.index.scripts import main_script  # noqa: E402
+from pixelmem.core.index.text_tokens import split_query  # noqa: E402
 from pixelmem.core.settings import Settings  # noqa: E402
 
 EVAL = ROOT.parent.parent / "shared" / "eval"  # /work/shared/eval beside a worktree
@@ -85,6 +87,7 @@ class Rows:
     name: str
     reads_query: bool
     queries: list[Query] = field(default_factory=list)
+    ids: list[str] = field(default_factory=list)  # the query ids, in order
 
 
 def collect(folder: Path, provider: str, work: Path, fresh: bool = False) -> Rows:
@@ -102,7 +105,7 @@ def collect(folder: Path, provider: str, work: Path, fresh: bool = False) -> Row
 def _collect(folder: Path, provider: str, work: Path) -> Rows:
     settings = Settings()
     settings.embedding.provider = provider
-    engine, doc_of = build_eval_engine(folder, work, settings, None)
+    engine, doc_of = build_eval_engine(folder, work, settings, None, cached_embedder(provider))
     _, queries, qrels = load_beir(folder)
     index = engine.index
     docs = np.array([doc_of.get(m, "") for m in index.memory_ids])
@@ -366,8 +369,11 @@ def fit(all_rows: list[Rows], refit_base: bool = False) -> dict[str, rel.Calibra
         trial = dataclasses.replace(base, hybrid=hybrid, semantic=semantic)
         hybrid = ranks_no_worse(trial, members, "hybrid")
         semantic = ranks_no_worse(trial, members, "semantic")
-        print(f"\n[{family}]\n  hybrid: {hybrid}\n  semantic: {semantic}")
-        out[family] = dataclasses.replace(base, hybrid=hybrid, semantic=semantic)
+        tuned = tune_intercepts(
+            dataclasses.replace(base, hybrid=hybrid, semantic=semantic), members
+        )
+        print(f"\n[{family}]\n  {tuned}")
+        out[family] = tuned
     return out
 
 
@@ -397,11 +403,126 @@ def fit_base(all_rows: list[Rows], members: list[Rows]) -> rel.Calibration:
     floor_sets = [r for r in members if "floor" in r.name]
     calibration = rel.Calibration(
         hybrid=centre_on_floor(fit_mode(members, "hybrid", ratio), floor_sets),
-        semantic=fit_mode(members, "semantic"),
+        semantic=centre_on_floor(fit_mode(members, "semantic"), floor_sets, "semantic"),
         keyword=fit_mode(all_rows, "keyword"),
     )
     base = [r for r in members if is_base(r)]
     return dataclasses.replace(calibration, behind=fit_behind(calibration, base))
+
+
+LEAK_WEIGHT = 2.0  # a question nothing answers that shows something, against a hidden answer
+IMPOSSIBLE = "imp-"  # SQuAD 2.0's own unanswerable questions: on the vault's subject
+
+
+def question_class(set_name: str, query_id: str, answerable: bool) -> str:
+    """The class a query is judged in (the prefix of its id, else answerable or not)."""
+    head = query_id.split("-")[0]
+    if head == "form":
+        head = "form-a" if answerable else "form-u"
+    elif head not in ("para", "kw", "name", "x", "none", "nat", "u", "a"):
+        head = "answerable" if answerable else "nothing"
+    return f"{set_name}:{head}"
+
+
+def decisions(calibration: rel.Calibration, rows_list: list[Rows]) -> dict[str, np.ndarray]:
+    """Per class of question: for each query and each model (both sides, semantic alone,
+    keyword alone), its best logit and whether that memory is relevant, whether it is
+    answerable and whether the name rule names a memory (which is shown whatever the score)."""
+    out: dict[str, list] = {}
+    for rows in rows_list:
+        ids = rows.ids or [""] * len(rows.queries)
+        for q, qid in zip(rows.queries, ids, strict=True):
+            if qid.startswith(IMPOSSIBLE):
+                continue  # showing the passage on the subject is not wrong
+            s, k, x = q.side("sem"), q.side("kw"), q.cross.astype(float)
+            none = np.full(len(s), -np.inf)
+            if q.sem is not None and q.kw is not None and q.weight >= 0.5:
+                models = [  # as relevance.combined: the words alone speak for short queries
+                    calibration.hybrid.logit(s, k, x, float(q.short)),
+                    calibration.semantic.logit(s, 0.0, x),
+                    calibration.keyword.logit(0.0, k) if q.short else none,
+                ]
+            elif q.sem is not None and q.kw is None:
+                models = [none, calibration.semantic.logit(s, 0.0, x), none]
+            else:
+                models = [none, none, np.where(k > 0, calibration.keyword.logit(0.0, k), -np.inf)]
+            tops = [int(np.argmax(m)) for m in models]
+            row = [float(m[t]) for m, t in zip(models, tops, strict=True)]
+            row += [float(q.relevant[t]) for t in tops]
+            row += [float(q.relevant.any()), float(q.named.any())]
+            # The semantic model's best evidence: its slope may be scaled (tune_intercepts).
+            row += [float(s[tops[1]]) if np.isfinite(row[1]) else 0.0]
+            name = question_class(rows.name.split("/")[0], qid, bool(q.relevant.any()))
+            out.setdefault(name, []).append(row)
+    return {name: np.array(rows) for name, rows in out.items()}
+
+
+def decision_cost(table: dict[str, np.ndarray], shift: np.ndarray, report: bool = False) -> float:
+    """Mean over classes of: the share of answerable queries whose right note ranks first but
+    falls under the floor, and twice the share of unanswerable ones that show something.
+    ``shift``: the three intercepts' moves, and the semantic model's extra slope."""
+    cost = []
+    for name, t in table.items():
+        logits = t[:, :3] + shift[:3]
+        logits[:, 1] += shift[3] * t[:, 8]
+        win = np.argmax(logits, axis=1)
+        top = logits[np.arange(len(t)), win]
+        right = t[np.arange(len(t)), 3 + win] > 0
+        shown = (top >= 0) | (t[:, 7] > 0)
+        answerable = t[:, 6] > 0
+        if answerable.any():
+            first = right & answerable
+            hidden = (first & ~shown).sum() / max(1, first.sum())
+            cost.append(hidden)
+            if report:
+                print(f"    {name:<28} right first {first.sum():5d}/{answerable.sum():<5d} "
+                      f"hidden {hidden:.3f}")  # fmt: skip
+        if (~answerable).any():
+            leaked = (shown & ~answerable).sum() / (~answerable).sum()
+            cost.append(LEAK_WEIGHT * leaked)
+            if report:
+                print(f"    {name:<28} nothing answers {(~answerable).sum():5d}  "
+                      f"shown {leaked:.3f}")  # fmt: skip
+    return float(np.mean(cost))
+
+
+def tune_intercepts(calibration: rel.Calibration, rows_list: list[Rows]) -> rel.Calibration:
+    """The three models' intercepts moved (coordinate descent over a 0.05 grid) to where the
+    floor decides best (:func:`decision_cost`) on every class of question of the sets: right
+    notes shown, questions nothing answers left empty. Slopes, and so the ranking within a
+    model, stay as fitted."""
+    table = decisions(calibration, rows_list)
+    shift = np.zeros(4)
+    best = decision_cost(table, shift)
+    grid = np.arange(-3.0, 3.0001, 0.05)
+    slope = calibration.semantic.semantic
+    for _ in range(6):
+        moved = False
+        for i in range(4):
+            for value in grid if i < 3 else slope * np.arange(-0.5, 1.0001, 0.05):
+                trial = shift.copy()
+                trial[i] = value
+                cost = decision_cost(table, trial)
+                if cost < best - 1e-9:
+                    best, shift, moved = cost, trial, True
+        if not moved:
+            break
+    print(f"  shifts (intercepts of both, semantic, keyword; semantic slope): "
+          f"{np.round(shift, 3)}, cost {best:.4f}")  # fmt: skip
+    decision_cost(table, shift, report=True)
+
+    def moved_by(model: rel.Logistic, by: float) -> rel.Logistic:
+        return dataclasses.replace(model, intercept=round(model.intercept + float(by), 3))
+
+    return dataclasses.replace(
+        calibration,
+        hybrid=moved_by(calibration.hybrid, shift[0]),
+        semantic=dataclasses.replace(
+            moved_by(calibration.semantic, shift[1]),
+            semantic=round(calibration.semantic.semantic + float(shift[3]), 3),
+        ),
+        keyword=moved_by(calibration.keyword, shift[2]),
+    )
 
 
 def fit_behind(calibration: rel.Calibration, rows_list: list[Rows]) -> float:
@@ -435,7 +556,9 @@ def fit_behind(calibration: rel.Calibration, rows_list: list[Rows]) -> float:
     return best
 
 
-def centre_on_floor(model: rel.Logistic, floor_sets: list[Rows]) -> rel.Logistic:
+def centre_on_floor(
+    model: rel.Logistic, floor_sets: list[Rows], mode: str = "hybrid"
+) -> rel.Logistic:
     """Shift the intercept so the floor (0.5) sits midway, in logit, between the best
     unanswerable query's top score and the worst answerable query's right first hit.
 
@@ -445,18 +568,22 @@ def centre_on_floor(model: rel.Logistic, floor_sets: list[Rows]) -> rel.Logistic
     answered, unanswered = [], []
     for rows in floor_sets:
         for q in rows.queries:
-            if q.sem is None or q.kw is None or q.weight < 1.0:
-                continue  # only queries the hybrid model itself scores
-            logit = model.logit(q.sem, q.kw, q.cross.astype(float), float(q.short))
+            if q.sem is None or q.weight < 1.0 or (mode == "hybrid" and q.kw is None):
+                continue  # only queries the model itself scores
+            kw = q.side("kw") if mode == "hybrid" else 0.0
+            logit = model.logit(q.sem, kw, q.cross.astype(float), float(q.short))
             top = int(np.argmax(logit))
             if not q.relevant.any():
                 unanswered.append(float(logit[top]))
             elif q.relevant[top]:
                 answered.append(float(logit[top]))
     if not answered or not unanswered or min(answered) <= max(unanswered):
+        print(f"  floor centring ({mode}): no gap, intercept kept")
         return model
     middle = (min(answered) + max(unanswered)) / 2
-    print(f"  floor centring: intercept {model.intercept} -> {model.intercept - middle:.3f}")
+    print(
+        f"  floor centring ({mode}): intercept {model.intercept} -> {model.intercept - middle:.3f}"
+    )
     return dataclasses.replace(model, intercept=round(model.intercept - middle, 3))
 
 
@@ -567,6 +694,9 @@ def main() -> None:
     parser.add_argument("--fresh", action="store_true", help="recollect, ignore saved rows")
     parser.add_argument("--floor", type=float, default=rel.DEFAULT_MIN_RELEVANCE)
     parser.add_argument("--refit-base", action="store_true", help="fit the base model too")
+    parser.add_argument(
+        "--tune", action="store_true", help="only move the code's intercepts (tune_intercepts)"
+    )
     args = parser.parse_args()
     os.environ.setdefault("PIXELMEM_CONFIG_DIR", str(args.work / "config"))
     sets = args.sets or [
@@ -586,19 +716,28 @@ def main() -> None:
         for model in args.models.split(","):
             work = args.work / f"{folder.name}-{model}"
             all_rows.append(collect(folder, model, work, args.fresh))
+            all_rows[-1].ids = list(load_beir(folder)[1])
             print(f"collected {all_rows[-1].name} (reads queries: {all_rows[-1].reads_query})")
     for folder in crosslingual:
         for model in args.models.split(","):
             if model in ("local-multilingual",):
                 work = args.work / f"{folder.name}-{model}"
                 all_rows.append(collect(folder, model, work, args.fresh))
+                all_rows[-1].ids = list(load_beir(folder)[1])
                 print(f"collected {all_rows[-1].name}")
     print(f"\nBEFORE (reference: the calibration of 06cdce2, no name rule / new features), "
           f"floor {args.floor}:")  # fmt: skip
     report(all_rows, BEFORE, False, args.floor)
     print(f"\nNOW (pixelmem.core.index.relevance as it is), floor {args.floor}:")
     report(all_rows, rel.CALIBRATIONS, True, args.floor)
-    fitted = fit(all_rows, args.refit_base)
+    if args.tune:
+        fitted = {}
+        for family in [*sorted({family_of(r) for r in all_rows}), "default"]:
+            members = [r for r in all_rows if family in ("default", family_of(r))]
+            print(f"\n[{family}]")
+            fitted[family] = tune_intercepts(rel.CALIBRATIONS[family], members)
+    else:
+        fitted = fit(all_rows, args.refit_base)
     print("\nfitted:")
     for family, calibration in fitted.items():
         print(f"    {family!r}: {calibration},")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ from pixelmem.core.errors import PixelmemError
 from pixelmem.core.search_mode import SearchMode
 
 MODES = tuple(SearchMode)
+WEAKER = 3  # results below the floor that --weaker prints
 
 
 def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -28,6 +30,16 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
         type=float,
         default=None,
         help="hide results below this relevance, 0-1 (default: search.min_relevance, 0.5)",
+    )
+    p.add_argument(
+        "--weaker",
+        action="store_true",
+        help=f"also print the next {WEAKER} results below the relevance floor, marked weaker",
+    )
+    p.add_argument(
+        "--explain",
+        action="store_true",
+        help="print each result's evidence: cosine and background, keyword match, the score",
     )
     p.add_argument(
         "--since",
@@ -93,6 +105,8 @@ def cmd_search(args: argparse.Namespace) -> int:
         min_relevance=args.min_relevance,
         since=since,
         until=until,
+        weaker=WEAKER if args.weaker else 0,
+        explain=args.explain,
     )
     hits = found.hits
     if args.json:
@@ -102,16 +116,21 @@ def cmd_search(args: argparse.Namespace) -> int:
         print(f"note: semantic search unavailable ({engine.semantic_error}); keyword results only")
     if found.note():
         print(found.note())
-    if not hits:
-        floor = args.min_relevance
-        if floor is None:
-            floor = engine.settings.search.min_relevance
+    floor = args.min_relevance
+    if floor is None:
+        floor = engine.settings.search.min_relevance
+    if not any(not h.weaker for h in hits):
         print(f"nothing relevant found (no memory reached relevance {floor:g})")
-        return 0
     for rank, hit in enumerate(hits, 1):
+        if hit.weaker and (rank == 1 or not hits[rank - 2].weaker):
+            print(f"weaker matches, below relevance {floor:g}:")
         copies = f"  ({len(hit.copies) + 1} copies)" if hit.copies else ""
-        print(f"{rank}. {hit.title}  [{hit.score:.2f}]  {hit.memory_id}{copies}")
+        mark = "  (weaker)" if hit.weaker else ""
+        print(f"{rank}. {hit.title}  [{hit.score:.2f}]{mark}  {hit.memory_id}{copies}")
         print(f"   {_one_line(hit.snippet)}")
+        if hit.evidence is not None:
+            for line in hit.evidence.lines():
+                print(f"     {line}")
     return 0
 
 
@@ -140,7 +159,13 @@ def _hit_json(engine, hit) -> dict:
         "span": [hit.start, hit.end],
         "path": str(path),
         "copies": list(hit.copies),
+        "weaker": hit.weaker,
+        **({"evidence": _evidence_json(hit.evidence)} if hit.evidence is not None else {}),
     }
+
+
+def _evidence_json(evidence) -> dict:
+    return {k: v for k, v in dataclasses.asdict(evidence).items() if v is not None}
 
 
 def _one_line(text: str, width: int = 160) -> str:

@@ -16,8 +16,8 @@ from pixelmem.core.index.engine import Engine
 from pixelmem.core.paths import VAULT_ENV, default_vault_dir
 from pixelmem.core.settings import Settings, update_settings
 from pixelmem.gui import i18n, workers
-from pixelmem.gui.main_window import MainWindow
-from pixelmem.gui.recent_vaults import remember_vault
+from pixelmem.gui.window.main_window import MainWindow
+from pixelmem.gui.window.recent_vaults import remember_vault
 
 if TYPE_CHECKING:
     from pixelmem.core.providers.chat_setup import ChatChoice
@@ -123,7 +123,9 @@ def run_app(vault: str | None = None) -> int:
     i18n.install_translator(settings.language)
     path, first_run = choose_vault(vault, settings)
     if first_run:  # nothing chosen ever: ask where, and show where; maybe a chat model
-        from pixelmem.gui.first_run import FirstRunDialog  # and the chat providers: only now
+        from pixelmem.gui.dialogs.first_run import (
+            FirstRunDialog,  # and the chat providers: only now
+        )
 
         set_icon(app)
         dialog = FirstRunDialog(path, ask_chat=not settings.chat.provider)

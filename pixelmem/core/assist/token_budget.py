@@ -19,11 +19,13 @@ import math
 import re
 from collections.abc import Sequence
 
+from pixelmem.core.index.scripts import CJK_WIDE
+
 Message = dict[str, str]
 
 MESSAGE_OVERHEAD = 4  # role and separators, per message
 CHARS_PER_TOKEN = 3.0  # non-CJK text; conservative (English is ~4)
-_WIDE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+_WIDE = re.compile(f"[{CJK_WIDE}]")  # about one token each (scripts.CJK_WIDE_RANGES)
 
 
 def estimate_tokens(text: str) -> int:

@@ -16,7 +16,8 @@ from datetime import UTC, date, datetime, time
 import numpy as np
 
 from pixelmem.core.index.chunking import Chunk
-from pixelmem.core.index.text_tokens import main_script, name_key
+from pixelmem.core.index.scripts import main_script
+from pixelmem.core.index.text_tokens import name_key
 from pixelmem.core.vault.memory import Memory
 
 

@@ -15,22 +15,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-# Code points a BERT tokenizer turns into about one token each (CJK ideographs, kana, Hangul,
-# CJK and full-width punctuation). Each counts 3 towards a chunk's size.
-_CJK_RANGES = (
-    (0x2E80, 0x2FDF),  # radicals
-    (0x3000, 0x303F),  # CJK symbols and punctuation
-    (0x3040, 0x30FF),  # hiragana, katakana
-    (0x3100, 0x31FF),  # bopomofo, Hangul compatibility jamo, kanbun, katakana extension
-    (0x3400, 0x4DBF),  # extension A
-    (0x4E00, 0x9FFF),  # unified ideographs
-    (0xAC00, 0xD7AF),  # Hangul syllables
-    (0xF900, 0xFAFF),  # compatibility ideographs
-    (0xFF00, 0xFFEF),  # full-width and half-width forms
-    (0x20000, 0x3134F),  # extensions B–G
-)
-_CJK_CLASS = "".join(f"\\U{lo:08x}-\\U{hi:08x}" for lo, hi in _CJK_RANGES)
-_CJK_RUN = re.compile(f"[{_CJK_CLASS}]+")
+from pixelmem.core.index.scripts import CJK_WIDE, CJK_WIDE_RANGES, CJK_WIDE_RUN
+
+# Code points a BERT tokenizer turns into about one token each (scripts.CJK_WIDE_RANGES: CJK
+# letters and punctuation, full-width forms). Each counts 3 towards a chunk's size.
+_CJK_RANGES = CJK_WIDE_RANGES
+_CJK_CLASS = CJK_WIDE
+_CJK_RUN = CJK_WIDE_RUN
 # Sorted [start, end) boundaries: a code point is CJK when searchsorted lands on an odd index.
 _CJK_BOUNDS = np.array([b for lo, hi in _CJK_RANGES for b in (lo, hi + 1)], dtype=np.uint32)
 

@@ -363,10 +363,15 @@ class Engine:
         k: int | None = None,
         min_relevance: float | None = None,
         filters: SearchFilters | None = None,
+        weaker: int = 0,
+        explain: bool = False,
     ) -> list[SearchHit]:
         """Search the current snapshot; semantic parts fall back to keyword if the model fails.
 
-        ``min_relevance`` defaults to the ``search.min_relevance`` setting.
+        ``min_relevance`` defaults to the ``search.min_relevance`` setting. ``weaker``: also
+        up to this many of the next hits below it, last and marked ``weaker`` (what the
+        search view and ``pixelmem search --weaker`` show apart; chat, MCP and HTTP ask for
+        none). ``explain``: each hit carries its evidence.
         """
         query = query.strip()
         self._last_search.fallback = ""
@@ -391,6 +396,8 @@ class Engine:
             semantic_weight=self.semantic_weight(query, embedder),
             background=self.backgrounds(vector, embedder),
             calibration=self._calibration_of(embedder),
+            weaker=weaker,
+            explain=explain,
         )
         from pixelmem.core.index.postgres_store import PostgresUnavailable
 
@@ -404,10 +411,11 @@ class Engine:
             return hits
         from pixelmem.core.providers.rerank import rerank_or_fallback
 
+        strong = [h for h in hits if not h.weaker]
         reranked, self.rerank_warning = rerank_or_fallback(
-            reranker, query, hits, self._hit_text, top_n=min(k, self.settings.rerank.top_n)
+            reranker, query, strong, self._hit_text, top_n=min(k, self.settings.rerank.top_n)
         )
-        return reranked
+        return reranked + [h for h in hits if h.weaker]
 
     def anchor_vectors(self, embedder: Embedder | None = None) -> np.ndarray | None:
         """The embedded :data:`~pixelmem.core.index.relevance.ANCHOR_TEXTS` (once per model);
@@ -465,7 +473,7 @@ class Engine:
             return np.zeros(3)
         if embedder is None or not is_multilingual(embedder):
             return np.full(3, background(anchors @ vector))
-        return backgrounds(anchors @ vector)
+        return backgrounds(anchors @ vector)[0]
 
     def _current_reranker(self) -> Reranker | None:
         """The reranker for the current settings (None when no URL is set)."""
@@ -489,7 +497,7 @@ class Engine:
         1 − share, 0.965 with this rule, keyword alone 0.965), so the weight reaches 0 once half
         the query is CJK.
         """
-        from pixelmem.core.index.text_tokens import cjk_share
+        from pixelmem.core.index.scripts import cjk_share
         from pixelmem.core.providers.embeddings.base import is_multilingual
 
         embedder = embedder or self._current()[1] or self._embedder
@@ -526,9 +534,15 @@ class Engine:
             self._query_cache.clear()
 
     def related(
-        self, memory_id: str, k: int = 5, *, min_relevance: float | None = None
+        self,
+        memory_id: str,
+        k: int = 5,
+        *,
+        min_relevance: float | None = None,
+        weaker: int = 0,
     ) -> list[SearchHit]:
-        """The memories nearest to this one, above the relevance floor, copies left out."""
+        """The memories nearest to this one, above the relevance floor, copies left out; with
+        ``weaker``, up to that many more below it, marked ``weaker`` (the Related panel)."""
         if min_relevance is None:
             min_relevance = self.settings.search.min_relevance
         index, embedder = self._current()
@@ -551,6 +565,7 @@ class Engine:
                 min_relevance=min_relevance,
                 anchors=anchors,
                 calibration=self._calibration_of(embedder),
+                weaker=weaker,
             )
         except PostgresUnavailable as exc:
             self.backend_error = str(exc)

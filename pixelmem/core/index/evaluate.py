@@ -13,12 +13,16 @@ import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pixelmem.core.errors import PixelmemError
 from pixelmem.core.index.engine import Engine
 from pixelmem.core.index.search import MODES
 from pixelmem.core.settings import Settings
 from pixelmem.core.vault.store import MemoryStore
+
+if TYPE_CHECKING:
+    from pixelmem.core.providers.embeddings.base import Embedder
 
 Qrels = dict[str, dict[str, int]]
 
@@ -84,9 +88,14 @@ def recall_at(ranked: list[str], relevant: Mapping[str, int], k: int = 100) -> f
 
 
 def build_eval_engine(
-    folder: Path, work: Path, settings: Settings, progress: Callable[[int, int], None] | None
+    folder: Path,
+    work: Path,
+    settings: Settings,
+    progress: Callable[[int, int], None] | None,
+    embedder: Embedder | None = None,
 ) -> tuple[Engine, dict[str, str]]:
-    """A vault in ``work`` holding one memory per corpus document (reused if already there)."""
+    """A vault in ``work`` holding one memory per corpus document (reused if already there);
+    ``embedder`` replaces the one the settings name (a benchmark's cached one)."""
     corpus, _, _ = load_beir(folder)
     store = MemoryStore(work)
     existing = {m.source: m.id for m in store.list() if m.source}
@@ -98,7 +107,7 @@ def build_eval_engine(
             title = str(row.get("title") or "").strip() or doc_id
             memory_id = store.create(title, str(row.get("text", "")), source=source).id
         doc_of[memory_id] = doc_id
-    engine = Engine(settings=settings, store=store)
+    engine = Engine(settings=settings, store=store, embedder=embedder)
     engine.open(progress=progress)
     return engine, doc_of
 

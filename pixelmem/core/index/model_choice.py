@@ -35,7 +35,7 @@ from pathlib import Path
 from pixelmem.core.files.atomic import atomic_write_text
 from pixelmem.core.files.permissions import make_private_dirs
 from pixelmem.core.files.safe_open import read_regular_bytes
-from pixelmem.core.index.text_tokens import cjk_share
+from pixelmem.core.index.scripts import cjk_share
 from pixelmem.core.paths import appdata_dir
 from pixelmem.core.vault.memory import Memory
 

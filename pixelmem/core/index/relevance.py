@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pixelmem.core.index.text_tokens import CJK_SCRIPT, OTHER_SCRIPT, cjk_share, main_script
+from pixelmem.core.index.scripts import CJK_SCRIPT, OTHER_SCRIPT, cjk_share, main_script
 from pixelmem.core.settings import SearchSettings
 
 KEYWORD_CAP = 1.5
@@ -148,40 +148,37 @@ class Calibration:
     behind: float = 0.0
 
 
-# Fitted by benchmarks/fit_relevance.py (see the module docstring; e5 refitted on the int8
-# onnxruntime vectors, which the default model now produces). Models place "unrelated"
-# and "relevant" differently even after the background is taken off (e5 compresses every
-# cosine into a narrow band), so the two built-in models have their own; any other model
-# (Ollama, an OpenAI-compatible server) gets the one fitted on both together. The keyword
-# model does not depend on the embedder.
-#
-# The base terms are those fitted before the extra features; ``short_keyword`` was fitted on
-# the short queries (benchmarks/data/names_bilingual and the floor set) against them. The
-# other-script terms come out 0: fitted on the cross-lingual sets they lift a question in
-# one language over notes in the other, but also "如何学习钢琴" over the floor set's Spanish
-# practice note (e5 finds that unanswerable cross-language pair closer than the answerable
-# ones); held under the floor, they only reorder worse. Memories in another script are still
-# measured fairly, against a background in their own script (backgrounds()).
-_KEYWORD = Logistic(intercept=-1.261, semantic=0.0, keyword=3.798)
+# Fitted by ``benchmarks/fit_relevance.py --refit-base`` on the development sets of
+# shared/eval and benchmarks/data (XQuAD en/zh and the cross-lingual sets, the floor set, the
+# unanswerable sets at 40 and 700-750 notes, the personal vault), with each memory measured
+# against unrelated text in its own script and vault (SearchIndex.backgrounds): slopes by
+# logistic regression of each model (relevant passages against the strongest distractors),
+# the two-sided model's floor centred on the floor set. e5's semantic model is then moved
+# 0.25 logit down: alone it is what a paraphrase or a cross-language question gets in hybrid
+# too (combined), and at the fitted intercept it showed two of the floor set's unanswerable
+# English questions (quantum computing → a Kubernetes note at 0.53). Models place
+# "unrelated" and "relevant" differently even after the background is taken off (e5
+# compresses every cosine into a narrow band), so the two built-in models have their own;
+# any other model gets the one fitted on both together. fit_relevance.py --tune prints how
+# each class of question fares and where the intercepts would decide best.
 CALIBRATIONS: dict[str, Calibration] = {
     "all-minilm-l6": Calibration(
-        # English-only: nothing to learn across scripts; for short queries the fit found
-        # keywords no more telling than the base model says.
-        hybrid=Logistic(intercept=-2.901, semantic=6.213, keyword=2.485),
-        semantic=Logistic(intercept=-2.236, semantic=5.266, keyword=0.0),
-        keyword=_KEYWORD,
+        # English-only: nothing to learn across scripts.
+        hybrid=Logistic(intercept=-2.769, semantic=5.983, keyword=2.393),
+        semantic=Logistic(intercept=-1.44, semantic=5.552, keyword=0.0),
+        keyword=Logistic(intercept=-1.261, semantic=0.0, keyword=3.798),
         behind=1.0,
     ),
     "e5-small": Calibration(
-        hybrid=Logistic(intercept=-1.745, semantic=3.72, keyword=0.93, short_keyword=0.903),
-        semantic=Logistic(intercept=-1.534, semantic=4.228, keyword=0.0),
-        keyword=_KEYWORD,
+        hybrid=Logistic(intercept=-2.445, semantic=7.011, keyword=1.753, short_keyword=0.301),
+        semantic=Logistic(intercept=-3.155, semantic=9.877, keyword=0.0),
+        keyword=Logistic(intercept=-1.261, semantic=0.0, keyword=3.798),
         behind=1.0,
     ),
     "default": Calibration(
-        hybrid=Logistic(intercept=-1.8, semantic=4.09, keyword=1.169, short_keyword=0.643),
-        semantic=Logistic(intercept=-1.716, semantic=4.519, keyword=0.0),
-        keyword=_KEYWORD,
+        hybrid=Logistic(intercept=-2.35, semantic=5.86, keyword=1.674, short_keyword=0.422),
+        semantic=Logistic(intercept=-2.439, semantic=7.573, keyword=0.0),
+        keyword=Logistic(intercept=-1.261, semantic=0.0, keyword=3.798),
         behind=1.0,
     ),
 }
@@ -204,9 +201,35 @@ def same_language_anchors(text: str) -> np.ndarray:
     return np.array([(cjk_share(a) > 0.5) == chinese for a in ANCHOR_TEXTS], bool).nonzero()[0]
 
 
+SPREAD_QUANTILE = 0.9  # the spread of unrelated cosines: this quantile less the median
+MIN_SPREAD = 0.01  # cosines: a crowd of near-identical texts still has some spread
+VAULT_PRIOR = 20  # memories: the anchor texts weigh as much as this many of the vault's own
+
+
 def background(anchor_cosines: np.ndarray) -> float:
     """What "unrelated" means for one query: its median cosine with the anchor texts."""
     return float(np.median(anchor_cosines)) if len(anchor_cosines) else 0.0
+
+
+def unrelated(cosines: np.ndarray) -> tuple[float, float]:
+    """Where a query's cosines with unrelated texts sit: their median, and their spread (the
+    :data:`SPREAD_QUANTILE` quantile less the median, at least :data:`MIN_SPREAD`)."""
+    values = np.asarray(cosines, np.float64)
+    if not len(values):
+        return 0.0, 1.0
+    median = float(np.median(values))
+    return median, max(MIN_SPREAD, float(np.quantile(values, SPREAD_QUANTILE)) - median)
+
+
+def blend(anchors: tuple[float, float], vault: tuple[float, float], n: int) -> tuple[float, float]:
+    """The anchor texts' (median, spread) and a vault's, the vault weighing ``n / (n +
+    VAULT_PRIOR)`` for ``n`` memories: a vault of a few notes cannot say where its typical
+    note sits, a big one can."""
+    share = n / (n + VAULT_PRIOR) if n > 0 else 0.0
+    return (
+        (1 - share) * anchors[0] + share * vault[0],
+        (1 - share) * anchors[1] + share * vault[1],
+    )
 
 
 _ANCHOR_SCRIPTS = np.array([main_script(a) for a in ANCHOR_TEXTS], np.int8)
@@ -214,29 +237,34 @@ _ANCHOR_SCRIPTS = np.array([main_script(a) for a in ANCHOR_TEXTS], np.int8)
 
 def backgrounds(anchor_cosines: np.ndarray) -> np.ndarray:
     """What "unrelated" means for one query, per script of the memory it is compared with:
-    its median cosine with all the anchor texts, with the Chinese ones and with the others
-    (indexed by :func:`~pixelmem.core.index.text_tokens.main_script`; 0: a memory without
-    letters).
+    row 0 the median, row 1 the spread (:func:`unrelated`) of its cosines with all the anchor
+    texts, with the Chinese ones and with the others (columns indexed by
+    :func:`~pixelmem.core.index.scripts.main_script`; 0: a memory without letters).
 
     A query is closer to any text in its own language than to one in another (style, tokens),
-    so a Chinese note must stand out from unrelated Chinese text, an English note from
-    unrelated English text; measured against one mixed background, every note in the query's
-    language looked related and every note in the other one did not. Related does the same
-    (:func:`same_language_anchors`)."""
+    and its cosines with texts in another language crowd closer together: a Chinese note must
+    stand out from unrelated Chinese text, an English note from unrelated English text.
+    Measured against one mixed background, every note in the query's language looked related
+    and every note in the other one did not. Search blends this with the vault's own notes
+    (:meth:`SearchIndex.backgrounds <pixelmem.core.index.search.SearchIndex.backgrounds>`)."""
     cosines = np.asarray(anchor_cosines, np.float64)
     if len(cosines) != len(ANCHOR_TEXTS):
-        return np.full(3, background(cosines))
-    return np.array(
-        [background(cosines)]
-        + [background(cosines[s == _ANCHOR_SCRIPTS]) for s in (CJK_SCRIPT, OTHER_SCRIPT)]
-    )
+        return np.array([unrelated(cosines)] * 3).T
+    groups = [cosines] + [cosines[s == _ANCHOR_SCRIPTS] for s in (CJK_SCRIPT, OTHER_SCRIPT)]
+    return np.array([unrelated(group) for group in groups]).T
 
 
-def semantic_evidence(cosine: np.ndarray, background_cosine: float | np.ndarray) -> np.ndarray:
-    """Cosine rescaled so 0 is the query's background and 1 an identical text
-    (``background_cosine``: one for all, or one per cosine)."""
-    span = np.maximum(1e-6, 1.0 - np.asarray(background_cosine, np.float64))
-    return (np.asarray(cosine, np.float64) - background_cosine) / span
+def semantic_evidence(
+    cosine: np.ndarray,
+    background_cosine: float | np.ndarray,
+    spread: float | np.ndarray | None = None,
+) -> np.ndarray:
+    """Cosine measured against unrelated text: how many spreads it stands above the median
+    unrelated cosine (``background_cosine`` and ``spread``: one for all, or one per cosine).
+    Without a spread, ``1 − background`` (0 is unrelated, 1 an identical text)."""
+    base = np.asarray(background_cosine, np.float64)
+    span = 1.0 - base if spread is None else np.asarray(spread, np.float64)
+    return (np.asarray(cosine, np.float64) - base) / np.maximum(1e-6, span)
 
 
 def keyword_evidence(bm25: np.ndarray, idf_sum: float) -> np.ndarray:
@@ -256,13 +284,22 @@ def relevance(
     cross: np.ndarray | None = None,
     short: bool | np.ndarray = False,
     named: np.ndarray | None = None,
+    names: tuple[np.ndarray, np.ndarray] | None = None,
+    short_query: bool = False,
+    free: np.ndarray | bool = False,
 ) -> np.ndarray:
     """P(relevant) per memory from whichever evidence ``mode`` uses (``None``: side missing).
 
     ``semantic_weight`` < 1 (a model that cannot read the query's language) moves a hybrid
     score from the two-sided model towards the keyword-only one. ``cross`` (per memory) and
     ``short`` (the query) are the :class:`Logistic` features; ``named`` (per memory) marks the
-    memories the query names exactly (:func:`name_first`; not in semantic mode).
+    memories the query names exactly (:func:`name_first`; not in semantic mode). ``names``
+    (hybrid): the keyword evidence of the names a longer question contains, as a query of
+    those names alone would have it, and per memory whether it holds them all: the question
+    gets the evidence the bare name gets ("Which notes mention Priya?" ≈ "Priya").
+    ``short_query``: the query is a few words; the keyword side alone then speaks only for
+    memories that hold every one of them (``short``): part of a name is not the name.
+    ``free`` (per memory): every model may speak (:func:`combined`; search's bound).
     """
     models = calibration or CALIBRATIONS["default"]
     if semantic is None and keyword is None:
@@ -275,7 +312,10 @@ def relevance(
     elif keyword is None or mode == "semantic":
         logit = models.semantic.logit(semantic, 0.0, x)
     else:
-        logit = models.hybrid.logit(semantic, keyword, x, s)
+        partial = np.asarray(short_query & (s <= 0), bool)
+        logit = combined(models, semantic, np.where(partial, 0.0, keyword), x, s, partial, free)
+        if names is not None:
+            logit = np.maximum(logit, _names_lift(models, logit, semantic, x, names, free))
         weight = min(1.0, max(0.0, semantic_weight))
         if weight < 1.0:
             only = models.keyword.logit(0.0, keyword)
@@ -288,6 +328,149 @@ def relevance(
         top = logit[finite].max()
         logit = np.where(finite, logit - models.behind * (top - logit), logit)
     return 1.0 / (1.0 + np.exp(-np.clip(logit, -50.0, 50.0)))
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """Why a hit scored what it did: its evidence and what each part of the model made of it
+    (``pixelmem search --explain``, the app's detail). None where a side did not run."""
+
+    cosine: float | None  # of the query with the memory's best chunk
+    background: float | None  # the query's cosine with unrelated text in the memory's script
+    semantic: float | None  # (cosine − background) / (1 − background)
+    bm25: float | None
+    keyword: float | None  # BM25 / the query's idf sum
+    short: bool  # a short query the memory holds every word of
+    partial: bool  # a short query the memory holds only part of: its words are not counted
+    cross: bool  # the memory is in another script than the query
+    named: bool  # the query is the memory's name (the name rule)
+    names_keyword: float | None  # the keyword evidence of the names the question contains
+    names_held: bool  # the memory holds all of those names
+    parts: dict[str, float]  # each model's P(relevant) on its evidence
+    combined: float  # the best of the parts, as P(relevant)
+    relevance: float  # the score: after the name rule and "behind the best"
+
+    def lines(self) -> list[str]:
+        """The evidence in a few lines of words, for a person."""
+        out = []
+        if self.cosine is not None and self.background is not None:
+            out.append(
+                f"meaning: cosine {self.cosine:.3f} against unrelated text at "
+                f"{self.background:.3f} → semantic evidence {self.semantic:.2f}"
+                + (" (another script than the query)" if self.cross else "")
+            )
+        if self.bm25 is not None:
+            out.append(
+                f"words: BM25 {self.bm25:.2f} → keyword evidence {self.keyword:.2f}"
+                + (" (a short query: every word held)" if self.short else "")
+                + (" (part of a short query: not counted)" if self.partial else "")
+            )
+        if self.names_keyword is not None:
+            held = "all held" if self.names_held else "not all held"
+            out.append(f"names in the question: keyword evidence {self.names_keyword:.2f} ({held})")
+        parts = ", ".join(f"{name} {p:.2f}" for name, p in self.parts.items())
+        out.append(f"models: {parts} → best {self.combined:.2f}")
+        rule = "the query is its name; " if self.named else ""
+        out.append(f"{rule}after ranking against the best hit: relevance {self.relevance:.2f}")
+        return out
+
+
+def explain(
+    mode: str,
+    values: dict[str, float | None],
+    calibration: Calibration | None,
+    final: float,
+) -> Evidence:
+    """The :class:`Evidence` of one memory from the values search scored it on (``values``:
+    cosine, background, semantic, bm25, keyword, short, cross, named, names_keyword,
+    names_held; None where a side did not run) and its final relevance."""
+    models = calibration or CALIBRATIONS["default"]
+    sem, kw = values.get("semantic"), values.get("keyword")
+    partial = bool(values.get("partial"))
+    if partial and kw is not None:
+        kw = 0.0  # a short query matched in part: its words say nothing (relevance())
+    x, short = float(values.get("cross") or 0.0), float(values.get("short") or 0.0)
+    parts: dict[str, float] = {}
+    hybrid = mode == "hybrid" and sem is not None and kw is not None
+    if sem is not None and mode != "keyword":
+        parts["semantic"] = _p(models.semantic.logit(sem, 0.0, x))
+    if kw is not None and mode != "semantic" and not partial and (not hybrid or short):
+        parts["keyword"] = _p(models.keyword.logit(0.0, kw))
+    if hybrid:
+        assert sem is not None and kw is not None
+        parts["both"] = _p(models.hybrid.logit(sem, kw, x, short))
+    names_kw = values.get("names_keyword")
+    held = float(values.get("names_held") or 0.0)
+    if names_kw is not None and sem is not None:
+        bare = models.hybrid.logit(sem, names_kw, x, held)
+        if held:
+            bare = np.maximum(bare, models.keyword.logit(0.0, names_kw))
+        parts["names"] = _p(bare)
+    return Evidence(
+        cosine=values.get("cosine"), background=values.get("background"), semantic=sem,
+        bm25=values.get("bm25"), keyword=values.get("keyword"), short=bool(short),
+        partial=partial, cross=bool(x),
+        named=bool(values.get("named")), names_keyword=names_kw, names_held=bool(held),
+        parts=parts, combined=max(parts.values(), default=final), relevance=final,
+    )  # fmt: skip
+
+
+def _p(logit: np.ndarray | float) -> float:
+    return float(1.0 / (1.0 + np.exp(-np.clip(float(np.asarray(logit)), -50.0, 50.0))))
+
+
+def _names_lift(
+    models: Calibration,
+    logit: np.ndarray,
+    semantic: np.ndarray,
+    cross: np.ndarray,
+    names: tuple[np.ndarray, np.ndarray],
+    free: np.ndarray | bool,
+) -> np.ndarray:
+    """The logit the bare names would give the memory the whole question ranks first, when
+    it holds them all (and the unlisted bound, ``free``); -inf elsewhere. The name decides
+    whether the best answer is shown, never the order: in a vault of an article's paragraphs
+    the one that answers may name no one, its neighbour may."""
+    name_kw, held = names
+    holders = np.asarray(held) > 0
+    lifted = np.zeros(np.shape(logit), bool) | np.asarray(free, bool)
+    listed = np.where(lifted, -np.inf, logit)
+    if np.isfinite(listed).any():
+        lifted[int(np.argmax(listed))] = True
+    bare = np.maximum(
+        models.hybrid.logit(semantic, name_kw, cross, held),
+        np.where(holders, models.keyword.logit(0.0, name_kw), -np.inf),
+    )
+    return np.where(lifted & holders, bare, -np.inf)
+
+
+def combined(
+    models: Calibration,
+    semantic: np.ndarray,
+    keyword: np.ndarray,
+    cross: np.ndarray | float = 0.0,
+    short: np.ndarray | float = 0.0,
+    partial: np.ndarray | bool = False,
+    free: np.ndarray | bool = False,
+) -> np.ndarray:
+    """The hybrid logit: the two-sided model, but never below what the meaning alone
+    supports, nor, for a short query whose every word the memory holds (``short``: a name, a
+    code), below what its words alone support.
+
+    Evidence combines; it does not average away. A paraphrase shares no word with its note
+    and a name means little to an embedding: the two-sided model, fitted where both sides
+    usually speak, would read that silence as evidence against. A longer query's words alone
+    do not get the say: sharing a few words with a question says little. Each part is
+    monotone in each evidence, and so is their maximum: the candidate bound of search holds
+    (its imaginary unlisted memory has ``short`` 1 for a short query: it may hold every word).
+    ``partial`` and ``free`` are not used here: relevance() already took a partial match's
+    words away, and the names lift reads ``free``."""
+    del partial, free
+    both = models.hybrid.logit(semantic, keyword, cross, short)
+    meaning = models.semantic.logit(semantic, 0.0, cross)
+    held = np.asarray(short) > 0
+    words = np.where(held, models.keyword.logit(0.0, keyword), -np.inf)
+    return np.maximum(both, np.maximum(meaning, words))
 
 
 def name_first(logit: np.ndarray, named: np.ndarray) -> np.ndarray:

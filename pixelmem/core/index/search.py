@@ -38,15 +38,20 @@ from pixelmem.core.index.catalog import Catalog, MemoryChunks, as_utc
 from pixelmem.core.index.chunking import Chunk
 from pixelmem.core.index.keyword_index import token_hashes
 from pixelmem.core.index.keyword_side import LocalKeywordSide
+from pixelmem.core.index.query import ParsedQuery, parse_query
 from pixelmem.core.index.relevance import (
     CALIBRATIONS,
     DEFAULT_MIN_RELEVANCE,
-    SHORT_QUERY_WORDS,
     Calibration,
+    Evidence,
+    blend,
     keyword_evidence,
     relevance,
     semantic_evidence,
+    unrelated,
 )
+from pixelmem.core.index.relevance import explain as explain_hit
+from pixelmem.core.index.scripts import SCRIPTS
 from pixelmem.core.index.search_backend import (
     Allowed,
     ChunkBatch,
@@ -54,43 +59,40 @@ from pixelmem.core.index.search_backend import (
     SearchFilters,
     VectorSide,
 )
-from pixelmem.core.index.text_tokens import (
-    CJK_SCRIPT,
-    OTHER_SCRIPT,
-    QueryTerms,
-    highlight_terms,
-    main_script,
-    make_snippet,
-    name_key,
-    query_word_count,
-    split_query,
-    tokenize,
-)
+from pixelmem.core.index.text_tokens import QueryTerms, make_snippet, stem_of, tokenize
 from pixelmem.core.index.vector_side import LocalVectorSide, row_group_sums
 from pixelmem.core.search_mode import SearchMode
 from pixelmem.core.vault.memory import Memory, searchable_title
 
 MODES = tuple(SearchMode)
-RELATED_VAULT_BACKGROUND = 20  # memories: from here on, the vault's median note is the background
+NAME_HOLDERS = 3  # memories: a question's names count as a look-up when at most this many hold them
+WEAKER_FLOOR = 0.1  # the least relevance of a hit listed below the floor as a weaker one
+VAULT_SAMPLE = 256  # memories per script whose median cosine says where "unrelated" sits
 _NONE = -np.inf
 _NO_POSITIONS = np.zeros(0, np.int64)
-_SCRIPTS = (0, CJK_SCRIPT, OTHER_SCRIPT)  # what main_script returns, in background order
+_SCRIPTS = SCRIPTS  # what main_script returns, in background order
 
 
-def _per_script(background: float | np.ndarray, script: int) -> np.ndarray:
-    """A query's background for each memory script (indexed by main_script), from one value
-    for all or one per script (relevance.backgrounds).
-
-    A memory in the query's own script is measured against the background of all the anchor
-    texts, as the calibration was fitted; one in another script against unrelated text in its
-    own script, since the query is further from any text in another language."""
+def _per_script(background: float | np.ndarray) -> np.ndarray:
+    """A query's unrelated level per memory script (columns indexed by main_script; row 0 the
+    median cosine, row 1 the spread: relevance.backgrounds), from one median for all, one
+    per script, or both rows. Without spreads, ``1 − median`` (the scale of a bare median)."""
     values = np.asarray(background, np.float64)
-    if values.ndim == 0:
-        return np.full(len(_SCRIPTS), float(values))
-    values = values.copy()
-    if script:
-        values[script] = values[0]
-    return values
+    if values.ndim == 2:
+        return values.copy()
+    medians = np.full(len(_SCRIPTS), float(values)) if values.ndim == 0 else values.copy()
+    return np.stack([medians, 1.0 - medians])
+
+
+@dataclass(frozen=True)
+class _VaultSample:
+    """The first chunk vectors of up to :data:`VAULT_SAMPLE` memories per script, spread over
+    the vault, and how many memories each script has: what unrelated text looks like in this
+    vault (see :meth:`SearchIndex.backgrounds`)."""
+
+    vectors: np.ndarray  # float32, one row per sampled memory
+    scripts: np.ndarray  # main_script of each row
+    counts: np.ndarray  # memories per script, indexed by main_script
 
 
 @dataclass(frozen=True)
@@ -122,6 +124,8 @@ class SearchHit:
     keyword_score: float | None
     matched_terms: tuple[str, ...]
     copies: tuple[str, ...] = ()  # other memories with the same content, not listed apart
+    weaker: bool = False  # below the floor: one of the next few, shown apart (search(weaker=))
+    evidence: Evidence | None = None  # why this score (search(explain=True))
 
 
 def keyword_title(memory: Memory | None, titles_in_keyword: bool = True) -> str:
@@ -155,6 +159,7 @@ class SearchIndex:
         self._token_hashes = hashes_source
         self._fallback = fallback
         self.backend = backend
+        self._sample: _VaultSample | None = None  # built on first use (backgrounds)
 
     @classmethod
     def build(
@@ -328,8 +333,14 @@ class SearchIndex:
         semantic_weight: float = 1.0,
         background: float | np.ndarray = 0.0,
         calibration: Calibration | None = None,
+        weaker: int = 0,
+        explain: bool = False,
     ) -> list[SearchHit]:
         """Up to ``k`` memories for ``query``, most relevant first (see the module docstring).
+
+        ``weaker``: also up to this many of the next memories below ``min_relevance`` (down to
+        :data:`WEAKER_FLOOR`), after the others and marked ``weaker``: what a person may open
+        when the floor hid the answer. ``explain``: each hit carries its :class:`Evidence`.
 
         ``background`` is the query's cosine with unrelated text, one for every memory or one
         per script of the memory (:func:`~pixelmem.core.index.relevance.backgrounds`).
@@ -343,37 +354,98 @@ class SearchIndex:
         allowed = self._memory_mask(filters)
         if k <= 0 or (allowed is not None and not allowed.mask.any()) or not len(self):
             return []
-        terms = split_query(query) if mode != "semantic" else None
+        parsed = parse_query(query)
+        terms = parsed.terms if mode != "semantic" else None
         vector_ok = mode != "keyword" and query_vector is not None and self.has_vectors
         if mode == "hybrid" and not (vector_ok and terms):
             mode = "semantic" if vector_ok else "keyword"
-        script = main_script(query)
         query_ = _Query(
             mode,
             terms if mode != "semantic" and terms else None,
             query_vector if mode != "keyword" and vector_ok else None,
-            _per_script(background, script),
+            self.backgrounds(query_vector, background) if vector_ok else _per_script(background),
             semantic_weight,
             calibration,
-            script=script,
-            short=query_word_count(query) <= SHORT_QUERY_WORDS,
-            named=self._named(query, allowed) if mode != "semantic" else _NO_POSITIONS,
+            script=parsed.script,
+            short=parsed.short,
+            named=self._named(parsed.key, allowed) if mode != "semantic" else _NO_POSITIONS,
+            names=parsed.names if mode == "hybrid" and parsed.names else None,
         )
         if query_.terms is None and query_.vector is None:
             return []
         depth = max(_FIRST_DEPTH, _FIRST_DEPTH_PER_HIT * (2 * k + 8))
+        floor = min(min_relevance, WEAKER_FLOOR) if weaker > 0 else min_relevance
         while True:
             ranked = self._ranked_candidates(query_, allowed, depth)
-            groups = ranked.groups(k, min_relevance, self._catalog.meta.content)
+            groups = ranked.groups(k + max(0, weaker), floor, self._catalog.meta.content)
             if groups is not None:
-                return self._hits(groups, ranked, query, query_)
+                groups = _split_weaker(groups, ranked, k, weaker, min_relevance)
+                return self._hits(groups, ranked, parsed, query_, explain, min_relevance)
             depth *= 4  # not enough certain candidates: ask both sides for more
 
-    def _named(self, query: str, allowed: Allowed | None) -> np.ndarray:
-        """Positions of the (allowed) memories whose title, alias or file name the query is."""
+    def backgrounds(
+        self, query_vector: np.ndarray | None, anchors: float | np.ndarray = 0.0
+    ) -> np.ndarray:
+        """Where "unrelated" sits for this query, per memory script (columns indexed by
+        :func:`~pixelmem.core.index.scripts.main_script`; row 0 the cosine, row 1 the span
+        semantic evidence is measured in): the query's median cosine with the anchor texts of
+        that script (``anchors``: :func:`relevance.backgrounds`) blended with its median
+        cosine with this vault's memories of that script, the vault's share growing with its
+        size (:func:`relevance.blend`: ``n / (n + VAULT_PRIOR)``). The span is one for the
+        query, ``1 −`` its median cosine with all the anchors: script and vault move where
+        "unrelated" starts, not the scale, so within a script they shift every memory alike
+        and the ranking stays the fitted one (a vault of one article's paragraphs, all close
+        to any question on it, or Chinese text, closer to a Chinese question than anything,
+        no longer inflates the semantic side against the keyword side).
+
+        Unrelated notes of one vault are closer to a query than everyday sentences are when
+        they share its language, style or field (a Chinese vault's notes are closer to each
+        other than an English vault's): a note must stand out from its own vault, in its own
+        script. A vault of a few notes cannot say where its typical note sits, so the anchors
+        speak there."""
+        values = _per_script(anchors)
+        if np.ndim(anchors) == 1:
+            values[1] = 1.0 - values[0, 0]  # one scale for the query: 1 − its median with all
+        sample = self._vault_sample() if query_vector is not None else None
+        if sample is None or not len(sample.vectors):
+            return values
+        cosines = sample.vectors @ np.asarray(query_vector, np.float32)
+        for script in _SCRIPTS:
+            mine = cosines if script == 0 else cosines[sample.scripts == script]
+            n = int(sample.counts.sum() if script == 0 else sample.counts[script])
+            if len(mine) and n:
+                vault = (float(np.median(mine)), 0.0)  # the median alone: no spread needed
+                median = blend((float(values[0, script]), 0.0), vault, n)[0]
+                values[:, script] = (median, values[1, script])
+        return values
+
+    def _vault_sample(self) -> _VaultSample | None:
+        """The vault's sample (see :class:`_VaultSample`), made once per snapshot."""
+        if self._sample is None and self._vectors is not None:
+            meta, rows = self._catalog.meta, self._catalog.rows
+            alive = np.flatnonzero(self._catalog.alive_memories())
+            scripts = meta.scripts[alive]
+            counts = np.bincount(scripts, minlength=len(_SCRIPTS))
+            picked = []
+            for script in _SCRIPTS[1:]:
+                mine = alive[scripts == script]
+                step = max(1, len(mine) // VAULT_SAMPLE)
+                picked.append(mine[::step][:VAULT_SAMPLE])
+            chosen = np.concatenate(picked)
+            chosen = chosen[np.array([len(rows[m]) > 0 for m in chosen.tolist()], bool)]
+            first_rows = np.array([rows[m][0] for m in chosen.tolist()], np.int64)
+            vectors = self._vectors.vectors(first_rows) if len(first_rows) else np.zeros((0, 0))
+            self._sample = _VaultSample(
+                np.asarray(vectors, np.float32), meta.scripts[chosen], counts
+            )
+        return self._sample
+
+    def _named(self, key: str, allowed: Allowed | None) -> np.ndarray:
+        """Positions of the (allowed) memories whose title, alias or file name the query is
+        (``key``: the query's :func:`name_key`)."""
         if not self._titles_in_keyword:
             return _NO_POSITIONS
-        named = self._catalog.meta.named(name_key(query))
+        named = self._catalog.meta.named(key)
         return named if allowed is None else named[allowed.mask[named]]
 
     def relevance_features(self, query: str) -> tuple[np.ndarray, bool, np.ndarray]:
@@ -383,9 +455,9 @@ class SearchIndex:
         fitting, as :meth:`evidence`; ``short`` here is the query's alone (search also asks
         that the memory hold every word: :meth:`_holds_every_word`)."""
         live = np.array([self._catalog.position[mid] for mid in self.memory_ids], np.int64)
-        named = np.isin(live, self._named(query, None))
-        short = query_word_count(query) <= SHORT_QUERY_WORDS
-        return self._cross(main_script(query), live), short, named
+        parsed = parse_query(query)
+        named = np.isin(live, self._named(parsed.key, None))
+        return self._cross(parsed.script, live), parsed.short, named
 
     def _cross(self, script: int, positions: np.ndarray) -> np.ndarray:
         """Per memory position: the memory is mostly in another script than the query."""
@@ -408,7 +480,7 @@ class SearchIndex:
         """Every memory's semantic and keyword evidence (in :attr:`memory_ids` order), each
         None when its side does not run (``script``: the query's main script). Scores every
         chunk: for fitting, not for searching."""
-        background = _per_script(background, script)
+        background = self.backgrounds(query_vector, background)
         query = _Query("hybrid", terms or None, query_vector, background, 1.0, None, script=script)
         if query.vector is not None and self._vectors is None:
             query = dataclasses.replace(query, vector=None)
@@ -419,7 +491,7 @@ class SearchIndex:
         sem = kw = None
         if found.cosine is not None:  # the vector side listed every memory
             scripts = self._catalog.meta.scripts[found.positions]
-            sem = semantic_evidence(found.cosine, query.background[scripts])
+            sem = semantic_evidence(found.cosine, *query.background[:, scripts])
         if found.bm25 is not None:
             kw = np.zeros(len(live))
             kw[where] = self._keyword_evidence(found.bm25, query)
@@ -433,8 +505,10 @@ class SearchIndex:
         min_relevance: float = DEFAULT_MIN_RELEVANCE,
         anchors: np.ndarray | None = None,
         calibration: Calibration | None = None,
+        weaker: int = 0,
     ) -> list[SearchHit]:
-        """The ``k`` other memories nearest to this one's chunk vectors (no re-embedding).
+        """The ``k`` other memories nearest to this one's chunk vectors (no re-embedding);
+        with ``weaker``, up to that many more below ``min_relevance``, marked ``weaker``.
 
         A memory is scored by its best chunk's cosine with the normalised mean of this
         memory's chunk vectors, calibrated like a semantic search (``anchors``: the anchor
@@ -446,25 +520,28 @@ class SearchIndex:
             return []
         mean = self._vectors.vectors(rows).mean(axis=0)  # the side scales it to unit length
         centre = _unit(mean)
-        query = _Query("semantic", None, mean, _per_script(0.0, 0), 1.0, calibration)
+        query = _Query("semantic", None, mean, _per_script(0.0), 1.0, calibration)
         found = self._candidates(query, None, self._catalog.chunk_capacity)
         assert found.cosine is not None
         best = found.cosine
-        background = float(np.median(anchors @ centre)) if anchors is not None else 0.0
-        if len(best) >= RELATED_VAULT_BACKGROUND:
-            # A neighbour must stand out from the typical note of this vault, not only from
-            # unrelated sentences: notes in one vault share style, language and subject.
-            background = max(background, float(np.median(best)))
+        # A neighbour must stand out from the typical note of this vault, not only from
+        # unrelated sentences: notes in one vault share style, language and subject. The
+        # anchors (in this memory's language) speak for a vault too small to say.
+        own = unrelated(anchors @ centre) if anchors is not None else (0.0, 1.0)
+        background = blend(own, unrelated(best), len(best))[0]
+        spread = 1.0 - background
         content = self._catalog.meta.content[found.positions]
         me = self._catalog.position[memory_id]
-        nearness = semantic_evidence(best, background)
+        nearness = semantic_evidence(best, background, spread)
         nearness[content == self._catalog.meta.content[me]] = _NONE  # itself and its copies
         score = relevance("semantic", nearness, None, calibration=calibration)
         score[~np.isfinite(nearness)] = _NONE
         ranked = _Ranked(found.positions, score, None)
-        groups = ranked.groups(k, min_relevance, self._catalog.meta.content)
+        floor = min(min_relevance, WEAKER_FLOOR) if weaker > 0 else min_relevance
+        groups = ranked.groups(k + max(0, weaker), floor, self._catalog.meta.content)
         assert groups is not None
-        return self._hits(groups, ranked, "", query)
+        groups = _split_weaker(groups, ranked, k, weaker, min_relevance)
+        return self._hits(groups, ranked, None, query, floor=min_relevance)
 
     # -- candidates ------------------------------------------------------------------------
 
@@ -557,11 +634,22 @@ class SearchIndex:
         calibration = query.calibration or CALIBRATIONS["default"]
         if query.mode != "hybrid" or not query.short or not (query.terms and query.terms.strong):
             return covered  # the term is in the hybrid model only
-        if calibration.hybrid.short_keyword == 0.0 or not len(positions):
+        return self._holding(query.terms, positions, calibration)
+
+    def _holding(
+        self, terms: QueryTerms, positions: np.ndarray, calibration: Calibration
+    ) -> np.ndarray:
+        """1.0 per memory in ``positions`` that holds every strong term, else 0.0."""
+        covered = np.zeros(len(positions))
+        if not len(positions):
             return covered
         holding = np.ones(len(positions), bool)
         only = self._only(positions)
-        for term in dict.fromkeys(query.terms.strong):
+        strong = set(terms.strong)
+        # A word whose stem is a term too is held by any of its inflections ("descaling" by
+        # "descale"): the stem stands for it.
+        needed = [t for t in dict.fromkeys(terms.strong) if stem_of(t) not in strong]
+        for term in needed:
             ids, _ = self._keywords.top_chunks(
                 QueryTerms((term,), ()), self._catalog.chunk_capacity, only
             )
@@ -574,6 +662,36 @@ class SearchIndex:
         kw = keyword_evidence(bm25, self._keywords.idf_sum(query.terms.all))
         kw[~(bm25 > 0)] = 0.0
         return kw
+
+    def _name_evidence(
+        self, query: _Query, positions: np.ndarray, bm25_cap: float | None
+    ) -> tuple[np.ndarray, np.ndarray] | None:
+        """The keyword evidence of the names the query contains, as a query of those names
+        alone would have it, and whether each memory holds all of them (1.0/0.0); one more
+        row each for an unlisted memory when ``bm25_cap`` is given. None when the query
+        names nothing (:attr:`ParsedQuery.names`), or when more than :data:`NAME_HOLDERS`
+        memories hold the names (a question about Beyoncé in a vault of notes on her is
+        ranked by all its words, not lifted by the name every note holds).
+
+        BM25 of a part of the query never exceeds BM25 of the whole, so ``bm25_cap`` bounds
+        the names' BM25 of any unlisted memory too."""
+        names = query.names
+        if names is None or query.terms is None:
+            return None
+        ids, bm = self._keywords.top_chunks(
+            names, self._catalog.chunk_capacity, self._only(positions)
+        )
+        found_at, best = _best_per_memory(self._known_owners(ids), bm)
+        bm25 = np.zeros(len(positions))
+        bm25[np.searchsorted(positions, found_at)] = best
+        held = self._holding(names, positions, query.calibration or CALIBRATIONS["default"])
+        if held.sum() > NAME_HOLDERS:
+            return None  # a name many notes hold is the vault's subject, not a look-up
+        if bm25_cap is not None:
+            bm25, held = np.append(bm25, bm25_cap), np.append(held, 1.0)
+        kw = keyword_evidence(bm25, self._keywords.idf_sum(names.all))
+        kw[~(bm25 > 0)] = 0.0
+        return kw, held
 
     def _ranked_candidates(self, query: _Query, allowed: Allowed | None, depth: int) -> _Ranked:
         """Candidates scored by relevance, plus the score no memory outside them can beat.
@@ -596,24 +714,45 @@ class SearchIndex:
         scripts = np.concatenate([self._catalog.meta.scripts[found.positions], unlisted])
         if found.cosine is not None:
             cosine = found.cosine if bound is None else np.append(found.cosine, [bound[0]] * extra)
-            sem = semantic_evidence(cosine, query.background[scripts])
+            sem = semantic_evidence(cosine, *query.background[:, scripts])
         if found.bm25 is not None:
             bm25 = found.bm25 if bound is None else np.append(found.bm25, [bound[1]] * extra)
             kw = self._keyword_evidence(bm25, query)
         cross = self._differs(query.script, scripts)
         named = np.concatenate([np.isin(found.positions, query.named), np.zeros(extra, bool)])
         # The bound may hold every word: short is an upper bound for an unlisted memory.
-        short = np.concatenate([self._holds_every_word(query, found.positions), np.ones(extra)])
+        # An unlisted memory may hold every word of a short query; a longer query's term never
+        # applies (so it does not loosen the bound).
+        unlisted_short = np.full(extra, 1.0 if query.short else 0.0)
+        short = np.concatenate([self._holds_every_word(query, found.positions), unlisted_short])
+        cap = None if bound is None else bound[1]
+        names = self._name_evidence(query, found.positions, cap)
+        if names is not None and extra:
+            names = (np.append(names[0], [names[0][-1]] * (extra - 1)),
+                     np.append(names[1], [1.0] * (extra - 1)))  # fmt: skip
         score = relevance(
             query.mode, sem, kw, query.semantic_weight, query.calibration,
-            cross=cross, short=short, named=named,
+            cross=cross, short=short, named=named, names=names,
+            short_query=query.short and query.mode == "hybrid" and bool(query.terms),
+            free=np.concatenate([np.zeros(len(found.positions), bool), np.ones(extra, bool)]),
         )  # fmt: skip
         if query.mode == "keyword":
             assert kw is not None
             score[(kw <= 0) & ~named] = _NONE  # a keyword search lists only memories that match
+        n = len(found.positions)
+        values: dict[str, np.ndarray] = {"short": short[:n], "cross": cross[:n], "named": named[:n]}
+        if query.short and query.mode == "hybrid" and query.terms:
+            values["partial"] = (short[:n] <= 0).astype(np.float64)
+        if sem is not None:
+            values |= {"cosine": cosine[:n], "background": query.background[0, scripts[:n]],
+                       "spread": query.background[1, scripts[:n]], "semantic": sem[:n]}  # fmt: skip
+        if kw is not None:
+            values |= {"bm25": bm25[:n], "keyword": kw[:n]}
+        if names is not None:
+            values |= {"names_keyword": names[0][:n], "names_held": names[1][:n]}
         if bound is None:
-            return _Ranked(found.positions, score, None)
-        return _Ranked(found.positions, score[:-extra], float(score[-extra:].max()))
+            return _Ranked(found.positions, score, None, values)
+        return _Ranked(found.positions, score[:-extra], float(score[-extra:].max()), values)
 
     # -- internals -------------------------------------------------------------------------
 
@@ -645,9 +784,16 @@ class SearchIndex:
         return Allowed(keep, filters=filters, memory_ids=names)
 
     def _hits(
-        self, groups: list[list[int]], ranked: _Ranked, query: str, how: _Query
+        self,
+        groups: list[list[int]],
+        ranked: _Ranked,
+        query: ParsedQuery | None,
+        how: _Query,
+        explain: bool = False,
+        floor: float = 0.0,
     ) -> list[SearchHit]:
-        """One hit per group (its first memory, shown through its best chunk), copies after."""
+        """One hit per group (its first memory, shown through its best chunk), copies after;
+        those under ``floor`` marked weaker; with their :class:`Evidence` if ``explain``."""
         firsts = np.array([group[0] for group in groups], np.int64)
         cosine = bm25 = None
         if how.vector is not None and self._vectors is not None:
@@ -656,16 +802,22 @@ class SearchIndex:
             bm25 = _by_chunk(*self._keywords.top_chunks(how.terms, 1 << 62, self._only(firsts)))
         hits = []
         for first, *others in groups:
-            hit = self._hit(first, ranked.score_of(first), query, cosine, bm25)
-            copies = tuple(str(self._catalog.ids[m]) for m in others)
-            hits.append(dataclasses.replace(hit, copies=copies) if copies else hit)
+            score = ranked.score_of(first)
+            hit = self._hit(first, score, query, cosine, bm25)
+            extra: dict = {"copies": tuple(str(self._catalog.ids[m]) for m in others)}
+            extra["weaker"] = score < floor
+            if explain:
+                extra["evidence"] = explain_hit(
+                    how.mode, ranked.values_of(first), how.calibration, score
+                )
+            hits.append(dataclasses.replace(hit, **extra))
         return hits
 
     def _hit(
         self,
         m: int,
         score: float,
-        query: str,
+        query: ParsedQuery | None,
         cosine: dict[int, float] | None,
         bm25: dict[int, float] | None,
     ) -> SearchHit:
@@ -674,7 +826,7 @@ class SearchIndex:
         chunk = self._catalog.chunks[row]
         assert chunk is not None
         title = self._catalog.meta.titles[m]
-        terms = highlight_terms(query, f"{title}\n{chunk.text}") if query else ()
+        terms = query.highlight(f"{title}\n{chunk.text}") if query is not None else ()
         return SearchHit(
             memory_id=chunk.memory_id,
             title=title,
@@ -700,12 +852,13 @@ class _Query:
     mode: str
     terms: QueryTerms | None
     vector: np.ndarray | None
-    background: np.ndarray  # per memory script (text_tokens.main_script)
+    background: np.ndarray  # median and spread (rows) per memory script (scripts.main_script)
     semantic_weight: float
     calibration: Calibration | None
-    script: int = 0  # of the query (text_tokens.main_script)
+    script: int = 0  # of the query (scripts.main_script)
     short: bool = False  # a few words: a name, a code
     named: np.ndarray = dataclasses.field(default_factory=lambda: _NO_POSITIONS)
+    names: QueryTerms | None = None  # the names a longer question contains (hybrid only)
 
 
 @dataclass(frozen=True)
@@ -735,8 +888,15 @@ class _Ranked:
     several equal scores makes the cut was always arbitrary (``np.argpartition`` in a scan).
     """
 
-    def __init__(self, positions: np.ndarray, score: np.ndarray, bound: float | None) -> None:
+    def __init__(
+        self,
+        positions: np.ndarray,
+        score: np.ndarray,
+        bound: float | None,
+        values: dict[str, np.ndarray] | None = None,
+    ) -> None:
         self._sorted_positions, self._sorted_scores = positions, score  # positions are sorted
+        self._values = values or {}  # the evidence scored, aligned with the sorted positions
         if bound is not None:  # only what can make the list needs ordering
             keep = score >= bound
             positions, score = positions[keep], score[keep]
@@ -747,6 +907,11 @@ class _Ranked:
 
     def score_of(self, m: int) -> float:
         return float(self._sorted_scores[np.searchsorted(self._sorted_positions, m)])
+
+    def values_of(self, m: int) -> dict[str, float | None]:
+        """The evidence memory ``m`` was scored on (see relevance.explain)."""
+        at = int(np.searchsorted(self._sorted_positions, m))
+        return {name: float(array[at]) for name, array in self._values.items()}
 
     def groups(self, k: int, floor: float, content: np.ndarray) -> list[list[int]] | None:
         """The first ``k`` groups of equal content among the best memories at or above
@@ -771,6 +936,16 @@ class _Ranked:
             chosen.clear()
             depth *= 4  # many copies near the top: look further
         return list(chosen.values())[:k]
+
+
+def _split_weaker(
+    groups: list[list[int]], ranked: _Ranked, k: int, weaker: int, floor: float
+) -> list[list[int]]:
+    """Up to ``k`` groups at or above ``floor``, then up to ``weaker`` below it (groups come
+    best first)."""
+    above = [g for g in groups if ranked.score_of(g[0]) >= floor][:k]
+    below = [g for g in groups if ranked.score_of(g[0]) < floor][: max(0, weaker)]
+    return above + below
 
 
 def _monotone(calibration: Calibration | None) -> bool:

@@ -21,8 +21,8 @@ Rules (the same for documents and queries):
 
 Token order is not meaningful (BM25 is a bag of words). Everything is regex scanning in C; pure
 ASCII text takes a faster path. ``benchmarks/bench_search.py`` prints the throughput.
-:func:`highlight_terms` and :func:`make_snippet` turn a query and a hit's text into what a
-result list shows.
+:func:`~pixelmem.core.index.query.highlight_terms` and :func:`make_snippet` turn a query and
+a hit's text into what a result list shows.
 """
 
 from __future__ import annotations
@@ -35,12 +35,9 @@ from itertools import filterfalse
 
 import Stemmer
 
-# Han (with extensions and compatibility ideographs), Hiragana, Katakana, Hangul syllables and
-# jamo, and the ideographic iteration/closing marks 々〆〇.
-_CJK = (
-    "\u1100-\u11ff\u3005-\u3007\u3040-\u30ff\u3130-\u318f\u31f0-\u31ff\u3400-\u4dbf"
-    "\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003134f"
-)
+from pixelmem.core.index.scripts import CJK_LETTERS, CJK_RUN
+
+_CJK = CJK_LETTERS  # scripts.py: the letters of scripts written without spaces
 # What separates words: whitespace, ASCII and Unicode punctuation, symbols, emoji. A
 # deny-list keeps the word class one negated character set (fast) that still accepts letters
 # and combining marks of every script, which Python's ``\w`` does not (Devanagari vowel signs).
@@ -55,7 +52,7 @@ _SUFFIX = r"(?:(?:\+\+|#)(?![a-z0-9]))?"
 _ASCII_TOKEN = re.compile(rf"[a-z0-9]+(?:[-._/@][a-z0-9]+)*{_SUFFIX}")
 _TOKEN = re.compile(rf"{_LETTER}+(?:[-._/@]{_LETTER}+)*{_SUFFIX}")
 _WORD = re.compile(rf"{_LETTER}+")
-_CJK_RUN = re.compile(rf"[{_CJK}]+")
+_CJK_RUN = CJK_RUN
 SNIPPET_CHARS = 200
 _JOINER = re.compile(r"[-._/@+#]")
 
@@ -78,33 +75,7 @@ _STEMMER = Stemmer.Stemmer("english")
 _STEM_CACHE: dict[str, str] = {}
 _STEM_CACHE_MAX = 500_000
 
-_WORDISH = re.compile(r"[^\W_]", re.UNICODE)
-_LETTER_RE = re.compile(r"[^\W\d_]")
 _NAME_PART = re.compile(r"[^\W_]+")
-
-
-def cjk_share(text: str) -> float:
-    """Share of the letters/digits in ``text`` that are CJK (0.0 for none, 1.0 for all)."""
-    cjk = sum(len(run) for run in _CJK_RUN.findall(text))
-    total = len(_WORDISH.findall(text))
-    return min(1.0, cjk / total) if total else 0.0
-
-
-CJK_SCRIPT, OTHER_SCRIPT = 1, 2  # what main_script returns
-
-
-def main_script(text: str) -> int:
-    """The script most of ``text`` is written in: :data:`CJK_SCRIPT` or :data:`OTHER_SCRIPT`
-    (alphabets: Latin, Cyrillic…), 0 when it has no letters (digits and symbols belong to
-    every script).
-
-    Counted in words, a CJK character as one and a space-separated word as one, so a Chinese
-    note naming English products, or a Chinese question about ``NASUWT``, is Chinese, and an
-    English note quoting one Chinese word is not (all in C: a vault's worth stays quick)."""
-    cjk = len(text) - len(_CJK_RUN.sub("", text))
-    if not cjk and not _LETTER_RE.search(text):
-        return 0
-    return CJK_SCRIPT if cjk > len(text.split()) else OTHER_SCRIPT
 
 
 def query_word_count(query: str) -> int:
@@ -176,7 +147,8 @@ def _stems(tokens: list[str]) -> list[str]:
     return list(filter(None, found))
 
 
-def _cached_stem(word: str) -> str:
+def stem_of(word: str) -> str:
+    """The marked stem of ``word`` ("" when it has none), from the cache when it is there."""
     stem = _STEM_CACHE.get(word)
     return stem if stem is not None else _stem(word)
 
@@ -228,27 +200,7 @@ def split_query(query: str) -> QueryTerms:
     return QueryTerms(tuple(strong), tuple(weak))
 
 
-def highlight_terms(query: str, text: str) -> tuple[str, ...]:
-    """The parts of ``query`` that occur in ``text``, as strings a UI can highlight.
-
-    Words are reported when they are tokens of ``text``. For CJK the longest query substrings
-    found in ``text`` are reported (a single character only when the query run is one
-    character): ``数据库索引`` against a text with ``数据库`` gives ``数据库``, not ``数 据 库``.
-    """
-    hay = normalise(text)
-    q = normalise(query)
-    words = set(tokenize(hay))
-    wanted = list(dict.fromkeys(tokenize(_CJK_RUN.sub(" ", q))))
-    found = [w for w in wanted if w in words and not w.startswith(STEM_MARK)]
-    stems = {w for w in wanted if w.startswith(STEM_MARK) and w in words}
-    if stems:  # show the text's own inflections of a stemmed query word ("books" → "book")
-        found += [w for w in words if _cached_stem(w) in stems]
-    for run in _CJK_RUN.findall(q):
-        found += _longest_parts(run, hay)
-    return tuple(t for t in dict.fromkeys(found) if t not in STOPWORDS)
-
-
-def _longest_parts(run: str, hay: str) -> list[str]:
+def longest_parts(run: str, hay: str) -> list[str]:
     """Greedy left-to-right longest substrings of ``run`` that occur in ``hay``.
 
     Each match grows one character at a time, so a long query costs about one substring test

@@ -113,8 +113,12 @@ def time_search(
     since: datetime | None = None,
     until: datetime | None = None,
     now: datetime | None = None,
+    weaker: int = 0,
+    explain: bool = False,
 ) -> TimedHits:
-    """:meth:`Engine.search` with time (module docstring); ``since``/``until`` filter."""
+    """:meth:`Engine.search` with time (module docstring); ``since``/``until`` filter.
+    ``weaker`` and ``explain`` as :meth:`Engine.search`; the weaker tail only when the query
+    names no time that tells memories apart (the time's own ordering decides then)."""
     limit = limit_range(since, until)
     parsed = read_time(engine, query, now)
     memories = engine.store.list() if limit is not None or parsed.range is not None else []
@@ -122,12 +126,15 @@ def time_search(
         filters = _only(filters, ids_from(memories, limit))
         memories = [m for m in memories if m.id in filters.memory_ids]  # type: ignore[operator]
     options: dict[str, Any] = dict(mode=mode, k=k, filters=filters)
+    if explain:
+        options["explain"] = True
+    tail = {"weaker": weaker} if weaker else {}
     if parsed.range is None:
-        hits = engine.search(query, min_relevance=min_relevance, **options)
+        hits = engine.search(query, min_relevance=min_relevance, **options, **tail)
         return TimedHits(hits, None, query, limit=limit)
     inside = ids_from(memories, parsed.range)
     if not inside or len(inside) == len(memories):  # the time tells no memory apart
-        hits = engine.search(query, min_relevance=min_relevance, **options)
+        hits = engine.search(query, min_relevance=min_relevance, **options, **tail)
         return TimedHits(hits, parsed.range, parsed.query, inside, limit)
     size = k or engine.settings.search.top_k
     if not parsed.query.strip():  # nothing but the time: its memories, newest first

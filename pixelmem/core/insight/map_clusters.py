@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from pixelmem.core.index.scripts import has_cjk
 from pixelmem.core.index.text_tokens import CJK_STOP_CHARS, STEM_MARK, STOPWORDS, tokenize
 
 MAX_CLUSTERS = 24
@@ -112,7 +113,7 @@ def _labelable(token: str) -> bool:
 
 
 def _is_cjk(token: str) -> bool:
-    return any("\u3040" <= ch <= "\u9fff" or "\uac00" <= ch <= "\ud7af" for ch in token)
+    return has_cjk(token)
 
 
 def cluster_keywords(

@@ -12,8 +12,8 @@ from PySide6.QtWidgets import (
 )
 
 from pixelmem.gui.chat.widgets import escape_html, muted
-from pixelmem.gui.colors import chip_background
-from pixelmem.gui.flow_layout import FlowLayout
+from pixelmem.gui.widgets.colors import chip_background
+from pixelmem.gui.widgets.flow_layout import FlowLayout
 
 CHIP_TEXT_WIDTH = 200  # px: a long title is elided (full title in the tooltip)
 

@@ -21,6 +21,25 @@
     </message>
 </context>
 <context>
+    <name>ChatImportCounts</name>
+    <message numerus="yes">
+        <location filename="../chat/chat_import.py" line="1" />
+        <source>Imported %n conversations</source>
+        <translation>
+            <numerusform>Imported %n conversation</numerusform>
+            <numerusform>Imported %n conversations</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../chat/chat_import.py" line="1" />
+        <source>%n already there</source>
+        <translation>
+            <numerusform>%n already there</numerusform>
+            <numerusform>%n already there</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ChatPane</name>
     <message numerus="yes">
         <location filename="../chat/pane.py" line="429"/>
@@ -204,6 +223,14 @@
             <numerusform>%Ln results · {ms} ms</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <location filename="../search_panel.py" line="204" />
+        <source>▾ Show %n weaker match(es)</source>
+        <translation>
+            <numerusform>▾ Show %n weaker match</numerusform>
+            <numerusform>▾ Show %n weaker matches</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>SkippedDialog</name>
@@ -213,6 +240,17 @@
         <translation>
             <numerusform>%n file in the vault could not be read as a memory. It is left untouched; fix it in another editor and pixelmem picks it up.</numerusform>
             <numerusform>%n files in the vault could not be read as memories. They are left untouched; fix them in another editor and pixelmem picks them up.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>TagPane</name>
+    <message numerus="yes">
+        <location filename="../panels/tag_pane.py" line="1"/>
+        <source>%Ln memories tagged #{tag}</source>
+        <translation>
+            <numerusform>%Ln memory tagged #{tag}</numerusform>
+            <numerusform>%Ln memories tagged #{tag}</numerusform>
         </translation>
     </message>
 </context>
@@ -243,25 +281,6 @@
         <translation>
             <numerusform>%n proposed memory waits in the review inbox</numerusform>
             <numerusform>%n proposed memories wait in the review inbox</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
-    <name>chat_import</name>
-    <message numerus="yes">
-        <location filename="../chat/chat_import.py" line="1" />
-        <source>Imported %n conversations</source>
-        <translation>
-            <numerusform>Imported %n conversation</numerusform>
-            <numerusform>Imported %n conversations</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../chat/chat_import.py" line="1" />
-        <source>%n already there</source>
-        <translation>
-            <numerusform>%n already there</numerusform>
-            <numerusform>%n already there</numerusform>
         </translation>
     </message>
 </context>

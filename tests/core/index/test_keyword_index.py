@@ -9,7 +9,8 @@ import pytest
 
 from pixelmem.core.index import keyword_index
 from pixelmem.core.index.keyword_index import KeywordIndex
-from pixelmem.core.index.text_tokens import highlight_terms, normalise, query_terms, tokenize
+from pixelmem.core.index.query import highlight_terms
+from pixelmem.core.index.text_tokens import normalise, query_terms, tokenize
 
 # -- tokenizer ---------------------------------------------------------------------------------
 

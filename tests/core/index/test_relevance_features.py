@@ -10,10 +10,8 @@ from fakes import HashEmbedder
 
 from pixelmem.core.index import relevance as rel
 from pixelmem.core.index.engine import Engine
+from pixelmem.core.index.scripts import CJK_SCRIPT, OTHER_SCRIPT, main_script
 from pixelmem.core.index.text_tokens import (
-    CJK_SCRIPT,
-    OTHER_SCRIPT,
-    main_script,
     name_key,
     query_word_count,
 )

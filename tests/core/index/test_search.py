@@ -12,7 +12,12 @@ import numpy as np
 import pytest
 
 from pixelmem.core.index.chunking import Chunk
-from pixelmem.core.index.relevance import DEFAULT_MIN_RELEVANCE, relevance
+from pixelmem.core.index.relevance import (
+    DEFAULT_MIN_RELEVANCE,
+    VAULT_PRIOR,
+    relevance,
+    semantic_evidence,
+)
 from pixelmem.core.index.search import SearchFilters, SearchIndex
 from pixelmem.core.index.text_tokens import make_snippet
 from pixelmem.core.vault.memory import Memory
@@ -225,7 +230,11 @@ def test_related_returns_other_memories_by_vector(index: SearchIndex) -> None:
     solo = SearchIndex.build(CHUNKS[:3], np.stack([E[0], unit(E[0] + E[1]), E[1]]), MEMORIES)
     hits = solo.related("zorb", k=5, min_relevance=0.0)
     assert ids(hits) == ["bike", "long"]
-    expected = relevance("semantic", np.array([1 / np.sqrt(2)]), None)[0]
+    # No anchors: the vault's own median cosine (with "zorb" itself, "bike" and "long": 1,
+    # 0.71, 0) is the background, weighing 3 / (3 + VAULT_PRIOR) against an anchor level of 0.
+    background = np.median([1.0, 1 / np.sqrt(2), 0.0]) * 3 / (3 + VAULT_PRIOR)
+    nearness = semantic_evidence(np.array([1 / np.sqrt(2)]), background)
+    expected = relevance("semantic", nearness, None)[0]
     assert hits[0].score == pytest.approx(expected, abs=1e-6)
     assert solo.related("zorb", k=5, min_relevance=0.5) == [hits[0]]  # the floor holds
     assert hits[0].chunk_index == 0 and hits[0].matched_terms == ()

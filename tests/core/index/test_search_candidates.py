@@ -18,6 +18,7 @@ from pixelmem.core.index.catalog import MemoryChunks
 from pixelmem.core.index.chunking import Chunk
 from pixelmem.core.index.relevance import CALIBRATIONS
 from pixelmem.core.index.search import SearchFilters, SearchIndex
+from pixelmem.core.index.text_tokens import split_query
 from pixelmem.core.vault.memory import Memory
 
 DIM = 16
@@ -144,7 +145,7 @@ def test_related_and_evidence_see_every_memory(vault) -> None:
     index = SearchIndex.build(chunks, vectors, table)
     hits = index.related("m0005", k=8, min_relevance=0.0)
     assert len(hits) == 8 and "m0005" not in [h.memory_id for h in hits]
-    sem, kw = index.evidence(search_module.split_query(chunks[0].text[:20]), vectors[0])
+    sem, kw = index.evidence(split_query(chunks[0].text[:20]), vectors[0])
     assert sem is not None and kw is not None
     assert len(sem) == len(kw) == len(index) and (kw > 0).any() and (kw == 0).any()
 

@@ -13,6 +13,8 @@ from pixelmem.core.insight.duplicates import (
     duplicate_groups,
     duplicate_pairs,
     duplicates_of,
+    fact_agreement,
+    facts,
     typical_cosine,
 )
 from pixelmem.core.insight.memory_vectors import MemoryVectors, unit_rows
@@ -215,6 +217,58 @@ def test_merge_points_links_at_the_kept_memory_and_trashes_the_other(vault):
     assert written.changes.deleted == (other.id,) and untouched.id not in written.changes.ids
     assert [r.title for r in written.value.trashed] == ["Espresso ratio"]
     assert other.id not in {m.id for m in store.list()}
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Dentist on March 3rd at 9 am at Elm Street.", "3 March, 9 in the morning, Elm Street."),
+        (
+            "六月十八日上午八点体检，前一天晚上十点以后禁食。",
+            "6月18日早上8点体检；前一晚22点后禁食。",
+        ),
+        ("Book club at 7 pm, 12 guests.", "12 guests; book club at 19:00."),
+        ("周六下午两点钢琴课，一学期一千八百元。", "每周六14点钢琴课，学费1800元一学期。"),
+        ("Guest Wi-Fi password sunflower42.", "Password for visitors: sunflower42"),
+    ],
+)
+def test_a_rewording_keeps_its_facts(a: str, b: str) -> None:
+    assert facts(a) == facts(b) != frozenset()
+    assert fact_agreement(facts(a), facts(b)) == 1.0
+
+
+def test_different_facts_are_not_the_same_note() -> None:
+    a = facts("Dentist on March 3rd at 9 am at the clinic on Elm Street.")
+    b = facts("Dentist on June 14th at 4 pm at the clinic on Elm Street.")
+    assert fact_agreement(a, b) == 0.0
+    assert fact_agreement(a, frozenset()) is None  # nothing to compare: words decide
+    assert fact_agreement(frozenset({"2", "x"}) - {"x"}, frozenset({"2", "7"})) is None  # chance
+    texts = [
+        "Dentist on March 3rd at 9 am at the clinic on Elm Street.",
+        "Dentist on June 14th at 4 pm at the clinic on Elm Street.",
+    ]
+    assert WordWeights(texts).similarity(0, 1) == 0.0
+
+
+def test_notes_stating_the_same_facts_in_other_words_are_near_duplicates() -> None:
+    """benchmarks/data/dup_personal with the multilingual model: the dentist appointment and
+    ten more pairs reworded (English and Chinese) against notes on the same subjects with other
+    facts. Before facts counted, 1 of 11 was found."""
+    from benchmarks.bench_duplicates import personal_notes
+    from pixelmem.core.providers.embeddings.factory import create_embedder
+    from pixelmem.core.settings import EmbeddingSettings
+
+    settings = EmbeddingSettings()
+    settings.provider = "local-multilingual"
+    model = create_embedder(settings)
+    notes, truth = personal_notes()
+    texts = [embedding_text(title, body) for title, body in notes]
+    ids = tuple(str(i) for i in range(len(notes)))
+    vectors = MemoryVectors(ids, unit_rows(model.embed_documents(texts)))
+    found = {(i, j) for i, j, _ in duplicate_pairs(vectors, texts)}
+    assert found <= truth, [(notes[i][0], notes[j][0]) for i, j in found - truth]
+    assert len(found) >= 9, [(notes[i][0], notes[j][0]) for i, j in truth - found]
+    assert (0, 1) in found  # the dentist appointment
 
 
 def test_a_merge_with_a_read_only_memory_writes_nothing(vault):

@@ -1,0 +1,246 @@
+"""What the relevance floor decides, per class of question, before and after, in one run.
+
+    python benchmarks/eval_calibration.py [--before main] [--models local-multilingual,local]
+                                          [--sets NAME ...] [--floor 0.5]
+
+For every development set (BEIR layout: a vault, questions, judgements; a question without a
+judgement is one that no note answers) and embedding model, every question is searched through
+the real :class:`~pixelmem.core.index.engine.Engine` (hybrid, the default mode) of the code
+being measured: this working tree ("after") and, in a child process, the tree of the git
+revision ``--before`` ("before", default ``main``). Printed per set and class:
+
+* answerable questions: right note first (P@1), right first *and shown* (at or above the floor),
+  and *hidden* (right first, below the floor: what the floor costs);
+* questions nothing answers: shown nothing (the share that must stay high);
+* nDCG@10 over the answerable ones.
+
+Classes come from the question ids (``para-``, ``x-``, ``none-``…; ``a-``/``u-``/``imp-``;
+``nat-``/``form-a``/``form-u``), one class per set otherwise. Vectors come from the on-disk
+cache of ``benchmarks/_embed_cache.py``: a re-run costs no model time. Development sets only
+(``benchmarks/data``, ``shared/eval``): never a held-out one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+from io import BytesIO
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "benchmarks" / "data"
+EVAL = ROOT.parent.parent / "shared" / "eval"
+if not EVAL.is_dir():
+    EVAL = ROOT.parent / "shared" / "eval"
+CACHE = Path(os.environ.get("PIXELMEM_EMBED_CACHE", ROOT.parent / "calib-cache"))
+SETS = [
+    "floor_bilingual", "personal_bilingual", "unans_en_40", "unans_en_700", "unans_zh_40",
+    "unans_zh_750", "names_q_en", "names_q_zh", "names_bilingual", "xquad_zh2en", "xquad_en2zh",
+    "xquad_en", "xquad_zh",
+]  # fmt: skip
+CROSS_ONLY = {"xquad_zh2en", "xquad_en2zh"}  # a model that reads one language cannot cross
+
+
+def folder_of(name: str) -> Path:
+    return DATA / name if (DATA / name).is_dir() else EVAL / name
+
+
+def class_of(set_name: str, query_id: str, judged: bool) -> str:
+    head = query_id.split("-")[0]
+    if head in ("para", "kw", "name", "x", "none"):
+        return head
+    if head in ("a", "u", "imp"):
+        return {"a": "answerable", "u": "nothing", "imp": "impossible"}[head]
+    if head == "nat":
+        return "question"
+    if head == "form":
+        return "form" if judged else "form-none"
+    if "names" in set_name:
+        return "name" if judged else "name-none"
+    return "answerable" if judged else "nothing"
+
+
+def eval_engine(folder: Path, work: Path, model: str):
+    """An engine over a vault in ``work`` with one memory per corpus document (reused), built
+    with calls every revision has (the code measured may be an older one)."""
+    from benchmarks._embed_cache import cached_embedder
+    from pixelmem.core.index.engine import Engine
+    from pixelmem.core.index.evaluate import load_beir
+    from pixelmem.core.settings import Settings
+    from pixelmem.core.vault.store import MemoryStore
+
+    corpus, _, _ = load_beir(folder)
+    store = MemoryStore(work)
+    existing = {m.source: m.id for m in store.list() if m.source}
+    doc_of = {}
+    for doc_id, row in corpus.items():
+        memory_id = existing.get(f"beir:{doc_id}")
+        if memory_id is None:
+            title = str(row.get("title") or "").strip() or doc_id
+            memory_id = store.create(title, str(row["text"]), source=f"beir:{doc_id}").id
+        doc_of[memory_id] = doc_id
+    settings = Settings()
+    settings.embedding.provider = model
+    engine = Engine(settings=settings, store=store, embedder=cached_embedder(model))
+    engine.open()
+    return engine, doc_of
+
+
+def measure(sets: list[str], models: list[str], floor: float, tag: str) -> dict:
+    """{set/model: {class: counts}} for the pixelmem on sys.path."""
+    from pixelmem.core.index.evaluate import load_beir, ndcg_at
+
+    results: dict = {}
+    for model in models:
+        for name in sets:
+            if model == "local" and (name in CROSS_ONLY or "zh" in name):
+                continue
+            folder = folder_of(name)
+            work = CACHE / "vaults" / tag / f"{name}-{model}"
+            engine, doc_of = eval_engine(folder, work, model)
+            _, queries, qrels = load_beir(folder)
+            table: dict[str, dict[str, float]] = {}
+            for qid, text in queries.items():
+                judged = {d for d, g in qrels.get(qid, {}).items() if g > 0}
+                hits = engine.search(text, k=10, min_relevance=0.0)
+                ranked = [doc_of.get(h.memory_id, "") for h in hits]
+                top = hits[0].score if hits else 0.0
+                empty_row = {"n": 0, "first": 0, "shown": 0, "hidden": 0, "empty": 0, "ndcg": 0.0}
+                row = table.setdefault(class_of(name, qid, bool(judged)), empty_row)
+                row["n"] += 1
+                if judged:
+                    first = bool(ranked) and ranked[0] in judged
+                    row["first"] += first
+                    row["shown"] += first and top >= floor
+                    row["hidden"] += first and top < floor
+                    row["ndcg"] += ndcg_at(ranked, {d: 1 for d in judged})
+                else:
+                    row["empty"] += top < floor
+            results[f"{name}/{model}"] = table
+            print(f"  measured {name}/{model} ({tag})", file=sys.stderr)
+    return results
+
+
+def measure_related(vault: Path, models: list[str], floor: float) -> dict:
+    """Per model: how many neighbours Related lists per memory of ``vault`` (at or above the
+    floor, and with up to 8 in all when the code lists weaker ones)."""
+    import numpy as np
+
+    from benchmarks._embed_cache import cached_embedder
+    from pixelmem.core.index.engine import Engine
+    from pixelmem.core.settings import Settings
+
+    out = {}
+    for model in models:
+        settings = Settings()
+        settings.embedding.provider = model
+        engine = Engine(vault, settings, embedder=cached_embedder(model))
+        engine.open()
+        strict, listed = [], []
+        for memory_id in engine.index.memory_ids:
+            try:
+                hits = engine.related(memory_id, k=8, min_relevance=floor, weaker=8)[:8]
+            except TypeError:  # code without weaker neighbours
+                hits = engine.related(memory_id, k=8, min_relevance=floor)
+            strict.append(sum(not getattr(h, "weaker", False) for h in hits))
+            listed.append(len(hits))
+        out[model] = {
+            "memories": len(strict),
+            "median_strict": float(np.median(strict)),
+            "median_listed": float(np.median(listed)),
+            "none_strict": int(sum(c == 0 for c in strict)),
+            "none_listed": int(sum(c == 0 for c in listed)),
+        }
+        print(f"  related {vault.name}/{model}: {out[model]}", file=sys.stderr)
+    return out
+
+
+def export_tree(revision: str, into: Path) -> Path:
+    """The ``pixelmem`` package of ``revision`` unpacked into ``into``."""
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", revision, "pixelmem"], check=True, capture_output=True
+    ).stdout
+    with tarfile.open(fileobj=BytesIO(archive)) as tar:
+        tar.extractall(into, filter="data")
+    return into
+
+
+def print_table(before: dict | None, after: dict) -> None:
+    print(f"\n{'set/model':<36}{'class':<12}{'n':>5}  {'P@1':>11}  {'shown':>11}  "
+          f"{'hidden':>9}  {'empty':>11}  {'nDCG@10':>13}")  # fmt: skip
+    for key, table in after.items():
+        for cls, row in sorted(table.items()):
+            old = (before or {}).get(key, {}).get(cls)
+            n = row["n"]
+
+            def pair(field: str, share: bool = False, old: dict | None = old, row=row) -> str:
+                def one(r: dict) -> str:
+                    return f"{r[field] / r['n']:.3f}" if share else f"{int(r[field])}"
+
+                return f"{one(old) if old else '-'}>{one(row)}"
+
+            judged = cls not in ("nothing", "none", "form-none", "name-none", "impossible")
+            if judged:
+                cells = f"{pair('first'):>11}  {pair('shown'):>11}  {pair('hidden'):>9}  {'':>11}"
+                cells += f"  {pair('ndcg', True):>13}"
+            else:
+                cells = f"{'':>11}  {'':>11}  {'':>9}  {pair('empty'):>11}  {'':>13}"
+            print(f"{key:<36}{cls:<12}{n:>5}  {cells}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--before", default="main", help="git revision to compare with ('' none)")
+    parser.add_argument("--models", default="local-multilingual")
+    parser.add_argument("--sets", nargs="*", default=SETS)
+    parser.add_argument("--floor", type=float, default=0.5)
+    parser.add_argument("--child", type=Path, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    parser.add_argument("--related", type=Path, default=None, help="a vault to measure Related on")
+    args = parser.parse_args()
+    os.environ.setdefault("PIXELMEM_CONFIG_DIR", str(CACHE / "config"))
+    models = args.models.split(",")
+    if args.child is not None:  # measuring another revision's code
+        sys.path[:0] = [str(args.child), str(ROOT)]
+        result = {"sets": measure(args.sets, models, args.floor, "before") if args.sets else {}}
+        if args.related:
+            result["related"] = measure_related(args.related, models, args.floor)
+        print(json.dumps(result))
+        return
+    sys.path.insert(0, str(ROOT))
+    before: dict = {}
+    if args.before:
+        with tempfile.TemporaryDirectory(prefix="pm-before-") as scratch:
+            tree = export_tree(args.before, Path(scratch))
+            related = ["--related", str(args.related.resolve())] if args.related else []
+            out = subprocess.run(
+                [sys.executable, __file__, "--child", str(tree), "--models", args.models,
+                 "--floor", str(args.floor), *related, "--sets", *args.sets],
+                capture_output=True, text=True, cwd=scratch,
+            )  # fmt: skip
+            if out.returncode:
+                raise SystemExit(f"measuring {args.before} failed:\n{out.stderr[-3000:]}")
+            before = json.loads(out.stdout)
+    after = {"sets": measure(args.sets, models, args.floor, "after") if args.sets else {}}
+    if args.related:
+        after["related"] = measure_related(args.related, models, args.floor)
+    print(
+        f"floor {args.floor}; before = {args.before or '-'}, after = this tree; a>b: before>after"
+    )
+    print_table(before.get("sets"), after["sets"])
+    for model, figures in after.get("related", {}).items():
+        old = before.get("related", {}).get(model, {})
+        print(f"\nRelated on {args.related.name} ({model}), before > after:")
+        for field, value in figures.items():
+            print(f"  {field:<14} {old.get(field, '-')} > {value}")
+    if args.json:
+        args.json.write_text(json.dumps({"before": before, "after": after}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,189 @@
+"""The calibration's design rules, each on a small made-up vault or on the models' formulas:
+evidence combines (hybrid never below a side alone), "unrelated" is measured in the memory's
+own script and vault, a question gets the evidence of the names it contains, and the views
+get the weaker hits apart, with the evidence of each."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import numpy as np
+import pytest
+
+from pixelmem.core.index import relevance as rel
+from pixelmem.core.index.chunking import Chunk
+from pixelmem.core.index.query import parse_query
+from pixelmem.core.index.relevance import VAULT_PRIOR
+from pixelmem.core.index.scripts import CJK_SCRIPT, OTHER_SCRIPT
+from pixelmem.core.index.search import SearchIndex
+from pixelmem.core.index.text_tokens import split_query
+from pixelmem.core.vault.memory import Memory
+
+
+@pytest.mark.parametrize("family", list(rel.CALIBRATIONS))
+def test_hybrid_keeps_what_the_meaning_alone_and_a_held_name_alone_support(family: str) -> None:
+    calibration = rel.CALIBRATIONS[family]
+    rng = np.random.default_rng(0)
+    for s in rng.uniform(-0.3, 1.0, 200):
+        # One memory at a time: "behind the best" does not move a lone hit.
+        paraphrase = rel.relevance(
+            "hybrid", np.array([s]), np.array([0.0]), calibration=calibration
+        )
+        semantic = rel.relevance("semantic", np.array([s]), None, calibration=calibration)
+        assert paraphrase[0] >= semantic[0] - 1e-12  # no shared word: meaning speaks
+    for k in rng.uniform(0.0, rel.KEYWORD_CAP, 200):
+        keyword = rel.relevance("keyword", None, np.array([k]), calibration=calibration)[0]
+        name = rel.relevance(  # a short query whose every word the memory holds
+            "hybrid", np.array([0.2]), np.array([k]), calibration=calibration, short=1.0,
+            short_query=True,
+        )  # fmt: skip
+        assert name[0] >= keyword - 1e-12
+        part = rel.relevance(  # ... or holds only in part: its words are not counted
+            "hybrid", np.array([0.2]), np.array([k]), calibration=calibration, short=0.0,
+            short_query=True,
+        )  # fmt: skip
+        alone = rel.relevance("semantic", np.array([0.2]), None, calibration=calibration)[0]
+        assert part[0] == pytest.approx(max(alone, float(part[0])))
+
+
+def test_the_combination_is_monotone_for_the_candidate_bound() -> None:
+    calibration = rel.CALIBRATIONS["e5-small"]
+    grid = np.linspace(-0.3, 1.2, 16)
+    for s in grid:
+        for k in grid.clip(0, None):
+            free = rel.relevance("hybrid", np.array([s]), np.array([k]), calibration=calibration,
+                                 free=np.array([True]))[0]  # fmt: skip
+            for s2 in grid[grid <= s]:
+                for k2 in grid.clip(0, None)[grid.clip(0, None) <= k]:
+                    one = rel.relevance("hybrid", np.array([s2]), np.array([k2]),
+                                        calibration=calibration)[0]  # fmt: skip
+                    assert one <= free + 1e-12  # the bound is never beaten
+
+
+def test_a_paraphrase_with_no_shared_word_keeps_its_semantic_score() -> None:
+    calibration = rel.CALIBRATIONS["e5-small"]
+    for s in (0.3, 0.5, 0.7):
+        alone = rel.relevance("semantic", np.array([s]), None, calibration=calibration)[0]
+        both = rel.relevance("hybrid", np.array([s]), np.array([0.0]), calibration=calibration)
+        assert both[0] == pytest.approx(alone)
+
+
+def _memory(mid: str, title: str, body: str) -> Memory:
+    now = datetime(2024, 1, 1, tzinfo=UTC)
+    return Memory(id=mid, title=title, body=body, topics=[], created=now, updated=now)
+
+
+def _vault(texts: list[tuple[str, str]], vectors: np.ndarray) -> SearchIndex:
+    memories = {f"m{i}": _memory(f"m{i}", title, body) for i, (title, body) in enumerate(texts)}
+    chunks = [
+        Chunk(memory_id=f"m{i}", index=0, start=0, end=len(body), text=body)
+        for i, (_, body) in enumerate(texts)
+    ]
+    return SearchIndex.build(chunks, vectors.astype(np.float32), memories)
+
+
+def _unit(rows: np.ndarray) -> np.ndarray:
+    return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+
+def test_each_memory_is_measured_against_unrelated_text_in_its_own_script() -> None:
+    texts = [("Tea", "green tea brewing"), ("茶", "绿茶的冲泡方法")]
+    index = _vault(texts, _unit(np.eye(2, 8)))
+    anchors = np.array([0.72, 0.80, 0.65])  # all, Chinese, other
+    query = _unit(np.array([[1.0, 1.0, 0, 0, 0, 0, 0, 0]]))[0]
+    sem, _ = index.evidence(split_query("绿茶"), query, background=anchors, script=CJK_SCRIPT)
+    assert sem is not None
+    cosine = float(query[0])
+    # The Chinese note (same script as the query) against the Chinese anchors, not all of them.
+    medians = anchors[[OTHER_SCRIPT, CJK_SCRIPT]]
+    # Each against its own script's median; one scale for the query (1 − all anchors').
+    expected = rel.semantic_evidence(np.array([cosine, cosine]), medians, 1 - anchors[0])
+    assert sem == pytest.approx(expected, abs=0.05)  # two memories: the vault barely speaks
+    assert sem[1] < sem[0]  # the same cosine means less among Chinese texts, which are closer
+
+
+def test_a_big_vault_says_where_its_unrelated_notes_sit() -> None:
+    rng = np.random.default_rng(1)
+    n = 10 * VAULT_PRIOR
+    shared = np.zeros(16)
+    shared[0] = 5.0  # every note of this vault shares a direction: one field, one style
+    vectors = _unit(shared + rng.normal(size=(n, 16)))
+    index = _vault([(f"note {i}", f"text number {i}") for i in range(n)], vectors)
+    query = _unit((shared + rng.normal(size=16))[None, :])[0]
+    anchors = np.full(3, 0.1)  # the median of unrelated anchor texts, per script
+    values = index.backgrounds(query, anchors)
+    typical = float(np.median(vectors @ query))
+    assert typical > 0.4
+    share = n / (n + VAULT_PRIOR)
+    expected = (1 - share) * 0.1 + share * typical
+    assert values[0, OTHER_SCRIPT] == pytest.approx(expected, abs=0.05)
+    assert values[1, OTHER_SCRIPT] == pytest.approx(1 - 0.1)  # the scale stays the anchors'
+    small = _vault([("a", "alpha"), ("b", "beta")], vectors[:2])
+    moved = small.backgrounds(query, anchors)[0, OTHER_SCRIPT] - 0.1  # two notes: anchors speak
+    assert abs(moved) <= 2 / (2 + VAULT_PRIOR) + 1e-6
+
+
+def test_names_in_a_question_are_found_and_openers_are_not() -> None:
+    assert parse_query("Which notes mention Priya?").names.strong[0] == "priya"
+    names = parse_query("What position does Brandon Marshall currently play?").names.strong
+    assert {"brandon", "marshall"} <= set(names) and "what" not in names
+    assert "e0502" in parse_query("how do I fix error E0502 in rust").names.strong
+    assert not parse_query("Priya").names  # a short query is all name already
+    assert not parse_query("how long should my espresso shot run").names
+    assert not parse_query("王磊什么时候结婚").names
+
+
+def test_the_parsed_query_highlights_as_before() -> None:
+    parsed = parse_query("数据库索引 books")
+    assert parsed.highlight("数据库 and a book") == ("book", "数据库")
+    assert parse_query("the zebra").highlight("a zebra crossing") == ("zebra",)
+
+
+def test_a_question_naming_a_note_gets_the_bare_names_evidence() -> None:
+    texts = [
+        ("Lunch", "Lunch with Priya on Tuesday about the garden project and the budget."),
+        ("Garden", "Plant the tomatoes in May and water them every evening."),
+        ("Budget", "The household budget for the year, rent and groceries."),
+        ("Reading", "A list of books to read this winter, and where to buy them."),
+    ]
+    vectors = _unit(np.ones((4, 16)))  # the embedding tells these notes apart by nothing
+    index = _vault(texts, vectors)
+    query = vectors[0]
+    calibration = rel.CALIBRATIONS["e5-small"]
+    args = {"background": np.full(3, 0.0), "calibration": calibration, "min_relevance": 0.0}
+    bare = index.search("Priya", query, **args)
+    asked = index.search("Which notes mention Priya?", query, **args)
+    assert bare[0].title == asked[0].title == "Lunch"
+    assert asked[0].score == pytest.approx(bare[0].score, abs=0.1)
+
+
+def test_weaker_hits_come_after_the_others_marked_and_only_when_asked() -> None:
+    texts = [(f"t{i}", f"apple {'pie ' * i}banana{i}") for i in range(6)]
+    vectors = _unit(np.random.default_rng(4).normal(size=(6, 16)))
+    index = _vault(texts, vectors)
+    args = {"calibration": rel.CALIBRATIONS["e5-small"], "mode": "keyword"}
+    shown = index.search("apple banana3", None, min_relevance=0.5, weaker=3, **args)
+    assert [h.title for h in shown] == ["t3"] and not shown[0].weaker  # the rest is noise
+    assert index.search("apple banana3", None, min_relevance=0.99, **args) == []
+    tail = index.search("apple banana3", None, min_relevance=0.99, weaker=3, **args)
+    assert [h.title for h in tail] == ["t3"]
+    assert tail[0].weaker and tail[0].score == pytest.approx(shown[0].score)
+
+
+def test_explain_gives_each_hit_its_evidence() -> None:
+    texts = [("Tea", "green tea brewing at eighty degrees"), ("Cake", "chocolate cake recipe")]
+    vectors = _unit(np.eye(2, 8) + 0.1)
+    index = _vault(texts, vectors)
+    query = vectors[0]
+    hits = index.search(
+        "green tea", query, background=np.full(3, 0.2), explain=True, min_relevance=0.0,
+        calibration=rel.CALIBRATIONS["e5-small"],
+    )  # fmt: skip
+    evidence = hits[0].evidence
+    assert evidence is not None and hits[1].evidence is not None
+    assert evidence.cosine == pytest.approx(1.0, abs=1e-5)
+    assert evidence.background is not None and evidence.bm25 and evidence.bm25 > 0
+    assert "both" in evidence.parts  # both sides speak: the two-sided model decides
+    assert evidence.relevance == pytest.approx(hits[0].score)
+    assert any("cosine" in line for line in evidence.lines())
+    assert index.search("green tea", query, min_relevance=0.0)[0].evidence is None
