@@ -19,8 +19,9 @@ from __future__ import annotations
 import copy
 import logging
 import threading
+import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from pixelmem.core.errors import PixelmemError, ProviderError, ProviderUnavailable
 from pixelmem.core.paths import appdata_dir
 from pixelmem.core.settings import EmbeddingSettings, RerankSettings, Settings
+from pixelmem.core.vault.memory import Memory
 from pixelmem.core.vault.store import MemoryStore
 from pixelmem.core.vault.vault_scan import SkippedFile
 from pixelmem.core.writes import MemoryWrites
@@ -44,6 +46,7 @@ if TYPE_CHECKING:
     from pixelmem.core.index.model_choice import ModelChoice
     from pixelmem.core.index.postgres_store import PostgresStore
     from pixelmem.core.index.relevance import Calibration
+    from pixelmem.core.index.saved_index import SavedIndex
     from pixelmem.core.index.search import SearchFilters, SearchHit, SearchIndex
     from pixelmem.core.providers.embeddings.base import Embedder
     from pixelmem.core.providers.rerank import Reranker
@@ -51,6 +54,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 CACHE_FILENAME = "embeddings.msgpack.zst"
+SAVE_EVERY_SECONDS = 120  # an updated index is saved again at most this often
 QUERY_CACHE_SIZE = 128
 MAX_K = 100
 
@@ -111,6 +115,14 @@ class Engine:
         # Why this thread's last search answered from the local keyword index instead (the
         # database was down): read with semantic_error by whoever words the answer.
         self._last_search = threading.local()
+        # The saved index (saved_index) the snapshot came from, until a reindex took it over;
+        # the snapshot on disk and when it was written (what the next save decides from).
+        self._saved: SavedIndex | None = None
+        self._on_disk: SearchIndex | None = None
+        self._saved_ns = 0
+        # False until a reindex finished, or a saved index was found to match every file:
+        # until then a search answers from what is loaded so far (marked partial).
+        self.index_ready = False
 
     # -- set-up ----------------------------------------------------------------------------
 
@@ -143,10 +155,14 @@ class Engine:
             return wanted
         from pixelmem.core.index import model_choice
 
-        self.model_choice = model_choice.resolve(self.vault, self.store.list())
+        self.model_choice = model_choice.resolve(self.vault, self._memories())
         resolved = copy.copy(wanted)
         resolved.provider = self.model_choice.provider
         return resolved
+
+    def _memories(self) -> Iterator[Memory]:
+        """The store's memories, listed (scanned) only when iterated."""
+        yield from self.store.list()
 
     def model_suggestion(self) -> str:
         """Why this vault would be better served by the multilingual model ("" if it is not)."""
@@ -250,8 +266,10 @@ class Engine:
                 self._reset_index_state(drop_cache=True)
             indexer = self._ensure_indexer()
             indexer.prune_database = full  # only an explicit rebuild deletes others' rows
+            memories = self.store.list()
+            self._adopt_saved(indexer, memories)
             index, report = indexer.build(
-                self.store.list(),
+                memories,
                 progress=progress,
                 cancel=cancel,
                 previous=self.index,
@@ -263,7 +281,83 @@ class Engine:
                 report.semantic_error = self.backend_error
                 self._indexer = None  # try the server again next time
             self._snapshot, self._report = (index, indexer.embedder), report
+            self._saved, self.index_ready = None, True
+            if self._should_save(index, report, indexer):
+                self.save_index(memories, indexer)
             return report
+
+    # -- the saved index (saved_index) -----------------------------------------------------
+
+    def load_saved_index(self, *, check_files: bool = False) -> bool:
+        """Search the index a process saved for this vault until a reindex takes over; True
+        when there was one for these settings. ``check_files``: compare the vault's files
+        with those it was made from (vault_state): all the same, and it is :attr:`index_ready`
+        at once. Does nothing once a snapshot is there."""
+        from pixelmem.core.index import saved_index, vault_state
+
+        if self._snapshot is not None or self._wants_database():
+            return False
+        embedder = self.embedder
+        if embedder is None:
+            return False
+        expected = saved_index.Expected(embedder.model_id, self.chunker.as_dict())
+        saved = saved_index.load_index(self.vault, expected)
+        if saved is None:
+            return False
+        with self._build_lock:
+            if self._snapshot is not None:
+                return False
+            self._saved, self._on_disk, self._saved_ns = saved, saved.index, saved.saved_ns
+            self._snapshot = (saved.index, embedder)
+        if check_files and vault_state.unchanged(self.vault, saved.files):
+            self.index_ready = True
+        return True
+
+    def memory_path(self, memory_id: str) -> Path:
+        """Where a memory's file is: from the saved index while it is current and the vault
+        not scanned (a search needs no scan), else from the store."""
+        saved = self._saved
+        if saved is not None and self.index_ready and not self.store.scanned:
+            rel = saved.paths.get(memory_id)
+            if rel:
+                return self.vault / rel
+        return self.store.path_for(memory_id)
+
+    def _adopt_saved(self, indexer: Indexer, memories: list[Memory]) -> None:
+        """Hand a loaded saved index to a new indexer, which then updates it by difference."""
+        saved = self._saved
+        if saved is not None and saved.index is self.index and indexer.last is None:
+            indexer.adopt(saved.index, saved.seeds(), {m.id: m for m in memories})
+
+    def _should_save(self, index: SearchIndex, report: IndexReport, indexer: Indexer) -> bool:
+        if indexer.cache is None or not index.has_vectors or report.semantic_error:
+            return False  # the postgres backend, a keyword-only or degraded index
+        if report.rebuilt:
+            return True
+        age = time.time_ns() - self._saved_ns
+        return index is not self._on_disk and age >= SAVE_EVERY_SECONDS * 1_000_000_000
+
+    def save_index(self, memories: list[Memory], indexer: Indexer) -> bool:
+        """Save the current snapshot for the next process (see saved_index)."""
+        from pixelmem.core.index import saved_index, vault_state
+
+        index, embedder = self._current()
+        if embedder is None:
+            return False
+        files = vault_state.file_table(
+            self.vault,
+            memories,
+            [s.path for s in self.store.skipped],
+            self.store.last_scan_cache,
+        )
+        if files is None:
+            files = vault_state.FileTable.empty()
+        expected = saved_index.Expected(embedder.model_id, self.chunker.as_dict())
+        table = {m.id: m for m in memories}
+        if saved_index.save_index(self.vault, index, table, indexer.seeds(), expected, files):
+            self._on_disk, self._saved_ns = index, time.time_ns()
+            return True
+        return False
 
     def _check_can_embed(self) -> None:
         """Raise a :class:`ProviderError` unless the embedder answers now."""
@@ -426,15 +520,20 @@ class Engine:
         with self._query_lock:
             cached = self._anchors.get(embedder.model_id)
         if cached is None:
+            from pixelmem.core.index import saved_index
             from pixelmem.core.index.relevance import ANCHOR_TEXTS
 
-            try:
-                cached = embedder.embed_documents(list(ANCHOR_TEXTS))
-            except ProviderError as exc:
-                log.warning("relevance background unavailable: %s", exc)
-                return None
+            texts, model = list(ANCHOR_TEXTS), embedder.model_id
+            cached = saved_index.load_anchors(self.vault, model, texts)
+            if cached is None:
+                try:
+                    cached = embedder.embed_documents(texts)
+                except ProviderError as exc:
+                    log.warning("relevance background unavailable: %s", exc)
+                    return None
+                saved_index.save_anchors(self.vault, model, texts, cached)
             with self._query_lock:
-                self._anchors[embedder.model_id] = cached
+                self._anchors[model] = cached
         return cached
 
     @property
