@@ -95,7 +95,9 @@ def cmd_search(args: argparse.Namespace) -> int:
 
     since, until = time_arguments(args)
     engine = open_engine(args)
-    engine.open(progress=ProgressBar("embedding"))
+    # The index another process saved, if every file is as it was then: no scan, no build.
+    if not (engine.load_saved_index(check_files=True) and engine.index_ready):
+        engine.open(progress=ProgressBar("embedding"))  # brings a loaded one up to date
     query = " ".join(args.query)
     found = time_search(
         engine,
@@ -147,7 +149,7 @@ def time_arguments(args: argparse.Namespace) -> tuple:
 
 
 def _hit_json(engine, hit) -> dict:
-    path = engine.store.path_for(hit.memory_id)
+    path = engine.memory_path(hit.memory_id)
     return {
         "id": hit.memory_id,
         "title": hit.title,

@@ -578,9 +578,11 @@ class Engine:
         """The reranker for the current settings (None when no URL is set)."""
         wanted = self.settings.rerank
         if self._reranker_settings != wanted:
-            from pixelmem.core.providers.rerank import reranker_from_settings
+            self._reranker = None
+            if wanted.url:  # its module imports httpx (~60 ms of a command's start)
+                from pixelmem.core.providers.rerank import reranker_from_settings
 
-            self._reranker = reranker_from_settings(wanted)
+                self._reranker = reranker_from_settings(wanted)
             self._reranker_settings = copy.copy(wanted)
         return self._reranker
 

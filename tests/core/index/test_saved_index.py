@@ -32,10 +32,11 @@ def _fill(vault: Path, n: int = 24) -> None:
     store = MemoryStore(vault)
     store.create("Espresso ratio", "Use 18 g of coffee for 36 g of espresso.", topics=["coffee"])
     store.create("Zorblax-7 launch", "The Zorblax-7 probe launched from Kourou.", topics=["space"])
-    store.create("数据库索引", "今天整理了数据库索引的设计思路，重点是减少随机读。", topics=["数据库"])
+    store.create("数据库索引", "今天整理了数据库索引的设计思路，重点是减少随机读。", topics=["db"])
     store.create("泡茶", "泡绿茶的水温不要太高，八十度左右就好。")
     for i in range(n):
-        body = "\n\n".join(f"Paragraph {j} about topic{(i + j) % 7} and notes " * 8 for j in range(3))
+        paragraphs = (f"Paragraph {j} about topic{(i + j) % 7} and notes " * 8 for j in range(3))
+        body = "\n\n".join(paragraphs)
         store.create(f"Note {i}", body, topics=[f"t{i % 3}"])
 
 
