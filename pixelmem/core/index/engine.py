@@ -73,6 +73,7 @@ class EngineStatus:
     model_suggestion: str = ""  # a better model for this vault, in a sentence
     backend: str = "local"  # "local", or "postgres (host/database)"
     backend_error: str = ""  # why the postgres backend is not answering, if it is not
+    waiting_chunks: int = 0  # chunks with no vector yet: the next index embeds them
 
 
 class Engine:
@@ -170,7 +171,7 @@ class Engine:
             return ""
         from pixelmem.core.index import model_choice
 
-        return model_choice.suggestion(self.model_choice, self.store.list())
+        return model_choice.suggestion(self.model_choice, self._memories())
 
     @property
     def cache_path(self) -> Path:
@@ -682,6 +683,68 @@ class Engine:
             memory = self.store.get(hit.memory_id)
             texts.append(embedding_text(memory.title, memory.body[hit.start : hit.end]))
         return texts
+
+    def survey(self) -> EngineStatus:
+        """What :meth:`status` says, without embedding or building anything: the saved index
+        when every file is as it was, else the scanned vault's chunks hashed against the
+        vectors stored for them (the cache, or the database): indexed, or waiting."""
+        from pixelmem.core.index.indexer import memory_chunks
+
+        if self.load_saved_index(check_files=True) and self.index_ready:
+            saved = self._saved
+            assert saved is not None
+            hashes = saved.chunk_hashes()
+            skipped = tuple(SkippedFile(self.vault / rel, "") for rel in saved.skipped_files())
+            count, live = len(saved.index), saved.index.chunk_count
+        else:
+            self.store.scan()
+            memories = self.store.list()
+            seeds = self._saved.seeds() if self._saved is not None else {}
+            hashes = []
+            for memory in memories:
+                seed = seeds.get(memory.id)
+                if seed is not None and memory.disk_hash and seed.disk_hash == memory.disk_hash:
+                    hashes.extend(seed.hashes)
+                else:
+                    hashes.extend(memory_chunks(memory, self.chunker)[1])
+            skipped, count, live = tuple(self.store.skipped), len(memories), len(hashes)
+        stored = self._stored_hashes()
+        indexed = sum(1 for h in hashes if h in stored)
+        embedder = self.embedder
+        return EngineStatus(
+            vault=self.vault,
+            model_id=embedder.model_id if embedder is not None else "",
+            memories=count,
+            chunks=live,
+            indexed_chunks=indexed,
+            stale_cache_entries=len(stored - set(hashes)) if not self._wants_database() else 0,
+            skipped=skipped,
+            semantic_error=self.semantic_error,
+            model_reason=self.model_choice.reason if self.model_choice else "",
+            model_suggestion=self.model_suggestion(),
+            backend=self.backend,
+            backend_error=self.backend_error,
+            waiting_chunks=live - indexed,
+        )
+
+    def _stored_hashes(self) -> set[bytes]:
+        """The content hashes vectors are stored for, with the configured model."""
+        from pixelmem.core.index.cache import EmbeddingCache
+
+        embedder = self.embedder
+        if embedder is None:
+            return set()
+        if not self._wants_database():
+            chunker = self.chunker.as_dict()
+            return EmbeddingCache.stored_hashes(self.cache_path, embedder.model_id, chunker)
+        from pixelmem.core.index.postgres_store import PostgresUnavailable
+
+        store = self._store or self._open_store(embedder)
+        try:
+            return {h for h, _meta in store.row_states().values()} if store else set()
+        except PostgresUnavailable as exc:
+            self.backend_error = str(exc)
+            return set()
 
     def status(self) -> EngineStatus:
         embedder = self._embedder

@@ -386,12 +386,7 @@ class Indexer:
             if known.metadata == metadata and known.disk_hash == memory.disk_hash:
                 return known
             return dataclasses.replace(known, metadata=metadata, disk_hash=memory.disk_hash)
-        chunks = chunk_text(memory.id, memory.body, self.chunker)
-        if not chunks:  # a title-only memory is still findable
-            chunks = [Chunk(memory.id, 0, 0, 0, "")]
-        hashes = tuple(
-            content_hash(embedding_text(searchable_title(memory), c.text)) for c in chunks
-        )
+        chunks, hashes = memory_chunks(memory, self.chunker)
         return _Prepared(fingerprint, tuple(chunks), hashes, metadata, memory.disk_hash)
 
     # -- vectors ---------------------------------------------------------------------------
@@ -448,6 +443,17 @@ class Indexer:
         except OSError as exc:  # a read-only vault must not stop search from working
             report.warnings.append(f"could not save the embedding cache: {exc.strerror or exc}")
             log.warning("could not save the embedding cache: %s", exc)
+
+
+def memory_chunks(
+    memory: Memory, chunker: ChunkerSettings
+) -> tuple[list[Chunk], tuple[bytes, ...]]:
+    """A memory's chunks and each one's content hash: what its vectors are cached under."""
+    chunks = chunk_text(memory.id, memory.body, chunker)
+    if not chunks:  # a title-only memory is still findable
+        chunks = [Chunk(memory.id, 0, 0, 0, "")]
+    title = searchable_title(memory)
+    return chunks, tuple(content_hash(embedding_text(title, c.text)) for c in chunks)
 
 
 def _has_stale(cache: EmbeddingCache, keep: Sequence[bytes] | None) -> bool:

@@ -103,6 +103,15 @@ class SavedIndex:
     _arrays: dict[str, np.ndarray]
     _disk_hashes: list[str | None]
 
+    def chunk_hashes(self) -> list[bytes]:
+        """Each chunk's content hash, in chunk id order."""
+        blob = self._arrays["chunk_hashes"].tobytes()
+        return [blob[i : i + 16] for i in range(0, len(blob), 16)]
+
+    def skipped_files(self) -> list[str]:
+        """The vault-relative paths of the files that could not be read as memories."""
+        return [p for p, h in zip(self.files.paths, self.files.hashes, strict=True) if h is None]
+
     def seeds(self) -> dict[str, Seed]:
         """Each memory's :class:`Seed` (~20 ms for 10k: what the indexer needs, not a search)."""
         ids = list(self.index.memory_ids)
