@@ -98,6 +98,7 @@ class Engine:
         # The current snapshot and the embedder whose vectors it holds (None: keyword only);
         # replaced as one tuple, so a search reads a matching pair. See index.
         self._snapshot: tuple[SearchIndex, Embedder | None] | None = None
+        self._empty: tuple[SearchIndex, Embedder | None] | None = None  # until a snapshot
         self._settings_lock = threading.Lock()
         self._pending_resets: set[str] = set()  # applied by the next reindex (reconfigure)
         self._report: IndexReport | None = None
@@ -429,10 +430,12 @@ class Engine:
     def _current(self) -> tuple[SearchIndex, Embedder | None]:
         """The snapshot and the embedder of its vectors, as one consistent pair."""
         snapshot = self._snapshot
-        if snapshot is None:
-            from pixelmem.core.index.search import SearchIndex
+        if snapshot is None:  # kept apart: a saved index may still take its place
+            if self._empty is None:
+                from pixelmem.core.index.search import SearchIndex
 
-            snapshot = self._snapshot = (SearchIndex.build([], None, {}), None)
+                self._empty = (SearchIndex.build([], None, {}), None)
+            return self._empty
         return snapshot
 
     @property
