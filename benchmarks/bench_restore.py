@@ -8,7 +8,7 @@ restore's time split into its steps, measured by wrapping them (each code's own 
 code before read the archive twice, wrote each file to a temp file, fsynced and linked it; this
 one reads it once into a staging folder, flushes once and links). Each restore runs in a
 process of its own; ``--old REF`` restores the same archive with REF's code too (a temporary
-git worktree) for a before/after in one run. ``--profile`` adds cProfile's top functions.
+copy by ``git archive``) for a before/after in one run. ``--profile`` adds cProfile's top functions.
 """
 
 from __future__ import annotations
@@ -122,17 +122,20 @@ def restore_in_child(source: Path, archive: Path, dest: Path, profile: bool) -> 
 
 
 def old_checkout(ref: str, into: Path) -> Path:
+    """REF's tracked files in a folder of their own (``git archive``: no worktree to clean up)."""
     tree = into / "old-checkout"
-    subprocess.run(
-        ["git", "worktree", "add", "--detach", "--quiet", str(tree), ref], cwd=ROOT, check=True
-    )
+    tree.mkdir()
+    tracked = subprocess.run(
+        ["git", "archive", "--format=tar", ref], cwd=ROOT, check=True, capture_output=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(tree)], input=tracked, check=True)
     return tree
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--notes", type=int, default=50_000)
-    parser.add_argument("--old", help="git ref to restore with too (a temporary worktree)")
+    parser.add_argument("--old", help="git ref to restore with too (its files from git archive)")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--restore-only", nargs=3, metavar=("ARCHIVE", "DEST", "OUT"))
     args = parser.parse_args()
@@ -156,22 +159,14 @@ def main() -> None:
         sources = {"this code": ROOT}
         if args.old:
             sources[f"old {args.old}"] = old_checkout(args.old, tmp)
-        try:
-            for number, (name, source) in enumerate(sources.items()):
-                result = restore_in_child(source, archive, tmp / f"restored-{number}", args.profile)
-                took = result["seconds"]
-                ratio = took / backup
-                print(f"\nrestore, {name}: {took:.1f} s ({result['files']:,} files); restore / "
-                      f"backup {ratio:.1f}× (target ≤ 2×); load {os.getloadavg()}")  # fmt: skip
-                for label, (seconds, calls) in result["steps"].items():
-                    print(f"  {label:<50} {seconds:7.2f} s  ({calls:,} calls)")
-        finally:
-            if args.old:
-                subprocess.run(
-                    ["git", "worktree", "remove", "--force", str(tmp / "old-checkout")],
-                    cwd=ROOT,
-                    check=False,
-                )
+        for number, (name, source) in enumerate(sources.items()):
+            result = restore_in_child(source, archive, tmp / f"restored-{number}", args.profile)
+            took = result["seconds"]
+            ratio = took / backup
+            print(f"\nrestore, {name}: {took:.1f} s ({result['files']:,} files); restore / "
+                  f"backup {ratio:.1f}× (target ≤ 2×); load {os.getloadavg()}")  # fmt: skip
+            for label, (seconds, calls) in result["steps"].items():
+                print(f"  {label:<50} {seconds:7.2f} s  ({calls:,} calls)")
 
 
 if __name__ == "__main__":
