@@ -21,7 +21,14 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
     p.add_argument("--full", action="store_true", help="drop the cache and re-embed everything")
     p.set_defaults(handler=cmd_index)
 
-    p = subparsers.add_parser("search", parents=[common], help="search memories")
+    p = subparsers.add_parser(
+        "search",
+        parents=[common],
+        help="search memories",
+        description="Search the vault. When the app, `pixelmem serve` or `pixelmem mcp` has it "
+        "open, that process answers (over a private local socket); else this one searches the "
+        "saved index (.pixelmem/search-index-*.pxm), brought up to date if files changed.",
+    )
     p.add_argument("query", nargs="+", help="what to look for")
     p.add_argument("--k", type=int, default=None, help="number of memories (default 5)")
     p.add_argument("--mode", choices=MODES, default=None, help="default: hybrid")
@@ -56,8 +63,14 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_search)
 
-    p = subparsers.add_parser("status", parents=[common], help="vault, model and index state")
-    p.add_argument("--json", action="store_true")
+    p = subparsers.add_parser(
+        "status",
+        parents=[common],
+        help="vault, model and index state",
+        description="What is indexed and what is waiting. Read-only: nothing is embedded "
+        "(`pixelmem index` embeds the waiting chunks).",
+    )
+    p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_status)
 
     p = subparsers.add_parser("eval", parents=[common], help="nDCG@10 / Recall@100 on a BEIR dir")
