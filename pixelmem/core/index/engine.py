@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 
     from pixelmem.core.index.cache import EmbeddingCache
     from pixelmem.core.index.chunking import ChunkerSettings
+    from pixelmem.core.index.exact import FoldedTexts
     from pixelmem.core.index.indexer import Indexer, IndexReport, Progress
     from pixelmem.core.index.model_choice import ModelChoice
     from pixelmem.core.index.postgres_store import PostgresStore
@@ -103,6 +104,7 @@ class Engine:
         self._query_cache: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
         self._query_lock = threading.Lock()
         self._anchors: dict[str, np.ndarray] = {}  # model id → embedded anchor texts
+        self._folded_texts: FoldedTexts | None = None  # the exact mode's, made on first use
         self._reranker: Reranker | None = None
         self._reranker_settings: RerankSettings | None = None
         self.rerank_warning: str | None = None  # why the last search was not reranked
@@ -427,10 +429,12 @@ class Engine:
     def _holding_phrase(self, query: str, filters: SearchFilters | None) -> SearchFilters | None:
         """``filters`` narrowed to the memories holding ``query`` as typed (None: no memory
         does); see :mod:`pixelmem.core.index.exact`."""
-        from pixelmem.core.index.exact import phrase_holders, phrase_of
+        from pixelmem.core.index.exact import FoldedTexts, phrase_of
         from pixelmem.core.index.search_backend import SearchFilters
 
-        holders = phrase_holders(self.store.list(), phrase_of(query))
+        if self._folded_texts is None:
+            self._folded_texts = FoldedTexts()
+        holders = self._folded_texts.holders(self.store.list(), phrase_of(query))
         if filters is not None and filters.memory_ids is not None:
             holders &= filters.memory_ids
         if not holders:

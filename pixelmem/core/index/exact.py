@@ -15,6 +15,7 @@ then the keyword side ranks the memories that hold it); every holder clears the 
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
 from collections.abc import Iterable
 
@@ -39,6 +40,38 @@ def fold(text: str) -> str:
 
 def phrase_holders(memories: Iterable[Memory], phrase: str) -> frozenset[str]:
     """The ids of ``memories`` whose title or body holds ``phrase`` (already :func:`fold`-ed)."""
-    if not phrase:
-        return frozenset()
-    return frozenset(m.id for m in memories if phrase in fold(m.title) or phrase in fold(m.body))
+    return FoldedTexts().holders(memories, phrase)
+
+
+class FoldedTexts:
+    """Each memory's folded title and body, kept between searches: folding costs ~50 µs a
+    note (10k notes: ~0.5 s), a look-up of an unchanged one a string comparison. An entry is
+    reused while the memory's title and body are equal to those it was folded from."""
+
+    def __init__(self) -> None:
+        self._folded: dict[str, tuple[str, str, str]] = {}
+        self._lock = threading.Lock()  # searches on several threads (serve) share one
+
+    def holders(self, memories: Iterable[Memory], phrase: str) -> frozenset[str]:
+        if not phrase:
+            return frozenset()
+        with self._lock:
+            return self._holders(memories, phrase)
+
+    def _holders(self, memories: Iterable[Memory], phrase: str) -> frozenset[str]:
+        found, seen = [], set()
+        for memory in memories:
+            seen.add(memory.id)
+            if phrase in self._text_of(memory):
+                found.append(memory.id)
+        for gone in self._folded.keys() - seen:
+            self._folded.pop(gone, None)
+        return frozenset(found)
+
+    def _text_of(self, memory: Memory) -> str:
+        entry = self._folded.get(memory.id)
+        if entry is None or entry[0] != memory.title or entry[1] != memory.body:
+            # A line between title and body: a phrase never runs from one into the other.
+            entry = (memory.title, memory.body, f"{fold(memory.title)}\n{fold(memory.body)}")
+            self._folded[memory.id] = entry
+        return entry[2]

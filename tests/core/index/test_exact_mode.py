@@ -61,6 +61,12 @@ def test_a_new_memory_is_found_at_once_and_nothing_when_no_memory_holds_it(vault
     store.create("Zoo", "We saw a purple giraffe.")
     engine.reindex()
     assert _titles(engine, "purple giraffe") == ["Zoo"]
+    zoo = next(m for m in store.list() if m.title == "Zoo")
+    zoo.body = "We saw a green giraffe."  # the folded text kept from the last search is stale
+    engine.writes.update(zoo)
+    engine.reindex()
+    assert _titles(engine, "purple giraffe") == []
+    assert _titles(engine, "green giraffe") == ["Zoo"]
 
 
 def test_folding_and_holders() -> None:
