@@ -28,7 +28,7 @@ from pixelmem.core.providers.chat import (
     create_chat_client,
 )
 from pixelmem.core.providers.thinking import empty_answer_message, reasoning_tokens
-from pixelmem.core.search_mode import SearchMode
+from pixelmem.core.search_mode import SearchMode, uses_meaning
 from pixelmem.core.settings import Settings
 
 CONFIGURE_HINT = " (or run `pixelmem config set chat.provider ollama`)"
@@ -71,7 +71,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
     engine = Engine(vault_from_args(args, settings), settings)
     engine.open(progress=ProgressBar("indexing"))
-    if engine.semantic_error and args.mode != "keyword":
+    if engine.semantic_error and uses_meaning(args.mode):
         print(f"note: semantic search unavailable ({engine.semantic_error})", file=sys.stderr)
     question = " ".join(args.question)
     # The same turn preparation as the app's chat pane; the model's own window is asked only

@@ -9,10 +9,11 @@ from pathlib import Path
 
 from pixelmem.commands.common import ProgressBar, open_engine, vault_from_args
 from pixelmem.core.errors import PixelmemError
-from pixelmem.core.search_mode import SearchMode
+from pixelmem.core.search_mode import SearchMode, uses_meaning
 from pixelmem.core.settings import Settings
 
 MODES = tuple(SearchMode)
+SCORED_MODES = tuple(m for m in SearchMode if m != SearchMode.EXACT)  # what eval compares
 WEAKER = 3  # results below the floor that --weaker prints
 
 
@@ -31,7 +32,12 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
     )
     p.add_argument("query", nargs="+", help="what to look for")
     p.add_argument("--k", type=int, default=None, help="number of memories (default 5)")
-    p.add_argument("--mode", choices=MODES, default=None, help="default: hybrid")
+    p.add_argument(
+        "--mode",
+        choices=MODES,
+        default=None,
+        help="default: hybrid; exact: only memories holding the query as typed",
+    )
     p.add_argument(
         "--min-relevance",
         type=float,
@@ -75,7 +81,9 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
 
     p = subparsers.add_parser("eval", parents=[common], help="nDCG@10 / Recall@100 on a BEIR dir")
     p.add_argument("folder", type=Path, help="folder with corpus.jsonl, queries.jsonl, qrels/")
-    p.add_argument("--mode", choices=MODES, default=None, help="default: every mode")
+    p.add_argument(
+        "--mode", choices=MODES, default=None, help="default: hybrid, semantic and keyword"
+    )
     p.add_argument(
         "--min-relevance", type=float, default=0.0, help="relevance floor (default 0: rank all)"
     )
@@ -144,7 +152,7 @@ def _print_answer(answer: dict, args: argparse.Namespace) -> None:
     if args.json:
         print(json.dumps([_json_of(hit) for hit in hits], ensure_ascii=False, indent=2))
         return
-    if answer["semantic_error"] and args.mode != "keyword":
+    if answer["semantic_error"] and uses_meaning(args.mode):
         error = answer["semantic_error"]
         print(f"note: semantic search unavailable ({error}); keyword results only")
     if not answer["index_ready"]:
@@ -222,7 +230,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         raise PixelmemError(f"{args.folder} is not a folder")
     results = evaluate(
         args.folder,
-        modes=[args.mode] if args.mode else MODES,
+        modes=[args.mode] if args.mode else SCORED_MODES,
         settings=Settings.load(),
         work=args.work,
         min_relevance=args.min_relevance,

@@ -450,7 +450,7 @@ class VaultSession(QObject, RuntimeObserver):
         self._write(lambda: writes.apply_link_updates(updates), done, None, None)
 
     def import_files(self, paths: Iterable[Path]) -> None:
-        """Import files and folders (.md .txt .pdf .docx); failures are reported, not fatal."""
+        """Import files and folders (any kind importers read); failures are reported, not fatal."""
         writes, paths = self.engine.writes, list(paths)
         self._write(lambda: writes.import_files(paths), self._imported, None, None)
 

@@ -179,3 +179,23 @@ def test_one_server_per_vault_and_a_dead_one_replaced(
     assert ask(served.vault, {"command": "search"}) == {"ok": True, "hits": [], "third": True}
     third.stop()
     assert not path.exists()
+
+
+def test_exact_mode_the_same_from_the_open_vault_and_from_the_saved_index(
+    notes: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Exact mode reads the memories' texts, which the saved index alone does not hold: the
+    command scans for them, in the open vault as in-process."""
+    runtime = VaultRuntime(Engine(notes, Settings.load()), SERVICE)
+    runtime.start(watch=False)
+    runtime.reindex_now()
+    words = ["probe launched", "--mode", "exact", "--json"]
+    with monkeypatch.context() as patched:
+        _never_in_process(patched)
+        asked = _cli(notes, *words, capsys=capsys)
+    runtime.stop()
+    here = _cli(notes, *words, capsys=capsys)
+    assert asked == here
+    assert [hit["title"] for hit in json.loads(here)] == ["Zorblax-7 launch"]
+    reversed_words = _cli(notes, "launched probe", "--mode", "exact", "--json", capsys=capsys)
+    assert json.loads(reversed_words) == []
