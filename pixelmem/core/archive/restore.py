@@ -213,14 +213,27 @@ def restore_backup(
         report.replaced = sorted(replace)
         return report
     with Staging(dest) as staging:
-        entries, staged = _stage(archive, dest, staging, verify_progress)
+        entries, staged = _stage(archive, dest, staging, verify_progress, overwrite)
         report, replace = _planned(entries, dest, overwrite, keep_existing)
         if replace:
             stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
             report.trash = dest / APPDATA_DIRNAME / "trash" / f"restore-{stamp}"
         todo = sorted(set(report.restored) | replace)
+        _all_staged(todo, staged, dest)
         _Placing(dest, entries, staged, report, staging).place(todo, progress)
     return report
+
+
+def _all_staged(todo: list[str], staged: dict[str, Path], dest: Path) -> None:
+    """Files that were in ``dest`` while the archive was read (so not staged) and are gone
+    now: someone is deleting there meanwhile; stop before anything is placed."""
+    gone = [rel for rel in todo if rel not in staged]
+    if gone:
+        raise BackupError(
+            f"{counted(len(gone), 'file')} in {dest} "
+            f"{'was' if len(gone) == 1 else 'were'} removed while the restore read the "
+            f"archive ({', '.join(gone[:5])}); nothing was restored — run it again"
+        )
 
 
 def _planned(
@@ -281,11 +294,13 @@ def _file_sha256(path: Path) -> str:
 
 
 def _stage(
-    archive: Path, dest: Path, staging: Staging, progress: Progress | None
+    archive: Path, dest: Path, staging: Staging, progress: Progress | None, replacing: bool
 ) -> tuple[dict[str, FileEntry], dict[str, Path]]:
     """Read the archive once: check every member (as :func:`verify_backup`), write each file
     into the staging folder while hashing it, and check the manifest and every checksum.
-    Returns the manifest's entries and the staged file of each (by vault-relative path)."""
+    Unless ``replacing``, a file already in ``dest`` is only hashed, not staged (restoring a
+    few lost notes into a big vault stages those few). Returns the manifest's entries and the
+    staged file of each (by vault-relative path)."""
     hashes: dict[str, str] = {}
     staged: dict[str, Path] = {}
     bad: list[str] = []
@@ -307,7 +322,10 @@ def _stage(
                 hashes[member.name] = ""
             else:
                 rel = member.name[len(FILES_PREFIX) :]
-                hashes[member.name], staged[rel] = _stage_one(reader(), staging, dest, rel)
+                if replacing or not os.path.lexists(dest / rel):
+                    hashes[member.name], staged[rel] = _stage_one(reader(), staging, dest, rel)
+                else:  # there already: the plan compares it, and it is not to be replaced
+                    hashes[member.name] = _sha256(reader())
     if bad:
         raise BackupError(
             f"{archive} has unsafe or malformed entries; nothing was restored:\n  "

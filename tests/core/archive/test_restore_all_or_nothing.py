@@ -195,3 +195,51 @@ def test_a_backup_leaves_out_a_restore_on_its_way_in(tmp_path: Path) -> None:
     report = create_backup(vault, tmp_path / "b.tar.gz")
 
     assert [entry.path for entry in report.files] == ["a.md"]
+
+
+def test_restoring_a_few_lost_notes_stages_only_those(
+    archive: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pixelmem.core.archive.restore_staging import Staging
+
+    dest = tmp_path / "dest"
+    restore_backup(archive, dest)
+    lost = [dest / "topic 2" / "deeper" / "note 6.md", dest / "topic 3" / "deeper" / "note 7.md"]
+    for path in lost:
+        path.unlink()
+    staged = [0]
+    real = Staging.new_file
+
+    def new_file(self: Staging) -> tuple[int, Path]:
+        staged[0] += 1
+        return real(self)
+
+    monkeypatch.setattr(Staging, "new_file", new_file)
+    report = restore_backup(archive, dest, keep_existing=True)
+
+    assert staged[0] == 2
+    assert report.restored == ["topic 2/deeper/note 6.md", "topic 3/deeper/note 7.md"]
+    assert len(report.identical) == NOTES - 2
+    assert all(path.read_text().startswith("# Note") for path in lost)
+
+
+def test_a_file_removed_while_the_archive_is_read_stops_the_restore(
+    archive: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dest = tmp_path / "dest"
+    restore_backup(archive, dest)
+    victim = dest / "topic 1" / "deeper" / "note 5.md"
+    real = restore_module._planned
+
+    def planned(*args: object) -> object:
+        victim.unlink()  # someone deletes it after it was read as present (so not staged)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(restore_module, "_planned", planned)
+    with pytest.raises(BackupError, match=r"removed while the restore read the archive"):
+        restore_backup(archive, dest, keep_existing=True)
+
+    assert not victim.exists()  # nothing was placed; a second run restores it
+    monkeypatch.undo()
+    assert restore_backup(archive, dest).restored == ["topic 1/deeper/note 5.md"]
+    assert not list((dest / ".pixelmem").glob(STAGING_PREFIX + "*"))
