@@ -1,8 +1,9 @@
 """Restore a backup made by :mod:`pixelmem.core.archive.backup` without ever overwriting a file.
 
 Restoring reads the archive once: every member is checked (regular files only, no absolute or
-``..`` names, no links or devices), hashed and staged in a private folder inside the destination
-(:mod:`restore_staging`), and then the manifest and every checksum are checked; nothing
+``..`` names, no links or devices), hashed and, unless it is in the destination already and
+not to be replaced, staged in a private folder inside the destination (:mod:`restore_staging`),
+and then the manifest and every checksum are checked; nothing
 outside the staging folder is written unless all of it holds (a failure removes the staging
 folder and the folders the restore made). Then the files go into place without clobbering:
 each target folder is made and checked once (inside the destination, no symlink leading out)
