@@ -1,7 +1,8 @@
 """Where a restore keeps the archive's files between reading them and linking them into place.
 
 A restore reads the archive once (:func:`~pixelmem.core.archive.restore.restore_backup`): each
-member is checked, hashed and written into a private staging folder inside the destination
+member is checked and hashed, and each file to be placed is written into a private staging
+folder inside the destination
 (``<dest>/.pixelmem/.restore-<random>``, on the destination's file system, so a file gets into
 place by a hard link: never a copy, never over an existing file). Nothing outside that folder
 changes until every member and checksum has been checked; if anything fails, the folder goes,
