@@ -87,6 +87,9 @@ def save_chat_choice(chat: ChatChoice, settings: Settings) -> Settings:
         return settings
 
 
+GIL_SWITCH_SECONDS = 0.001
+
+
 def create_application(argv: list[str] | None = None) -> QApplication:
     app = QApplication.instance()
     if not isinstance(app, QApplication):
@@ -95,6 +98,12 @@ def create_application(argv: list[str] | None = None) -> QApplication:
     app.setOrganizationName("pixelmem")
     app.setApplicationDisplayName("pixelmem")
     app.setDesktopFileName("pixelmem")
+    # A thread waiting for the GIL gets it after at most this long (Python's default: 5 ms).
+    # The window's thread asks for it once per Python call Qt makes (a proxy's
+    # filterAcceptsRow per row on a model reset, a delegate's paint): with a worker busy
+    # in Python, 10k such calls queued ~0.2 s behind 5 ms turns (bench_ui --why, indexing
+    # 10k: set_memories' endResetModel). 1 ms: that stall is gone from the ranking.
+    sys.setswitchinterval(GIL_SWITCH_SECONDS)
     return app
 
 

@@ -40,6 +40,10 @@ HASH_SIZE = 16
 # size but halves decompression speed (100k x 384 loads in ~0.3 s instead of ~0.15 s).
 _ZSTD_LEVEL = -1
 _VECTOR_DTYPE = np.dtype("<f4")
+# Work handed to one numpy or zstd call on a worker: each holds the GIL for all of it (or part
+# of it), and the window's thread waits meanwhile. ~1-4 MB: about a millisecond each.
+_ROWS_PER_CALL = 4096
+_COMPRESS_STEP = 1 << 20
 
 
 def content_hash(text: str) -> bytes:
@@ -64,6 +68,27 @@ class EmbeddingCache:
         # Entries merged from another process's saves. This process cannot tell whether they
         # are stale (it may not have seen their memories yet), so its saves never purge them.
         self._foreign: set[bytes] = set()
+
+    @staticmethod
+    def stored_hashes(path: Path, model_id: str, chunker: dict[str, Any]) -> set[bytes]:
+        """The content hashes the cache file at ``path`` holds vectors for, if it was made
+        with ``model_id`` and ``chunker`` (else, and without a usable file: none). Reads the
+        file, converts no vector: what ``pixelmem status`` counts."""
+        try:
+            with open_regular(path) as handle:
+                payload = _decompress(handle, os.fstat(handle.fileno()).st_size)
+            data = _unpack_map(payload) if payload is not None else {}
+        except (OSError, ValueError, zstandard.ZstdError):
+            return set()
+        header = data.get("header") if isinstance(data, dict) else None
+        hashes = data.get("hashes") if isinstance(data, dict) else None
+        if not isinstance(header, dict) or not isinstance(hashes, memoryview):
+            return set()
+        if (header.get("format"), header.get("model_id"), header.get("chunker")) != (
+            FORMAT_VERSION, model_id, dict(chunker),
+        ):  # fmt: skip
+            return set()
+        return set(_split_hashes(bytes(hashes)))
 
     # --- reading -------------------------------------------------------------------------
 
@@ -302,7 +327,10 @@ def _finite_rows(hashes: bytes, vectors: np.ndarray) -> tuple[bytes, np.ndarray]
     A row sum is NaN or infinite when any value is (or when finite values overflow, which
     normalised vectors cannot); it avoids a boolean matrix the size of the cache.
     """
-    finite = np.isfinite(vectors.sum(axis=1))
+    finite = np.empty(len(vectors), bool)
+    for start in range(0, len(vectors), _ROWS_PER_CALL):  # a row sum holds the GIL: in blocks
+        block = vectors[start : start + _ROWS_PER_CALL]
+        finite[start : start + len(block)] = np.isfinite(block.sum(axis=1))
     if finite.all():
         return hashes, vectors
     rows = np.frombuffer(hashes, dtype=np.uint8).reshape(-1, HASH_SIZE)
@@ -413,5 +441,7 @@ def _compress(pieces: list[bytes | memoryview]) -> bytes:
     out = io.BytesIO()
     with compressor.stream_writer(out, size=total, closefd=False) as writer:
         for piece in pieces:
-            writer.write(piece)
+            view = memoryview(piece).cast("B")
+            for start in range(0, len(view), _COMPRESS_STEP):  # the writer holds the GIL
+                writer.write(view[start : start + _COMPRESS_STEP])  # in part: short calls
     return out.getvalue()

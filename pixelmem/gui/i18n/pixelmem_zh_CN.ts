@@ -1626,9 +1626,13 @@ description: 简短摘要</translation>
         <translation>关键词</translation>
     </message>
     <message>
+        <source>Exact phrase</source>
+        <translation>精确短语</translation>
+    </message>
+    <message>
         <location filename="../panels/search_panel.py" line="134"/>
-        <source>Search by meaning, by keyword, or both</source>
-        <translation>按语义、按关键词或两者结合搜索</translation>
+        <source>Search by meaning, by keyword, both, or for an exact phrase</source>
+        <translation>按语义、按关键词、两者结合，或按原文短语搜索</translation>
     </message>
     <message numerus="yes">
         <location filename="../panels/search_panel.py" line="199"/>
@@ -1771,6 +1775,10 @@ Enter opens the selected result.</source>
         <location filename="../dialogs/settings_dialog.py" line="113"/>
         <source>Keyword</source>
         <translation>关键词</translation>
+    </message>
+    <message>
+        <source>Exact phrase</source>
+        <translation>精确短语</translation>
     </message>
     <message>
         <location filename="../dialogs/settings_dialog.py" line="127"/>
