@@ -4,14 +4,19 @@ Clustering the positions (not the 384-d vectors) makes a cluster a group the per
 as one, and a label sits where its points are. ``k`` is the one that separates the map best
 (:func:`choose_clusters`). A cluster is named by the words its memories use much more often
 than the rest of the vault does, from :func:`~pixelmem.core.index.text_tokens.tokenize` — English
-words and Chinese character pairs alike, never stems, stopwords or single characters.
+words alike, never stems, stopwords or single characters. Chinese is cut into words by
+``rjieba`` (jieba's dictionary, MIT; imported on the map's worker the first time a Chinese
+text is labelled, ~0.2 s, never at launch), so a label is a word ("发布服务"), not a pair of
+characters across a word boundary ("布服"); without it, the index's character pairs are
+joined where they always come together.
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import cache
 
 import numpy as np
 
@@ -99,7 +104,22 @@ def _plus_plus(x: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:
 
 def label_terms(text: str) -> set[str]:
     """The words of ``text`` that may name a cluster (one set per memory)."""
-    return {t for t in set(tokenize(text)) if _labelable(t)}
+    cut = _chinese_words() if has_cjk(text) else None
+    tokens = set(tokenize(text))
+    if cut is not None:  # Chinese words from the segmenter, not the index's character pairs
+        tokens = {t for t in tokens if not _is_cjk(t)} | {w for w in cut(text) if _is_cjk(w)}
+    return {t for t in tokens if _labelable(t)}
+
+
+@cache
+def _chinese_words() -> Callable[[str], list[str]] | None:
+    """jieba's word cut, or None where rjieba is not installed (character pairs then)."""
+    try:
+        import rjieba  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        return None
+    cut: Callable[[str], list[str]] = rjieba.cut
+    return cut
 
 
 def _labelable(token: str) -> bool:
@@ -151,7 +171,7 @@ def _pick(scored: list[tuple[float, str]], top: int) -> list[str]:
     for sc, term in scored:
         if len(chosen) == top:
             break
-        if _is_cjk(term):
+        if _is_cjk(term) and _chinese_words() is None:
             term = _grow(term, sc, score)
         if any(_overlaps(term, c) for c in chosen):
             continue

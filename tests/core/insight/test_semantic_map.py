@@ -142,6 +142,21 @@ def test_cluster_keywords_english_and_chinese():
     assert words[1][0] == "数据库" and "据库" not in words[1] and "索引" in words[1]
 
 
+def test_chinese_labels_are_words_not_pairs_across_a_boundary():
+    texts = [
+        "发布服务可以把笔记发布成网站",
+        "用发布服务发布你的知识库",
+        "发布服务的自定义域名",
+        "同步功能在设备之间同步笔记",
+        "同步设置和端到端加密",
+        "同步历史与版本恢复",
+    ]
+    terms = [label_terms(t) for t in texts]
+    assert "布服" not in terms[0] and "发布" in terms[0]  # word segmentation, not bigrams
+    words = cluster_keywords(terms, np.array([0, 0, 0, 1, 1, 1]), 2)
+    assert words[0][0] in ("发布", "服务") and "同步" in words[1]
+
+
 def _engine(vault: Path) -> Engine:
     engine = Engine(vault, Settings(), embedder=HashEmbedder())
     notes = [
@@ -184,3 +199,15 @@ def test_map_json_is_written_in_slices_and_reads_back_whole():
     assert back.ids == ids and np.allclose(back.xy, xy, atol=1e-4)
     empty = SemanticMap("m", 0, (), np.zeros((0, 2)), (), np.zeros(0, np.int32))
     assert json.loads(empty.to_json())["points"] == []
+
+
+def test_the_word_segmenter_is_not_loaded_at_launch():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, pixelmem.gui.window.main_window, pixelmem.core.insight.semantic_map;"
+        "print('rjieba' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
