@@ -42,19 +42,20 @@ CALLOUT_SCHEME = "pixelmem:callout:"
 MAX_EMBED_DEPTH = 3
 _SIZE = re.compile(r"^\s*(\d{1,5})(?:\s*x\s*(\d{1,5}))?\s*$")
 
-# type -> (colour, icon); aliases as Obsidian lists them
+# type -> (colour, icon); aliases as Obsidian lists them. Icons from the Basic Multilingual
+# Plane, which common fonts have (an emoji such as 🔥 is a box where no emoji font is installed)
 _CALLOUTS: dict[str, tuple[str, str]] = {
     "note": ("#086ddd", "✎"),
     "abstract": ("#00bfbc", "☰"),
     "info": ("#086ddd", "ℹ"),
     "todo": ("#086ddd", "☑"),
-    "tip": ("#00bfbc", "🔥"),
+    "tip": ("#00bfbc", "★"),
     "success": ("#08b94e", "✔"),
     "question": ("#ec7500", "?"),
     "warning": ("#ec7500", "⚠"),
     "failure": ("#e93147", "✘"),
     "danger": ("#e93147", "⚡"),
-    "bug": ("#e93147", "🐞"),
+    "bug": ("#e93147", "✱"),
     "example": ("#7852ee", "☷"),
     "quote": ("#9e9e9e", "❝"),
 }

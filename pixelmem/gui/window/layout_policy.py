@@ -119,11 +119,12 @@ class CoveredTabs(QObject):
 
 
 def fit_tab_bars(window: QMainWindow) -> None:
-    """The dock tab bars elide their titles ("Backl…") instead of hiding tabs behind scroll
-    arrows when a narrow window has more tabs than room (Search, Chat, Map, Related, …)."""
+    """The dock tab bars elide their titles ("Backl…") before hiding tabs behind scroll
+    arrows when a narrow window has more tabs than room (Search, Chat, Map, Related, …); the
+    arrows come only when even the elided tabs do not fit, so a column of many tabs (the list
+    with Inbox, Folders and Tags on an 800×600 screen) never makes the window wider than it."""
     for bar in window.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly):
-        if bar.usesScrollButtons():
-            bar.setUsesScrollButtons(False)
+        if bar.elideMode() != Qt.TextElideMode.ElideRight:
             bar.setElideMode(Qt.TextElideMode.ElideRight)
 
 

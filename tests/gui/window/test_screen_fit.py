@@ -119,3 +119,22 @@ def test_a_layout_saved_on_a_big_screen_comes_back_fitted(
     _start(qtbot, again)
     _fits(again, area)
     again.session.shutdown()
+
+
+@pytest.mark.usefixtures("_english_afterwards")
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+@pytest.mark.parametrize("screen", SCREENS)
+def test_the_folders_and_tags_panes_keep_the_window_on_the_screen(
+    qtbot, monkeypatch, engine, settings, language, screen
+) -> None:
+    area = SCREENS[screen]
+    monkeypatch.setattr(screen_fit, "available_areas", lambda: [area])
+    i18n.install_translator(language)
+    window = _window(qtbot, engine, settings)
+    _start(qtbot, window)
+    for name in ("folders", "tags"):
+        window.panels.reveal(name)
+        settle(qtbot)
+        assert window.panels.dock(name).isVisible()
+        _fits(window, area)  # a short window shows them as tabs beside the list, not below
+    window.session.shutdown()
