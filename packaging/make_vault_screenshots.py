@@ -43,7 +43,7 @@ NOTES_EN = {
     "Garden/Herbs/Basil.md": "---\ntags: [garden/herbs]\n---\nBasil hates the cold.\n",
     "Coffee/Pour-over ratio.md": "---\ntags: [coffee]\n---\n15 g to 250 g, 94 °C.\n",
     "Coffee/Grinder.md": "---\ntags: [coffee/gear]\n---\nClean the burrs monthly.\n",
-    "Travel/Night train.md": "---\ntags: [travel]\n---\nVienna at 6:40, the dining car opens at 7.\n",
+    "Travel/Night train.md": "---\ntags: [travel]\n---\nVienna at 6:40; breakfast at 7.\n",
     "Home.md": "Start here: [[Tomatoes]], [[Pour-over ratio]].\n",
 }
 NOTES_ZH = {

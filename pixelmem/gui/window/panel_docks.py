@@ -160,8 +160,9 @@ class PanelDocks(QObject):
 
     def _place(self, panel: Panel, dock: QDockWidget) -> None:
         """The panel's first place: a tab behind another dock, or below the docks of its area
-        (``below``, a tab beside that neighbour in a window lower than ``SHORT_WINDOW``; not splitDockWidget, which makes it one more tab when its neighbour is in
-        a tab group, as the memory list is with the inbox)."""
+        (``below``; not splitDockWidget, which makes it one more tab when its neighbour is in
+        a tab group, as the memory list is with the inbox). In a window lower than
+        ``SHORT_WINDOW`` a ``below`` panel is a tab beside that neighbour."""
         window = self._window
         window.addDockWidget(panel.area, dock, Qt.Orientation.Vertical)  # last in its area
         if panel.tab_of:
