@@ -16,7 +16,20 @@ import re
 from html.parser import HTMLParser
 
 # tag -> (tag shown, attributes kept, extra attributes)
-_SAME = ("b", "big", "blockquote", "br", "code", "dd", "div", "dl", "dt", "em", "hr", "i")
+_SAME: tuple[str, ...] = (
+    "b",
+    "big",
+    "blockquote",
+    "br",
+    "code",
+    "dd",
+    "div",
+    "dl",
+    "dt",
+    "em",
+    "hr",
+    "i",
+)
 _SAME += ("h1", "h2", "h3", "h4", "h5", "h6", "li", "ol", "p", "pre", "s", "small", "span")
 _SAME += ("strong", "sub", "sup", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "tt")
 _SAME += ("u", "ul", "font", "img", "a", "center")

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
 
+from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 
 from pixelmem.core.vault.attachments import AttachmentIndex, is_image
@@ -126,7 +127,7 @@ class _Renderer:
     def __init__(self, context: RenderContext) -> None:
         self.context = context
         md = parser()
-        self.base = md.renderer
+        self.base: RendererHTML = md.renderer  # type: ignore[assignment]
         self.options = md.options
 
     def render(self, tokens: list[Token], env: dict[str, Any]) -> str:

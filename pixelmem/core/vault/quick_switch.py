@@ -53,7 +53,8 @@ def rank_memories(
     for memory in memories:
         best: SwitchMatch | None = None
         path = vault_path(memory, root)
-        names = [(memory.title, None, None), *((a, a, None) for a in memory.aliases)]
+        names: list[tuple[str, str | None, str | None]] = [(memory.title, None, None)]
+        names += [(a, a, None) for a in memory.aliases]
         if path and path != memory.title:
             names.append((path, None, path))
         for name, alias, as_path in names:

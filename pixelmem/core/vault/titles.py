@@ -27,9 +27,9 @@ from typing import Any, Literal
 
 from pixelmem.core.vault import ids
 
-OBSIDIAN = "obsidian"  # the file name names a note
-HEADINGS = "headings"  # the first level-1 heading, else the file name
 TitleRule = Literal["obsidian", "headings"]
+OBSIDIAN: TitleRule = "obsidian"  # the file name names a note
+HEADINGS: TitleRule = "headings"  # the first level-1 heading, else the file name
 TitleSource = Literal["frontmatter", "heading", "file name"]
 
 OBSIDIAN_FOLDER = ".obsidian"

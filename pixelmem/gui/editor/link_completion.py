@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, QStringListModel, Qt
 from PySide6.QtGui import QKeyEvent, QTextCursor
-from PySide6.QtWidgets import QCompleter, QPlainTextEdit
+from PySide6.QtWidgets import QAbstractItemView, QCompleter, QPlainTextEdit
 
 from pixelmem.core.vault.links import LinkResolver, link_target_for
 from pixelmem.core.vault.memory import Memory
@@ -84,7 +84,7 @@ class LinkCompleter(QObject):
         self.completer.setFilterMode(Qt.MatchFlag.MatchContains)
         self.completer.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
         self.completer.setMaxVisibleItems(MAX_ROWS)
-        self.completer.activated[str].connect(self._insert)
+        self.completer.activated[str].connect(self._insert)  # type: ignore[index]
         self._memories: list[Memory] | None = None
         self._candidates: dict[str, Candidate] = {}
         self._latest = LatestOnly()
@@ -92,7 +92,12 @@ class LinkCompleter(QObject):
         bus.memory_updated.connect(self._stale)
 
     def _popup_open(self) -> bool:
-        return self.completer.popup().isVisible()
+        return self._popup().isVisible()
+
+    def _popup(self) -> QAbstractItemView:
+        popup = self.completer.popup()
+        assert popup is not None  # a completer made with a model has its popup
+        return popup
 
     def _stale(self, *_: object) -> None:
         self._memories = None
@@ -100,7 +105,7 @@ class LinkCompleter(QObject):
     def _typed(self) -> None:
         typed = self._context()
         if typed is None:
-            self.completer.popup().hide()
+            self._popup().hide()
             return
         if self._memories is None:
             store = self.session.store
@@ -138,13 +143,12 @@ class LinkCompleter(QObject):
         self.model.setStringList([c.shown for c in candidates])
         self.completer.setCompletionPrefix(prefix)
         if not candidates or self.completer.completionCount() == 0:
-            self.completer.popup().hide()
+            self._popup().hide()
             return
         rect = self.editor.cursorRect()
-        rect.setWidth(max(240, self.completer.popup().sizeHintForColumn(0) + 24))
+        rect.setWidth(max(240, self._popup().sizeHintForColumn(0) + 24))
         self.completer.complete(rect)
-        popup = self.completer.popup()  # the first one chosen: Enter takes it
-        popup.setCurrentIndex(self.completer.completionModel().index(0, 0))
+        self._popup().setCurrentIndex(self.completer.completionModel().index(0, 0))
 
     def _insert(self, shown: str) -> None:
         candidate = self._candidates.get(shown)

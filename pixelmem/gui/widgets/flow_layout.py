@@ -30,7 +30,7 @@ class FlowLayout(QLayout):
         # hidden or resized hints): Qt asks it dozens of times per layout pass.
         self._heights: dict[int, int] = {}
 
-    def addWidget(self, widget: QWidget) -> None:  # type: ignore[override]
+    def addWidget(self, widget: QWidget) -> None:
         """Wrap ``widget`` in an item made here: the wrapper of one Qt's ``addWidget`` makes
         goes stale once Python drops a wrapper above it ("QWidgetItem already deleted")."""
         self.addChildWidget(widget)
