@@ -140,6 +140,7 @@ def test_links_in_the_preview_open_and_a_missing_one_says_so(qtbot, obsidian_win
     garden = next(h for h in hrefs if "Garden" in h)
     form.preview.anchorClicked.emit(QUrl(garden))
     qtbot.waitUntil(lambda: window.editor.current_id == _id_of(window, "Garden plan"))
+    assert form.preview_button.isChecked()  # read on in the preview, as in Obsidian
 
 
 def test_renaming_offers_to_update_links_and_writes_them_in_one_change(
