@@ -14,6 +14,7 @@ joined where they always come together.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import cache
@@ -25,6 +26,8 @@ from pixelmem.core.index.text_tokens import CJK_STOP_CHARS, STEM_MARK, STOPWORDS
 
 MAX_CLUSTERS = 24
 KEYWORDS_PER_CLUSTER = 3
+NEARLY_AS_GOOD = 0.9  # of the best silhouette
+_FILE_NAME = re.compile(r"\.[a-z][a-z0-9]{1,4}$")
 _ITERATIONS = 30
 
 
@@ -38,7 +41,9 @@ def choose_clusters(points: np.ndarray, *, seed: int = 0) -> np.ndarray:
 
     Each ``k`` from 2 to :func:`cluster_count` is scored by the simplified silhouette (distance
     to the nearest other centre against distance to one's own, on up to 2000 points); the
-    best wins, so six groups on the map give six clusters, not the ten a size rule would.
+    most clusters scoring at least :data:`NEARLY_AS_GOOD` of the best win, so six groups on
+    the map give six clusters, not the ten a size rule would, and a map without gaps is not
+    cut in two.
     """
     n = len(points)
     top = cluster_count(n)
@@ -46,12 +51,12 @@ def choose_clusters(points: np.ndarray, *, seed: int = 0) -> np.ndarray:
         return np.zeros(n, np.int32)
     rng = np.random.default_rng(seed)
     sample = points if n <= 2000 else points[rng.choice(n, 2000, replace=False)]
-    best, best_score = 2, -1.0
-    for k in range(2, top + 1):
-        labels = kmeans(sample, k, seed=seed)
-        score = _silhouette(sample, labels)
-        if score > best_score + 1e-9:
-            best, best_score = k, score
+    scores = {k: _silhouette(sample, kmeans(sample, k, seed=seed)) for k in range(2, top + 1)}
+    best_score = max(scores.values())
+    # The most clusters that separate nearly as well as the best: two clear groups stay two,
+    # but a map without clear gaps (a help vault of 173 notes) is cut into the several topics
+    # a person browses, not into two halves whose silhouette is a hair better.
+    best = max(k for k, score in scores.items() if score >= NEARLY_AS_GOOD * best_score)
     return kmeans(points, best, seed=seed)
 
 
@@ -127,6 +132,8 @@ def _labelable(token: str) -> bool:
         return False
     if len(token) == 1:
         return False  # a lone CJK character or letter names nothing
+    if _FILE_NAME.search(token):
+        return False  # "lucide-send.svg": an attachment's name, not a topic
     if _is_cjk(token):
         return not any(ch in CJK_STOP_CHARS for ch in token)
     return len(token) >= 3

@@ -126,6 +126,14 @@ def test_kmeans_orders_by_size_and_is_deterministic():
     assert len(set(choose_clusters(points).tolist())) == 2
 
 
+def test_a_map_without_gaps_is_cut_into_several_topics_not_two():
+    rng = np.random.default_rng(3)
+    points = rng.uniform(-1, 1, (173, 2))  # notes spread over the map, no clear groups
+    assert len(set(choose_clusters(points).tolist())) >= 4
+    groups = np.concatenate([rng.normal(c, 0.05, (30, 2)) for c in ((0, 0), (3, 0), (0, 3))])
+    assert len(set(choose_clusters(groups).tolist())) == 3  # clear groups: as many clusters
+
+
 def test_cluster_keywords_english_and_chinese():
     texts = [
         "Rust borrow checker and lifetimes",
@@ -137,6 +145,7 @@ def test_cluster_keywords_english_and_chinese():
     ]
     terms = [label_terms(t) for t in texts]
     assert "the" not in terms[1] and "~borrow" not in terms[0] and "数" not in terms[3]
+    assert "lucide-send.svg" not in label_terms("see lucide-send.svg")  # a file name: no topic
     words = cluster_keywords(terms, np.array([0, 0, 0, 1, 1, 1]), 2)
     assert words[0][0] == "rust" and "borrow" in words[0]
     assert words[1][0] == "数据库" and "据库" not in words[1] and "索引" in words[1]
