@@ -124,13 +124,24 @@ def test_a_big_vault_says_where_its_unrelated_notes_sit() -> None:
 
 
 def test_names_in_a_question_are_found_and_openers_are_not() -> None:
-    assert parse_query("Which notes mention Priya?").names.strong[0] == "priya"
+    assert "priya" in parse_query("What did Priya promise Tom?").names.strong
     names = parse_query("What position does Brandon Marshall currently play?").names.strong
     assert {"brandon", "marshall"} <= set(names) and "what" not in names
     assert "e0502" in parse_query("how do I fix error E0502 in rust").names.strong
     assert not parse_query("Priya").names  # a short query is all name already
     assert not parse_query("how long should my espresso shot run").names
     assert not parse_query("王磊什么时候结婚").names
+
+
+def test_a_request_to_the_notebook_is_read_as_its_subject() -> None:
+    asked, bare = parse_query("Which notes mention Priya?"), parse_query("Priya")
+    assert asked.terms == bare.terms and asked.short  # "≈ Priya": the same keyword evidence
+    assert parse_query("notes on Fredericksburg").terms == parse_query("Fredericksburg").terms
+    assert parse_query("关于拉特兰条约的笔记").terms == parse_query("拉特兰条约").terms
+    assert parse_query("有没有写中国法制史的内容").terms == parse_query("中国法制史").terms
+    assert parse_query("notes").terms.strong[0] == "notes"  # nothing else: the word is the query
+    assert "笔记" in parse_query("笔记本电脑推荐").terms.strong  # inside a word it stays
+    assert parse_query("Which notes mention Priya?").highlight("Notes: Priya") == ("notes", "priya")
 
 
 def test_the_parsed_query_highlights_as_before() -> None:
