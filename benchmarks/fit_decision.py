@@ -19,9 +19,11 @@ Fitting, per model family (and "default" on all of them together):
    weight ≥ 0: more evidence never lowers the decision);
 2. their intercepts moved by coordinate search to where the decisions miss the targets
    (:data:`HIDDEN`, :data:`SHOWN`: hidden answers, shown unrelated notes) least, summed over
-   the sets, on **one half of the questions** (by a hash of their id);
-3. the figures printed for that half and, separately, for the other half (held out while
-   choosing), and for all.
+   the sets; a model that does not beat the rank logit alone by :data:`SIMPLER` is the rank
+   logit alone;
+3. all of it done on each half of the questions (by a hash of their id) and the other half's
+   figures printed (two-fold cross-validation: what the choosing is worth on questions it
+   did not see), then on all of them: the models written with ``--apply``.
 
 Development data only (benchmarks/data and shared/eval): never a held-out set.
 """
@@ -62,8 +64,11 @@ CROSS_SETS = {"xquad_zh2en", "xquad_en2zh"}
 HIDDEN = {"xquad_zh2en": 0.30, "xquad_en2zh": 0.30, "xquad_mixed": 0.15,
           "personal_bilingual": 0.05}  # fmt: skip
 SHOWN = {"floor_bilingual": 0.10, "personal_bilingual": 0.15, "names_bilingual": 0.06,
-         "unans_en_700": 0.12}
+         # The 700-note English set is harder than the held-out one the 5 % target is set on:
+         # the code that showed 14 of these 100 showed 4 of those.
+         "unans_en_700": 0.14}  # fmt: skip
 FEATURES = {
+    "meaning": ("semantic", "margin", "standout", "short"),
     "same": ("rank", "coverage", "margin", "standout", "short", "unknown"),
     "same_cjk": ("rank", "coverage", "margin", "standout", "short", "unknown"),
     "across": ("rank", "margin", "standout", "short"),
@@ -72,6 +77,8 @@ FEATURES = {
 SIGNED = {"short"}  # not evidence about the hit: its weight may have either sign
 AGAINST = {"unknown"}  # words the vault never holds never make an answer likelier: weight ≤ 0
 MIN_ROWS = 40  # of each kind (right first, nothing answers) for a model to be fitted
+SHIFTS = np.round(np.arange(-2.0, 2.0001, 0.05), 2)  # logits tried for each intercept
+SIMPLER = 0.01  # cost: the rank logit alone decides unless the fitted model is this much better
 SILENT = 0.1  # coverage below this: the keyword side has (almost) nothing to say
 FAMILY = {"local": "all-minilm-l6", "local-multilingual": "e5-small"}
 
@@ -142,8 +149,11 @@ def collect(name: str, model: str, fresh: bool = False) -> list[Row]:
 
 def reads(name: str) -> bool:
     """Whether the English-only model is measured on a set (no Chinese, no crossing)."""
-    return name not in CROSS_SETS and "zh" not in name and "unans_x" not in name and (
-        "mixed" not in name
+    return (
+        name not in CROSS_SETS
+        and "zh" not in name
+        and "unans_x" not in name
+        and ("mixed" not in name)
     )
 
 
@@ -211,6 +221,8 @@ class Block:
 
     def applies(self, part: str) -> np.ndarray:
         same = self.x["cross"] <= 0
+        if part == "meaning":
+            return same & ~np.isnan(self.x["semantic"])
         cjk = self.x["cjk"] > 0
         mine = cjk if part.endswith("_cjk") else ~cjk
         if part.startswith("across"):
@@ -246,15 +258,17 @@ def weight(name: str, positive: bool) -> float:
     return 1.5 if shown_target(name) <= 0.05 else 1.0
 
 
-def fit_part(blocks: list[Block], part: str) -> Decision:
+def fit_part(blocks: list[Block], part: str, base: Calibration) -> Decision:
     """One model by weighted logistic regression on the rows it decides, every weight on
-    evidence ≥ 0; the rank logit alone where fewer than :data:`MIN_ROWS` rows of a kind say
-    more (an English-only model's questions across scripts)."""
+    evidence ≥ 0. Where fewer than :data:`MIN_ROWS` rows of a kind say more (an English-only
+    model's questions across scripts; paraphrases no word of which the note holds): the rank
+    logit alone, and for ``meaning`` the calibration's semantic model (P(relevant) by the
+    cosine alone)."""
     features = list(FEATURES[part])
-    kinds = [b.y[b.fitted_on(part)] for b in blocks]
-    if min((y > 0).sum() for y in [np.concatenate(kinds)]) < MIN_ROWS or (
-        (np.concatenate(kinds) <= 0).sum() < MIN_ROWS
-    ):
+    labels = np.concatenate([b.y[b.fitted_on(part)] for b in blocks])
+    if (labels > 0).sum() < MIN_ROWS or (labels <= 0).sum() < MIN_ROWS:
+        if part == "meaning":
+            return Decision(base.semantic.intercept, semantic=base.semantic.semantic)
         return Decision(0.0, rank=1.0)
     while True:
         xs, ys, ws = [], [], []
@@ -295,20 +309,21 @@ def cost(blocks: list[Block], models: dict[str, Decision]) -> float:
 
 
 def tune(blocks: list[Block], models: dict[str, Decision]) -> dict[str, Decision]:
-    """The intercepts moved by coordinate search to where :func:`cost` is least."""
+    """The intercepts moved to where :func:`cost` is least: each in turn over a grid of
+    shifts (:data:`SHIFTS`), until none moves (the cost is a step function: no gradient)."""
     models = dict(models)
-    for step in (0.8, 0.4, 0.2, 0.1, 0.05):
-        improved = True
-        while improved:
-            improved = False
-            for part in list(models):
-                for delta in (-step, step):
-                    trial = dict(models)
-                    trial[part] = dataclasses.replace(
-                        models[part], intercept=round(models[part].intercept + delta, 3)
-                    )
-                    if cost(blocks, trial) < cost(blocks, models) - 1e-9:
-                        models, improved = trial, True
+    for _ in range(4):
+        moved = False
+        for part in list(models):
+            here = models[part]
+            trials = [dataclasses.replace(here, intercept=round(here.intercept + d, 3))
+                      for d in SHIFTS]  # fmt: skip
+            costs = [cost(blocks, {**models, part: t}) for t in trials]
+            best = int(np.argmin(costs))
+            if costs[best] < cost(blocks, models) - 1e-9:
+                models[part], moved = trials[best], True
+        if not moved:
+            break
     return models
 
 
@@ -326,47 +341,56 @@ def report(blocks: list[Block], models: dict[str, Decision], title: str) -> None
         print(f"    {b.name:<20}" + "   ".join(cells))
 
 
+def choose(blocks: list[Block], base: Calibration) -> dict[str, Decision]:
+    """The decision models fitted and tuned on ``blocks``: each model's weights by logistic
+    regression, its intercept by :func:`tune`; the rank logit alone wherever the fitted model
+    does not lower the cost by :data:`SIMPLER` (the simpler model, where evidence is thin)."""
+    models = {part: fit_part(blocks, part, base) for part in FEATURES}
+    models = {p: m for p, m in models.items() if any(b.applies(p).any() for b in blocks)}
+    models = tune(blocks, models)
+    for part in [p for p in models if p != "meaning"]:
+        plain = tune(blocks, {**models, part: Decision(0.0, rank=1.0)})
+        if cost(blocks, plain) < cost(blocks, models) + SIMPLER:
+            models = plain
+    return models
+
+
 def fit_family(family: str, members: list[list[Row]]) -> dict[str, Decision]:
-    """The decision models of one family (see the module docstring)."""
+    """The decision models of one family, chosen on all its questions; the figures each half
+    of the questions gets from the models chosen on the other half are printed first (two-fold
+    cross-validation: what the choosing is worth on questions it did not see)."""
     from pixelmem.core.index.relevance import CALIBRATIONS
 
     base = CALIBRATIONS[family]
-    train = [Block([r for r in rows if half_of(r) == 0], base) for rows in members]
-    held = [Block([r for r in rows if half_of(r) == 1], base) for rows in members]
+    halves = [[Block([r for r in rows if half_of(r) == h], base) for rows in members]
+              for h in (0, 1)]  # fmt: skip
+    for seen, unseen in ((0, 1), (1, 0)):
+        chosen = choose(halves[seen], base)
+        report(halves[unseen], chosen, f"half {unseen}, chosen on half {seen}")
     every = [Block(rows, base) for rows in members]
-    models = {part: fit_part(train, part) for part in FEATURES}
-    models = {p: m for p, m in models.items() if any(b.applies(p).any() for b in train)}
-    models = tune(train, models)
-    for part in list(models):  # the rank model alone, where the other evidence adds nothing
-        plain = tune(train, {**models, part: Decision(0.0, rank=1.0)})
-        if cost(train, plain) < cost(train, models) - 1e-9:
-            print(f"  {part}: the rank logit alone decides as well")
-            models = plain
-    report(train, models, "the half the intercepts were chosen on")
-    report(held, models, "the other half (held out while choosing)")
-    report(every, models, "all")
+    models = choose(every, base)
+    report(every, models, "all, chosen on all")
     return models
 
 
 def apply(fitted: dict[str, dict[str, Decision]]) -> None:
-    """Write the fitted models into CALIBRATIONS in relevance.py (each family's block)."""
-    import re
-
+    """Write the fitted models into CALIBRATIONS in relevance.py: in each family's block,
+    everything after its ``behind=`` line (where the decision models are)."""
     path = ROOT / "pixelmem" / "core" / "index" / "relevance.py"
     text = path.read_text(encoding="utf-8")
     for family, models in fitted.items():
         start = text.index(f'    "{family}": Calibration(')
-        end = text.index("    ),\n", start)
-        block = re.sub(r"\n        (same|same_cjk|across|across_cjk)=Decision\([^\n]*\),", "",
-                       text[start:end]).rstrip("\n")  # fmt: skip
-        lines = "".join(f"\n        {part}={short_form(m)}," for part, m in models.items())
-        text = text[:start] + block + lines + "\n" + text[end:]
-    path.write_text(text.replace(",\n\n    ),", ",\n    ),"), encoding="utf-8")
+        keep = text.index("\n", text.index("        behind=", start)) + 1
+        end = text.index("\n    ),\n", keep - 1) + 1  # the block's own closing line
+        lines = "".join(f"        {part}={short_form(m)},\n" for part, m in models.items())
+        text = text[:keep] + lines + text[end:]
+    path.write_text(text, encoding="utf-8")
+    print(f"written into {path.relative_to(ROOT)} (run ruff format on it)")
 
 
 def short_form(decision: Decision) -> str:
     """``Decision(...)`` with the weights that are not 0, rounded as fitted."""
-    fields = [f"{decision.intercept!r}"] + [
+    fields = [f"{float(decision.intercept)!r}"] + [
         f"{f.name}={getattr(decision, f.name)!r}"
         for f in dataclasses.fields(decision)[1:]
         if getattr(decision, f.name)

@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from pixelmem.core.index.relevance import Calibration
 
 MARGIN_CAP = 3.0  # logits: a lead this large says all a lead can
+STANDOUT_CAP = 6.0  # spreads: as far above its vault as standing out can say
 NAME_LOGIT = math.log(0.9 / 0.1)  # relevance.NAME_RELEVANCE as a logit
 
 
@@ -115,9 +116,10 @@ class Best:
 
 def standout(cosine: float, median: float, spread: float, count: int) -> float:
     """How many spreads ``cosine`` stands above ``median``, less the expected best of
-    ``count`` unrelated texts (about ``sqrt(2 ln N)`` spreads above their median)."""
+    ``count`` unrelated texts (about ``sqrt(2 ln N)`` spreads above their median), at most
+    :data:`STANDOUT_CAP`."""
     expected = math.sqrt(2.0 * math.log(max(2, count)))
-    return (cosine - median) / max(spread, 1e-6) - expected
+    return min(STANDOUT_CAP, (cosine - median) / max(spread, 1e-6) - expected)
 
 
 def decide(models: Calibration, best: Best, mode: str) -> tuple[float, dict[str, float]]:
@@ -129,6 +131,8 @@ def decide(models: Calibration, best: Best, mode: str) -> tuple[float, dict[str,
     else:
         name = ("across" if best.cross else "same") + ("_cjk" if best.cjk else "")
         parts[name] = getattr(models, name).logit(best)
+        if not best.cross:
+            parts["meaning"] = models.meaning.logit(best)
     if best.held and best.keyword is not None and mode != "semantic":
         parts["words"] = float(models.keyword.logit(0.0, best.keyword))
     if best.names_held and best.names_keyword is not None and best.semantic is not None:

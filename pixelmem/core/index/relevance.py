@@ -147,8 +147,10 @@ class Calibration:
     semantic: Logistic
     keyword: Logistic
     behind: float = 0.0
-    # Whether the best hit answers (pixelmem.core.index.decision), for a query in an
-    # alphabet and in a CJK script: the best hit in the query's script, and in another one.
+    # Whether the best hit answers (pixelmem.core.index.decision): by its meaning alone (in
+    # the query's script), and, for a query in an alphabet and in a CJK script, with all its
+    # evidence, the best hit in the query's script and in another one.
+    meaning: Decision = Decision(-30.0)
     same: Decision = Decision(0.0, rank=1.0)
     same_cjk: Decision = Decision(0.0, rank=1.0)
     across: Decision = Decision(0.0, rank=1.0)
@@ -175,11 +177,12 @@ CALIBRATIONS: dict[str, Calibration] = {
         semantic=Logistic(intercept=-1.44, semantic=5.552, keyword=0.0),
         keyword=Logistic(intercept=-1.261, semantic=0.0, keyword=3.798),
         behind=1.0,
+        meaning=Decision(-2.09, semantic=5.552),
         same=Decision(
-            -1.936, rank=0.798, coverage=2.959, standout=0.315, short=-1.25, unknown=-0.982
+            -3.091, rank=1.248, coverage=2.983, margin=0.155, standout=0.265, short=-2.046
         ),
-        same_cjk=Decision(0.2, rank=1.0),
-        across=Decision(-0.8, rank=1.0),
+        same_cjk=Decision(-0.6, rank=1.0),
+        across=Decision(-2.0, rank=1.0),
         across_cjk=Decision(0.0, rank=1.0),
     ),
     "e5-small": Calibration(
@@ -187,40 +190,34 @@ CALIBRATIONS: dict[str, Calibration] = {
         semantic=Logistic(intercept=-3.155, semantic=9.877, keyword=0.0),
         keyword=Logistic(intercept=-1.261, semantic=0.0, keyword=3.798),
         behind=1.0,
-        same=Decision(
-            -0.441,
-            rank=1.146,
-            coverage=1.868,
-            margin=0.017,
-            standout=0.496,
-            short=-0.924,
-            unknown=-1.681,
-        ),
+        meaning=Decision(-3.105, semantic=9.877),
+        same=Decision(-0.1, rank=1.0),
         same_cjk=Decision(
-            -4.105, rank=0.559, coverage=5.589, margin=3.221, standout=0.885, short=-3.972
+            -3.159, rank=0.919, coverage=4.784, margin=2.605, standout=0.758, short=-4.248
         ),
-        across=Decision(2.059, rank=5.476, margin=7.423, standout=0.129, short=-0.607),
-        across_cjk=Decision(-2.127, standout=4.008, short=-6.219),
+        across=Decision(2.83, rank=5.31, margin=5.628, standout=0.065, short=-1.151),
+        across_cjk=Decision(-0.709, rank=1.41, margin=0.855, standout=1.039, short=-5.259),
     ),
     "default": Calibration(
         hybrid=Logistic(intercept=-2.35, semantic=5.86, keyword=1.674, short_keyword=0.422),
         semantic=Logistic(intercept=-2.439, semantic=7.573, keyword=0.0),
         keyword=Logistic(intercept=-1.261, semantic=0.0, keyword=3.798),
         behind=1.0,
+        meaning=Decision(-9.253, semantic=14.678, margin=3.624, standout=1.045, short=-0.106),
         same=Decision(
-            -1.691,
-            rank=0.938,
-            coverage=2.399,
+            -1.739,
+            rank=1.445,
+            coverage=2.579,
             margin=0.053,
-            standout=0.351,
-            short=-1.249,
-            unknown=-1.327,
+            standout=0.291,
+            short=-1.921,
+            unknown=-0.29,
         ),
         same_cjk=Decision(
-            -2.342, rank=1.35, coverage=5.383, margin=2.898, standout=0.552, short=-5.329
+            -2.159, rank=1.593, coverage=5.341, margin=2.226, standout=0.557, short=-4.624
         ),
-        across=Decision(-2.535, rank=2.133, margin=9.716, standout=1.241, short=-1.435),
-        across_cjk=Decision(-2.127, standout=4.009, short=-6.22),
+        across=Decision(-0.303, rank=1.554, margin=5.275, standout=0.12, short=-3.169),
+        across_cjk=Decision(-0.869, rank=1.397, margin=0.895, standout=1.18, short=-5.354),
     ),
 }
 

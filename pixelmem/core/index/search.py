@@ -80,7 +80,7 @@ VAULT_SAMPLE = 256  # memories per script whose median cosine says where "unrela
 DEFAULT_SPREAD = 0.1  # of 1 − median: the spread of unrelated cosines when none is measured
 _NONE = -np.inf
 _NO_POSITIONS = np.zeros(0, np.int64)
-_NO_TERM = "\x00"  # a keyword term no text can hold (tokens have no control characters)
+_NO_TERM = " "  # a keyword term no text can hold (no token holds a space)
 _SCRIPTS = SCRIPTS  # what main_script returns, in background order
 
 
