@@ -49,7 +49,6 @@ from pixelmem.core.index.relevance import (
     keyword_evidence,
     probability,
     rank_logits,
-    relevance,
     semantic_evidence,
     unrelated,
 )
@@ -544,7 +543,7 @@ class SearchIndex:
 
         A memory is scored by its best chunk's cosine with the normalised mean of this
         memory's chunk vectors, calibrated like a semantic search (``anchors``: the anchor
-        texts' vectors, for the background). Copies of this memory are never listed. Empty when
+        texts' vectors, for the background), each on its own: no neighbour trails another. Copies of this memory are never listed. Empty when
         the memory is unknown or there are no vectors.
         """
         rows = self._catalog.rows_of(memory_id)
@@ -566,7 +565,9 @@ class SearchIndex:
         me = self._catalog.position[memory_id]
         nearness = semantic_evidence(best, background, spread)
         nearness[content == self._catalog.meta.content[me]] = _NONE  # itself and its copies
-        score = relevance("semantic", nearness, None, calibration=calibration)
+        # Each neighbour by its own nearness: how related two notes are does not depend on a
+        # third being closer (no "behind the best", which is for a question's one answer).
+        score = probability(rank_logits("semantic", nearness, None, calibration=calibration))
         score[~np.isfinite(nearness)] = _NONE
         ranked = _Ranked(found.positions, score, None)
         floor = min(min_relevance, WEAKER_FLOOR) if weaker > 0 else min_relevance
