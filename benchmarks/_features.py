@@ -124,8 +124,13 @@ def _coverage(index, terms, positions: np.ndarray, score: np.ndarray) -> dict:
             QueryTerms((term,), ()), index._catalog.chunk_capacity, only
         )
         held[term] = np.isin(chosen, index._known_owners(ids))
-    return {"cov_rows": top, "cov_held": held, "idf": idf, "strong": terms.strong,
-            "weak": terms.weak}
+    return {
+        "cov_rows": top,
+        "cov_held": held,
+        "idf": idf,
+        "strong": terms.strong,
+        "weak": terms.weak,
+    }
 
 
 def load_set(name: str, model: str = "local-multilingual", fresh: bool = False):
@@ -146,6 +151,6 @@ if __name__ == "__main__":
     from benchmarks.eval_calibration import SETS
 
     model = sys.argv[1] if len(sys.argv) > 1 else "local-multilingual"
-    for set_name in sys.argv[2:] or SETS + ["xquad_mixed", "unans_x_700_en", "unans_x_750_zh"]:
+    for set_name in sys.argv[2:] or [*SETS, "xquad_mixed", "unans_x_700_en", "unans_x_750_zh"]:
         rows = load(set_name, model, fresh=True)
         print(set_name, len(rows), file=sys.stderr)

@@ -204,8 +204,12 @@ def print_table(befores: list[dict], after: dict) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--before", nargs="*", default=["main"],
-                        help="git revisions to compare with (none: this tree alone)")
+    parser.add_argument(
+        "--before",
+        nargs="*",
+        default=["main"],
+        help="git revisions to compare with (none: this tree alone)",
+    )
     parser.add_argument("--models", default="local-multilingual")
     parser.add_argument("--sets", nargs="*", default=SETS)
     parser.add_argument("--floor", type=float, default=0.5)
@@ -237,10 +241,8 @@ def main() -> None:
             old = [str(b.get("related", {}).get(model, {}).get(field, "-")) for b in befores]
             print(f"  {field:<14} {' > '.join([*old, str(value)])}")
     if args.json:
-        args.json.write_text(
-            json.dumps({"before": dict(zip(args.before, befores, strict=True)), "after": after},
-                       indent=1)  # fmt: skip
-        )
+        figures = {"before": dict(zip(args.before, befores, strict=True)), "after": after}
+        args.json.write_text(json.dumps(figures, indent=1))
 
 
 def measure_revision(revision: str, args: argparse.Namespace) -> dict:

@@ -68,7 +68,7 @@ SHOWN = {"floor_bilingual": 0.10, "personal_bilingual": 0.15, "names_bilingual":
          # the code that showed 14 of these 100 showed 4 of those.
          "unans_en_700": 0.14}  # fmt: skip
 FEATURES = {
-    "meaning": ("semantic", "margin", "standout", "short"),
+    "meaning": ("semantic", "standout", "short"),
     "same": ("rank", "coverage", "margin", "standout", "short", "unknown"),
     "same_cjk": ("rank", "coverage", "margin", "standout", "short", "unknown"),
     "across": ("rank", "margin", "standout", "short"),
@@ -78,6 +78,9 @@ SIGNED = {"short"}  # not evidence about the hit: its weight may have either sig
 AGAINST = {"unknown"}  # words the vault never holds never make an answer likelier: weight ≤ 0
 MIN_ROWS = 40  # of each kind (right first, nothing answers) for a model to be fitted
 SHIFTS = np.round(np.arange(-2.0, 2.0001, 0.05), 2)  # logits tried for each intercept
+# Logits per logit of margin below which the margin is left out: reading it costs the search
+# a certain second-best memory (deeper candidate lists) for next to no change.
+SLIGHT = 0.1
 SIMPLER = 0.01  # cost: the rank logit alone decides unless the fitted model is this much better
 SILENT = 0.1  # coverage below this: the keyword side has (almost) nothing to say
 FAMILY = {"local": "all-minilm-l6", "local-multilingual": "e5-small"}
@@ -288,6 +291,7 @@ def fit_part(blocks: list[Block], part: str, base: Calibration) -> Decision:
         negative = [
             f for f, w in zip(features, beta[1:], strict=True)
             if (w < 0 and f not in SIGNED | AGAINST) or (w > 0 and f in AGAINST)
+            or (f == "margin" and w < SLIGHT)
         ]  # fmt: skip
         if not negative:
             weights = {f: round(float(w), 3) for f, w in zip(features, beta[1:], strict=True)}

@@ -104,7 +104,9 @@ def main() -> None:
     here = Path(__file__).parent
     with (here / "corpus.jsonl").open("w", encoding="utf-8") as out:
         for doc, (title, text) in NOTES.items():
-            out.write(json.dumps({"_id": doc, "title": title, "text": text}, ensure_ascii=False) + "\n")
+            out.write(
+                json.dumps({"_id": doc, "title": title, "text": text}, ensure_ascii=False) + "\n"
+            )
     with (here / "queries.jsonl").open("w", encoding="utf-8") as out:
         for qid, text, *_ in QUESTIONS + NONE:
             out.write(json.dumps({"_id": qid, "text": text}, ensure_ascii=False) + "\n")

@@ -89,7 +89,12 @@ class Decision:
 
     def monotone(self) -> bool:
         weights = (
-            self.rank, self.semantic, self.keyword, self.coverage, self.margin, self.standout
+            self.rank,
+            self.semantic,
+            self.keyword,
+            self.coverage,
+            self.margin,
+            self.standout,
         )
         return all(w >= 0 for w in weights)
 

@@ -52,7 +52,8 @@ REQUEST_WORDS = frozenset(
     saved kept jotted please""".split()  # noqa: SIM905
 )
 # Chinese request phrases, stripped only where a CJK run begins or ends (inside a run they may
-# be part of a word: 笔记本), longest first, repeatedly: 关于X的笔记, 哪些笔记提到了X, 有没有写X的内容.
+# be part of a word: 笔记本), longest first, repeatedly: 关于X的笔记, 哪些笔记提到了X,
+# 有没有写X的内容.
 REQUEST_PREFIXES_ZH = (
     "哪些笔记提到了", "哪些笔记提到", "哪些笔记里", "哪些笔记", "有没有写过", "有没有写", "有没有",
     "帮我找一下", "帮我找", "找一下", "查一下", "我记过", "我写过", "记过", "写过", "我记的",

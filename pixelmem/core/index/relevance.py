@@ -134,6 +134,10 @@ class Logistic:
         )
 
 
+_NEVER = Decision(-30.0)  # a decision model that never shows anything
+_RANK_ALONE = Decision(0.0, rank=1.0)  # the rank logit decides
+
+
 @dataclass(frozen=True)
 class Calibration:
     """One logistic model per search mode, for one family of embedding models.
@@ -150,11 +154,11 @@ class Calibration:
     # Whether the best hit answers (pixelmem.core.index.decision): by its meaning alone (in
     # the query's script), and, for a query in an alphabet and in a CJK script, with all its
     # evidence, the best hit in the query's script and in another one.
-    meaning: Decision = Decision(-30.0)
-    same: Decision = Decision(0.0, rank=1.0)
-    same_cjk: Decision = Decision(0.0, rank=1.0)
-    across: Decision = Decision(0.0, rank=1.0)
-    across_cjk: Decision = Decision(0.0, rank=1.0)
+    meaning: Decision = _NEVER
+    same: Decision = _RANK_ALONE
+    same_cjk: Decision = _RANK_ALONE
+    across: Decision = _RANK_ALONE
+    across_cjk: Decision = _RANK_ALONE
 
 
 # Fitted by ``benchmarks/fit_relevance.py --refit-base`` on the development sets of
@@ -203,18 +207,12 @@ CALIBRATIONS: dict[str, Calibration] = {
         semantic=Logistic(intercept=-2.439, semantic=7.573, keyword=0.0),
         keyword=Logistic(intercept=-1.261, semantic=0.0, keyword=3.798),
         behind=1.0,
-        meaning=Decision(-9.253, semantic=14.678, margin=3.624, standout=1.045, short=-0.106),
+        meaning=Decision(-7.693, semantic=14.69, standout=1.377, short=-0.13),
         same=Decision(
-            -1.739,
-            rank=1.445,
-            coverage=2.579,
-            margin=0.053,
-            standout=0.291,
-            short=-1.921,
-            unknown=-0.29,
+            -1.737, rank=1.473, coverage=2.62, standout=0.294, short=-1.899, unknown=-0.244
         ),
         same_cjk=Decision(
-            -2.159, rank=1.593, coverage=5.341, margin=2.226, standout=0.557, short=-4.624
+            -2.059, rank=1.593, coverage=5.341, margin=2.226, standout=0.557, short=-4.624
         ),
         across=Decision(-0.303, rank=1.554, margin=5.275, standout=0.12, short=-3.169),
         across_cjk=Decision(-0.869, rank=1.397, margin=0.895, standout=1.18, short=-5.354),

@@ -36,10 +36,10 @@ import numpy as np
 
 from pixelmem.core.index.catalog import Catalog, MemoryChunks, as_utc
 from pixelmem.core.index.chunking import Chunk
+from pixelmem.core.index.decision import MARGIN_CAP, Best, decide, finish, standout
 from pixelmem.core.index.keyword_index import token_hashes
 from pixelmem.core.index.keyword_side import LocalKeywordSide
 from pixelmem.core.index.query import ParsedQuery, parse_query
-from pixelmem.core.index.decision import MARGIN_CAP, Best, decide, finish, standout
 from pixelmem.core.index.relevance import (
     CALIBRATIONS,
     DEFAULT_MIN_RELEVANCE,
@@ -80,6 +80,7 @@ DEFAULT_SPREAD = 0.1  # of 1 − median: the spread of unrelated cosines when no
 _NONE = -np.inf
 _NO_POSITIONS = np.zeros(0, np.int64)
 _NO_TERM = " "  # a keyword term no text can hold (no token holds a space)
+_TOKEN_CACHE = 1024  # memories whose keyword tokens a snapshot keeps for the coverage
 _SCRIPTS = SCRIPTS  # what main_script returns, in background order
 
 
@@ -175,6 +176,7 @@ class SearchIndex:
         self._fallback = fallback
         self.backend = backend
         self._sample: _VaultSample | None = None  # built on first use (backgrounds)
+        self._tokens: dict[int, frozenset[str]] = {}  # best hits' keyword tokens (coverage)
 
     @classmethod
     def build(
@@ -543,8 +545,9 @@ class SearchIndex:
 
         A memory is scored by its best chunk's cosine with the normalised mean of this
         memory's chunk vectors, calibrated like a semantic search (``anchors``: the anchor
-        texts' vectors, for the background), each on its own: no neighbour trails another. Copies of this memory are never listed. Empty when
-        the memory is unknown or there are no vectors.
+        texts' vectors, for the background), each on its own: no neighbour trails another.
+        Copies of this memory are never listed. Empty when the memory is unknown or there are
+        no vectors.
         """
         rows = self._catalog.rows_of(memory_id)
         if self._vectors is None or not len(rows) or k <= 0:
@@ -783,8 +786,9 @@ class SearchIndex:
             return _Ranked(found.positions, score[:n], float(score[n:].max()) if extra else None,
                            values)  # fmt: skip
         top = int(np.lexsort((found.positions, -listed))[0])  # ties: by position, as a scan
-        best, certain = self._best(query, found, top, rank, n, cosine if sem is not None else None,
-                                   kw_used if kw is not None else None, scripts)  # fmt: skip
+        rows = (cosine if sem is not None else None, kw_used if kw is not None else None,
+                scripts, short)  # fmt: skip
+        best, certain = self._best(query, found, top, rank, n, rows)
         models = query.calibration or CALIBRATIONS["default"]
         mode = query.mode if query.semantic_weight >= 1.0 else "keyword"
         decision, parts = decide(models, best, mode)
@@ -808,53 +812,53 @@ class SearchIndex:
         top: int,
         rank: np.ndarray,
         n: int,
-        cosine: np.ndarray | None,
-        keyword: np.ndarray | None,
-        scripts: np.ndarray,
+        values: tuple[np.ndarray | None, np.ndarray | None, np.ndarray, np.ndarray],
     ) -> tuple[Best, bool]:
         """The evidence the decision reads for candidate ``top`` (:class:`Best`), and whether
         it is certain: no unlisted memory (the bound rows after ``n``) may rank above the
-        best, or above the next candidate of other content (the margin)."""
+        best, nor, when the decision reads the margin, change it (rank above the next
+        candidate of other content, closer than :data:`MARGIN_CAP` to the best). ``values``:
+        every row's cosine, keyword evidence (as ranked), script and short-query hold."""
+        cosine, keyword, scripts, short = values
+        models = query.calibration or CALIBRATIONS["default"]
         content = self._catalog.meta.content
         position = int(found.positions[top])
         others = content[found.positions] != content[position]
         listed = rank[:n]
         second = float(listed[others].max()) if others.any() else -np.inf
         unlisted = float(rank[n:].max()) if len(rank) > n else -np.inf
-        certain = unlisted < listed[top] and (unlisted < second or not np.isfinite(unlisted))
-        margin = MARGIN_CAP if not np.isfinite(second) else float(listed[top] - second)
+        margin = min(MARGIN_CAP, float(listed[top] - second)) if np.isfinite(second) else MARGIN_CAP
         script = int(scripts[top])
-        standout_value = None
+        cross = bool(self._differs(query.script, scripts[top : top + 1])[0])
+        cjk = query.script == CJK_SCRIPT
+        reads_margin = (
+            cosine is not None and query.mode != "keyword" and _reads_margin(models, cross, cjk)
+        )
+        certain = unlisted <= listed[top] and (  # a tie at the top is as arbitrary as at the cut
+            not reads_margin or unlisted < second or listed[top] - unlisted >= MARGIN_CAP
+        )
+        semantic = standout_value = None
         if cosine is not None and query.vector is not None:
-            counts = self.vault_counts() if self._vectors is not None else np.zeros(3, int)
+            counts = self.vault_counts()
             standout_value = standout(
                 float(cosine[top]), float(query.background[0, script]),
                 float(query.background[2, script]), int(counts[script]),
             )  # fmt: skip
-        names = self._name_evidence(query, found.positions)
-        semantic = None
-        if cosine is not None:
             semantic = float(
                 semantic_evidence(
                     cosine[top], query.background[0, script], query.background[1, script]
                 )
             )
+        names = self._name_evidence(query, found.positions)
         coverage, unknown = self._coverage(query, position)
         best = Best(
-            rank=float(listed[top]),
-            semantic=semantic,
+            rank=float(listed[top]), semantic=semantic,
             keyword=None if keyword is None else float(keyword[top]),
-            coverage=coverage,
-            unknown=unknown,
-            margin=min(MARGIN_CAP, margin),
-            standout=standout_value,
-            cross=bool(self._differs(query.script, scripts[top : top + 1])[0]),
-            held=bool(query.short and self._holds_every_word(query, found.positions[top : top + 1])[0]),
+            coverage=coverage, unknown=unknown, margin=margin, standout=standout_value,
+            cross=cross, held=bool(query.short and short[top] > 0),
             names_keyword=None if names is None else float(names[0][top]),
             names_held=names is not None and bool(names[1][top]),
-            named=bool(np.isin(position, query.named)),
-            short_query=query.short,
-            cjk=query.script == CJK_SCRIPT,
+            named=bool(np.isin(position, query.named)), short_query=query.short, cjk=cjk,
         )  # fmt: skip
         return best, certain
 
@@ -867,22 +871,31 @@ class SearchIndex:
             return 0.0, 0.0
         strong = set(terms.strong)
         words = [t for t in dict.fromkeys(terms.strong) if not t.startswith(STEM_MARK)]
-        only = self._only(np.array([position], np.int64))
-        every = self._catalog.chunk_capacity
-        held = {
-            term for term in strong
-            if len(self._keywords.top_chunks(QueryTerms((term,), ()), every, only)[0])
-        }  # fmt: skip
         stems = [stem_of(w) if stem_of(w) in strong else w for w in words]
+        held = self._memory_tokens(position)
+        has = np.array([w in held or st in held for w, st in zip(words, stems, strict=True)])
         idf = np.array([self._keywords.idf_sum((w,)) for w in words], np.float64)
         nowhere = self._keywords.idf_sum((_NO_TERM,))  # the idf of a word no chunk holds
         known = np.array([self._keywords.idf_sum((st,)) < nowhere - 1e-9 for st in stems])
-        has = np.array([w in held or st in held for w, st in zip(words, stems, strict=True)])
         weights = idf**2
         total = float(weights.sum())
         if total <= 0:
             return 0.0, 0.0
         return float(weights[has].sum() / total), float(weights[~known].sum() / total)
+
+    def _memory_tokens(self, position: int) -> frozenset[str]:
+        """The keyword tokens of one memory (its chunks and title), kept for this snapshot."""
+        tokens = self._tokens.get(position)
+        if tokens is None:
+            chunks = self._catalog.chunks
+            texts = [c.text for r in self._catalog.rows[position].tolist() if (c := chunks[r])]
+            if self._titles_in_keyword:
+                texts.append(self._catalog.meta.titles[position])
+            tokens = frozenset(token for text in texts for token in tokenize(text))
+            if len(self._tokens) >= _TOKEN_CACHE:
+                self._tokens.clear()
+            self._tokens[position] = tokens
+        return tokens
 
     # -- internals -------------------------------------------------------------------------
 
@@ -1082,6 +1095,12 @@ def _split_weaker(
     above = [g for g in groups if ranked.score_of(g[0]) >= floor][:k]
     below = [g for g in groups if ranked.score_of(g[0]) < floor][: max(0, weaker)]
     return above + below
+
+
+def _reads_margin(models: Calibration, cross: bool, cjk: bool) -> bool:
+    """Whether the decision on a best hit so placed reads its margin (decision.decide)."""
+    part = getattr(models, ("across" if cross else "same") + ("_cjk" if cjk else ""))
+    return part.margin > 0 or (not cross and models.meaning.margin > 0)
 
 
 def _monotone(calibration: Calibration | None) -> bool:
