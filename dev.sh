@@ -37,7 +37,7 @@ setup() {
         echo "$want" > "$stamp"
         path_hint
     fi
-    "$VENV/bin/python" -m pixelmem.gui.i18n_build >/dev/null 2>&1 || true
+    "$VENV/bin/python" -m pixelmem.gui.i18n.build >/dev/null 2>&1 || true
 }
 
 path_hint() {

@@ -29,7 +29,7 @@ def measure(files: int, workdir: Path) -> dict[str, float]:
     from PySide6.QtWidgets import QApplication
 
     from pixelmem.core.settings import Settings
-    from pixelmem.gui.main_window import MainWindow
+    from pixelmem.gui.window.main_window import MainWindow
 
     sys.path.insert(0, str(ROOT / "tests"))
     from fakes import HashEmbedder

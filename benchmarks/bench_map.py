@@ -113,11 +113,11 @@ def refresh_stall(old: MemoryVectors, text_of, seconds: float) -> str:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtWidgets import QApplication
 
-    from pixelmem.gui.map_canvas import MapCanvas
-    from pixelmem.gui.map_paint import scene_points
+    from pixelmem.gui.map.map_canvas import MapCanvas
+    from pixelmem.gui.map.map_paint import scene_points
 
     try:
-        from pixelmem.gui.map_view import prepare_drawing
+        from pixelmem.gui.map.map_view import prepare_drawing
     except ImportError:  # an older checkout, measured for comparison
         prepare_drawing = None
     app = QApplication.instance() or QApplication([])
@@ -157,8 +157,8 @@ def repaint_ms(semantic_map) -> float:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtWidgets import QApplication
 
-    from pixelmem.gui.map_canvas import MapCanvas
-    from pixelmem.gui.map_paint import scene_points
+    from pixelmem.gui.map.map_canvas import MapCanvas
+    from pixelmem.gui.map.map_paint import scene_points
 
     app = QApplication.instance() or QApplication([])
     canvas = MapCanvas()

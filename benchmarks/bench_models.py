@@ -33,7 +33,11 @@ from pixelmem.core.providers.embeddings.factory import create_embedder
 from pixelmem.core.settings import EmbeddingSettings, Settings
 
 HERE = Path(__file__).resolve().parent
-EVAL = HERE.parents[1] / "shared" / "eval"
+# ../shared/eval beside the checkout, or beside the folder of worktrees it is in.
+EVAL = next(
+    (p / "shared" / "eval" for p in HERE.parents if (p / "shared" / "eval").is_dir()),
+    HERE.parents[1] / "shared" / "eval",
+)
 DATA = HERE / "data"
 MODELS = {
     "local": "MiniLM int8",

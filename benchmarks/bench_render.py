@@ -30,7 +30,7 @@ CASES = {
 def main() -> None:
     app = QApplication.instance() or QApplication([])
     from pixelmem.gui.chat.widgets import MarkdownView
-    from pixelmem.gui.markdown_preview import MarkdownPreview
+    from pixelmem.gui.widgets.markdown_preview import MarkdownPreview
 
     worst = 0.0
     for cls in (MarkdownPreview, MarkdownView):

@@ -18,6 +18,7 @@ two beats, minus the 5 ms period, is the longest time the window could not react
 from __future__ import annotations
 
 import argparse
+import gc
 import hashlib
 import json
 import os
@@ -27,16 +28,21 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+# The pixelmem measured: this checkout, or another one (``--old``'s child processes).
+SOURCE = Path(os.environ.get("PIXELMEM_BENCH_SOURCE", ROOT))
+sys.path.insert(0, str(SOURCE))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import numpy as np  # noqa: E402
+from _stalls import StallWatch  # noqa: E402
 from PySide6.QtCore import QEventLoop, QObject, Qt, QTimer  # noqa: E402
 
 from pixelmem.core.index.chunking import Chunk  # noqa: E402
@@ -46,6 +52,7 @@ from pixelmem.core.settings import Settings  # noqa: E402
 from pixelmem.core.vault.memory import Memory  # noqa: E402
 
 HEARTBEAT_MS = 5
+FRAME_MS = 16  # the target: no stall longer than one frame
 DIM = 384
 
 try:
@@ -83,28 +90,47 @@ class FakeEmbedder:
 
 
 class Heartbeat(QObject):
-    """A 5 ms timer on the GUI thread; every late beat is time the UI could not react."""
+    """A 5 ms timer on the GUI thread; every late beat is time the UI could not react.
 
-    def __init__(self) -> None:
+    Each beat also reads the GUI thread's scheduler counters (Linux), so a stall splits into
+    the GUI thread's own work, its wait for a CPU (the machine's load: other agents, or our
+    own workers' threads) and the rest, blocked (the GIL). "Without CPU waits" is the stall a
+    quiet machine would show. With ``--why``, a watchdog samples the stacks while a beat is
+    late and the report puts a cause on every stall longer than a frame (_stalls.py)."""
+
+    def __init__(self, why: bool = False) -> None:
         super().__init__()
         self._timer = QTimer(self, interval=HEARTBEAT_MS)
         self._timer.setTimerType(Qt.TimerType.PreciseTimer)
         self._timer.timeout.connect(self._beat)
         self.gaps: list[float] = []
+        self.cpu_waits: list[float] = []  # seconds of each gap spent waiting for a CPU
         self._last = 0.0
+        self._last_cpu = CpuClock.ZERO
+        self._clock = CpuClock()
+        self._watch = StallWatch(HEARTBEAT_MS) if why else None
 
     def start(self) -> None:
         self.gaps.clear()
+        self.cpu_waits.clear()
         self._last = time.perf_counter()
+        self._last_cpu = self._clock.read()
+        if self._watch is not None:
+            self._watch.start()
         self._timer.start()
 
     def stop(self) -> None:
         self._timer.stop()
+        if self._watch is not None:
+            self._watch.stop()
 
     def _beat(self) -> None:
-        now = time.perf_counter()
+        now, cpu = time.perf_counter(), self._clock.read()
         self.gaps.append(now - self._last)
-        self._last = now
+        self.cpu_waits.append(cpu.waiting - self._last_cpu.waiting)
+        if self._watch is not None:
+            self._watch.beat(now, cpu.running - self._last_cpu.running, self.cpu_waits[-1])
+        self._last, self._last_cpu = now, cpu
 
     def report(self, label: str) -> None:
         if not self.gaps:
@@ -114,12 +140,68 @@ class Heartbeat(QObject):
         worst = max(stalls)
         p99 = float(np.percentile(stalls, 99))
         over = sum(1 for s in stalls if s > 50)
-        verdict = "OK" if worst <= 50 else "OVER"
+        frames = sum(1 for s in stalls if s > FRAME_MS)
+        verdict = "OK" if worst <= FRAME_MS else "OVER"
         print(
-            f"{label}: longest UI stall {worst:.1f} ms (target ≤ 50 ms, {verdict}; "
-            f"{worst / 50:.2f}× target), p99 {p99:.1f} ms, {over} stalls > 50 ms, "
-            f"{len(self.gaps)} beats"
+            f"{label}: longest UI stall {worst:.1f} ms (target ≤ {FRAME_MS} ms, {verdict}), "
+            f"p99 {p99:.1f} ms, {frames} stalls > {FRAME_MS} ms, {over} > 50 ms, "
+            f"{len(self.gaps)} beats, load {os.getloadavg()[0]:.1f}"
         )
+        figures = dict(worst=worst, p99=p99, over16=frames, over50=over)
+        if self._clock.works:
+            own = [max(0.0, s - w * 1000) for s, w in zip(stalls, self.cpu_waits, strict=True)]
+            figures.update(
+                own_worst=max(own),
+                own_over16=sum(1 for s in own if s > FRAME_MS),
+                own_over50=sum(1 for s in own if s > 50),
+            )
+            print(
+                f"  without the GUI thread's waits for a CPU (what a quiet machine shows): "
+                f"longest {max(own):.1f} ms, {figures['own_over16']} > {FRAME_MS} ms, "
+                f"{figures['own_over50']} > 50 ms; CPU waits {sum(self.cpu_waits):.1f} s in all"
+            )
+        record_result(label, **figures)
+        if self._watch is not None:
+            self._watch.report(f"{label}, why")
+
+
+class CpuClock:
+    """The calling thread's time on a CPU and waiting for one (``/proc/.../schedstat``), in
+    seconds; zeros where the kernel does not say."""
+
+    class Reading(NamedTuple):
+        running: float
+        waiting: float
+
+    ZERO = Reading(0.0, 0.0)
+
+    def __init__(self) -> None:
+        path = f"/proc/self/task/{threading.get_native_id()}/schedstat"
+        try:
+            self._fd: int | None = os.open(path, os.O_RDONLY)
+        except OSError:
+            self._fd = None
+
+    @property
+    def works(self) -> bool:
+        return self._fd is not None
+
+    def read(self) -> CpuClock.Reading:
+        if self._fd is None:
+            return self.ZERO
+        running, waiting, _ = os.pread(self._fd, 96, 0).split()
+        return self.Reading(int(running) / 1e9, int(waiting) / 1e9)
+
+
+def record_result(label: str, **figures: float) -> None:
+    """Figures for the parent of an ``--old`` comparison (a JSON file it names)."""
+    out = os.environ.get("PIXELMEM_BENCH_RESULT")
+    if not out:
+        return
+    path = Path(out)
+    results = json.loads(path.read_text()) if path.exists() else {}
+    results.setdefault(label, []).append(figures)
+    path.write_text(json.dumps(results))
 
 
 def wait_until(condition: Callable[[], bool], timeout: float) -> bool:
@@ -140,7 +222,7 @@ def pause(seconds: float) -> None:
 
 
 def make_window(engine: Engine, settings: Settings):
-    from pixelmem.gui.main_window import MainWindow
+    from pixelmem.gui.window.main_window import MainWindow
 
     window = MainWindow(engine, settings)
     window._closing_ok = True
@@ -161,6 +243,15 @@ def close(window) -> None:
 
 
 def pick_embedder(kind: str):
+    if kind == "e5":
+        try:
+            from pixelmem.core.providers.embeddings.e5_onnx import E5OnnxEmbedder
+
+            embedder = E5OnnxEmbedder()
+            embedder.embed_query("warm up")
+            return embedder, "real E5OnnxEmbedder (multilingual-e5-small int8)"
+        except Exception as exc:  # the model is optional for this benchmark
+            print(f"E5OnnxEmbedder did not load ({exc}); using the fake embedder")
     if kind == "local":
         try:
             from pixelmem.core.providers.embeddings.local import LocalEmbedder
@@ -173,7 +264,7 @@ def pick_embedder(kind: str):
     return FakeEmbedder(), "fake hashed bag-of-words embedder"
 
 
-def bench_indexing(tmp: Path, memories: int, kind: str) -> None:
+def bench_indexing(tmp: Path, memories: int, kind: str, why: bool) -> None:
     vault = tmp / f"index{memories}"
     generate_vault(vault, memories, seed=1)
     embedder, name = pick_embedder(kind)
@@ -181,7 +272,7 @@ def bench_indexing(tmp: Path, memories: int, kind: str) -> None:
     settings = Settings()
     engine = Engine(vault, settings, embedder=embedder)
     window = make_window(engine, settings)
-    beat = Heartbeat()
+    beat = Heartbeat(why)
     beat.start()
     start = time.perf_counter()
     window.start()
@@ -234,7 +325,7 @@ class RandomQueryEmbedder(FakeEmbedder):
         return vector / np.linalg.norm(vector)
 
 
-def bench_search(tmp: Path, chunks: int, keystrokes: int) -> None:
+def bench_search(tmp: Path, chunks: int, keystrokes: int, why: bool) -> None:
     print(f"\n== 2. searching {chunks:,} chunks while typing ({keystrokes} keystrokes) ==")
     start = time.perf_counter()
     index, words = synthetic_index(chunks)
@@ -246,7 +337,15 @@ def bench_search(tmp: Path, chunks: int, keystrokes: int) -> None:
     window = make_window(engine, settings)
     window.start()
     wait_until(lambda: window.session.index_ready, timeout=60)
-    engine._index = index  # the benchmark swaps in the big synthetic snapshot
+    # The benchmark swaps in the big synthetic snapshot (where this version of Engine keeps it).
+    if hasattr(engine, "_snapshot"):
+        engine._snapshot = (index, engine.embedder)
+    else:
+        engine._index = index
+    # ... and keeps it: a reindex of the empty vault (the watcher, a late request) would put
+    # an empty index back and every later keystroke would search nothing.
+    engine.reindex = lambda *args, **kwargs: None
+    gc.freeze()  # as the app does with every new snapshot (session._reindexed)
     panel = window.search_panel
     seconds: list[float] = []
     panel._latest_outcomes = seconds
@@ -259,7 +358,7 @@ def bench_search(tmp: Path, chunks: int, keystrokes: int) -> None:
     panel._show = show
     rng = np.random.default_rng(3)
     text = " ".join(rng.choice(words, 60))
-    beat = Heartbeat()
+    beat = Heartbeat(why)
     beat.start()
     for i in range(1, keystrokes + 1):  # ~12 characters a second, each one a search
         panel.search_box.setText(text[:i])
@@ -268,9 +367,12 @@ def bench_search(tmp: Path, chunks: int, keystrokes: int) -> None:
     wait_until(lambda: not panel._debounce.isActive(), timeout=5)
     from pixelmem.gui import workers
 
-    workers.wait_for_all(60_000)
-    wait_until(lambda: not workers._live, timeout=10)
+    # The event loop keeps running (a blocking wait would be a stall of the benchmark's own).
+    wait_until(lambda: not workers.active_thread_count() and not workers._live, timeout=120)
     beat.stop()
+    searched = engine.index.chunk_count
+    if searched != index.chunk_count:
+        print(f"the searches ran on another index ({searched:,} chunks): figures not comparable")
     beat.report("while searching")
     if seconds:
         print(
@@ -479,30 +581,88 @@ def bench_launch(tmp: Path, memories: int, old_ref: str | None, rounds: int) -> 
     compare_fresh_launches(vault, tmp, old_ref, rounds)
 
 
+def compare_in_children(args: argparse.Namespace, tmp: Path) -> None:
+    """Run this benchmark's ``--only`` part on this checkout and on ``--old``, each in its own
+    process (alternating, ``--rounds`` each), and print the stalls side by side."""
+    sources = {"this checkout": ROOT, f"old {args.old}": old_checkout(args.old, tmp)}
+    results: dict[str, dict[str, list[dict[str, float]]]] = {}
+    forwarded = [
+        f"--only={args.only}",
+        f"--embedder={args.embedder}",
+        f"--index-memories={args.index_memories}",
+        f"--search-chunks={args.search_chunks}",
+        f"--keystrokes={args.keystrokes}",
+    ] + (["--why"] if args.why else [])
+    try:
+        for round_ in range(args.rounds):
+            for number, (name, source) in enumerate(sources.items()):
+                out = tmp / f"result-{number}-{round_}.json"
+                print(f"\n---- {name}, round {round_ + 1} of {args.rounds} ----", flush=True)
+                env = dict(
+                    os.environ, PIXELMEM_BENCH_SOURCE=str(source), PIXELMEM_BENCH_RESULT=str(out)
+                )
+                subprocess.run([sys.executable, __file__, *forwarded], env=env, check=False)
+                if out.exists():
+                    for label, runs in json.loads(out.read_text()).items():
+                        results.setdefault(name, {}).setdefault(label, []).extend(runs)
+    finally:
+        subprocess.run(
+            ["git", "worktree", "remove", "--force", str(sources[f"old {args.old}"])],
+            cwd=ROOT,
+            check=False,
+        )
+    print(f"\n== before/after, {args.rounds} alternating rounds, load {os.getloadavg()} ==")
+    for name, labels in results.items():
+        for label, runs in labels.items():
+            worst = ", ".join(f"{r['worst']:.1f}" for r in runs)
+            over16 = ", ".join(str(int(r["over16"])) for r in runs)
+            over50 = ", ".join(str(int(r["over50"])) for r in runs)
+            p99 = ", ".join(f"{r['p99']:.1f}" for r in runs)
+            print(
+                f"  {name:<22} {label}: longest stall {worst} ms; > {FRAME_MS} ms: {over16}; "
+                f"> 50 ms: {over50}; p99 {p99} ms"
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--embedder", choices=("local", "fake"), default="local")
+    parser.add_argument("--embedder", choices=("local", "e5", "fake"), default="local")
     parser.add_argument("--index-memories", type=int, default=2000)
     parser.add_argument("--search-chunks", type=int, default=100_000)
     parser.add_argument("--keystrokes", type=int, default=120)
     parser.add_argument("--launch-memories", type=int, default=10_000)
     parser.add_argument("--only", choices=("index", "search", "launch"), default=None)
     parser.add_argument(
-        "--old", help="git ref to launch too, from a temporary worktree (before/after, same run)"
+        "--old",
+        help="git ref to measure too, from a temporary worktree (before/after, same run); "
+        "with --only index or search, each code runs in its own process, alternating",
     )
-    parser.add_argument("--rounds", type=int, default=5, help="fresh-process launches of each")
+    parser.add_argument("--rounds", type=int, default=5, help="runs of each code with --old")
+    parser.add_argument(
+        "--why",
+        action="store_true",
+        help="sample the stacks while the GUI thread is late "
+        "and name a cause for every stall over a frame (benchmarks/_stalls.py)",
+    )
     args = parser.parse_args()
+    if args.old and args.only in ("index", "search"):
+        with tempfile.TemporaryDirectory(prefix="pixelmem-bench-ui-") as folder:
+            compare_in_children(args, Path(folder))
+        return
     from pixelmem.gui.app import create_application
 
     app = create_application()
-    print(f"python {sys.version.split()[0]}, cpus {os.cpu_count()}, load {os.getloadavg()}")
+    print(
+        f"python {sys.version.split()[0]}, cpus {os.cpu_count()}, load {os.getloadavg()}, "
+        f"pixelmem from {SOURCE}"
+    )
     with tempfile.TemporaryDirectory(prefix="pixelmem-bench-ui-") as folder:
         os.environ["PIXELMEM_CONFIG_DIR"] = str(Path(folder) / "config")
         tmp = Path(folder)
         if args.only in (None, "index"):
-            bench_indexing(tmp, args.index_memories, args.embedder)
+            bench_indexing(tmp, args.index_memories, args.embedder, args.why)
         if args.only in (None, "search"):
-            bench_search(tmp, args.search_chunks, args.keystrokes)
+            bench_search(tmp, args.search_chunks, args.keystrokes, args.why)
         if args.only in (None, "launch"):
             bench_launch(tmp, args.launch_memories, args.old, args.rounds)
     del app

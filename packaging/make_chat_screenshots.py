@@ -58,7 +58,7 @@ def main() -> int:
             wait_until(lambda d=done: bool(d), 30)
         wait_until(lambda: False, 0.5)
         pane.grab().save(str(DOCS / "screenshot-chat-narrow.png"))
-        window.focus_chat()
+        window.commands.focus_chat()
         wait_until(lambda: False, 0.5)
         window.grab().save(str(DOCS / "screenshot-chat-focus.png"))
         print(f"chat dock {pane.width()} px; wrote docs/screenshot-chat-narrow.png, -focus.png")

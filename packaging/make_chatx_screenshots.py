@@ -64,10 +64,10 @@ def main() -> int:
         pane.send()
         wait_until(lambda: bool(done), 30)
         pane.message_widgets()[-1].reasoning.toggle.click()
-        window.focus_chat()
+        window.commands.focus_chat()
         wait_until(lambda: False, 0.5)
         window.grab().save(str(DOCS / f"screenshot-chatx-thinking{suffix}.png"))
-        window.focus_chat()  # back to the normal layout
+        window.commands.focus_chat()  # back to the normal layout
 
         store = window.engine.store
         target = next(m for m in store.list() if "espresso" in m.title.lower())
@@ -83,7 +83,7 @@ def main() -> int:
         window.grab().save(str(DOCS / f"screenshot-chatx-inbox{suffix}.png"))
 
         panel = window.search_panel
-        window.focus_search()
+        window.commands.focus_search()
         query = "上个月的笔记 espresso" if LANGUAGE.startswith("zh") else "espresso this year"
         panel.search_box.setText(query)
         shown: list[object] = []

@@ -32,7 +32,7 @@ def main() -> int:
 
     from pixelmem.gui import i18n
     from pixelmem.gui.app import create_application
-    from pixelmem.gui.first_run import FirstRunDialog
+    from pixelmem.gui.dialogs.first_run import FirstRunDialog
 
     app = create_application()
 

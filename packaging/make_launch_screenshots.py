@@ -21,11 +21,12 @@ sys.path.insert(0, str(ROOT / "packaging"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 LANGUAGE = os.environ.get("SCREENSHOT_LANGUAGE", "en")
-SIZE = os.environ.get("SCREENSHOT_SIZE", "1480x900")
+DEFAULT_SIZE = "1480x900"
+SIZE = os.environ.get("SCREENSHOT_SIZE", DEFAULT_SIZE)
 
 
 def suffix() -> str:
-    parts = ["-800x600" if SIZE == "800x600" else "", "-zh" if LANGUAGE.startswith("zh") else ""]
+    parts = [f"-{SIZE}" if SIZE != DEFAULT_SIZE else "", "-zh" if LANGUAGE.startswith("zh") else ""]
     return "".join(parts)
 
 
@@ -57,7 +58,10 @@ def main() -> int:
     from bench_ui import wait_until
 
     wait_until(lambda: "first" in shots, 30)
-    wait_until(lambda: window._views is not None and window.session.loaded, 30)
+    from pixelmem.gui.panels.registry import Stage
+
+    # Ready: the editor and panels built after the first paint, and the docks after the scan.
+    wait_until(lambda: window.session.loaded and window.panels.is_built(Stage.AFTER_SCAN), 30)
     wait_until(lambda: False, 0.5)  # the docks' panels laid out and painted
     save_grab(window, ROOT / "docs" / f"screenshot-launch-ready{suffix()}.png")
     window.session.shutdown(30_000)

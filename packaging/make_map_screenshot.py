@@ -80,7 +80,7 @@ def main() -> int:
     for dock in (window.related_dock, window.list_dock, window.inbox_dock):
         if dock is not None:
             dock.hide()
-    window.show_map()
+    window.panels.reveal("map")
     wait_until(lambda: False, 0.2)
     window.resizeDocks([window.map_dock], [760], Qt.Orientation.Horizontal)
     wait_until(lambda: bool(shown), 120)

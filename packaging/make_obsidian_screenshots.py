@@ -128,7 +128,7 @@ def main() -> int:
 
     shown: list[int] = []
     window.quick_switcher.results_shown.connect(shown.append)
-    window.show_quick_switcher()
+    window.commands.show_quick_switcher()
     window.quick_switcher.query_edit.insert("书" if CHINESE else "boo")  # as typed
     wait_until(lambda: bool(shown) and window.quick_switcher.query_edit.text() != "", 10)
     wait_until(lambda: False, 0.5)

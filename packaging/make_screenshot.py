@@ -62,7 +62,7 @@ def main() -> int:
     from pixelmem.core.index.engine import Engine
     from pixelmem.core.settings import Settings
     from pixelmem.gui.app import create_application
-    from pixelmem.gui.main_window import MainWindow
+    from pixelmem.gui.window.main_window import MainWindow
 
     app = create_application()
     font = os.environ.get("SCREENSHOT_FONT", "Noto Sans CJK SC")  # Xvfb's default is DejaVu
@@ -103,9 +103,9 @@ def main() -> int:
     hits = [panel.model.hit_at(r) for r in range(panel.model.rowCount())]
     hit = next((h for h in hits if h.title == title), hits[0])
     panel.view.setCurrentIndex(panel.model.index(hits.index(hit)))
-    window.open_search_hit(hit)  # the passage is selected, the query's words marked
+    window.search_panel.hit_activated.emit(hit)  # the passage is selected, the query's words marked
     wait_until(lambda: window.related_panel.model.rowCount() > 0, 30)
-    window.focus_search()
+    window.commands.focus_search()
     panel.search_box.deselect()
     panel.search_box.setCursorPosition(len(QUERY))
     return _save(window, app)

@@ -62,7 +62,7 @@ echo "== 1. PyInstaller build"
 # Qt's xcb plugin links these two; PyInstaller bundles them only when the build machine has them
 # (without them the app cannot open its window under X11 where the system lacks them too).
 need_dev libxcb-icccm4 libxcb-keysyms1
-"$PYBIN/python" -m pixelmem.gui.i18n_build >/dev/null
+"$PYBIN/python" -m pixelmem.gui.i18n.build >/dev/null
 "$PYBIN/pyinstaller" packaging/pixelmem.spec --noconfirm --log-level WARN \
     --distpath dist --workpath build/pyinstaller
 echo "dist/pixelmem: $(du -sm dist/pixelmem | cut -f1) MB as built"

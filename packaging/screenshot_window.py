@@ -40,7 +40,7 @@ def application(language: str | None = None) -> Any:
 def open_window(vault: Path, settings: Any, size: tuple[int, int], embedder: Any = None) -> Any:
     """The main window over ``vault``, resized and shown (not started: connect first)."""
     from pixelmem.core.index.engine import Engine
-    from pixelmem.gui.main_window import MainWindow
+    from pixelmem.gui.window.main_window import MainWindow
 
     window = MainWindow(Engine(vault, settings, embedder=embedder), settings)
     window._closing_ok = True  # no "quit while indexing?" question at the end

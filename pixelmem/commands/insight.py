@@ -112,7 +112,7 @@ def _render_png(semantic_map, path: Path, width: int, height: int, title: str) -
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # headless: no display needed
     from PySide6.QtGui import QGuiApplication
 
-    from pixelmem.gui.map_paint import render_image
+    from pixelmem.gui.map.map_paint import render_image
 
     _app = QGuiApplication.instance() or QGuiApplication([])
     image = render_image(semantic_map, width, height, title)

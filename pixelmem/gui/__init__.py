@@ -1,5 +1,13 @@
-"""The desktop app (PySide6). The only package that imports Qt; it drives ``pixelmem.core``.
+"""The desktop app (PySide6): the only package that imports Qt; it drives ``pixelmem.core``.
 
-Start at :mod:`app` (``run_app``) and :mod:`main_window`. Background work goes through
-:mod:`workers` and :mod:`session`; views listen to the one :class:`bus.MemoryBus`.
+At the top: the start (``app``: ``run_app``; ``app_icon``; ``system_check``) and the foundation
+every package uses: ``bus`` (one ``memory_updated(ChangeSet, initiator)`` for every view),
+``workers`` (background work in one line, a serial write lane, latest-only requests),
+``session`` (one open vault: the Qt adapter over ``core.runtime``, which keeps it current;
+every engine call off the GUI thread), ``welcome``. Below them, packages that say what they
+hold, each ``__init__`` stating what it may import (import-linter's gui-packages contract
+checks it, and that no import circle exists): ``window`` (the main window, its menus, launch
+order and layout), ``panels`` (the dock panels and their registry: a new panel is one file and
+one entry), ``memory_list``, ``editor``, ``chat``, ``map``, ``dialogs``, ``widgets``, ``i18n``.
+The map, the bus and the panel recipe are in ``docs/ARCHITECTURE.md (The GUI)``.
 """

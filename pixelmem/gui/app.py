@@ -16,8 +16,8 @@ from pixelmem.core.index.engine import Engine
 from pixelmem.core.paths import VAULT_ENV, default_vault_dir
 from pixelmem.core.settings import Settings, update_settings
 from pixelmem.gui import i18n, workers
-from pixelmem.gui.main_window import MainWindow
-from pixelmem.gui.recent_vaults import remember_vault
+from pixelmem.gui.window.main_window import MainWindow
+from pixelmem.gui.window.recent_vaults import remember_vault
 
 if TYPE_CHECKING:
     from pixelmem.core.providers.chat_setup import ChatChoice
@@ -87,6 +87,9 @@ def save_chat_choice(chat: ChatChoice, settings: Settings) -> Settings:
         return settings
 
 
+GIL_SWITCH_SECONDS = 0.001
+
+
 def create_application(argv: list[str] | None = None) -> QApplication:
     app = QApplication.instance()
     if not isinstance(app, QApplication):
@@ -95,6 +98,12 @@ def create_application(argv: list[str] | None = None) -> QApplication:
     app.setOrganizationName("pixelmem")
     app.setApplicationDisplayName("pixelmem")
     app.setDesktopFileName("pixelmem")
+    # A thread waiting for the GIL gets it after at most this long (Python's default: 5 ms).
+    # The window's thread asks for it once per Python call Qt makes (a proxy's
+    # filterAcceptsRow per row on a model reset, a delegate's paint): with a worker busy
+    # in Python, 10k such calls queued ~0.2 s behind 5 ms turns (bench_ui --why, indexing
+    # 10k: set_memories' endResetModel). 1 ms: that stall is gone from the ranking.
+    sys.setswitchinterval(GIL_SWITCH_SECONDS)
     return app
 
 
@@ -114,7 +123,9 @@ def run_app(vault: str | None = None) -> int:
     i18n.install_translator(settings.language)
     path, first_run = choose_vault(vault, settings)
     if first_run:  # nothing chosen ever: ask where, and show where; maybe a chat model
-        from pixelmem.gui.first_run import FirstRunDialog  # and the chat providers: only now
+        from pixelmem.gui.dialogs.first_run import (
+            FirstRunDialog,  # and the chat providers: only now
+        )
 
         set_icon(app)
         dialog = FirstRunDialog(path, ask_chat=not settings.chat.provider)

@@ -149,7 +149,7 @@ def engine(small_vault: Path, embedder: FakeEmbedder, settings: Settings) -> Eng
 @pytest.fixture
 def window(qtbot, engine: Engine, settings: Settings):
     """The main window on the small vault, scanned and indexed."""
-    from pixelmem.gui.main_window import MainWindow
+    from pixelmem.gui.window.main_window import MainWindow
 
     win = MainWindow(engine, settings)
     qtbot.addWidget(win)

@@ -10,8 +10,8 @@ from PySide6.QtGui import QIcon
 
 from pixelmem.core.index.engine import Engine
 from pixelmem.core.settings import Settings
-from pixelmem.gui import settings_dialog
 from pixelmem.gui.app import AppController, choose_vault
+from pixelmem.gui.dialogs import settings_dialog
 
 
 def test_vault_precedence(monkeypatch, tmp_path: Path) -> None:
@@ -88,7 +88,7 @@ def test_settings_dialog_validates_and_saving_reindexes(qtbot, window) -> None:
     new = dialog.result_settings()
     assert new is not None and new.chunk.size == 400
     with qtbot.waitSignal(window.session.indexing_finished, timeout=5000):
-        window.apply_settings(new)
+        window.commands.apply_settings(new)
     assert window.engine.settings.chunk.size == 400
     assert Settings.load().chunk.size == 400
 
@@ -167,7 +167,7 @@ def test_open_vault_replaces_the_window(qtbot, tmp_path: Path, embedder, monkeyp
 
 def test_status_bar_offers_the_multilingual_model_in_one_click(qtbot, engine, settings) -> None:
     from pixelmem.core.index.model_choice import ENGLISH, ModelChoice
-    from pixelmem.gui.main_window import MainWindow
+    from pixelmem.gui.window.main_window import MainWindow
 
     engine.model_choice = ModelChoice(ENGLISH, "chosen before the Chinese notes came")
     win = MainWindow(engine, settings)

@@ -14,14 +14,14 @@ from PySide6.QtTest import QTest
 
 from pixelmem.core.index.engine import Engine
 from pixelmem.core.settings import Settings
-from pixelmem.gui import link_updates
+from pixelmem.gui.editor import link_updates
 
 FIXTURE = Path(__file__).parent.parent / "data" / "obsidian_vault"
 
 
 @pytest.fixture
 def obsidian_window(qtbot, tmp_path: Path, embedder, settings: Settings):
-    from pixelmem.gui.main_window import MainWindow
+    from pixelmem.gui.window.main_window import MainWindow
 
     vault = tmp_path / "Obsidian"
     shutil.copytree(FIXTURE, vault)
@@ -162,7 +162,7 @@ def test_renaming_offers_to_update_links_and_writes_them_in_one_change(
         timeout=5000,
         check_params_cb=lambda changes, _i: linking.id in changes.updated,
     ):
-        window.save_memory()
+        window.commands.save_memory()
     assert asked == [("Espresso", "Espresso basics", 2)]
     assert store.get(linking.id).body == (
         "Pulled [[Espresso basics#Dose|a shot]] and [[Espresso basics]].\n"
@@ -204,7 +204,7 @@ def test_a_saved_link_shows_up_in_the_backlinks(qtbot, obsidian_window) -> None:
     body.moveCursor(body.textCursor().MoveOperation.End)
     body.insertPlainText("\nSeeds from the [[Reading list]] shop.")
     with qtbot.waitSignal(window.link_index.changed, timeout=5000):
-        window.save_memory()
+        window.commands.save_memory()
     _open(qtbot, window, "Reading list")
     panel = window.backlinks_panel
 

@@ -14,7 +14,7 @@ from pixelmem.core.index.engine import Engine
 from pixelmem.core.settings import Settings
 from pixelmem.core.writes import ChangeSet
 from pixelmem.gui.chat.dialogs import Draft
-from pixelmem.gui.main_window import MainWindow
+from pixelmem.gui.window.main_window import MainWindow
 
 
 class GatedDocumentEmbedder(FakeEmbedder):
@@ -48,7 +48,7 @@ def test_a_chat_save_during_a_long_first_indexing_does_not_delay_an_editor_save(
             window.editor.form.title_edit.setText("Tomato garden, staked")
             started = time.perf_counter()
             with qtbot.waitSignal(window.editor.saved, timeout=5000):
-                window.save_memory()
+                window.commands.save_memory()
             latency = time.perf_counter() - started
         assert latency < 0.1, f"the editor save took {latency * 1000:.0f} ms"
         assert window.session.busy_indexing  # the first indexing is still running
@@ -84,7 +84,7 @@ def test_a_view_ignores_its_own_echo_but_not_others(qtbot, window) -> None:
     window.open_memory(memory.id)
     window.editor.form.title_edit.setText("Sourdough starter, fed daily")
     with qtbot.waitSignal(window.bus.memory_updated, timeout=5000) as own:
-        window.save_memory()
+        window.commands.save_memory()
     assert own.args[1] is window.editor
     assert window.editor.form.title_edit.text() == "Sourdough starter, fed daily"
     fresh = window.session.store.get(memory.id)

@@ -32,7 +32,7 @@ def test_our_own_save_is_announced_once(qtbot, watched) -> None:
     watched.open_memory(memory.id)
     watched.editor.form.title_edit.setText("Sourdough starter, fed daily")
     with qtbot.waitSignal(watched.editor.saved, timeout=5000):
-        watched.save_memory()
+        watched.commands.save_memory()
     qtbot.wait(1000)  # longer than the watcher's grouping: it has seen the write by now
     watched.session.writes.wait(5000)
     qtbot.waitUntil(lambda: not _pending_deliveries())

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from pixelmem.gui.i18n_build import I18N_DIR
+from pixelmem.gui.i18n.build import I18N_DIR
 
 ROWS = 40  # rows of each item view to read
 CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")

@@ -68,7 +68,7 @@ from pixelmem.core.index.text_tokens import (
     stem_of,
     tokenize,
 )
-from pixelmem.core.index.vector_side import LocalVectorSide
+from pixelmem.core.index.vector_side import LocalVectorSide, row_group_sums
 from pixelmem.core.search_mode import SearchMode
 from pixelmem.core.vault.memory import Memory, searchable_title
 
@@ -334,10 +334,7 @@ class SearchIndex:
         if self._vectors is None or not len(self):
             return (), np.zeros((0, 0), np.float32)
         rows = [r for r, mid in zip(self._catalog.rows, self._catalog.ids, strict=True) if mid]
-        order = np.concatenate(rows)
-        starts = np.cumsum([0] + [len(r) for r in rows[:-1]])
-        sums = np.add.reduceat(self._vectors.vectors(order), starts, axis=0)
-        return self.memory_ids, sums
+        return self.memory_ids, row_group_sums(self._vectors.vectors, rows, self.vector_dim)
 
     # -- queries ---------------------------------------------------------------------------
 

@@ -52,16 +52,22 @@ def unit_rows(matrix: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(m / norms, dtype=np.float32)
 
 
+_BLOCK_SCORES = 1 << 20  # similarities per block of nearest(): 4 MB
+
+
 def nearest(
     vectors: np.ndarray, queries: np.ndarray, k: int, *, block: int = 1024
 ) -> tuple[np.ndarray, np.ndarray]:
     """The ``k`` rows of ``vectors`` most similar to each query row: (indices, cosines).
 
     Computed in blocks of queries so 10k × 10k similarities never sit in memory at once, and
-    no single numpy call (which holds the GIL) stalls the GUI thread for more than a few ms.
+    no single numpy call (which holds the GIL) stalls the GUI thread for more than a few ms:
+    a block holds at most ``_BLOCK_SCORES`` similarities whatever the number of rows (1,024
+    queries × 33k rows held it ~0.1 s per call).
     Rows are sorted best first; ties go to the lower index.
     """
     n, q = len(vectors), len(queries)
+    block = max(16, min(block, _BLOCK_SCORES // max(n, 1)))
     k = min(k, n)
     idx = np.zeros((q, k), np.int64)
     sim = np.zeros((q, k), np.float32)

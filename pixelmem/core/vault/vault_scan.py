@@ -31,6 +31,7 @@ from pixelmem.core.vault.frontmatter_io import (
     relpath,
 )
 from pixelmem.core.vault.memory import Memory
+from pixelmem.core.vault.stale_temps import MIN_AGE_SECONDS, RUN_STARTED, open_files
 from pixelmem.core.vault.vault_files import iter_memory_entries
 
 log = logging.getLogger(__name__)
@@ -215,9 +216,7 @@ def _memory_entries(root: Path, resolved_root: Path) -> list[os.DirEntry[str]]:
             log.warning("cannot read folder %s: %s", folder, exc)
 
     return list(
-        iter_memory_entries(
-            str(root), resolved_root, on_hidden=_remove_if_stale_temp, on_error=unreadable
-        )
+        iter_memory_entries(str(root), resolved_root, on_hidden=_TempSweeper(), on_error=unreadable)
     )
 
 
@@ -233,12 +232,29 @@ def deduplicated(memory: Memory, table: Mapping[str, Memory], root: Path) -> Mem
     return memory
 
 
-def _remove_if_stale_temp(entry: os.DirEntry[str]) -> None:
-    """Remove our own leftover temp file once no write can still be using it (an hour on)."""
-    if not _TEMP_RE.match(entry.name):
-        return
-    try:
-        if time.time() - entry.stat(follow_symlinks=False).st_mtime > STALE_TEMP_SECONDS:
-            os.unlink(entry.path)
-    except OSError:
-        pass
+class _TempSweeper:
+    """Removes our own temp files that a killed write left beside a note: once no process
+    holds one open and it is older than this run (stale_temps' rule, asked of /proc once per
+    scan and only when there is a candidate), or an hour on where open files cannot be listed."""
+
+    def __init__(self) -> None:
+        self._held: set[str] | None = None
+        self._asked = False
+
+    def __call__(self, entry: os.DirEntry[str]) -> None:
+        if not _TEMP_RE.match(entry.name):
+            return
+        try:
+            mtime = entry.stat(follow_symlinks=False).st_mtime
+            age = time.time() - mtime
+            if age > STALE_TEMP_SECONDS or (age > MIN_AGE_SECONDS and self._unheld(entry, mtime)):
+                os.unlink(entry.path)
+        except OSError:
+            pass
+
+    def _unheld(self, entry: os.DirEntry[str], mtime: float) -> bool:
+        if mtime >= RUN_STARTED:
+            return False  # maybe one of this process's own writes, in progress
+        if not self._asked:
+            self._held, self._asked = open_files(), True
+        return self._held is not None and os.path.realpath(entry.path) not in self._held

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 from pixelmem.gui.chat.chips import ChipBar
 from pixelmem.gui.chat.conversations import ConversationBar
 from pixelmem.gui.chat.widgets import ChatInput, MessageWidget, ids_from_mime
-from pixelmem.gui.flow_layout import FlowLayout
+from pixelmem.gui.widgets.flow_layout import FlowLayout
 
 
 class ChatBody(QWidget):

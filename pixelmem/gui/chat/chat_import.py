@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 from pixelmem.core.assist.conversations import ConversationStore
@@ -16,17 +16,26 @@ from pixelmem.gui.workers import write_lane
 EXPORT_FILTER = "Chat exports (conversations.json *.json *.zip)"
 
 
-def _tr(text: str, count: int = -1) -> str:
-    return QCoreApplication.translate("chat_import", text, None, count)
-
-
 def choose_and_import(window: QWidget, vault: Path, bus: Any, pane: Any) -> None:
     """Ask for the export, import it on the write lane, then tell the pane and the person."""
     path, _ = QFileDialog.getOpenFileName(
-        window, _tr("Import a ChatGPT or Claude export"), "", EXPORT_FILTER
+        window,
+        QCoreApplication.translate("chat_import", "Import a ChatGPT or Claude export"),
+        "",
+        EXPORT_FILTER,
     )
     if path:
         import_in_background(Path(path), vault, bus, pane)
+
+
+class ChatImportCounts(QObject):
+    """The import's counts as plurals lupdate finds (``tr(text, "", n)`` only as a method)."""
+
+    def imported(self, n: int) -> str:
+        return self.tr("Imported %n conversations", "", n)
+
+    def already(self, n: int) -> str:
+        return self.tr("%n already there", "", n)
 
 
 def import_in_background(path: Path, vault: Path, bus: Any, pane: Any) -> None:
@@ -35,12 +44,12 @@ def import_in_background(path: Path, vault: Path, bus: Any, pane: Any) -> None:
     store = ConversationStore(vault)
 
     def done(result: Any) -> None:
-        count = len(result.imported)
-        text = _tr("Imported %n conversations", count=count)
+        counts = ChatImportCounts()
+        text = counts.imported(len(result.imported))
         if result.service:
             text += f" ({result.service})"
         if result.already:
-            text += " · " + _tr("%n already there", count=result.already)
+            text += " · " + counts.already(result.already)
         bus.message_reported.emit(text)
         pane.reload_conversations()
 

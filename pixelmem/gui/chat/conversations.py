@@ -10,7 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QSizePolicy, QToolButton, QWidget
 
-from pixelmem.gui.flow_layout import FlowLayout
+from pixelmem.gui.widgets.flow_layout import FlowLayout
 
 
 class ConversationBar(QWidget):

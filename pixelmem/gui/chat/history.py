@@ -20,9 +20,9 @@ from pixelmem.gui.session import describe_error
 from pixelmem.gui.workers import write_lane
 
 if TYPE_CHECKING:
-    from pixelmem.gui.chat.pane import ChatPane
+    from pixelmem.gui.chat.pane_parts import PaneParts
 
-    _Base = ChatPane
+    _Base = PaneParts
 else:
     _Base = object
 

@@ -17,9 +17,9 @@ from pixelmem.gui.session import describe_error
 from pixelmem.gui.workers import run_in_pool
 
 if TYPE_CHECKING:
-    from pixelmem.gui.chat.pane import ChatPane
+    from pixelmem.gui.chat.pane_parts import PaneParts
 
-    _Base = ChatPane
+    _Base = PaneParts
 else:
     _Base = object
 

@@ -36,9 +36,9 @@ from PySide6.QtWidgets import (
 from pixelmem.core.assist.injection import InjectedPrompt, UsedMemory
 from pixelmem.core.render_limits import bounded_markdown
 from pixelmem.gui.chat.reasoning import ReasoningBox
-from pixelmem.gui.colors import blend, muted_text
-from pixelmem.gui.markdown_preview import SHOW_ALL_URL
-from pixelmem.gui.resource_policy import ResourcePolicy
+from pixelmem.gui.widgets.colors import blend, muted_text
+from pixelmem.gui.widgets.markdown_preview import SHOW_ALL_URL
+from pixelmem.gui.widgets.resource_policy import ResourcePolicy
 
 MEMORY_ID_MIME = "application/x-pixelmem-memory-id"  # one id per line, UTF-8
 MEMORY_SCHEME = "pixelmem-memory"

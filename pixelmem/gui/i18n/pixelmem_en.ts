@@ -21,6 +21,25 @@
     </message>
 </context>
 <context>
+    <name>ChatImportCounts</name>
+    <message numerus="yes">
+        <location filename="../chat/chat_import.py" line="1" />
+        <source>Imported %n conversations</source>
+        <translation>
+            <numerusform>Imported %n conversation</numerusform>
+            <numerusform>Imported %n conversations</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../chat/chat_import.py" line="1" />
+        <source>%n already there</source>
+        <translation>
+            <numerusform>%n already there</numerusform>
+            <numerusform>%n already there</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ChatPane</name>
     <message numerus="yes">
         <location filename="../chat/pane.py" line="429"/>
@@ -225,6 +244,17 @@
     </message>
 </context>
 <context>
+    <name>TagPane</name>
+    <message numerus="yes">
+        <location filename="../panels/tag_pane.py" line="1"/>
+        <source>%Ln memories tagged #{tag}</source>
+        <translation>
+            <numerusform>%Ln memory tagged #{tag}</numerusform>
+            <numerusform>%Ln memories tagged #{tag}</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>VaultSession</name>
     <message numerus="yes">
         <location filename="../session.py" line="362"/>
@@ -251,25 +281,6 @@
         <translation>
             <numerusform>%n proposed memory waits in the review inbox</numerusform>
             <numerusform>%n proposed memories wait in the review inbox</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
-    <name>chat_import</name>
-    <message numerus="yes">
-        <location filename="../chat/chat_import.py" line="1" />
-        <source>Imported %n conversations</source>
-        <translation>
-            <numerusform>Imported %n conversation</numerusform>
-            <numerusform>Imported %n conversations</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../chat/chat_import.py" line="1" />
-        <source>%n already there</source>
-        <translation>
-            <numerusform>%n already there</numerusform>
-            <numerusform>%n already there</numerusform>
         </translation>
     </message>
 </context>

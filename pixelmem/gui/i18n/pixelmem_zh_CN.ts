@@ -106,6 +106,23 @@
     </message>
 </context>
 <context>
+    <name>ChatImportCounts</name>
+    <message numerus="yes">
+        <location filename="../chat/chat_import.py" line="1" />
+        <source>Imported %n conversations</source>
+        <translation>
+            <numerusform>已导入 %n 个对话</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../chat/chat_import.py" line="1" />
+        <source>%n already there</source>
+        <translation>
+            <numerusform>%n 个已存在</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ChatPane</name>
     <message>
         <location filename="../chat/pane.py" line="136" />
@@ -716,6 +733,14 @@ Those will be moved to the trash (they can be restored).</source>
     </message>
 </context>
 <context>
+    <name>FilterCaption</name>
+    <message>
+        <location filename="../widgets/filter_caption.py" line="216" />
+        <source>Show all</source>
+        <translation>显示全部</translation>
+    </message>
+</context>
+<context>
     <name>FirstRunDialog</name>
     <message>
         <location filename="../first_run.py" line="50" />
@@ -903,16 +928,6 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../main_window.py" line="262" />
-        <source>No other vaults yet</source>
-        <translation>还没有其他知识库</translation>
-    </message>
-    <message>
-        <location filename="../main_window.py" line="272" />
-        <source>Recent &amp;Vaults</source>
-        <translation>最近的知识库(&amp;V)</translation>
-    </message>
-    <message>
         <location filename="../main_window.py" line="274" />
         <source>Memories</source>
         <translation>记忆</translation>
@@ -953,29 +968,14 @@ Those will be moved to the trash (they can be restored).</source>
         <translation>这段文字已改变；没有添加链接</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="490" />
-        <source>Import files</source>
-        <translation>导入文件</translation>
+        <location filename="../panels/registry.py" line="1" />
+        <source>Chat</source>
+        <translation>聊天</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="496" />
-        <source>Import a folder</source>
-        <translation>导入文件夹</translation>
-    </message>
-    <message>
-        <location filename="../main_window.py" line="507" />
-        <source>Open vault folder</source>
-        <translation>打开知识库文件夹</translation>
-    </message>
-    <message>
-        <location filename="../main_window.py" line="565" />
-        <source>About pixelmem</source>
-        <translation>关于 pixelmem</translation>
-    </message>
-    <message>
-        <location filename="../main_window.py" line="567" />
-        <source>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;Local-first knowledge memory: Markdown files in a folder you own, searched by meaning and by keyword, offline.&lt;/p&gt;&lt;p&gt;Vault: {vault}&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;本地优先的知识记忆：Markdown 文件存放在你自己的文件夹里，可离线按语义和关键词搜索。&lt;/p&gt;&lt;p&gt;知识库：{vault}&lt;/p&gt;</translation>
+        <location filename="../panels/registry.py" line="1" />
+        <source>Tags</source>
+        <translation>标签</translation>
     </message>
 </context>
 <context>
@@ -1385,6 +1385,19 @@ Press Ctrl+N to write one.</source>
         <location filename="../quick_switcher.py" line="106" />
         <source>(alias of {title})</source>
         <translation>（“{title}”的别名）</translation>
+    </message>
+</context>
+<context>
+    <name>RecentVaultsMenu</name>
+    <message>
+        <location filename="../window/recent_menu.py" line="272" />
+        <source>Recent &amp;Vaults</source>
+        <translation>最近的知识库(&amp;V)</translation>
+    </message>
+    <message>
+        <location filename="../window/recent_menu.py" line="262" />
+        <source>No other vaults yet</source>
+        <translation>还没有其他知识库</translation>
     </message>
 </context>
 <context>
@@ -1913,6 +1926,31 @@ The local keyword index answers meanwhile.</source>
     </message>
 </context>
 <context>
+    <name>TagPane</name>
+    <message>
+        <location filename="../panels/tag_pane.py" line="1" />
+        <source>No tags yet. A memory's tags (its topics) show here, nested ones (a/b) as a tree.</source>
+        <translation>还没有标签。记忆的标签（即主题）显示在这里，嵌套标签（a/b）显示为树。</translation>
+    </message>
+    <message>
+        <location filename="../panels/tag_pane.py" line="1" />
+        <source>Showing #{tag}</source>
+        <translation>正在显示 #{tag}</translation>
+    </message>
+    <message>
+        <location filename="../panels/tag_pane.py" line="1" />
+        <source>Choose a tag to see its memories</source>
+        <translation>选择一个标签，查看带有它的记忆</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../panels/tag_pane.py" line="1" />
+        <source>%Ln memories tagged #{tag}</source>
+        <translation>
+            <numerusform>%Ln 条记忆带有标签 #{tag}</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>TimelineBars</name>
     <message>
         <location filename="../timeline_strip.py" line="162" />
@@ -1937,11 +1975,6 @@ The local keyword index answers meanwhile.</source>
 </context>
 <context>
     <name>TimelineStrip</name>
-    <message>
-        <location filename="../timeline_strip.py" line="216" />
-        <source>Show all</source>
-        <translation>显示全部</translation>
-    </message>
     <message>
         <location filename="../timeline_strip.py" line="252" />
         <source>Per week, {first} to {last} · click to filter</source>
@@ -2170,6 +2203,11 @@ The local keyword index answers meanwhile.</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
+        <location filename="../panels/registry.py" line="1" />
+        <source>&amp;Tags</source>
+        <translation>标签(&amp;T)</translation>
+    </message>
+    <message>
         <location filename="../menus.py" line="1" />
         <source>Import &amp;Chats…</source>
         <translation>导入聊天记录(&amp;C)…</translation>
@@ -2238,6 +2276,34 @@ Move it to the trash anyway?</source>
     </message>
 </context>
 <context>
+    <name>WindowCommands</name>
+    <message>
+        <location filename="../window/commands.py" line="490" />
+        <source>Import files</source>
+        <translation>导入文件</translation>
+    </message>
+    <message>
+        <location filename="../window/commands.py" line="496" />
+        <source>Import a folder</source>
+        <translation>导入文件夹</translation>
+    </message>
+    <message>
+        <location filename="../window/commands.py" line="507" />
+        <source>Open vault folder</source>
+        <translation>打开知识库文件夹</translation>
+    </message>
+    <message>
+        <location filename="../window/commands.py" line="565" />
+        <source>About pixelmem</source>
+        <translation>关于 pixelmem</translation>
+    </message>
+    <message>
+        <location filename="../window/commands.py" line="567" />
+        <source>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;Local-first knowledge memory: Markdown files in a folder you own, searched by meaning and by keyword, offline.&lt;/p&gt;&lt;p&gt;Vault: {vault}&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;pixelmem {version}&lt;/h3&gt;&lt;p&gt;本地优先的知识记忆：Markdown 文件存放在你自己的文件夹里，可离线按语义和关键词搜索。&lt;/p&gt;&lt;p&gt;知识库：{vault}&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
     <name>ProposalPanel</name>
     <message>
         <location filename="../proposal_view.py" line="1" />
@@ -2289,20 +2355,6 @@ Move it to the trash anyway?</source>
         <location filename="../chat/chat_import.py" line="1" />
         <source>Import a ChatGPT or Claude export</source>
         <translation>导入 ChatGPT 或 Claude 的导出文件</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../chat/chat_import.py" line="1" />
-        <source>Imported %n conversations</source>
-        <translation>
-            <numerusform>已导入 %n 个对话</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../chat/chat_import.py" line="1" />
-        <source>%n already there</source>
-        <translation>
-            <numerusform>%n 个已存在</numerusform>
-        </translation>
     </message>
 </context>
 </TS>

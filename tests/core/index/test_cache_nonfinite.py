@@ -59,3 +59,15 @@ def test_semantic_search_works_after_a_poisoned_cache(vault: Path) -> None:
     again.open()
     hits = again.search("Zorblax-7 probe Kourou", mode="semantic")
     assert hits and np.isfinite([hit.score for hit in hits]).all()
+
+
+def test_rows_are_checked_in_blocks_and_none_is_missed(monkeypatch) -> None:
+    from pixelmem.core.index import cache as cache_module
+
+    monkeypatch.setattr(cache_module, "_ROWS_PER_CALL", 3)  # blocks end inside the data
+    vectors = np.ones((10, 4), np.float32)
+    vectors[[2, 3, 9]] = np.nan
+    hashes = b"".join(bytes([i]) * 16 for i in range(10))
+    kept, rows = cache_module._finite_rows(hashes, vectors)
+    assert len(rows) == 7 and np.isfinite(rows).all()
+    assert kept == b"".join(bytes([i]) * 16 for i in (0, 1, 4, 5, 6, 7, 8))

@@ -55,7 +55,7 @@ def _wait(probe: Callable[[], bool], timeout: float = TIMEOUT) -> None:
 
 class AppAdapter:
     def __init__(self, vault: Path, qtbot: Any) -> None:
-        from pixelmem.gui.main_window import MainWindow
+        from pixelmem.gui.window.main_window import MainWindow
 
         engine = _engine(vault)
         self.qtbot = qtbot

@@ -99,3 +99,19 @@ def test_stale_temp_files_are_cleaned_fresh_ones_and_user_files_kept(vault: Path
     os.utime(users, (old, old))
     MemoryStore(vault).scan()
     assert not stale.exists() and fresh.exists() and users.exists()
+
+
+def test_a_killed_writes_temp_file_goes_at_the_next_scan_unless_held(vault: Path) -> None:
+    dead = vault / ".note.md.de_ad123.tmp"  # left by a process killed mid-write
+    held = vault / ".other.md.he_ld123.tmp"  # another process is still writing it
+    young = vault / ".third.md.yo_ung12.tmp"  # could be between its write and its rename
+    for path in (dead, held, young):
+        path.write_text("partial", encoding="utf-8")
+    from pixelmem.core.vault.stale_temps import RUN_STARTED
+
+    before_this_run = min(time.time(), RUN_STARTED) - 60  # not one of this process's writes
+    for path in (dead, held):
+        os.utime(path, (before_this_run, before_this_run))
+    with held.open("a"):  # held open, as a live writer holds its temp file
+        MemoryStore(vault).scan()
+    assert not dead.exists() and held.exists() and young.exists()

@@ -1,0 +1,211 @@
+"""Who stalled the GUI thread: a watchdog that samples every thread's Python stack while the
+GUI thread is late, and a report that puts a stack on every stall.
+
+The heartbeat (a 5 ms QTimer on the GUI thread) calls :meth:`StallWatch.beat`. A watchdog
+thread wakes every ``SAMPLE_MS``; while the GUI thread is more than ``LATE_MS`` past its next
+beat, it records ``sys._current_frames()``: what the GUI thread is doing, and what every
+worker is doing. Sampling needs the GIL, so the watchdog also measures how late it woke
+itself: a watchdog that woke 40 ms late could not get the GIL (or a CPU) for 40 ms.
+
+Reading a stall (a gap between beats longer than ``REPORT_MS`` + the period):
+
+* the GUI thread's stack holds pixelmem frames above the event loop: the GUI thread itself
+  worked that long (a slot, a paint, a signal's payload);
+* it shows only the event loop: it was waiting for the GIL (or, under load, a CPU). The
+  watchdog starved as long, and the worker stacks sampled right after it got the GIL show the
+  call that held it (the line a worker is on when the GIL comes back). When a worker waited
+  about as long for a CPU meanwhile ("a worker waited N ms"), the holder had lost its CPU to
+  another program while holding the GIL: the machine's load, not a long call (typical when
+  the stack ends on a Python line, not in a C call).
+
+Stacks are load-independent evidence; stall lengths are only meaningful on a quiet machine.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
+
+SAMPLE_MS = 2.0
+LATE_MS = 8.0  # sample once the GUI thread is this late (a stall worth reporting is > 16)
+REPORT_MS = 16.0
+ROOT = Path(__file__).resolve().parent.parent
+_EVENT_LOOP = {"exec", "exec_", "wait_until", "pause", "processEvents"}
+
+
+@dataclass(frozen=True)
+class Sample:
+    at: float
+    starved_ms: float  # how late the watchdog woke for this sample
+    gui: tuple[str, ...]
+    workers: tuple[tuple[str, ...], ...]
+    # The longest any other thread of this process waited for a CPU since the last sample: a
+    # GIL holder that lost its CPU to another program blocks the window as long (load).
+    worker_cpu_wait_ms: float = 0.0
+
+
+def cpu_waits(skip: set[int]) -> dict[int, float]:
+    """Seconds each thread of this process (but ``skip``) has waited for a CPU (Linux)."""
+    waits = {}
+    for task in Path("/proc/self/task").iterdir():
+        if int(task.name) in skip:
+            continue
+        try:
+            waits[int(task.name)] = int((task / "schedstat").read_text().split()[1]) / 1e9
+        except (OSError, IndexError, ValueError):
+            continue
+    return waits
+
+
+def condense(frame: FrameType | None) -> tuple[str, ...]:
+    """Outermost first: the frames in pixelmem or benchmarks, and always the innermost one."""
+    frames: list[str] = []
+    innermost = True
+    while frame is not None:
+        code = frame.f_code
+        path = Path(code.co_filename)
+        ours = ROOT in path.parents and ".venv" not in path.parts
+        if ours or innermost:
+            where = path.stem if ours else f"{path.parent.name}/{path.stem}"
+            frames.append(f"{where}.{code.co_name}:{frame.f_lineno}")
+        innermost = False
+        frame = frame.f_back
+    return tuple(reversed(frames))
+
+
+def only_event_loop(stack: tuple[str, ...]) -> bool:
+    """True when the GUI thread was only waiting in the event loop (not running our code)."""
+    inner = [s for s in stack if not s.startswith(("bench_ui.", "_stalls."))]
+    if not inner:
+        return True
+    return all(s.split(":")[0].rsplit(".", 1)[-1] in _EVENT_LOOP for s in inner)
+
+
+class StallWatch:
+    """Heartbeat stamps in, stack samples out; :meth:`report` attributes each stall."""
+
+    def __init__(self, period_ms: float) -> None:
+        self.period = period_ms / 1000
+        self.beats: list[float] = []
+        self.samples: list[Sample] = []
+        self._gui = threading.get_ident()
+        self._gui_native = threading.get_native_id()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="stall-watch", daemon=True)
+
+    def start(self) -> None:
+        self.beats = [time.perf_counter()]
+        self.cpu = [(0.0, 0.0)]  # per beat: the GUI thread's (running, waiting for a CPU) s
+        self.samples = []
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._watch, name="stall-watch", daemon=True)
+        self._thread.start()
+
+    def beat(self, now: float, running: float = 0.0, waiting: float = 0.0) -> None:
+        """A beat at ``now``; the GUI thread ran ``running`` and waited for a CPU ``waiting``
+        seconds since the last one (GUI thread)."""
+        self.beats.append(now)
+        self.cpu.append((running, waiting))
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _watch(self) -> None:
+        interval = SAMPLE_MS / 1000
+        me = threading.get_ident()
+        skip = {threading.get_native_id(), self._gui_native}
+        seen = cpu_waits(skip) if Path("/proc/self/task").is_dir() else {}
+        expected = time.perf_counter() + interval
+        while not self._stop.is_set():
+            time.sleep(interval)
+            now = time.perf_counter()
+            starved = max(0.0, now - expected) * 1000
+            expected = now + interval
+            late = (now - self.beats[-1] - self.period) * 1000
+            if late < LATE_MS and starved < LATE_MS:
+                continue  # (a starved watchdog samples too: the GIL holder just let go)
+            frames = sys._current_frames()
+            gui = condense(frames.get(self._gui))
+            workers = tuple(
+                condense(f) for ident, f in frames.items() if ident not in (self._gui, me)
+            )
+            waits = cpu_waits(skip) if seen else {}
+            waited = max((w - seen.get(t, w) for t, w in waits.items()), default=0.0) * 1000
+            seen = waits or seen
+            self.samples.append(Sample(now, starved, gui, workers, waited))
+            del frames
+
+    # -- the report ------------------------------------------------------------------------
+
+    def stalls(self) -> list[tuple[float, float, float, float, float]]:
+        """(start, end, stall ms, ms of it the GUI thread ran, ms it waited for a CPU) of every
+        gap longer than the period by > REPORT_MS. The rest of a stall it was blocked (the
+        GIL, a lock)."""
+        found = []
+        for i in range(1, len(self.beats)):
+            before, after = self.beats[i - 1], self.beats[i]
+            stall = (after - before - self.period) * 1000
+            if stall > REPORT_MS:
+                running, waiting = (x * 1000 for x in self.cpu[i])
+                found.append((before, after, stall, running, waiting))
+        return found
+
+    def attribute(self, start: float, end: float) -> str:
+        """One line: where the GUI thread was, or which worker call kept the GIL."""
+        inside = [s for s in self.samples if start < s.at <= end + 0.002]
+        # The watchdog may get the GIL only after the GUI thread did: its first sample then
+        # comes just after the stall, starved, with the holder's stack.
+        after = [s for s in self.samples if end < s.at <= end + 0.03 and s.starved_ms >= LATE_MS]
+        if not inside and not after:
+            return "no sample"
+        gui = Counter(s.gui for s in inside or after).most_common(1)[0][0]
+        if inside and not only_event_loop(gui):
+            return "GUI thread busy: " + " > ".join(_tail(gui, 6))
+        worst = max(inside + after, key=lambda s: s.starved_ms)
+        busy = [w for w in worst.workers if w and not _idle(w)]
+        held = " | ".join(" > ".join(_tail(w, 5)) for w in busy) or "no worker running Python"
+        lost = max(s.worker_cpu_wait_ms for s in inside + after)
+        return (
+            f"GUI waiting (watchdog starved {worst.starved_ms:.0f} ms, a worker waited "
+            f"{lost:.0f} ms for a CPU); workers: {held}"
+        )
+
+    def report(self, label: str, show: int = 15) -> None:
+        """Stalls grouped by cause; ranked by their longest part that was not a wait for a
+        CPU (ran + blocked: what does not depend on the machine's load)."""
+        stalls = self.stalls()
+        if not stalls:
+            print(f"{label}: no stall > {REPORT_MS:.0f} ms")
+            return
+        groups: dict[str, list[tuple[float, float, float]]] = defaultdict(list)
+        for start, end, stall, running, waiting in stalls:
+            groups[self.attribute(start, end)].append((max(0.0, stall - waiting), stall, running))
+        ranked = sorted(groups.items(), key=lambda kv: -max(kv[1])[0])
+        print(
+            f"{label}: {len(stalls)} stalls > {REPORT_MS:.0f} ms by cause, ranked by their "
+            "longest part not waiting for a CPU ('own': the GUI thread ran or was blocked):"
+        )
+        for cause, found in ranked[:show]:
+            own, stall, running = max(found)
+            print(
+                f"  {len(found):>3}× own max {own:5.1f} ms (ran {running:.0f}) of a "
+                f"{stall:.0f} ms stall; longest stall {max(f[1] for f in found):.0f} ms  {cause}"
+            )
+        if len(ranked) > show:
+            print(f"  … {len(ranked) - show} more causes")
+
+
+def _tail(stack: tuple[str, ...], n: int) -> tuple[str, ...]:
+    return stack[-n:]
+
+
+def _idle(stack: tuple[str, ...]) -> bool:
+    """A worker parked in a wait (a lock, a sleep, a queue): it holds no GIL."""
+    inner = stack[-1].split(":")[0] if stack else ""
+    return inner.endswith((".wait", ".sleep", "._wait_for_tstate_lock", ".get", ".select"))

@@ -1,0 +1,245 @@
+"""The map canvas: a QGraphicsView with one item that paints every point.
+
+No item per memory: 10k ``QGraphicsEllipseItem`` make the scene index and hover handling the
+bottleneck. One :class:`PointsItem` draws each cluster's points with a single ``drawPoints``
+call and a cosmetic pen (dots keep their pixel size at every zoom). Hit-testing (hover title,
+click to open, Shift-drag to select) is a numpy distance over the point array.
+
+Mouse: drag pans, the wheel zooms around the cursor, Shift+drag selects a rectangle, a click
+on a point opens its memory, hovering shows its title.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QMouseEvent,
+    QPainter,
+    QPen,
+    QPolygonF,
+    QResizeEvent,
+    QWheelEvent,
+)
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsScene,
+    QGraphicsSimpleTextItem,
+    QGraphicsView,
+    QStyleOptionGraphicsItem,
+    QToolTip,
+    QWidget,
+)
+
+from pixelmem.gui.map.map_paint import draw_points, polygon_of, polygons_by_cluster
+
+DOT = 6.0  # device pixels
+HIT_PIXELS = 6.0
+ZOOM_STEP = 1.15
+SMOOTH_POINTS = 3000
+
+
+class PointsItem(QGraphicsItem):
+    """Every point of the map, painted by cluster; marked points drawn again on top."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._polygons: dict[int, QPolygonF] = {}
+        self._marked = QPolygonF()
+        self._selected = QPolygonF()
+        self._bounds = QRectF()
+        self._count = 0
+
+    def set_points(
+        self, xy: np.ndarray, groups: np.ndarray, polygons: dict[int, QPolygonF] | None = None
+    ) -> None:
+        """Points and their colour groups; ``polygons`` when a worker already made them."""
+        self.prepareGeometryChange()
+        self._polygons = polygons if polygons is not None else polygons_by_cluster(xy, groups)
+        self._count = len(xy)
+        if len(xy):
+            lo, hi = xy.min(axis=0), xy.max(axis=0)
+            self._bounds = QRectF(QPointF(*lo), QPointF(*hi)).adjusted(-20, -20, 20, 20)
+        else:
+            self._bounds = QRectF()
+        self._marked, self._selected = QPolygonF(), QPolygonF()
+        self.update()
+
+    def set_marks(self, marked: np.ndarray, selected: np.ndarray) -> None:
+        """``marked``: search matches (others fade); ``selected``: the rubber-band selection."""
+        self._marked = polygon_of(marked)
+        self._selected = polygon_of(selected)
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return self._bounds
+
+    def paint(
+        self,
+        painter: QPainter,
+        option: QStyleOptionGraphicsItem,
+        widget: QWidget | None = None,
+    ) -> None:
+        # Antialiased round dots cost 24 ms for 10k on the dev VM, plain round dots 11 ms: above
+        # a few thousand points the plain ones keep pan and zoom within a frame.
+        smooth = self._count <= SMOOTH_POINTS
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, smooth)
+        draw_points(painter, self._polygons, DOT, faded=not self._marked.isEmpty(), round_=smooth)
+        for polygon, colour, size in (
+            (self._marked, QColor("#d62728"), DOT + 4),
+            (self._selected, QColor("#111111"), DOT + 3),
+        ):
+            if polygon.isEmpty():
+                continue
+            pen = QPen(colour, size, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
+            pen.setCosmetic(True)
+            painter.setPen(pen)
+            painter.drawPoints(polygon)
+
+
+class MapCanvas(QGraphicsView):
+    point_clicked = Signal(int)  # row in the points array
+    selection_changed = Signal(object)  # np.ndarray of selected rows
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setScene(QGraphicsScene(self))
+        self.points = PointsItem()
+        self.scene().addItem(self.points)
+        self.titles: list[str] = []
+        self._xy = np.zeros((0, 2))
+        self._labels: list[QGraphicsSimpleTextItem] = []
+        self._band = QRect()
+        self._press = QPointF()
+        self.selected = np.zeros(0, np.int64)
+        self._fitted = True  # follows the widget's size until the person zooms or pans
+        self.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.FullViewportUpdate)
+        self.setMouseTracking(True)
+        # Panning is by dragging; a scene far larger than any map makes it unbounded.
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scene().setSceneRect(QRectF(-1e6, -1e6, 2e6, 2e6))
+        self.rubberBandChanged.connect(self._band_changed)
+
+    # -- content ---------------------------------------------------------------------------
+
+    def set_points(
+        self,
+        xy: np.ndarray,
+        groups: np.ndarray,
+        titles: list[str],
+        labels: list[tuple[float, float, str]],
+        *,
+        keep_view: bool = False,
+        polygons: dict[int, QPolygonF] | None = None,
+    ) -> None:
+        """Show points (scene coordinates), their titles and cluster labels.
+
+        ``polygons``: the points grouped by colour (:func:`polygons_by_cluster`), when a worker
+        has made them already."""
+        self._xy, self.titles = xy, titles
+        self.selected = np.zeros(0, np.int64)
+        self.points.set_points(xy, groups, polygons)
+        for item in self._labels:
+            self.scene().removeItem(item)
+        self._labels = [self._label(x, y, text) for x, y, text in labels]
+        if not keep_view or self._fitted:
+            QTimer.singleShot(0, self, self.fit)  # once the layout has given the view its size
+
+    def fit(self) -> None:
+        """Show the whole map (again)."""
+        self._fitted = True
+        bounds = self.points.boundingRect()
+        # Room for the cluster labels, which keep their size in pixels at every zoom.
+        margin = 0.12 * max(bounds.width(), bounds.height())
+        self.fitInView(
+            bounds.adjusted(-margin, -margin / 3, margin, margin / 3),
+            Qt.AspectRatioMode.KeepAspectRatio,
+        )
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self._fitted and len(self._xy):
+            self.fit()
+
+    def _label(self, x: float, y: float, text: str) -> QGraphicsSimpleTextItem:
+        item = QGraphicsSimpleTextItem(text)
+        font = QFont(item.font())
+        font.setBold(True)
+        item.setFont(font)
+        item.setBrush(self.palette().text())
+        item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        item.setPos(x - item.boundingRect().width() / 2, y)
+        item.setZValue(1)
+        self.scene().addItem(item)
+        return item
+
+    def set_marks(self, marked: np.ndarray) -> None:
+        self.points.set_marks(self._xy[marked], self._xy[self.selected])
+
+    def point_count(self) -> int:
+        return len(self._xy)
+
+    # -- mouse -----------------------------------------------------------------------------
+
+    def row_at(self, pos: QPointF) -> int | None:
+        """The point under a viewport position (within a few pixels), if any."""
+        if not len(self._xy):
+            return None
+        scene = self.mapToScene(pos.toPoint())
+        tolerance = HIT_PIXELS / max(self.transform().m11(), 1e-9)
+        d2 = ((self._xy - (scene.x(), scene.y())) ** 2).sum(axis=1)
+        row = int(d2.argmin())
+        return row if d2[row] <= tolerance**2 else None
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        steps = event.angleDelta().y() / 120
+        self._fitted = False
+        self.scale(ZOOM_STEP**steps, ZOOM_STEP**steps)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self._press = event.position()
+        if event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+            self.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        super().mouseMoveEvent(event)
+        if event.buttons() != Qt.MouseButton.NoButton:
+            return
+        row = self.row_at(event.position())
+        if row is None:
+            QToolTip.hideText()
+        else:
+            QToolTip.showText(event.globalPosition().toPoint(), self.titles[row], self)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        band, self._band = self._band, QRect()
+        super().mouseReleaseEvent(event)
+        rubber = self.dragMode() == QGraphicsView.DragMode.RubberBandDrag
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        if rubber and not band.isNull():
+            self._select(QRectF(self.mapToScene(band).boundingRect()))
+            return
+        moved = (event.position() - self._press).manhattanLength()
+        if moved >= 4:
+            self._fitted = False
+        if event.button() == Qt.MouseButton.LeftButton and moved < 4:
+            row = self.row_at(event.position())
+            if row is not None:
+                self.point_clicked.emit(row)
+
+    def _band_changed(self, rect: QRect, *_: object) -> None:
+        if not rect.isNull():
+            self._band = rect
+
+    def _select(self, rect: QRectF) -> None:
+        x, y = self._xy[:, 0], self._xy[:, 1]
+        inside = (x >= rect.left()) & (x <= rect.right()) & (y >= rect.top()) & (y <= rect.bottom())
+        self.selected = np.flatnonzero(inside)
+        self.selection_changed.emit(self.selected)

@@ -1,0 +1,92 @@
+"""The Map pane: shows every memory, opens one on click, highlights matches, tags a selection."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPoint, QPointF, Qt
+
+from pixelmem.core.writes import ChangeSet
+
+pytestmark = pytest.mark.gui
+
+
+@pytest.fixture
+def map_view(qtbot, window):
+    with qtbot.waitSignal(window.map_view.map_shown, timeout=10_000) as shown:
+        window.panels.reveal("map")
+    assert shown.args == [5]
+    return window.map_view
+
+
+def _view_point(view, row: int) -> QPoint:
+    x, y = view.canvas._xy[row]
+    return view.canvas.mapFromScene(QPointF(x, y))
+
+
+def test_map_shows_every_memory(map_view, window):
+    assert map_view.canvas.point_count() == len(window.session.store.list()) == 5
+    assert map_view.map is not None and sum(c.size for c in map_view.map.cluster_info) == 5
+    assert (window.engine.vault / ".pixelmem" / "map.json").exists()
+    assert "5 memories" in map_view.info.text()
+
+
+def test_click_opens_the_memory(qtbot, map_view, window):
+    row = 2
+    qtbot.mouseClick(
+        map_view.canvas.viewport(), Qt.MouseButton.LeftButton, pos=_view_point(map_view, row)
+    )
+    qtbot.waitUntil(lambda: window.editor.current_id == map_view.map.ids[row], timeout=3000)
+
+
+def test_search_highlights_matching_points(qtbot, map_view):
+    map_view.query.setText("espresso")
+    qtbot.waitUntil(lambda: map_view.highlighted_count() >= 1, timeout=3000)
+    map_view.query.clear()
+    qtbot.waitUntil(lambda: map_view.highlighted_count() == 0, timeout=3000)
+
+
+def test_rubber_band_selects_and_tags(qtbot, map_view, window):
+    canvas = map_view.canvas
+    rect = canvas.points.boundingRect()
+    canvas._band = canvas.mapFromScene(rect).boundingRect()
+    canvas._select(rect)
+    assert len(map_view.selected_ids()) == 5 and map_view.tag_button.isEnabled()
+    ids = map_view.selected_ids()
+    with qtbot.waitSignals([window.bus.memory_updated] * 5, timeout=5000):
+        map_view.add_topic(ids, "reviewed")
+    assert all("reviewed" in window.session.store.get(i).topics for i in ids)
+
+
+def test_map_updates_when_a_memory_is_added(qtbot, map_view, window):
+    window.show()
+    qtbot.waitUntil(map_view.isVisible, timeout=3000)
+    before = map_view.map.xy.copy()
+    ids = map_view.map.ids
+    with qtbot.waitSignal(map_view.map_shown, timeout=10_000) as shown:
+        memory = window.session.runtime.write(  # the one write path: it asks for an index run
+            lambda writes: writes.create(
+                "Espresso grind", "Grind finer when the espresso runs fast."
+            )
+        ).value
+        window.bus.memory_updated.emit(ChangeSet(created=(memory.id,)), None)
+    assert shown.args == [6]
+    rows = [map_view.map.ids.index(m) for m in ids]
+    assert np.array_equal(map_view.map.xy[rows], before)
+
+
+def test_colour_by_topic(map_view):
+    map_view.colour_by.setCurrentIndex(1)
+    assert map_view.canvas.point_count() == 5
+
+
+def test_polygons_are_exact_and_grouped_by_colour():
+    from pixelmem.gui.map.map_paint import polygon_of, polygons_by_cluster
+
+    xy = np.array([[0.5, -1.25], [3.0, 4.0], [1e6, -1e-6]])
+    polygon = polygon_of(xy)
+    assert [(p.x(), p.y()) for p in polygon] == [tuple(row) for row in xy.tolist()]
+    assert len(polygon_of(np.zeros((0, 2)))) == 0
+    groups = polygons_by_cluster(xy, np.array([1, 0, 1]))
+    assert sorted(groups) == [0, 1] and [len(groups[0]), len(groups[1])] == [1, 2]
+    assert groups[1][1] == QPointF(1e6, -1e-6)

@@ -1,0 +1,147 @@
+"""Search as you type: results with highlights, stale answers dropped, hits open in context."""
+
+from __future__ import annotations
+
+import threading
+
+from pixelmem.core.errors import ProviderUnavailable
+from pixelmem.core.index.engine import Engine
+from pixelmem.gui.panels.search_results import HitRole
+
+
+def _titles(panel) -> list[str]:
+    return [panel.model.hit_at(r).title for r in range(panel.model.rowCount())]
+
+
+def test_typing_shows_highlighted_results(qtbot, window) -> None:
+    panel = window.search_panel
+    window.commands.focus_search()
+    with qtbot.waitSignal(panel.results_shown, timeout=5000) as shown:
+        qtbot.keyClicks(panel.search_box, "espresso")
+    assert shown.args == ["espresso", len(_titles(panel))]
+    assert _titles(panel)[0] == "Espresso ratio"
+    row = panel.model.index(0).data(HitRole)
+    assert "espresso" in [t.lower() for t in row.terms]
+    assert panel.stack.currentWidget() is panel.view
+
+
+def test_a_superseded_query_never_shows(qtbot, window, embedder) -> None:
+    panel = window.search_panel
+    panel.set_mode("semantic")
+    gate = threading.Event()
+    embedder.gates["tomato"] = gate  # the first query hangs in the embedder
+    shown: list[str] = []
+    panel.results_shown.connect(lambda query, _n: shown.append(query))
+    panel.search_box.setText("tomato")
+    panel.run_search()
+    qtbot.waitUntil(lambda: "tomato" in embedder.queries)
+    panel.search_box.setText("coffee espresso")
+    with qtbot.waitSignal(panel.results_shown, timeout=5000):
+        panel.run_search()
+    assert shown == ["coffee espresso"]
+    gate.set()
+    from pixelmem.gui import workers
+
+    qtbot.waitUntil(lambda: not workers._live)  # the slow answer came back... and was dropped
+    assert shown == ["coffee espresso"]
+    assert _titles(panel)[0] == "Espresso ratio"
+
+
+def test_no_match_says_so(qtbot, window) -> None:
+    panel = window.search_panel
+    panel.set_mode("keyword")
+    panel.search_box.setText("zeppelin")
+    with qtbot.waitSignal(panel.results_shown, timeout=5000):
+        panel.run_search()
+    assert panel.stack.currentWidget() is panel.empty_label
+    assert "Nothing relevant" in panel.empty_label.text()
+
+
+def test_escape_clears_the_search(qtbot, window) -> None:
+    from PySide6.QtCore import Qt
+
+    panel = window.search_panel
+    panel.search_box.setText("espresso")
+    qtbot.keyClick(panel.search_box, Qt.Key.Key_Escape)
+    assert panel.search_box.text() == ""
+
+
+def test_enter_opens_the_hit_with_its_words_marked(qtbot, window) -> None:
+    from PySide6.QtCore import Qt
+
+    panel = window.search_panel
+    panel.search_box.setText("mulch")
+    with qtbot.waitSignal(panel.results_shown, timeout=5000):
+        panel.run_search()
+    hit = panel.model.hit_at(0)
+    with qtbot.waitSignal(window.editor.memory_opened, timeout=5000):
+        qtbot.keyClick(panel.search_box, Qt.Key.Key_Return)
+    assert window.editor.current_id == hit.memory_id
+    marks = window.editor.form.body_edit.extraSelections()
+    assert [m.cursor.selectedText() for m in marks] == ["mulch"]
+
+
+def test_a_hit_in_a_long_memory_selects_its_chunk(qtbot, window) -> None:
+    from pixelmem.core.vault.memory import Memory
+
+    paragraphs = [f"Paragraph {i} talks about bicycles and the weather." * 6 for i in range(8)]
+    paragraphs[6] = "The zeppelin hangar in Friedrichshafen is enormous. " * 4
+    draft = Memory(id="", title="Long travel diary", body="\n\n".join(paragraphs))
+    with qtbot.waitSignal(window.bus.index_changed, timeout=5000):
+        window.session.create(draft)
+    panel = window.search_panel
+    panel.set_mode("keyword")
+    panel.search_box.setText("zeppelin")
+    with qtbot.waitSignal(panel.results_shown, timeout=5000):
+        panel.run_search()
+    hit = panel.model.hit_at(0)
+    assert hit.title == "Long travel diary" and hit.start > 0
+    panel.hit_activated.emit(hit)  # what Enter or a click on the hit does
+    selected = window.editor.form.body_edit.textCursor().selectedText()
+    assert "zeppelin hangar" in selected and "Paragraph 0" not in selected  # a part, not all
+
+
+def test_results_html_is_escaped(qtbot) -> None:
+    from pixelmem.gui.panels.highlight import highlight_html
+
+    html = highlight_html("<img src=http://x/a.png> espresso", ["espresso"], "font-weight:600")
+    assert "<img" not in html and "&lt;img" in html
+    assert '<span style="font-weight:600">espresso</span>' in html
+
+
+def test_semantic_unavailable_is_said_next_to_results(qtbot, small_vault, settings) -> None:
+    from pixelmem.gui.window.main_window import MainWindow
+
+    class DownEmbedder:
+        model_id, dim = "down", 8
+
+        def embed_documents(self, texts):
+            raise ProviderUnavailable("Ollama is not running at http://localhost:11434")
+
+        def embed_query(self, text):
+            raise ProviderUnavailable("Ollama is not running at http://localhost:11434")
+
+    win = MainWindow(Engine(small_vault, settings, embedder=DownEmbedder()), settings)
+    qtbot.addWidget(win)
+    win._closing_ok = True
+    with qtbot.waitSignal(win.session.indexing_finished, timeout=5000):
+        win.start()
+    assert win.status.semantic_label.isVisibleTo(win)
+    panel = win.search_panel
+    panel.search_box.setText("espresso")
+    with qtbot.waitSignal(panel.results_shown, timeout=5000):
+        panel.run_search()
+    assert _titles(panel)[0] == "Espresso ratio"  # keyword results still come
+    assert panel.warning_label.isVisibleTo(panel)
+    assert "Ollama is not running" in panel.warning_label.text()
+    win.session.shutdown()
+
+
+def test_a_time_in_the_query_is_shown_with_the_results(qtbot, window) -> None:
+    panel = window.search_panel
+    panel.search_box.setText("espresso this year")
+    with qtbot.waitSignal(panel.results_shown, timeout=5000):
+        panel.run_search()
+    assert _titles(panel)[0] == "Espresso ratio"
+    text = panel.info_label.text()
+    assert "first (“this year”)" in text and "-01-01 – " in text

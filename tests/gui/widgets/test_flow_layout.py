@@ -1,0 +1,37 @@
+"""The flow layout's remembered heights follow every change that can move its lines."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QPushButton, QWidget
+
+from pixelmem.gui.widgets.flow_layout import FlowLayout
+
+
+def test_heights_follow_hidden_items_and_new_size_hints(qtbot) -> None:
+    box = QWidget()
+    qtbot.addWidget(box)
+    layout = FlowLayout(box)
+    buttons = [QPushButton(f"button {i}") for i in range(4)]
+    for button in buttons:
+        layout.addWidget(button)
+    box.show()
+    width = buttons[0].sizeHint().width() + 10  # one button a line
+    four_lines = layout.heightForWidth(width)
+    assert layout.heightForWidth(width) == four_lines  # asked again: the same
+
+    buttons[1].hide()
+    buttons[2].hide()
+    two_lines = layout.heightForWidth(width)
+    assert two_lines < four_lines
+
+    buttons[1].show()
+    assert two_lines < layout.heightForWidth(width) < four_lines
+
+    wide = layout.one_line_width()
+    one_line = layout.heightForWidth(wide)
+    buttons[0].setText("a much longer text than the others, so the line breaks")
+    assert layout.heightForWidth(wide) > one_line
+
+    layout.addWidget(QPushButton("five"))
+    taken = layout.takeAt(0)
+    assert taken is not None and layout.count() == 4

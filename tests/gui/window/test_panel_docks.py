@@ -1,0 +1,144 @@
+"""The one-file recipe: a panel registered with one entry gets its dock, its place (first and
+saved), its View-menu toggle and shortcut, its build on time (modules imported on a worker) or
+on first use, and the window's events through its host; this module is the probe panel."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDockWidget, QLineEdit, QVBoxLayout, QWidget
+
+from pixelmem.core.index.engine import Engine
+from pixelmem.core.settings import Settings
+from pixelmem.gui import workers
+from pixelmem.gui.panels.host import PanelHost
+from pixelmem.gui.panels.registry import LEFT, PANELS, RIGHT, GoTo, Panel, Stage
+from pixelmem.gui.window.main_window import MainWindow
+
+PROBE = Panel(
+    "probe",
+    "Probe",
+    __name__,  # this module: its build_panel below
+    RIGHT,
+    tab_of="search",
+    goto=GoTo("show_probe", "&Probe", "Ctrl+9", focus="focus_box"),
+)
+EARLY = Panel("early", "Early", __name__, RIGHT, Stage.AFTER_PAINT, below="search")
+
+
+class ProbePanel(QWidget):
+    """A panel as a new one would be: it keeps what the window tells it."""
+
+    def __init__(self, host: PanelHost) -> None:
+        super().__init__()
+        self.host = host
+        self.opened: list[str] = []
+        self.box = QLineEdit()
+        QVBoxLayout(self).addWidget(self.box)
+        host.memory_opened.connect(self.opened.append)
+
+    def focus_box(self) -> None:
+        self.box.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+
+def build_panel(host: PanelHost) -> ProbePanel:
+    return ProbePanel(host)
+
+
+def _window(qtbot, engine: Engine, settings: Settings, *extra: Panel) -> MainWindow:
+    window = MainWindow(engine, settings, panels=(*PANELS, *extra))
+    qtbot.addWidget(window)
+    window._closing_ok = True
+    return window
+
+
+def _stop(window: MainWindow) -> None:
+    window.session.shutdown()
+
+
+def test_a_registered_panel_is_built_after_the_scan_in_its_place(qtbot, engine, settings) -> None:
+    window = _window(qtbot, engine, settings, PROBE)
+    assert window.findChild(QDockWidget, "probeDock") is None  # not with the window
+    with qtbot.waitSignal(window.session.indexing_finished, timeout=10_000):
+        window.start()
+    qtbot.waitUntil(lambda: window.panels.is_built(Stage.AFTER_SCAN), timeout=5000)
+    dock, probe = window.panels.dock("probe"), window.panels.widget("probe")
+    assert dock.objectName() == "probeDock" and dock.widget() is probe
+    assert dock in window.tabifiedDockWidgets(window.search_dock)  # its first place
+    assert dock.windowTitle() == "Probe" and probe.host is window
+    view = window.menus["view"].actions()
+    assert view[-1] is dock.toggleViewAction()  # the last registered: the last toggle
+    go = window.actions_by_name["show_probe"]
+    assert go in view and go.shortcut().toString() == "Ctrl+9"
+    memory = window.list_model.memories()[0]
+    window.open_memory(memory.id)
+    assert probe.opened[-1] == memory.id  # host.memory_opened
+    _stop(window)
+
+
+def test_its_shortcut_before_the_scan_builds_it_and_puts_the_keyboard_in_it(
+    qtbot, engine, settings
+) -> None:
+    window = _window(qtbot, engine, settings, PROBE)
+    window.show()
+    qtbot.waitExposed(window)
+    window.actions_by_name["show_probe"].trigger()
+    probe = window.panels.widget("probe")
+    assert window.panels.dock("probe").isVisible() and window.focusWidget() is probe.box
+    _stop(window)
+
+
+def test_its_modules_are_imported_on_a_worker_first(qtbot, engine, settings, monkeypatch) -> None:
+    imported: list[list[str]] = []
+    real = workers.import_then
+
+    def import_then(modules, then, *, context):
+        imported.append(list(modules))
+        return real(modules, then, context=context)
+
+    monkeypatch.setattr(workers, "import_then", import_then)
+    window = _window(qtbot, engine, settings, PROBE)
+    with qtbot.waitSignal(window.panels.stage_built, timeout=5000):
+        window.panels.load(Stage.AFTER_SCAN)
+    assert __name__ in imported[0] and "pixelmem.gui.chat.pane" in imported[0]
+    window.panels.load(Stage.AFTER_SCAN)  # once
+    assert len(imported) == 1
+    _stop(window)
+
+
+def test_its_place_comes_back_from_the_saved_layout(qtbot, small_vault: Path, embedder) -> None:
+    settings = Settings()
+    first = _window(qtbot, Engine(small_vault, settings, embedder=embedder), settings, PROBE)
+    first.addDockWidget(LEFT, first.panels.dock("probe"))  # moved there by hand
+    first.close()  # saves the layout
+    _stop(first)
+    second = _window(qtbot, Engine(small_vault, settings, embedder=embedder), settings, PROBE)
+    assert second.findChild(QDockWidget, "probeDock") is None
+    assert second.dockWidgetArea(second.panels.dock("probe")) == LEFT
+    _stop(second)
+
+
+@pytest.mark.parametrize("use", ["the first paint", "a use"])
+def test_an_after_paint_panel_has_its_dock_from_the_start(qtbot, engine, settings, use) -> None:
+    window = _window(qtbot, engine, settings, EARLY)
+    dock = window.findChild(QDockWidget, "earlyDock")
+    assert dock is not None and not isinstance(dock.widget(), ProbePanel)  # empty for now
+    empty = dock.widget()
+    if use == "a use":
+        probe = window.panels.widget("early")  # builds its stage (and the editor) now
+    else:
+        with qtbot.waitSignal(window.views_ready, timeout=10_000):
+            window.start()
+        probe = window.panels.widget("early")
+    assert dock.widget() is probe and window.editor is not None
+    qtbot.waitUntil(lambda: not _alive(empty))  # the empty one is gone
+    assert window.dockWidgetArea(dock) == RIGHT
+    _stop(window)
+
+
+def _alive(widget: QWidget) -> bool:
+    import shiboken6
+
+    return shiboken6.isValid(widget)

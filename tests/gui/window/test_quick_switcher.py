@@ -1,0 +1,36 @@
+"""The quick switcher lists the vault on a worker, never on the UI thread."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from PySide6.QtWidgets import QWidget
+
+from pixelmem.core.vault.store import MemoryStore
+from pixelmem.gui.window.quick_switcher import QuickSwitcher
+
+
+def test_the_memories_are_listed_off_the_ui_thread_once_per_popup(qtbot, vault: Path) -> None:
+    store = MemoryStore(vault)
+    coffee = store.create("Coffee brewing", "Ratios.")
+    store.create("Reading list", "Books.")
+    threads: list[threading.Thread] = []
+
+    def listed():
+        threads.append(threading.current_thread())
+        return store.list()
+
+    window = QWidget()
+    qtbot.addWidget(window)
+    window.resize(800, 600)
+    switcher = QuickSwitcher(listed, window)
+    window.show()
+    with qtbot.waitSignal(switcher.results_shown, timeout=5000):
+        switcher.popup()
+    assert len(switcher.chosen_ids()) == 2
+    with qtbot.waitSignal(switcher.results_shown, timeout=5000):
+        switcher.query_edit.setText("cofbr")
+    assert switcher.chosen_ids() == [coffee.id]
+    assert threads and threading.main_thread() not in threads
+    assert len(threads) == 1  # typing ranks the snapshot the popup took
