@@ -42,12 +42,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
-
-if TYPE_CHECKING:
-    from pixelmem.core.index.relevance import Calibration
 
 MARGIN_CAP = 3.0  # logits: a lead this large says all a lead can
 STANDOUT_CAP = 6.0  # spreads: as far above its vault as standing out can say
@@ -99,6 +96,30 @@ class Decision:
         return all(w >= 0 for w in weights)
 
 
+class _Side(Protocol):
+    """A fitted logistic model of rank evidence (relevance.Logistic)."""
+
+    def logit(
+        self,
+        semantic: np.ndarray | float,
+        keyword: np.ndarray | float,
+        cross: np.ndarray | float = ...,
+        short: float | np.ndarray = ...,
+    ) -> np.ndarray: ...
+
+
+class Models(Protocol):
+    """What :func:`decide` reads of a calibration (relevance.Calibration, which imports this
+    module: a protocol here keeps the two out of an import circle)."""
+
+    @property
+    def hybrid(self) -> _Side: ...
+    @property
+    def keyword(self) -> _Side: ...
+    @property
+    def meaning(self) -> Decision: ...
+
+
 @dataclass(frozen=True)
 class Best:
     """The best hit's evidence, as the decision reads it (None: that side did not run)."""
@@ -127,7 +148,7 @@ def standout(cosine: float, median: float, spread: float, count: int) -> float:
     return min(STANDOUT_CAP, (cosine - median) / max(spread, 1e-6) - expected)
 
 
-def decide(models: Calibration, best: Best, mode: str) -> tuple[float, dict[str, float]]:
+def decide(models: Models, best: Best, mode: str) -> tuple[float, dict[str, float]]:
     """The decision logit for the best hit and each model's logit (see the module docstring).
     ``mode`` "keyword" (or a model that cannot read the query): the rank logit itself."""
     parts: dict[str, float] = {}
