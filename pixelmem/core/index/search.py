@@ -756,8 +756,11 @@ class SearchIndex:
         cross = self._differs(query.script, scripts)
         named = np.concatenate([np.isin(found.positions, query.named), np.zeros(extra, bool)])
         # An unlisted memory may hold every word of a short query: short is an upper bound for
-        # it; a longer query's term never applies (so it does not loosen the bound).
-        unlisted_short = np.full(extra, 1.0 if query.short else 0.0)
+        # it; a longer query's term never applies (so it does not loosen the bound), nor does
+        # it once the keyword side has listed every chunk holding a query word (an unlisted
+        # memory that held them all would have keyword evidence).
+        holds_any = bound is not None and found.bm25 is not None and bound[1] > 0
+        unlisted_short = np.full(extra, 1.0 if query.short and holds_any else 0.0)
         short = np.concatenate([self._holds_every_word(query, found.positions), unlisted_short])
         short_query = query.short and query.mode == "hybrid" and bool(query.terms)
         rank = rank_logits(
