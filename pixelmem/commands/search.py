@@ -10,9 +10,10 @@ from pathlib import Path
 
 from pixelmem.commands.common import ProgressBar, open_engine
 from pixelmem.core.errors import PixelmemError
-from pixelmem.core.search_mode import SearchMode
+from pixelmem.core.search_mode import SearchMode, uses_meaning
 
 MODES = tuple(SearchMode)
+SCORED_MODES = tuple(m for m in SearchMode if m != SearchMode.EXACT)  # what eval compares
 WEAKER = 3  # results below the floor that --weaker prints
 
 
@@ -24,7 +25,12 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
     p = subparsers.add_parser("search", parents=[common], help="search memories")
     p.add_argument("query", nargs="+", help="what to look for")
     p.add_argument("--k", type=int, default=None, help="number of memories (default 5)")
-    p.add_argument("--mode", choices=MODES, default=None, help="default: hybrid")
+    p.add_argument(
+        "--mode",
+        choices=MODES,
+        default=None,
+        help="default: hybrid; exact: only memories holding the query as typed",
+    )
     p.add_argument(
         "--min-relevance",
         type=float,
@@ -62,7 +68,9 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
 
     p = subparsers.add_parser("eval", parents=[common], help="nDCG@10 / Recall@100 on a BEIR dir")
     p.add_argument("folder", type=Path, help="folder with corpus.jsonl, queries.jsonl, qrels/")
-    p.add_argument("--mode", choices=MODES, default=None, help="default: every mode")
+    p.add_argument(
+        "--mode", choices=MODES, default=None, help="default: hybrid, semantic and keyword"
+    )
     p.add_argument(
         "--min-relevance", type=float, default=0.0, help="relevance floor (default 0: rank all)"
     )
@@ -112,7 +120,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([_hit_json(engine, h) for h in hits], ensure_ascii=False, indent=2))
         return 0
-    if engine.semantic_error and args.mode != "keyword":
+    if engine.semantic_error and uses_meaning(args.mode):
         print(f"note: semantic search unavailable ({engine.semantic_error}); keyword results only")
     if found.note():
         print(found.note())
@@ -214,7 +222,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         raise PixelmemError(f"{args.folder} is not a folder")
     results = evaluate(
         args.folder,
-        modes=[args.mode] if args.mode else MODES,
+        modes=[args.mode] if args.mode else SCORED_MODES,
         settings=Settings.load(),
         work=args.work,
         min_relevance=args.min_relevance,

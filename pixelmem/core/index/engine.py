@@ -17,6 +17,7 @@ the index has 384`` error of a search during a provider switch).
 from __future__ import annotations
 
 import copy
+import dataclasses
 import logging
 import threading
 from collections import OrderedDict
@@ -27,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from pixelmem.core.errors import PixelmemError, ProviderError, ProviderUnavailable
 from pixelmem.core.paths import appdata_dir
+from pixelmem.core.search_mode import SearchMode
 from pixelmem.core.settings import EmbeddingSettings, RerankSettings, Settings
 from pixelmem.core.vault.store import MemoryStore
 from pixelmem.core.vault.vault_scan import SkippedFile
@@ -40,6 +42,7 @@ if TYPE_CHECKING:
 
     from pixelmem.core.index.cache import EmbeddingCache
     from pixelmem.core.index.chunking import ChunkerSettings
+    from pixelmem.core.index.exact import FoldedTexts
     from pixelmem.core.index.indexer import Indexer, IndexReport, Progress
     from pixelmem.core.index.model_choice import ModelChoice
     from pixelmem.core.index.postgres_store import PostgresStore
@@ -101,6 +104,7 @@ class Engine:
         self._query_cache: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
         self._query_lock = threading.Lock()
         self._anchors: dict[str, np.ndarray] = {}  # model id → embedded anchor texts
+        self._folded_texts: FoldedTexts | None = None  # the exact mode's, made on first use
         self._reranker: Reranker | None = None
         self._reranker_settings: RerankSettings | None = None
         self.rerank_warning: str | None = None  # why the last search was not reranked
@@ -381,6 +385,11 @@ class Engine:
         k = max(1, min(k or self.settings.search.top_k, MAX_K))
         if min_relevance is None:
             min_relevance = self.settings.search.min_relevance
+        if mode == SearchMode.EXACT:  # the phrase's holders, ranked by their keywords
+            filters = self._holding_phrase(query, filters)
+            if filters is None:
+                return []
+            mode, min_relevance, weaker = SearchMode.KEYWORD, 0.0, 0
         index, embedder = self._current()
         vector = None
         if mode != "keyword" and index.has_vectors and embedder is not None:
@@ -416,6 +425,21 @@ class Engine:
             reranker, query, strong, self._hit_text, top_n=min(k, self.settings.rerank.top_n)
         )
         return reranked + [h for h in hits if h.weaker]
+
+    def _holding_phrase(self, query: str, filters: SearchFilters | None) -> SearchFilters | None:
+        """``filters`` narrowed to the memories holding ``query`` as typed (None: no memory
+        does); see :mod:`pixelmem.core.index.exact`."""
+        from pixelmem.core.index.exact import FoldedTexts, phrase_of
+        from pixelmem.core.index.search_backend import SearchFilters
+
+        if self._folded_texts is None:
+            self._folded_texts = FoldedTexts()
+        holders = self._folded_texts.holders(self.store.list(), phrase_of(query))
+        if filters is not None and filters.memory_ids is not None:
+            holders &= filters.memory_ids
+        if not holders:
+            return None
+        return dataclasses.replace(filters or SearchFilters(), memory_ids=holders)
 
     def anchor_vectors(self, embedder: Embedder | None = None) -> np.ndarray | None:
         """The embedded :data:`~pixelmem.core.index.relevance.ANCHOR_TEXTS` (once per model);

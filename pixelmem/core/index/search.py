@@ -72,7 +72,9 @@ from pixelmem.core.index.vector_side import LocalVectorSide, row_group_sums
 from pixelmem.core.search_mode import SearchMode
 from pixelmem.core.vault.memory import Memory, searchable_title
 
-MODES = tuple(SearchMode)
+# The modes the index scores; ``exact`` chooses which memories may answer first (Engine.search)
+# and is then scored as ``keyword``.
+MODES = (SearchMode.HYBRID, SearchMode.SEMANTIC, SearchMode.KEYWORD)
 NAME_HOLDERS = 3  # memories: a question's names count as a look-up when at most this many hold them
 WEAKER_FLOOR = 0.1  # the least relevance of a hit listed below the floor as a weaker one
 VAULT_SAMPLE = 256  # memories per script whose median cosine says where "unrelated" sits

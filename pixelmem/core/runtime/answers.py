@@ -12,6 +12,7 @@ from typing import Any
 from pixelmem.core.errors import MemoryNotFound
 from pixelmem.core.index.engine import Engine, SearchHit
 from pixelmem.core.index.time_search import TimedHits
+from pixelmem.core.search_mode import uses_meaning
 from pixelmem.core.vault.memory import Memory
 from pixelmem.core.vault.memory_json import display_path
 
@@ -86,7 +87,7 @@ def search_answer(
     nothing reached the relevance floor."""
     answer: dict[str, Any] = {"query": query, "mode": mode, "results": results}
     error = engine.semantic_error
-    if error and mode != "keyword":
+    if error and uses_meaning(mode):
         answer["note"] = f"Semantic search is unavailable ({error}); these are keyword matches."
     if not results:
         floor = engine.settings.search.min_relevance

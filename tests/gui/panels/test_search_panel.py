@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import threading
 
+from PySide6.QtCore import Qt
+
 from pixelmem.core.errors import ProviderUnavailable
 from pixelmem.core.index.engine import Engine
 from pixelmem.gui.panels.search_results import HitRole
@@ -145,3 +147,23 @@ def test_a_time_in_the_query_is_shown_with_the_results(qtbot, window) -> None:
     assert _titles(panel)[0] == "Espresso ratio"
     text = panel.info_label.text()
     assert "first (“this year”)" in text and "-01-01 – " in text
+
+
+def test_the_exact_phrase_mode_is_chosen_from_the_combo_by_keyboard(qtbot, window) -> None:
+    panel = window.search_panel
+    labels = [panel.mode_combo.itemText(i) for i in range(panel.mode_combo.count())]
+    assert "Exact phrase" in labels
+    panel.search_box.setText("equal flour and water")
+    panel.mode_combo.setFocus()
+    exact = panel.mode_combo.findData("exact")
+    while panel.mode_combo.currentIndex() != exact:
+        key = Qt.Key.Key_Down if panel.mode_combo.currentIndex() < exact else Qt.Key.Key_Up
+        qtbot.keyClick(panel.mode_combo, key)
+    assert panel.mode == "exact"
+    with qtbot.waitSignal(panel.results_shown, timeout=5000):
+        panel.run_search()
+    assert _titles(panel) == ["Sourdough starter"]
+    panel.search_box.setText("water and flour")  # the same words in another order
+    with qtbot.waitSignal(panel.results_shown, timeout=5000):
+        panel.run_search()
+    assert _titles(panel) == []
