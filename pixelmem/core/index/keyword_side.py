@@ -57,6 +57,15 @@ class _Segment:
         segment = cls(p.terms, p.shift, p.indptr, ids[p.post_docs], p.tf.astype(np.float32))
         return segment, p.doc_len
 
+    def span_of(self, term: str, term_hash: int) -> slice | None:
+        """Where the postings of ``term`` (``hash(term)``) are (None: not in this segment).
+        A segment keyed otherwise (a saved one: ``stable_postings``) reads ``term``."""
+        return self.span(term_hash)
+
+    def sort_key(self, term: str, term_hash: int) -> int:
+        """Where ``term`` sorts in this segment's vocabulary (the order terms are summed in)."""
+        return term_hash >> self.shift
+
     def span(self, term_hash: int) -> slice | None:
         """Where the postings of the term with this hash are (None: not in this segment)."""
         key = term_hash >> self.shift
@@ -135,8 +144,10 @@ class LocalKeywordSide:
     def idf_sum(self, terms: Iterable[str]) -> float:
         """Σ idf of ``terms``: a term absent from the index counts as the rarest possible."""
         n = self._n
-        found = [(pos, df) for pos, df, _ in self._term_postings(set(terms)) if pos is not None]
-        found.sort()
+        # In the terms' own order, not their hashes': a float64 sum whose order no process's
+        # string hash decides (a saved index, keyed otherwise, sums alike).
+        found = [(pos, df) for pos, df, _ in self._term_postings(sorted(set(terms)))]
+        found = [(pos, df) for pos, df in found if pos is not None]
         dfs = np.array([df for _, df in found], np.float64)
         present = float(np.log1p((n - dfs + 0.5) / (dfs + 0.5)).sum())
         absent = (len(set(terms)) - len(found)) * float(np.log1p((n + 0.5) / 0.5))
@@ -233,7 +244,7 @@ class LocalKeywordSide:
         return self._weigh(base.docs, base.tf, np.repeat(df, df))
 
     def _term_postings(
-        self, terms: set[str]
+        self, terms: Iterable[str]
     ) -> list[tuple[int | None, int, list[tuple[_Segment, slice]]]]:
         """Per distinct term: its sort key (base vocabulary order; None when indexed nowhere),
         its live document frequency, and its postings in every segment."""
@@ -241,9 +252,9 @@ class LocalKeywordSide:
         out = []
         for term in terms:
             h = hash(term)
-            spans = [(s, span) for s in segments if (span := s.span(h)) is not None]
+            spans = [(s, span) for s in segments if (span := s.span_of(term, h)) is not None]
             df = sum(self._live_count(s.docs[span]) for s, span in spans)
-            out.append((h >> self._base.shift if spans else None, df, spans))
+            out.append((self._base.sort_key(term, h) if spans else None, df, spans))
         return out
 
     def _live_count(self, docs: np.ndarray) -> int:

@@ -326,6 +326,14 @@ class SearchIndex:
         capacity = self._catalog.chunk_capacity
         return self._catalog.dead_share + (delta / capacity if capacity else 0.0)
 
+    def saved_parts(self) -> tuple[Catalog, np.ndarray | None, bool]:
+        """What a saved copy keeps (:mod:`~pixelmem.core.index.saved_index`): the catalog, the
+        vector rows by chunk id (dead ones too; None without local vectors) and whether titles
+        are in the keyword text."""
+        vectors = self._vectors
+        matrix = vectors.matrix if isinstance(vectors, LocalVectorSide) else None
+        return self._catalog, matrix, self._titles_in_keyword
+
     def chunks_of(self, memory_id: str) -> list[Chunk]:
         """The chunks of one memory in index order (empty if it is not indexed)."""
         chunks = self._catalog.chunks
