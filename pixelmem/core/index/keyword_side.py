@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pixelmem.core.index import numpy_pieces
 from pixelmem.core.index.keyword_index import (
     _POSITIVE,
     DEFAULT_B,
@@ -230,7 +231,7 @@ class LocalKeywordSide:
         """The weight of every posting of the base segment (each term's df: its span)."""
         base = self._base
         df = np.diff(base.indptr)
-        return self._weigh(base.docs, base.tf, np.repeat(df, df))
+        return self._weigh(base.docs, base.tf, numpy_pieces.repeat(df, df))
 
     def _term_postings(
         self, terms: set[str]
