@@ -43,6 +43,7 @@ class Catalog:
     ) -> None:
         """Use :meth:`build`."""
         self.chunks, self.owners, self.ids, self.rows, self.meta = chunks, owners, ids, rows, meta
+        meta.look_ups()  # here, not in the first search (see there)
         self.position = {mid: i for i, mid in enumerate(ids) if mid is not None}
         self.live_ids = tuple(mid for mid in ids if mid is not None)
         self.live_chunks = sum(len(r) for r in rows)
@@ -151,8 +152,8 @@ class _Metadata:
         self.titles, self.importance, self.dates = titles, importance, dates
         self.content, self.topics = content, topics
         self.scripts, self.names = scripts, names
-        self._members: dict[str, np.ndarray] | None = None
-        self._named: dict[str, np.ndarray] | None = None
+        self._members: dict[str, list[int]] | None = None
+        self._named: dict[str, list[int]] | None = None
 
     @classmethod
     def of(cls, memories: Sequence[Memory | None]) -> _Metadata:
@@ -195,23 +196,30 @@ class _Metadata:
 
     def with_topic(self, topic: str) -> np.ndarray:
         """Positions of the memories that have ``topic`` (case-insensitive)."""
-        if self._members is None:
-            members: dict[str, list[int]] = {}
-            for i, topics in enumerate(self.topics):
-                for t in topics:
-                    members.setdefault(t, []).append(i)
-            self._members = {t: np.array(v, np.int64) for t, v in members.items()}
-        return self._members.get(topic.casefold(), np.zeros(0, np.int64))
+        return np.array(self.look_ups()[0].get(topic.casefold(), ()), np.int64)
 
     def named(self, key: str) -> np.ndarray:
         """Positions of the memories one of whose names has this :func:`name_key`."""
-        if self._named is None:
-            named: dict[str, list[int]] = {}
-            for i, names in enumerate(self.names):
-                for name in names:
-                    named.setdefault(name, []).append(i)
-            self._named = {n: np.array(v, np.int64) for n, v in named.items()}
-        return self._named.get(key, np.zeros(0, np.int64))
+        return np.array(self.look_ups()[1].get(key, ()), np.int64)
+
+    def look_ups(self) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
+        """Topic → positions and name → positions, made once (the catalog makes them with
+        the snapshot, on the indexing thread: made by the first search instead, over 33k
+        memories, they took that search ~50 ms of Python, and two searches at once both
+        made them while the window waited for the GIL: bench_ui, typing)."""
+        if self._members is None or self._named is None:
+            self._members = _positions_by(self.topics)
+            self._named = _positions_by(self.names)
+        return self._members, self._named
+
+
+def _positions_by(keys_of: list[tuple[str, ...]]) -> dict[str, list[int]]:
+    """Each key → the positions whose keys hold it, in order."""
+    found: dict[str, list[int]] = {}
+    for i, keys in enumerate(keys_of):
+        for key in keys:
+            found.setdefault(key, []).append(i)
+    return found
 
 
 SCRIPT_SAMPLE = 600  # characters of a memory that say which script it is written in
