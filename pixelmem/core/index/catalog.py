@@ -50,12 +50,14 @@ class Catalog:
         # Every memory's chunk ids in one array (memory m's: table[starts[m]:ends[m]]), so a
         # search gathers the chunks of thousands of memories in a few numpy calls.
         if flat is None:
-            ends = np.cumsum([len(r) for r in rows], dtype=np.int64)
-            flat = (ends - [len(r) for r in rows], ends, numpy_pieces.concatenate(rows, np.int64))
+            counts = np.array([len(r) for r in rows], np.int64)
+            ends = np.cumsum(counts)
+            flat = (ends - counts, ends, numpy_pieces.concatenate(rows, np.int64))
         self._flat = flat
         self.position = {mid: i for i, mid in enumerate(ids) if mid is not None}
         self.live_ids = tuple(mid for mid in ids if mid is not None)
-        self.live_chunks = sum(len(r) for r in rows)
+        # From the table's spans (a removed memory's is empty), not a Python step per memory.
+        self.live_chunks = int((flat[1] - flat[0]).sum())
 
     @classmethod
     def build(cls, chunks: Sequence[Chunk], memories: Mapping[str, Memory]) -> Catalog:

@@ -300,6 +300,7 @@ def test_the_catalogs_look_ups_and_flat_rows_follow_updates(vault) -> None:
         ids, counts = catalog.chunk_ids_of(everyone)
         np.testing.assert_array_equal(ids, np.concatenate(catalog.rows))
         np.testing.assert_array_equal(counts, [len(r) for r in catalog.rows])
+        assert catalog.live_chunks == sum(len(r) for r in catalog.rows)  # from the table
         picked = everyone[::3][::-1]  # any order, any subset
         ids, _ = catalog.chunk_ids_of(picked)
         np.testing.assert_array_equal(ids, np.concatenate([catalog.rows[m] for m in picked]))
