@@ -1,21 +1,24 @@
 """Restore as fast as backup: a vault of small notes backed up, then restored into an empty
 folder, both timed in one run, with where the restore's time goes.
 
-    .venv/bin/python benchmarks/bench_restore.py [--notes 50000] [--profile]
+    .venv/bin/python benchmarks/bench_restore.py [--notes 50000] [--old main] [--profile]
 
 Prints the backup and restore seconds and their ratio (target: restore ≤ 2× backup), and the
-restore's time split into its steps, measured by wrapping them: verifying the archive (read
-once, every checksum), planning, and per restored file the write, the fsync, the folder checks
-(``realpath`` twice per file), the folder creation, and the linking into place. ``--profile``
-adds cProfile's top functions.
+restore's time split into its steps, measured by wrapping them (each code's own steps: the
+code before read the archive twice, wrote each file to a temp file, fsynced and linked it; this
+one reads it once into a staging folder, flushes once and links). Each restore runs in a
+process of its own; ``--old REF`` restores the same archive with REF's code too (a temporary
+copy by ``git archive``) for a before/after in one run. ``--profile`` adds cProfile's top functions.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import json
 import os
 import pstats
+import subprocess
 import sys
 import tempfile
 import time
@@ -24,11 +27,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+ROOT = Path(__file__).resolve().parent.parent
+SOURCE = Path(os.environ.get("PIXELMEM_BENCH_SOURCE", ROOT))  # the code a child restores with
+sys.path[:0] = [str(SOURCE), str(ROOT / "benchmarks")]
 
-from pixelmem.core.archive import restore as restore_module
-from pixelmem.core.archive.backup import create_backup
-from pixelmem.core.archive.restore import restore_backup
+from pixelmem.core.archive import restore as restore_module  # noqa: E402
+from pixelmem.core.archive.backup import create_backup  # noqa: E402
+from pixelmem.core.archive.restore import restore_backup  # noqa: E402
 
 SPENT: dict[str, float] = defaultdict(float)
 COUNT: dict[str, int] = defaultdict(int)
@@ -64,24 +69,80 @@ def timed(owner: Any, name: str, label: str) -> Callable[[], None]:
 
 
 def instrument() -> list[Callable[[], None]]:
-    return [
-        timed(restore_module, "verify_backup", "verify (read + checksum every member)"),
-        timed(restore_module, "_plan", "plan (does each target exist)"),
-        timed(restore_module, "_place", "place, per file (all of the below and the write)"),
-        timed(restore_module, "_inside", "  folder checks (realpath ×2)"),
-        timed(restore_module, "make_dirs", "  make_dirs"),
-        timed(restore_module.os, "fsync", "  fsync"),
-        timed(restore_module, "_link_no_clobber", "  link into place"),
-        timed(restore_module, "new_file_mode", "  the new file's mode"),
-        timed(restore_module.tempfile, "mkstemp", "  mkstemp"),
+    """The steps of either code (the other code's names are simply absent)."""
+    placing = getattr(restore_module, "_Placing", None)
+    steps = [
+        # the code before: two passes, a temp file, fsync and link per file
+        (restore_module, "verify_backup", "verify (read + checksum every member)"),
+        (restore_module, "_plan", "plan (does each target exist)"),
+        (restore_module, "_place", "place, per file (all of the below and the write)"),
+        (restore_module, "_inside", "  folder checks (realpath ×2)"),
+        (restore_module, "make_dirs", "  make_dirs"),
+        (restore_module.os, "fsync", "  fsync"),
+        (restore_module, "_link_no_clobber", "  link into place"),
+        (restore_module, "new_file_mode", "  the new file's mode"),
+        (getattr(restore_module, "tempfile", None), "mkstemp", "  mkstemp"),
+        # this code: one pass into a staging folder, one flush, a link per file
+        (restore_module, "_stage", "read, check and stage (one pass)"),
+        (restore_module, "_stage_one", "  write one staged file"),
+        (placing, "_folder", "make and check each folder (once)"),
+        (placing, "_stamp", "modes and times"),
+        (restore_module, "flush_to_disk", "one flush (syncfs)"),
+        (placing, "_link", "link each file into place"),
+        (restore_module, "_fsync_folder", "fsync each folder (once)"),
     ]
+    return [timed(owner, name, label) for owner, name, label in steps if owner is not None]
+
+
+def restore_once(archive: Path, dest: Path, profile: bool) -> dict[str, Any]:
+    """Restore ``archive`` into ``dest`` with this process's code; seconds and steps."""
+    undo = instrument()
+    profiler = cProfile.Profile() if profile else None
+    start = time.perf_counter()
+    if profiler is not None:
+        profiler.enable()
+    restored = restore_backup(archive, dest)
+    if profiler is not None:
+        profiler.disable()
+    took = time.perf_counter() - start
+    for step in undo:
+        step()
+    if profiler is not None:
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
+    steps = {label: [seconds, COUNT[label]] for label, seconds in SPENT.items()}
+    return {"seconds": took, "files": len(restored.restored), "steps": steps}
+
+
+def restore_in_child(source: Path, archive: Path, dest: Path, profile: bool) -> dict[str, Any]:
+    out = dest.parent / f"{dest.name}.json"
+    env = dict(os.environ, PIXELMEM_BENCH_SOURCE=str(source))
+    words = [sys.executable, __file__, "--restore-only", str(archive), str(dest), str(out)]
+    subprocess.run(words + (["--profile"] if profile else []), env=env, check=True)
+    return dict(json.loads(out.read_text()))
+
+
+def old_checkout(ref: str, into: Path) -> Path:
+    """REF's tracked files in a folder of their own (``git archive``: no worktree to clean up)."""
+    tree = into / "old-checkout"
+    tree.mkdir()
+    tracked = subprocess.run(
+        ["git", "archive", "--format=tar", ref], cwd=ROOT, check=True, capture_output=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(tree)], input=tracked, check=True)
+    return tree
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--notes", type=int, default=50_000)
+    parser.add_argument("--old", help="git ref to restore with too (its files from git archive)")
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--restore-only", nargs=3, metavar=("ARCHIVE", "DEST", "OUT"))
     args = parser.parse_args()
+    if args.restore_only:
+        archive, dest, out = map(Path, args.restore_only)
+        Path(out).write_text(json.dumps(restore_once(archive, dest, args.profile)))
+        return
     print(f"cpus {os.cpu_count()}, load {os.getloadavg()}")
     with tempfile.TemporaryDirectory(prefix="pixelmem-bench-restore-") as folder:
         tmp = Path(folder)
@@ -95,23 +156,17 @@ def main() -> None:
         backup = time.perf_counter() - start
         print(f"backup: {backup:.1f} s ({len(report.files):,} files, "
               f"{archive.stat().st_size / 1e6:.1f} MB)")  # fmt: skip
-        undo = instrument()
-        profiler = cProfile.Profile() if args.profile else None
-        start = time.perf_counter()
-        if profiler is not None:
-            profiler.enable()
-        restored = restore_backup(archive, tmp / "restored")
-        if profiler is not None:
-            profiler.disable()
-        took = time.perf_counter() - start
-        for step in undo:
-            step()
-        print(f"restore: {took:.1f} s ({len(restored.restored):,} files); restore / backup "
-              f"{took / backup:.1f}× (target ≤ 2×); load {os.getloadavg()}")  # fmt: skip
-        for label, seconds in SPENT.items():
-            print(f"  {label:<50} {seconds:7.2f} s  ({COUNT[label]:,} calls)")
-        if profiler is not None:
-            pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
+        sources = {"this code": ROOT}
+        if args.old:
+            sources[f"old {args.old}"] = old_checkout(args.old, tmp)
+        for number, (name, source) in enumerate(sources.items()):
+            result = restore_in_child(source, archive, tmp / f"restored-{number}", args.profile)
+            took = result["seconds"]
+            ratio = took / backup
+            print(f"\nrestore, {name}: {took:.1f} s ({result['files']:,} files); restore / "
+                  f"backup {ratio:.1f}× (target ≤ 2×); load {os.getloadavg()}")  # fmt: skip
+            for label, (seconds, calls) in result["steps"].items():
+                print(f"  {label:<50} {seconds:7.2f} s  ({calls:,} calls)")
 
 
 if __name__ == "__main__":

@@ -89,6 +89,16 @@ class FakeEmbedder:
         return self._vector(text)
 
 
+def model_id_fake(vault: Path) -> FakeEmbedder:
+    """The fake embedder under the id of the model the app picks for ``vault`` by default
+    (``auto``): its cache is what a real index leaves, without the minutes of embedding."""
+    fake = FakeEmbedder()
+    real = Engine(vault, Settings()).embedder
+    if real is not None:
+        fake.model_id = real.model_id  # type: ignore[misc]
+    return fake
+
+
 class Heartbeat(QObject):
     """A 5 ms timer on the GUI thread; every late beat is time the UI could not react.
 
@@ -391,8 +401,10 @@ def bench_search(tmp: Path, chunks: int, keystrokes: int, why: bool) -> None:
 # that module before any window anyway) and records, in wall-clock seconds since the parent
 # started the process (interpreter start-up included): the window shown, the list painted with
 # rows, the other views built (at once in code that builds everything before the show), the
-# scan done. CPU time of all threads at the list.
-# Then it quits. No embedder is timed: the launch ends before indexing would start.
+# scan done, the index ready (the session's first run finished: every memory searchable). CPU
+# time of all threads at the list. Then it quits. The vault's cache holds a vector for every
+# chunk under the default model's id (model_id_fake): nothing is embedded, the model is not
+# even loaded; what is timed is the index built (old code) or the saved one loaded.
 LAUNCH_PROBE = textwrap.dedent(
     """
     import json, sys, time
@@ -429,7 +441,9 @@ LAUNCH_PROBE = textwrap.dedent(
         def check():
             if window.session.loaded:
                 mark("scanned")
-            if {{"listed", "views", "scanned"}} <= seen.keys():
+            if window.session.index_ready:
+                mark("ready")
+            if {{"listed", "views", "scanned", "ready"}} <= seen.keys():
                 poll.stop()
                 with open({out!r}, "w") as f:
                     json.dump(seen, f)
@@ -451,13 +465,13 @@ LAUNCH_PROBE = textwrap.dedent(
     sys.exit(main(["--vault", {vault!r}]))
     """
 )
-LAUNCH_MARKS = ("shown", "listed", "views", "scanned", "listed_cpu")
+LAUNCH_MARKS = ("shown", "listed", "views", "scanned", "ready", "listed_cpu")
 
 
 def launch_in_fresh_process(source: Path, vault: Path, config: Path) -> tuple[float, ...] | str:
     """Seconds from the process's start to the window shown, the list painted, the other views
-    built and the scan done, and the CPU seconds to the list; with pixelmem from ``source``;
-    or the child's output if it failed."""
+    built, the scan done and the index ready, and the CPU seconds to the list; with pixelmem
+    from ``source``; or the child's output if it failed."""
     env = dict(
         os.environ,
         PYTHONPATH=str(source),
@@ -531,8 +545,10 @@ def compare_fresh_launches(vault: Path, tmp: Path, old_ref: str | None, rounds: 
         "min / median / max:"
     )
     for name, runs in results.items():
+        runs = [(*r[:5], r[4] - r[1], r[5]) for r in runs]  # + ready after the list painted
         cols = list(zip(*runs, strict=True))
-        labels = ("window shown", "list painted", "all views", "scan done", "CPU to list")
+        labels = ("window shown", "list painted", "all views", "scan done", "index ready",
+                  "ready after the list", "CPU to list")  # fmt: skip
         spans = [
             f"{label} {min(c) * 1e3:.0f} / {statistics.median(c) * 1e3:.0f} / {max(c) * 1e3:.0f} ms"
             for label, c in zip(labels, cols, strict=True)
@@ -541,7 +557,9 @@ def compare_fresh_launches(vault: Path, tmp: Path, old_ref: str | None, rounds: 
     if old_ref:
         new, old = (statistics.median(r[1] for r in results[n]) for n in sources)
         print(f"  list filled, median new / old: {new / old:.2f}")
-        new, old = (statistics.median(r[4] for r in results[n]) for n in sources)
+        new, old = (statistics.median(r[4] - r[1] for r in results[n]) for n in sources)
+        print(f"  index ready after the list, median new / old: {new / old:.2f}")
+        new, old = (statistics.median(r[5] for r in results[n]) for n in sources)
         print(f"  CPU time to the filled list, median new / old: {new / old:.2f}")
 
 
@@ -550,24 +568,26 @@ def bench_launch(tmp: Path, memories: int, old_ref: str | None, rounds: int) -> 
     vault = tmp / f"launch{memories}"
     start = time.perf_counter()
     generate_vault(vault, memories, seed=2)
-    warm = Engine(vault, Settings(), embedder=FakeEmbedder())
+    fake = model_id_fake(vault)
+    warm = Engine(vault, Settings(), embedder=fake)
     report = warm.open()
     print(
         f"(vault generated and cache warmed in {time.perf_counter() - start:.1f} s: "
-        f"{report.chunks} chunks; the fake embedder's cache, so no model load is timed)"
+        f"{report.chunks} chunks; hashed vectors under {fake.model_id!r}, the default model's "
+        "id, so nothing is embedded and no model load is timed)"
     )
     from pixelmem.gui import workers
 
     settings = Settings()
     begin = time.perf_counter()
-    engine = Engine(vault, settings, embedder=FakeEmbedder())
+    engine = Engine(vault, settings, embedder=fake)
     window = make_window(engine, settings)
     shown = time.perf_counter() - begin
     window.start()
     wait_until(lambda: window.list_model.rowCount() > 0, 60)
     listed = time.perf_counter() - begin
     wait_until(lambda: window.session.index_ready, 600)
-    ready = time.perf_counter() - begin
+    ready = time.perf_counter() - begin  # a fresh engine: in this process, nothing is loaded
     rows = window.list_model.rowCount()
     embedded = engine.last_report.embedded
     close(window)
@@ -575,8 +595,8 @@ def bench_launch(tmp: Path, memories: int, old_ref: str | None, rounds: int) -> 
     verdict = "OK" if listed <= 1.0 else "OVER"
     print(
         f"in-process: window shown {shown * 1000:.0f} ms, list filled ({rows:,} rows) "
-        f"{listed * 1000:.0f} ms (target ≤ 1000 ms, {verdict}), index ready {ready * 1000:.0f} ms, "
-        f"re-embedded {embedded} chunks"
+        f"{listed * 1000:.0f} ms (target ≤ 1000 ms, {verdict}), index ready {ready * 1000:.0f} ms "
+        f"({(ready - listed) * 1000:.0f} ms after the list), re-embedded {embedded} chunks"
     )
     compare_fresh_launches(vault, tmp, old_ref, rounds)
 

@@ -53,7 +53,7 @@ def main() -> int:
     panel = window.search_panel
     shown: list[int] = []
     panel.results_shown.connect(lambda _q, n: shown.append(n))
-    window.focus_search()
+    window.commands.focus_search()
     panel.search_box.setText(QUERY)
     panel.run_search()
     wait_until(lambda: bool(shown), 60)

@@ -20,7 +20,23 @@ from pixelmem.core.errors import PixelmemError
 VAULT_HELP = "vault folder (default: $PIXELMEM_VAULT, else the vault the app last opened)"
 
 
-def build_parser() -> argparse.ArgumentParser:
+# Which command group registers each command: a command's parser is built with its group
+# alone (``pixelmem search`` need not import the chat, backup and serve groups: ~0.2 s of
+# every run). tests/commands/test_cli_vault_option.py checks it against the groups.
+COMMAND_GROUPS = {
+    **dict.fromkeys(("add", "list", "show", "delete", "import", "doctor"), "vault"),
+    **dict.fromkeys(("index", "search", "status", "eval"), "search"),
+    "config": "config",
+    "ask": "chat",
+    **dict.fromkeys(("import-chats", "chats", "propose-memories"), "chats"),
+    "mcp": "mcp",
+    "serve": "serve",
+    **dict.fromkeys(("backup", "restore"), "backup"),
+    **dict.fromkeys(("duplicates", "map"), "insight"),
+}
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """``--vault`` is accepted before and after the subcommand.
 
     The main parser and the subcommands each have their *own* ``--vault`` action: argparse
@@ -40,7 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     app = subparsers.add_parser("app", parents=[common], help="open the desktop app (default)")
     app.set_defaults(handler=_run_app)
-    for module in command_modules():
+    group = COMMAND_GROUPS.get(command or "")
+    for module in command_modules() if group is None else (command_module(group),):
         module.register(subparsers, common)
     return parser
 
@@ -52,6 +69,26 @@ def command_modules() -> tuple[ModuleType, ...]:
     from pixelmem.commands import backup, chat, chats, config, insight, mcp, search, serve, vault
 
     return (vault, search, config, chat, chats, mcp, serve, backup, insight)
+
+
+def command_module(group: str) -> ModuleType:
+    import importlib
+
+    return importlib.import_module(f"pixelmem.commands.{group}")
+
+
+def command_word(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` runs (None: none, or help or the version asked before it)."""
+    words = list(argv)
+    while words:
+        word = words.pop(0)
+        if word == "--vault":
+            words = words[1:]
+        elif not word.startswith("-"):
+            return word
+        elif not word.startswith("--vault="):
+            return None
+    return None
 
 
 def app_arguments(argv: Sequence[str]) -> argparse.Namespace | None:
@@ -91,7 +128,7 @@ def _run_app(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="pixelmem: %(levelname)s: %(message)s")
     words = sys.argv[1:] if argv is None else argv
-    args = app_arguments(words) or build_parser().parse_args(words)
+    args = app_arguments(words) or build_parser(command_word(words)).parse_args(words)
     handler = getattr(args, "handler", None) or _run_app
     try:
         return int(handler(args) or 0)

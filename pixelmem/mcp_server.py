@@ -109,7 +109,10 @@ Limit = Annotated[
 Mode = Annotated[
     str,  # checked by the service; the schema lists SearchMode's values
     Field(
-        description="hybrid (meaning + keywords, best default), semantic or keyword",
+        description=(
+            "hybrid (meaning + keywords, best default), semantic, keyword, or exact (only"
+            " memories holding the query word for word, as a phrase)"
+        ),
         json_schema_extra={"enum": [m.value for m in SearchMode]},
     ),
 ]

@@ -17,6 +17,7 @@ def _isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: p
     monkeypatch.setenv("PIXELMEM_CONFIG_DIR", str(home / "config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config-xdg"))
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(home / "run"))  # local_channel's sockets
     monkeypatch.delenv("PIXELMEM_VAULT", raising=False)
     monkeypatch.delenv("PIXELMEM_API_KEY", raising=False)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)

@@ -191,7 +191,7 @@ def test_tools_are_listed_with_schemas(served: Served) -> None:
     assert schema["required"] == ["query"]
     limit = schema["properties"]["limit"]
     assert (limit["minimum"], limit["maximum"], limit["default"]) == (1, 20, 5)
-    assert schema["properties"]["mode"]["enum"] == ["hybrid", "semantic", "keyword"]
+    assert schema["properties"]["mode"]["enum"] == ["hybrid", "semantic", "keyword", "exact"]
     add = _schema(tools["add_memory"])
     assert set(add["properties"]) == {"title", "content", "topics", "importance"}
     assert set(add["required"]) == {"title", "content"}

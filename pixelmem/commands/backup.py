@@ -33,9 +33,10 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "restore",
         parents=[common],
         help="restore a backup (never overwrites a file unless --overwrite)",
-        description="Verify every checksum of ARCHIVE, then write its files into the vault "
-        "(or --to DIR). Files that already exist and differ stop the restore before anything "
-        "is written, unless --keep-existing or --overwrite says what to do with them.",
+        description="Verify every checksum of ARCHIVE, then put its files into the vault "
+        "(or --to DIR), all or none: a failure or Ctrl-C part-way takes back what was placed. "
+        "Files that already exist and differ stop the restore before anything is written, "
+        "unless --keep-existing or --overwrite says what to do with them.",
     )
     restore.add_argument("archive", type=Path, metavar="ARCHIVE")
     restore.add_argument("--to", type=Path, metavar="DIR", help="restore here (default: the vault)")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TextIO
+from typing import Any, TextIO
 
 from pixelmem.commands.common import ProgressBar, vault_from_args
 from pixelmem.core.assist.conversation import prepare
@@ -28,7 +28,7 @@ from pixelmem.core.providers.chat import (
     create_chat_client,
 )
 from pixelmem.core.providers.thinking import empty_answer_message, reasoning_tokens
-from pixelmem.core.search_mode import SearchMode
+from pixelmem.core.search_mode import SearchMode, uses_meaning
 from pixelmem.core.settings import Settings
 
 CONFIGURE_HINT = " (or run `pixelmem config set chat.provider ollama`)"
@@ -71,16 +71,18 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
     engine = Engine(vault_from_args(args, settings), settings)
     engine.open(progress=ProgressBar("indexing"))
-    if engine.semantic_error and args.mode != "keyword":
+    if engine.semantic_error and uses_meaning(args.mode):
         print(f"note: semantic search unavailable ({engine.semantic_error})", file=sys.stderr)
     question = " ".join(args.question)
+    pinned = [_full_id(engine, key) for key in args.pin]
+    excluded = {_full_id(engine, key) for key in args.exclude}
     # The same turn preparation as the app's chat pane; the model's own window is asked only
     # when there is a model to answer.
     prepared = prepare(
         engine,
         question,
-        pinned=args.pin,
-        excluded=set(args.exclude),
+        pinned=pinned,
+        excluded=excluded,
         history=[],
         chat=settings.chat if client is not None else None,
         mode=args.mode,
@@ -185,3 +187,12 @@ def print_used(prompt: InjectedPrompt, out: TextIO) -> None:
         ids = ", ".join(prompt.dropped_for_budget)
         out.write(f"not sent (over the {prompt.budget:,}-character budget): {ids}\n")
     out.flush()
+
+
+def _full_id(engine: Any, key: str) -> str:
+    """An id as typed, or the memory's whole id when it is a unique prefix (as everywhere the
+    CLI takes ids); an id no memory has stays as typed (the pin is then reported missing)."""
+    try:
+        return str(engine.store.find(key).id)
+    except PixelmemError:
+        return key

@@ -65,7 +65,7 @@ def cmd_import_chats(args: argparse.Namespace) -> int:
         f" · {result.already:,} already imported · {result.empty:,} without text"
     )
     if args.propose and result.imported:
-        return _propose(vault, settings, result.imported)
+        return _propose(vault, settings, result.imported, store)
     return 0
 
 
@@ -91,10 +91,12 @@ def cmd_propose(args: argparse.Namespace) -> int:
             raise PixelmemError(f"no readable conversation {conversation_id!r} ({exc})") from None
     if not chosen:
         raise PixelmemError("name conversations by id (see `pixelmem chats`) or use --latest")
-    return _propose(vault, settings, chosen)
+    return _propose(vault, settings, chosen, store)
 
 
-def _propose(vault: Path, settings: Settings, conversations: list[Conversation]) -> int:
+def _propose(
+    vault: Path, settings: Settings, conversations: list[Conversation], store: ConversationStore
+) -> int:
     from pixelmem.core.archive.inbox import Inbox
     from pixelmem.core.assist.extraction import propose_from_messages
     from pixelmem.core.index.engine import Engine
@@ -113,6 +115,8 @@ def _propose(vault: Path, settings: Settings, conversations: list[Conversation])
             engine, inbox, settings.chat, conversation.messages, conversation=conversation
         )
         total += len(report.drafts)
+        conversation.proposed = len(conversation.messages)  # the app proposes from it no more
+        store.save(conversation, touch=False)
         kinds = [d.extra.get("proposal", "new") for d in report.drafts]
         summary = ", ".join(f"{kinds.count(k)} {k}" for k in ("new", "update", "supersede"))
         print(f"{conversation.named()}: {len(report.drafts)} proposed ({summary})")

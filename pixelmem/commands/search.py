@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import sys
 from pathlib import Path
 
-from pixelmem.commands.common import ProgressBar, open_engine
+from pixelmem.commands.common import ProgressBar, open_engine, vault_from_args
 from pixelmem.core.errors import PixelmemError
-from pixelmem.core.search_mode import SearchMode
+from pixelmem.core.search_mode import SearchMode, uses_meaning
+from pixelmem.core.settings import Settings
 
 MODES = tuple(SearchMode)
+SCORED_MODES = tuple(m for m in SearchMode if m != SearchMode.EXACT)  # what eval compares
 WEAKER = 3  # results below the floor that --weaker prints
 
 
@@ -21,10 +22,22 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
     p.add_argument("--full", action="store_true", help="drop the cache and re-embed everything")
     p.set_defaults(handler=cmd_index)
 
-    p = subparsers.add_parser("search", parents=[common], help="search memories")
+    p = subparsers.add_parser(
+        "search",
+        parents=[common],
+        help="search memories",
+        description="Search the vault. When the app, `pixelmem serve` or `pixelmem mcp` has it "
+        "open, that process answers (over a private local socket); else this one searches the "
+        "saved index (.pixelmem/search-index-*.pxm), brought up to date if files changed.",
+    )
     p.add_argument("query", nargs="+", help="what to look for")
     p.add_argument("--k", type=int, default=None, help="number of memories (default 5)")
-    p.add_argument("--mode", choices=MODES, default=None, help="default: hybrid")
+    p.add_argument(
+        "--mode",
+        choices=MODES,
+        default=None,
+        help="default: hybrid; exact: only memories holding the query as typed",
+    )
     p.add_argument(
         "--min-relevance",
         type=float,
@@ -56,13 +69,21 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_search)
 
-    p = subparsers.add_parser("status", parents=[common], help="vault, model and index state")
-    p.add_argument("--json", action="store_true")
+    p = subparsers.add_parser(
+        "status",
+        parents=[common],
+        help="vault, model and index state",
+        description="What is indexed and what is waiting. Read-only: nothing is embedded "
+        "(`pixelmem index` embeds the waiting chunks).",
+    )
+    p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_status)
 
     p = subparsers.add_parser("eval", parents=[common], help="nDCG@10 / Recall@100 on a BEIR dir")
     p.add_argument("folder", type=Path, help="folder with corpus.jsonl, queries.jsonl, qrels/")
-    p.add_argument("--mode", choices=MODES, default=None, help="default: every mode")
+    p.add_argument(
+        "--mode", choices=MODES, default=None, help="default: hybrid, semantic and keyword"
+    )
     p.add_argument(
         "--min-relevance", type=float, default=0.0, help="relevance floor (default 0: rank all)"
     )
@@ -91,81 +112,72 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    from pixelmem.core.index.time_search import time_search
-
-    since, until = time_arguments(args)
-    engine = open_engine(args)
-    engine.open(progress=ProgressBar("embedding"))
-    query = " ".join(args.query)
-    found = time_search(
-        engine,
-        query,
-        mode=args.mode,
-        k=args.k,
-        min_relevance=args.min_relevance,
-        since=since,
-        until=until,
-        weaker=WEAKER if args.weaker else 0,
-        explain=args.explain,
-    )
-    hits = found.hits
-    if args.json:
-        print(json.dumps([_hit_json(engine, h) for h in hits], ensure_ascii=False, indent=2))
-        return 0
-    if engine.semantic_error and args.mode != "keyword":
-        print(f"note: semantic search unavailable ({engine.semantic_error}); keyword results only")
-    if found.note():
-        print(found.note())
-    floor = args.min_relevance
-    if floor is None:
-        floor = engine.settings.search.min_relevance
-    if not any(not h.weaker for h in hits):
-        print(f"nothing relevant found (no memory reached relevance {floor:g})")
-    for rank, hit in enumerate(hits, 1):
-        if hit.weaker and (rank == 1 or not hits[rank - 2].weaker):
-            print(f"weaker matches, below relevance {floor:g}:")
-        copies = f"  ({len(hit.copies) + 1} copies)" if hit.copies else ""
-        mark = "  (weaker)" if hit.weaker else ""
-        print(f"{rank}. {hit.title}  [{hit.score:.2f}]{mark}  {hit.memory_id}{copies}")
-        print(f"   {_one_line(hit.snippet)}")
-        if hit.evidence is not None:
-            for line in hit.evidence.lines():
-                print(f"     {line}")
+    request = {
+        "query": " ".join(args.query),
+        "mode": args.mode,
+        "k": args.k,
+        "min_relevance": args.min_relevance,
+        "since": args.since,
+        "until": args.until,
+        "weaker": WEAKER if args.weaker else 0,
+        "explain": args.explain,
+    }
+    # The app, `pixelmem serve` or `pixelmem mcp` answers when it has the vault open (its
+    # index loaded, its model warm); else this process does the same work itself.
+    answer = _asked_of_open_vault(args, request) or _searched_here(args, request)
+    _print_answer(answer, args)
     return 0
 
 
-def time_arguments(args: argparse.Namespace) -> tuple:
-    """``--since``/``--until`` as moments (the start of the first, the end of the second)."""
-    from pixelmem.core.index.time_search import range_argument
+def _asked_of_open_vault(args: argparse.Namespace, request: dict) -> dict | None:
+    from pixelmem.core.runtime import local_channel
 
-    try:
-        since = range_argument(args.since).start if args.since else None
-        until = range_argument(args.until).end if args.until else None
-    except ValueError as exc:
-        raise PixelmemError(str(exc)) from None
-    return since, until
+    vault = vault_from_args(args, Settings.load())
+    return local_channel.ask(vault, {"command": "search", "args": request})
 
 
-def _hit_json(engine, hit) -> dict:
-    path = engine.store.path_for(hit.memory_id)
-    return {
-        "id": hit.memory_id,
-        "title": hit.title,
-        "score": round(hit.score, 4),  # calibrated relevance, 0-1
-        "semantic_score": hit.semantic_score,
-        "keyword_score": hit.keyword_score,
-        "snippet": hit.snippet,
-        "chunk": hit.chunk_index,
-        "span": [hit.start, hit.end],
-        "path": str(path),
-        "copies": list(hit.copies),
-        "weaker": hit.weaker,
-        **({"evidence": _evidence_json(hit.evidence)} if hit.evidence is not None else {}),
-    }
+def _searched_here(args: argparse.Namespace, request: dict) -> dict:
+    from pixelmem.core.runtime.search_records import search_records, time_arguments
+
+    time_arguments(request["since"], request["until"])  # a bad date: said before any work
+    engine = open_engine(args)
+    # The index another process saved, if every file is as it was then: no scan, no build.
+    if not (engine.load_saved_index(check_files=True) and engine.index_ready):
+        engine.open(progress=ProgressBar("embedding"))  # brings a loaded one up to date
+    return search_records(engine, **request)
 
 
-def _evidence_json(evidence) -> dict:
-    return {k: v for k, v in dataclasses.asdict(evidence).items() if v is not None}
+def _print_answer(answer: dict, args: argparse.Namespace) -> None:
+    hits = answer["hits"]
+    if args.json:
+        print(json.dumps([_json_of(hit) for hit in hits], ensure_ascii=False, indent=2))
+        return
+    if answer["semantic_error"] and uses_meaning(args.mode):
+        error = answer["semantic_error"]
+        print(f"note: semantic search unavailable ({error}); keyword results only")
+    if not answer["index_ready"]:
+        print("note: the index is still loading; recent changes may be missing from these")
+    if answer["note"]:
+        print(answer["note"])
+    floor = answer["floor"]
+    if not any(not h["weaker"] for h in hits):
+        print(f"nothing relevant found (no memory reached relevance {floor:g})")
+    for rank, hit in enumerate(hits, 1):
+        if hit["weaker"] and (rank == 1 or not hits[rank - 2]["weaker"]):
+            print(f"weaker matches, below relevance {floor:g}:")
+        copies = f"  ({len(hit['copies']) + 1} copies)" if hit["copies"] else ""
+        mark = "  (weaker)" if hit["weaker"] else ""
+        print(f"{rank}. {hit['title']}  [{hit['score']:.2f}]{mark}  {hit['id']}{copies}")
+        print(f"   {_one_line(hit['snippet'])}")
+        for line in hit.get("evidence_lines", ()):
+            print(f"     {line}")
+
+
+def _json_of(hit: dict) -> dict:
+    """A hit as ``--json`` prints it: the score rounded, without the --explain lines."""
+    shown = {k: v for k, v in hit.items() if k != "evidence_lines"}
+    shown["score"] = round(hit["score"], 4)  # calibrated relevance, 0-1
+    return shown
 
 
 def _one_line(text: str, width: int = 160) -> str:
@@ -174,15 +186,17 @@ def _one_line(text: str, width: int = 160) -> str:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
+    """What is indexed and what waits to be; read-only: nothing is embedded (``pixelmem index``
+    does that)."""
     engine = open_engine(args)
-    engine.open(progress=ProgressBar("embedding"))
-    status = engine.status()
+    status = engine.survey()
     data = {
         "vault": str(status.vault),
         "model": status.model_id or "(none)",
         "memories": status.memories,
         "chunks": status.chunks,
         "chunks_with_vectors": status.indexed_chunks,
+        "chunks_waiting": status.waiting_chunks,
         "stale_cache_entries": status.stale_cache_entries,
         "skipped": len(status.skipped),
         "semantic_search": status.semantic_error or "ok",
@@ -196,6 +210,8 @@ def cmd_status(args: argparse.Namespace) -> int:
         data["suggestion"] = (
             f"{status.model_suggestion}: pixelmem config set embedding.provider local-multilingual"
         )
+    if status.waiting_chunks:
+        data["to_index"] = f"pixelmem index embeds the {status.waiting_chunks:,} waiting chunks"
     if args.json:
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0
@@ -214,7 +230,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         raise PixelmemError(f"{args.folder} is not a folder")
     results = evaluate(
         args.folder,
-        modes=[args.mode] if args.mode else MODES,
+        modes=[args.mode] if args.mode else SCORED_MODES,
         settings=Settings.load(),
         work=args.work,
         min_relevance=args.min_relevance,

@@ -62,7 +62,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from pixelmem.service.access_token import load_or_create_token, token_path
+    from pixelmem.core.runtime.access_token import load_or_create_token, token_path
 
     settings = Settings.load()
     vault = vault_from_args(args, settings)

@@ -49,7 +49,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     delete.set_defaults(handler=cmd_delete)
 
     imp = subparsers.add_parser(
-        "import", parents=[common], help="import .md, .txt, .pdf, .docx files or folders"
+        "import", parents=[common], help="import .md, .txt, .pdf, .docx, .html files or folders"
     )
     imp.add_argument("paths", nargs="+", metavar="PATH")
     imp.set_defaults(handler=cmd_import)

@@ -72,6 +72,7 @@ class VaultSession(QObject, RuntimeObserver):
     _progress = Signal(int, int)
     _changes = Signal(object, object, object)  # (ChangeSet, initiator, TrashRecord or None)
     _index_began = Signal()
+    _index_loaded = Signal()
     _index_ended = Signal(object, object)  # (FinishedRun, EngineStatus or None)
     _settings_loaded = Signal(object)
 
@@ -101,10 +102,12 @@ class VaultSession(QObject, RuntimeObserver):
         self._progress.connect(bus.index_progress)
         self._changes.connect(self._announce_changes)
         self._index_began.connect(self._indexing_began)
+        self._index_loaded.connect(self.bus.index_changed)  # the saved one: searchable now
         self._index_ended.connect(self._indexing_ended)
         self._settings_loaded.connect(self._settings_file_changed)
         self.runtime.subscribe(self)
-        self.runtime.start(watch=False)  # the lane; watching starts after the first scan
+        # The lane; watching starts after the first scan, the saved index loads with it.
+        self.runtime.start(watch=False, load_saved=False)
         # Puts the scan cache's picture in the list's order on the worker that reads it (the
         # window sets it: sorting 10k on the GUI thread delayed the first paint ~30 ms).
         self.arrange_listing: Callable[[list[Memory]], list[Memory]] | None = None
@@ -151,6 +154,9 @@ class VaultSession(QObject, RuntimeObserver):
     def _start_scan(self) -> None:
         if not self._closed:
             self.writes.submit(self._scan, self._scanned, self._report, context=self)
+            # Meanwhile the index saved by the last session (searches answer from it at once;
+            # the first run, after the scan, brings it up to date by difference).
+            self.runtime.load_saved_index()
 
     def _scan(self) -> tuple[list[Memory], bool]:
         store = self.engine.store
@@ -217,6 +223,9 @@ class VaultSession(QObject, RuntimeObserver):
 
     def settings_loaded(self, settings: Settings) -> None:
         self._settings_loaded.emit(settings)
+
+    def index_loaded(self) -> None:
+        self._index_loaded.emit()
 
     def index_started(self) -> None:
         self._last_progress = 0.0
@@ -441,7 +450,7 @@ class VaultSession(QObject, RuntimeObserver):
         self._write(lambda: writes.apply_link_updates(updates), done, None, None)
 
     def import_files(self, paths: Iterable[Path]) -> None:
-        """Import files and folders (.md .txt .pdf .docx); failures are reported, not fatal."""
+        """Import files and folders (any kind importers read); failures are reported, not fatal."""
         writes, paths = self.engine.writes, list(paths)
         self._write(lambda: writes.import_files(paths), self._imported, None, None)
 

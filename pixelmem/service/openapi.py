@@ -40,6 +40,12 @@ TEXT: dict[str, Any] = {"type": "string"}
 MAYBE_TEXT: dict[str, Any] = {"type": ["string", "null"]}
 MOMENT: dict[str, Any] = {"type": ["string", "null"], "format": "date-time"}
 COUNT: dict[str, Any] = {"type": "integer", "minimum": 0}
+INDEX_STATE: dict[str, Any] = {
+    "type": "string",
+    "enum": ["ready", "loading"],
+    "description": "loading: the index has not yet been compared with the vault since the "
+    "service started (searches answer from what is loaded so far: the index saved last time)",
+}
 MEMORY_FIELDS: dict[str, Any] = {
     "id": TEXT,
     "title": TEXT,
@@ -128,11 +134,16 @@ SCHEMAS: dict[str, Any] = {
             "query": TEXT,
             "mode": {"type": "string", "enum": [m.value for m in SearchMode]},
             "results": _list("SearchResult"),
-            "note": {**TEXT, "description": "semantic search was unavailable: keyword matches"},
+            "note": {
+                **TEXT,
+                "description": "semantic search was unavailable (keyword matches), or the "
+                "index is still loading (results from what is loaded so far)",
+            },
             "message": {**TEXT, "description": "nothing reached the relevance floor"},
             "time": {"type": "object", "description": "what the query said about time"},
+            "index": INDEX_STATE,
         },
-        ("query", "mode", "results"),
+        ("query", "mode", "results", "index"),
     ),
     "IndexJobStarted": _object({"job": TEXT, "state": TEXT, "url": TEXT}, ("job", "state", "url")),
     "IndexReport": _object(
@@ -170,6 +181,7 @@ SCHEMAS: dict[str, Any] = {
             "model": TEXT,
             "model_reason": TEXT,
             "semantic_search": {**TEXT, "description": "ok, or unavailable: <why>"},
+            "index": INDEX_STATE,
             "indexing": {"type": "boolean"},
             "watching": TEXT,
             "last_indexed": MOMENT,
@@ -186,6 +198,7 @@ SCHEMAS: dict[str, Any] = {
             "model",
             "model_reason",
             "semantic_search",
+            "index",
             "indexing",
             "watching",
             "last_indexed",

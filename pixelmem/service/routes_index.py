@@ -9,6 +9,7 @@ from typing import Any
 
 from pixelmem import __version__
 from pixelmem.core.index.engine import IndexReport
+from pixelmem.core.runtime.answers import index_state
 from pixelmem.core.runtime.vault_runtime import VaultRuntime
 from pixelmem.core.vault.memory_json import display_path, iso_utc
 from pixelmem.service import openapi as oa
@@ -107,6 +108,7 @@ def status(call: Call) -> Answer:
         "model": state.model_id,
         "model_reason": state.model_reason,
         "semantic_search": f"unavailable: {state.semantic_error}" if state.semantic_error else "ok",
+        "index": index_state(engine),
         "indexing": runtime.lane.busy,
         "watching": runtime.watcher.mode,
         "last_indexed": iso_utc(last.finished) if last is not None else None,

@@ -92,6 +92,19 @@ def test_a_pinned_memory_comes_first_and_is_marked_pinned(
     assert system.index("Passport number") < system.index("Use 18 g of coffee")
 
 
+def test_pin_and_exclude_take_an_id_prefix(
+    server: FakeServer, vault: Path, memories: dict[str, str], capsys
+) -> None:
+    configure(server)
+    passport, espresso = memories["Passport"], memories["Espresso ratio"]
+    assert ask(vault, "espresso ratio", "--mode", "keyword", "--pin", passport[:8],
+               "--exclude", espresso[:8]) == 0  # fmt: skip
+    out, err = capsys.readouterr()
+    assert "not found" not in err
+    listing = out.partition("memories used:\n")[2]
+    assert listing.splitlines() == [f"  1. Passport  [—, pinned]  {passport}"]
+
+
 def test_show_prompt_prints_exactly_what_is_sent_before_the_answer(
     server: FakeServer, vault: Path, memories: dict[str, str], capsys
 ) -> None:

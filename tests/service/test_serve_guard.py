@@ -14,10 +14,10 @@ from starlette.testclient import TestClient
 
 from pixelmem.commands import serve
 from pixelmem.core.errors import PixelmemError
+from pixelmem.core.runtime.access_token import load_or_create_token
 from pixelmem.core.runtime.freshness import SERVICE
 from pixelmem.core.runtime.tools import PixelmemService
 from pixelmem.core.runtime.vault_runtime import VaultRuntime
-from pixelmem.service.access_token import load_or_create_token
 from pixelmem.service.app import AppOptions, create_app
 from pixelmem.service.guard import GuardSettings
 

@@ -99,6 +99,11 @@ def test_a_provider_that_is_down(server: Server, tmp_path: Path) -> None:
     assert semantic.status_code == 503, semantic.text
     assert semantic.json()["error"]["code"] == "provider_unavailable"
 
+    exact = http.get("/v1/search", params={"q": "The heat pump", "mode": "exact"})
+    assert exact.status_code == 200, exact.text  # the exact phrase asks no model: no note
+    assert [r["title"] for r in exact.json()["results"]] == ["Heat pump"]
+    assert not exact.json().get("note")
+
     job = http.post("/v1/index").json()
     done = until(lambda: http.get(job["url"]).json(), lambda j: j["state"] != "queued", 30)
     seen = [hybrid, semantic, http.get("/v1/status"), http.get("/v1/openapi.json")]

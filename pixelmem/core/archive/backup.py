@@ -42,6 +42,7 @@ from pixelmem.core.archive.restore import (
     restore_backup,
     verify_backup,
 )
+from pixelmem.core.archive.restore_staging import STAGING_PREFIX
 from pixelmem.core.files.atomic import fsync_dir, remove_quietly, temp_beside
 from pixelmem.core.files.folders import walk_tree
 from pixelmem.core.paths import APPDATA_DIRNAME
@@ -106,6 +107,8 @@ def _enter(rel: Path, include_trash: bool) -> bool:
 def _wanted(rel: str) -> bool:
     parts = PurePosixPath(rel).parts
     if parts[0] == APPDATA_DIRNAME:
+        if len(parts) > 1 and parts[1].startswith(STAGING_PREFIX):  # a restore's, on its way in
+            return False
         return rel == CACHE_RELPATH or (len(parts) > 2 and not is_hidden(parts[-1]))
     return not is_hidden(parts[-1])
 

@@ -266,10 +266,36 @@ def _docx_line(style: str, text: str) -> str:
     return text
 
 
+# Saved web pages and the HTML exports of Notion, Evernote, OneNote, Apple Notes, Bear: what
+# the page shows, as Markdown (markdownify over BeautifulSoup with lxml); scripts, styles and
+# navigation left out; the title from <title>, else the first heading, else the file name.
+_HTML_DROPPED = ("script", "style", "noscript", "template", "iframe", "nav", "svg", "form")
+
+
+def read_html(path: Path) -> ImportedDoc:
+    from bs4 import BeautifulSoup
+    from markdownify import markdownify
+
+    soup = BeautifulSoup(read_regular_bytes(path), "lxml")  # the page's own charset
+    for tag in soup(_HTML_DROPPED):
+        tag.decompose()
+    heading = soup.find(["h1", "h2"])
+    title = " ".join(
+        (soup.title.get_text() if soup.title else "").split()
+        or (heading.get_text() if heading else "").split()
+    )
+    body = markdownify(str(soup.body or soup), heading_style="ATX", bullets="-")
+    body = re.sub(r"\n{3,}", "\n\n", body).strip()
+    if not body:
+        raise ImportFailed(f"{path}: the page has no text")
+    return ImportedDoc(title or path.stem, body + "\n")
+
+
 register_reader(MARKDOWN_SUFFIXES, read_markdown)
 register_reader((".txt", ".text"), read_text)
 register_reader((".pdf",), read_pdf)
 register_reader((".docx",), read_docx)
+register_reader((".html", ".htm", ".xhtml"), read_html)
 
 
 # ---------------------------------------------------------------- into the vault

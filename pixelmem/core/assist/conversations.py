@@ -73,6 +73,15 @@ class Conversation:
     messages: list[ChatMessage] = field(default_factory=list)
     pinned: list[str] = field(default_factory=list)
     excluded: list[str] = field(default_factory=list)
+    # How many of its messages the chat model was asked for memories from: a conversation is
+    # proposed from on its own only when answers came after that (once, across sessions).
+    proposed: int = 0
+
+    def unproposed_answers(self) -> bool:
+        """Whether an answer with text came after the last proposal from this conversation."""
+        return any(
+            m.role == "assistant" and m.content for m in self.messages[max(0, self.proposed) :]
+        )
 
     def history(self) -> list[dict[str, str]]:
         """What the model is shown of the past: each question whose answer produced text
@@ -144,6 +153,8 @@ def to_markdown(conversation: Conversation) -> str:
         "pinned": list(conversation.pinned),
         "excluded": list(conversation.excluded),
     }
+    if conversation.proposed:
+        head["proposed"] = conversation.proposed
     parts = ["---\n", yaml.safe_dump(head, allow_unicode=True, sort_keys=False), "---\n"]
     for message in conversation.messages:
         meta = {k: v for k, v in asdict(message).items() if k != "content" and v not in ("", [])}
@@ -182,6 +193,8 @@ def from_markdown(text: str) -> Conversation:
             setattr(conversation, key, str(head[key]))
     conversation.pinned = [str(i) for i in head.get("pinned") or []]
     conversation.excluded = [str(i) for i in head.get("excluded") or []]
+    proposed = head.get("proposed")
+    conversation.proposed = proposed if isinstance(proposed, int) and proposed > 0 else 0
     return conversation
 
 

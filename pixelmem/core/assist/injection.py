@@ -29,6 +29,11 @@ follow as ordinary chat messages. Each turn gets a fresh block for its own messa
    context less the answer's room (:mod:`pixelmem.core.assist.token_budget`). The context block gets
    at most half of that, the history what is left, newest turns first; the user's message and
    the pinned memories are never dropped for history.
+
+9. Superseded memories (``superseded_by`` in the frontmatter: a newer memory contradicts them,
+   accepted from the review inbox) come after every automatic memory that is not superseded,
+   and their entry names the newer one: the model reads the current fact first and knows which
+   one is old. A pinned one stays where its pin puts it (the user asked for it).
 """
 
 from __future__ import annotations
@@ -284,7 +289,16 @@ def _candidates(
         span = (found.start, found.end) if found is not None else None
         score = found.score if found is not None else None
         candidates.append(_Candidate(memory, score, reason, span))
-    return candidates, missing, excluded_found
+    return _superseded_last(candidates), missing, excluded_found
+
+
+def _superseded_last(candidates: list[_Candidate]) -> list[_Candidate]:
+    """Rule 9: automatic candidates a newer memory supersedes move behind the others (stable)."""
+
+    def outdated(candidate: _Candidate) -> bool:
+        return candidate.reason == "automatic" and bool(candidate.memory.extra.get("superseded_by"))
+
+    return [c for c in candidates if not outdated(c)] + [c for c in candidates if outdated(c)]
 
 
 def _fit(

@@ -69,6 +69,27 @@ class EmbeddingCache:
         # are stale (it may not have seen their memories yet), so its saves never purge them.
         self._foreign: set[bytes] = set()
 
+    @staticmethod
+    def stored_hashes(path: Path, model_id: str, chunker: dict[str, Any]) -> set[bytes]:
+        """The content hashes the cache file at ``path`` holds vectors for, if it was made
+        with ``model_id`` and ``chunker`` (else, and without a usable file: none). Reads the
+        file, converts no vector: what ``pixelmem status`` counts."""
+        try:
+            with open_regular(path) as handle:
+                payload = _decompress(handle, os.fstat(handle.fileno()).st_size)
+            data = _unpack_map(payload) if payload is not None else {}
+        except (OSError, ValueError, zstandard.ZstdError):
+            return set()
+        header = data.get("header") if isinstance(data, dict) else None
+        hashes = data.get("hashes") if isinstance(data, dict) else None
+        if not isinstance(header, dict) or not isinstance(hashes, memoryview):
+            return set()
+        if (header.get("format"), header.get("model_id"), header.get("chunker")) != (
+            FORMAT_VERSION, model_id, dict(chunker),
+        ):  # fmt: skip
+            return set()
+        return set(_split_hashes(bytes(hashes)))
+
     # --- reading -------------------------------------------------------------------------
 
     def load(self) -> list[str]:

@@ -10,9 +10,11 @@ and leaves this one as it was, for searches still running on it.
 from __future__ import annotations
 
 import bisect
+import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
+from typing import Any
 
 import numpy as np
 
@@ -37,7 +39,7 @@ class Catalog:
 
     def __init__(
         self,
-        chunks: list[Chunk | None],
+        chunks: Sequence[Chunk | None],
         owners: np.ndarray,
         ids: list[str | None],
         rows: list[np.ndarray],
@@ -65,11 +67,39 @@ class Catalog:
         ids = list(dict.fromkeys(c.memory_id for c in chunks))
         position = {mid: i for i, mid in enumerate(ids)}
         owners = np.fromiter((position[c.memory_id] for c in chunks), np.int64, len(chunks))
-        order = np.argsort(owners, kind="stable")
-        starts = np.searchsorted(owners[order], np.arange(len(ids) + 1))
-        rows = [order[starts[m] : starts[m + 1]] for m in range(len(ids))]
         meta = _Metadata.of([memories.get(mid) for mid in ids])
-        return cls(list(chunks), owners, list[str | None](ids), rows, meta)
+        return cls(list(chunks), owners, list[str | None](ids), _rows(owners, len(ids)), meta)
+
+    @classmethod
+    def restored(
+        cls, chunks: Sequence[Chunk], owners: np.ndarray, ids: list[str], fields: dict[str, Any]
+    ) -> Catalog:
+        """A catalog of live memories only, from the parts :meth:`saved_fields` gave (and the
+        chunks, their owners and the memory ids): what a saved index reads back."""
+        meta = _Metadata(
+            list(fields["titles"]),
+            np.array(fields["importance"], dtype=object),
+            np.asarray(fields["dates"], np.float64),
+            np.asarray(fields["content"], np.int64),
+            [tuple(t) for t in fields["topics"]],
+            np.asarray(fields["scripts"], np.int8),
+            [tuple(n) for n in fields["names"]],
+        )
+        owners = np.asarray(owners, np.int64)
+        return cls(chunks, owners, list[str | None](ids), _rows(owners, len(ids)), meta)
+
+    def saved_fields(self, positions: np.ndarray) -> dict[str, Any]:
+        """The metadata of the memories at ``positions``, as plain lists and arrays."""
+        meta, chosen = self.meta, positions.tolist()
+        return {
+            "titles": [meta.titles[m] for m in chosen],
+            "importance": [str(meta.importance[m]) for m in chosen],
+            "dates": meta.dates[positions],
+            "content": meta.content[positions],
+            "topics": [list(meta.topics[m]) for m in chosen],
+            "scripts": meta.scripts[positions],
+            "names": [list(meta.names[m]) for m in chosen],
+        }
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -179,6 +209,13 @@ def _moved(
         starts[m], ends[m] = at, at + len(rows)
         at += len(rows)
     return starts, ends, np.concatenate((table, *moved.values()))
+
+
+def _rows(owners: np.ndarray, size: int) -> list[np.ndarray]:
+    """Each memory position's chunk ids, in chunk id order."""
+    order = np.argsort(owners, kind="stable")
+    starts = np.searchsorted(owners[order], np.arange(size + 1))
+    return [order[starts[m] : starts[m + 1]] for m in range(size)]
 
 
 class _Metadata:
@@ -316,7 +353,10 @@ def _content_key(memory: Memory | None) -> int:
     if memory is None:
         return 0
     text = " ".join(memory.body.split()) or f"title:{memory.title}"
-    return hash(text)
+    # Not hash(): a saved index (saved_index) is read by other processes, whose str hashes
+    # differ, and its keys must meet those of memories indexed since.
+    digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+    return int.from_bytes(digest, "little", signed=True)
 
 
 def timestamp(memory: Memory | None) -> float:

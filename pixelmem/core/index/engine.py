@@ -17,17 +17,21 @@ the index has 384`` error of a search during a provider switch).
 from __future__ import annotations
 
 import copy
+import dataclasses
 import logging
 import threading
+import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pixelmem.core.errors import PixelmemError, ProviderError, ProviderUnavailable
 from pixelmem.core.paths import appdata_dir
+from pixelmem.core.search_mode import SearchMode
 from pixelmem.core.settings import EmbeddingSettings, RerankSettings, Settings
+from pixelmem.core.vault.memory import Memory
 from pixelmem.core.vault.store import MemoryStore
 from pixelmem.core.vault.vault_scan import SkippedFile
 from pixelmem.core.writes import MemoryWrites
@@ -40,10 +44,12 @@ if TYPE_CHECKING:
 
     from pixelmem.core.index.cache import EmbeddingCache
     from pixelmem.core.index.chunking import ChunkerSettings
+    from pixelmem.core.index.exact import FoldedTexts
     from pixelmem.core.index.indexer import Indexer, IndexReport, Progress
     from pixelmem.core.index.model_choice import ModelChoice
     from pixelmem.core.index.postgres_store import PostgresStore
     from pixelmem.core.index.relevance import Calibration
+    from pixelmem.core.index.saved_index import SavedIndex
     from pixelmem.core.index.search import SearchFilters, SearchHit, SearchIndex
     from pixelmem.core.providers.embeddings.base import Embedder
     from pixelmem.core.providers.rerank import Reranker
@@ -51,6 +57,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 CACHE_FILENAME = "embeddings.msgpack.zst"
+SAVE_EVERY_SECONDS = 120  # an updated index is saved again at most this often
 QUERY_CACHE_SIZE = 128
 MAX_K = 100
 
@@ -69,6 +76,7 @@ class EngineStatus:
     model_suggestion: str = ""  # a better model for this vault, in a sentence
     backend: str = "local"  # "local", or "postgres (host/database)"
     backend_error: str = ""  # why the postgres backend is not answering, if it is not
+    waiting_chunks: int = 0  # chunks with no vector yet: the next index embeds them
 
 
 class Engine:
@@ -93,6 +101,7 @@ class Engine:
         # The current snapshot and the embedder whose vectors it holds (None: keyword only);
         # replaced as one tuple, so a search reads a matching pair. See index.
         self._snapshot: tuple[SearchIndex, Embedder | None] | None = None
+        self._empty: tuple[SearchIndex, Embedder | None] | None = None  # until a snapshot
         self._settings_lock = threading.Lock()
         self._pending_resets: set[str] = set()  # applied by the next reindex (reconfigure)
         self._report: IndexReport | None = None
@@ -101,6 +110,7 @@ class Engine:
         self._query_cache: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
         self._query_lock = threading.Lock()
         self._anchors: dict[str, np.ndarray] = {}  # model id → embedded anchor texts
+        self._folded_texts: FoldedTexts | None = None  # the exact mode's, made on first use
         self._reranker: Reranker | None = None
         self._reranker_settings: RerankSettings | None = None
         self.rerank_warning: str | None = None  # why the last search was not reranked
@@ -111,6 +121,14 @@ class Engine:
         # Why this thread's last search answered from the local keyword index instead (the
         # database was down): read with semantic_error by whoever words the answer.
         self._last_search = threading.local()
+        # The saved index (saved_index) the snapshot came from, until a reindex took it over;
+        # the snapshot on disk and when it was written (what the next save decides from).
+        self._saved: SavedIndex | None = None
+        self._on_disk: SearchIndex | None = None
+        self._saved_ns = 0
+        # False until a reindex finished, or a saved index was found to match every file:
+        # until then a search answers from what is loaded so far (marked partial).
+        self.index_ready = False
 
     # -- set-up ----------------------------------------------------------------------------
 
@@ -143,10 +161,14 @@ class Engine:
             return wanted
         from pixelmem.core.index import model_choice
 
-        self.model_choice = model_choice.resolve(self.vault, self.store.list())
+        self.model_choice = model_choice.resolve(self.vault, self._memories())
         resolved = copy.copy(wanted)
         resolved.provider = self.model_choice.provider
         return resolved
+
+    def _memories(self) -> Iterator[Memory]:
+        """The store's memories, listed (scanned) only when iterated."""
+        yield from self.store.list()
 
     def model_suggestion(self) -> str:
         """Why this vault would be better served by the multilingual model ("" if it is not)."""
@@ -154,7 +176,7 @@ class Engine:
             return ""
         from pixelmem.core.index import model_choice
 
-        return model_choice.suggestion(self.model_choice, self.store.list())
+        return model_choice.suggestion(self.model_choice, self._memories())
 
     @property
     def cache_path(self) -> Path:
@@ -250,8 +272,11 @@ class Engine:
                 self._reset_index_state(drop_cache=True)
             indexer = self._ensure_indexer()
             indexer.prune_database = full  # only an explicit rebuild deletes others' rows
+            # Read only (the store's own, not copies: 10k copies set off ~100 ms collections).
+            memories = list(self.store.view())
+            self._adopt_saved(indexer, memories)
             index, report = indexer.build(
-                self.store.view(),  # read only: 10k copies set off ~100 ms collections
+                memories,
                 progress=progress,
                 cancel=cancel,
                 previous=self.index,
@@ -263,7 +288,83 @@ class Engine:
                 report.semantic_error = self.backend_error
                 self._indexer = None  # try the server again next time
             self._snapshot, self._report = (index, indexer.embedder), report
+            self._saved, self.index_ready = None, True
+            if self._should_save(index, report, indexer):
+                self.save_index(memories, indexer)
             return report
+
+    # -- the saved index (saved_index) -----------------------------------------------------
+
+    def load_saved_index(self, *, check_files: bool = False) -> bool:
+        """Search the index a process saved for this vault until a reindex takes over; True
+        when there was one for these settings. ``check_files``: compare the vault's files
+        with those it was made from (vault_state): all the same, and it is :attr:`index_ready`
+        at once. Does nothing once a snapshot is there."""
+        from pixelmem.core.index import saved_index, vault_state
+
+        if self._snapshot is not None or self._wants_database():
+            return False
+        embedder = self.embedder
+        if embedder is None:
+            return False
+        expected = saved_index.Expected(embedder.model_id, self.chunker.as_dict())
+        saved = saved_index.load_index(self.vault, expected)
+        if saved is None:
+            return False
+        with self._build_lock:
+            if self._snapshot is not None:
+                return False
+            self._saved, self._on_disk, self._saved_ns = saved, saved.index, saved.saved_ns
+            self._snapshot = (saved.index, embedder)
+        if check_files and vault_state.unchanged(self.vault, saved.files):
+            self.index_ready = True
+        return True
+
+    def memory_path(self, memory_id: str) -> Path:
+        """Where a memory's file is: from the saved index while it is current and the vault
+        not scanned (a search needs no scan), else from the store."""
+        saved = self._saved
+        if saved is not None and self.index_ready and not self.store.scanned:
+            rel = saved.paths.get(memory_id)
+            if rel:
+                return self.vault / rel
+        return self.store.path_for(memory_id)
+
+    def _adopt_saved(self, indexer: Indexer, memories: list[Memory]) -> None:
+        """Hand a loaded saved index to a new indexer, which then updates it by difference."""
+        saved = self._saved
+        if saved is not None and saved.index is self.index and indexer.last is None:
+            indexer.adopt(saved.index, saved.seeds(), {m.id: m for m in memories})
+
+    def _should_save(self, index: SearchIndex, report: IndexReport, indexer: Indexer) -> bool:
+        if indexer.cache is None or not index.has_vectors or report.semantic_error:
+            return False  # the postgres backend, a keyword-only or degraded index
+        if report.rebuilt:
+            return True
+        age = time.time_ns() - self._saved_ns
+        return index is not self._on_disk and age >= SAVE_EVERY_SECONDS * 1_000_000_000
+
+    def save_index(self, memories: list[Memory], indexer: Indexer) -> bool:
+        """Save the current snapshot for the next process (see saved_index)."""
+        from pixelmem.core.index import saved_index, vault_state
+
+        index, embedder = self._current()
+        if embedder is None:
+            return False
+        files = vault_state.file_table(
+            self.vault,
+            memories,
+            [s.path for s in self.store.skipped],
+            self.store.last_scan_cache,
+        )
+        if files is None:
+            files = vault_state.FileTable.empty()
+        expected = saved_index.Expected(embedder.model_id, self.chunker.as_dict())
+        table = {m.id: m for m in memories}
+        if saved_index.save_index(self.vault, index, table, indexer.seeds(), expected, files):
+            self._on_disk, self._saved_ns = index, time.time_ns()
+            return True
+        return False
 
     def _check_can_embed(self) -> None:
         """Raise a :class:`ProviderError` unless the embedder answers now."""
@@ -334,10 +435,12 @@ class Engine:
     def _current(self) -> tuple[SearchIndex, Embedder | None]:
         """The snapshot and the embedder of its vectors, as one consistent pair."""
         snapshot = self._snapshot
-        if snapshot is None:
-            from pixelmem.core.index.search import SearchIndex
+        if snapshot is None:  # kept apart: a saved index may still take its place
+            if self._empty is None:
+                from pixelmem.core.index.search import SearchIndex
 
-            snapshot = self._snapshot = (SearchIndex.build([], None, {}), None)
+                self._empty = (SearchIndex.build([], None, {}), None)
+            return self._empty
         return snapshot
 
     @property
@@ -381,6 +484,11 @@ class Engine:
         k = max(1, min(k or self.settings.search.top_k, MAX_K))
         if min_relevance is None:
             min_relevance = self.settings.search.min_relevance
+        if mode == SearchMode.EXACT:  # the phrase's holders, ranked by their keywords
+            filters = self._holding_phrase(query, filters)
+            if filters is None:
+                return []
+            mode, min_relevance, weaker = SearchMode.KEYWORD, 0.0, 0
         index, embedder = self._current()
         vector = None
         if mode != "keyword" and index.has_vectors and embedder is not None:
@@ -417,6 +525,21 @@ class Engine:
         )
         return reranked + [h for h in hits if h.weaker]
 
+    def _holding_phrase(self, query: str, filters: SearchFilters | None) -> SearchFilters | None:
+        """``filters`` narrowed to the memories holding ``query`` as typed (None: no memory
+        does); see :mod:`pixelmem.core.index.exact`."""
+        from pixelmem.core.index.exact import FoldedTexts, phrase_of
+        from pixelmem.core.index.search_backend import SearchFilters
+
+        if self._folded_texts is None:
+            self._folded_texts = FoldedTexts()
+        holders = self._folded_texts.holders(self.store.list(), phrase_of(query))
+        if filters is not None and filters.memory_ids is not None:
+            holders &= filters.memory_ids
+        if not holders:
+            return None
+        return dataclasses.replace(filters or SearchFilters(), memory_ids=holders)
+
     def anchor_vectors(self, embedder: Embedder | None = None) -> np.ndarray | None:
         """The embedded :data:`~pixelmem.core.index.relevance.ANCHOR_TEXTS` (once per model);
         ``embedder`` defaults to the configured one."""
@@ -426,15 +549,20 @@ class Engine:
         with self._query_lock:
             cached = self._anchors.get(embedder.model_id)
         if cached is None:
+            from pixelmem.core.index import saved_index
             from pixelmem.core.index.relevance import ANCHOR_TEXTS
 
-            try:
-                cached = embedder.embed_documents(list(ANCHOR_TEXTS))
-            except ProviderError as exc:
-                log.warning("relevance background unavailable: %s", exc)
-                return None
+            texts, model = list(ANCHOR_TEXTS), embedder.model_id
+            cached = saved_index.load_anchors(self.vault, model, texts)
+            if cached is None:
+                try:
+                    cached = embedder.embed_documents(texts)
+                except ProviderError as exc:
+                    log.warning("relevance background unavailable: %s", exc)
+                    return None
+                saved_index.save_anchors(self.vault, model, texts, cached)
             with self._query_lock:
-                self._anchors[embedder.model_id] = cached
+                self._anchors[model] = cached
         return cached
 
     @property
@@ -479,9 +607,11 @@ class Engine:
         """The reranker for the current settings (None when no URL is set)."""
         wanted = self.settings.rerank
         if self._reranker_settings != wanted:
-            from pixelmem.core.providers.rerank import reranker_from_settings
+            self._reranker = None
+            if wanted.url:  # its module imports httpx (~60 ms of a command's start)
+                from pixelmem.core.providers.rerank import reranker_from_settings
 
-            self._reranker = reranker_from_settings(wanted)
+                self._reranker = reranker_from_settings(wanted)
             self._reranker_settings = copy.copy(wanted)
         return self._reranker
 
@@ -581,6 +711,68 @@ class Engine:
             memory = self.store.get(hit.memory_id)
             texts.append(embedding_text(memory.title, memory.body[hit.start : hit.end]))
         return texts
+
+    def survey(self) -> EngineStatus:
+        """What :meth:`status` says, without embedding or building anything: the saved index
+        when every file is as it was, else the scanned vault's chunks hashed against the
+        vectors stored for them (the cache, or the database): indexed, or waiting."""
+        from pixelmem.core.index.indexer import memory_chunks
+
+        if self.load_saved_index(check_files=True) and self.index_ready:
+            saved = self._saved
+            assert saved is not None
+            hashes = saved.chunk_hashes()
+            skipped = tuple(SkippedFile(self.vault / rel, "") for rel in saved.skipped_files())
+            count, live = len(saved.index), saved.index.chunk_count
+        else:
+            self.store.scan()
+            memories = self.store.list()
+            seeds = self._saved.seeds() if self._saved is not None else {}
+            hashes = []
+            for memory in memories:
+                seed = seeds.get(memory.id)
+                if seed is not None and memory.disk_hash and seed.disk_hash == memory.disk_hash:
+                    hashes.extend(seed.hashes)
+                else:
+                    hashes.extend(memory_chunks(memory, self.chunker)[1])
+            skipped, count, live = tuple(self.store.skipped), len(memories), len(hashes)
+        stored = self._stored_hashes()
+        indexed = sum(1 for h in hashes if h in stored)
+        embedder = self.embedder
+        return EngineStatus(
+            vault=self.vault,
+            model_id=embedder.model_id if embedder is not None else "",
+            memories=count,
+            chunks=live,
+            indexed_chunks=indexed,
+            stale_cache_entries=len(stored - set(hashes)) if not self._wants_database() else 0,
+            skipped=skipped,
+            semantic_error=self.semantic_error,
+            model_reason=self.model_choice.reason if self.model_choice else "",
+            model_suggestion=self.model_suggestion(),
+            backend=self.backend,
+            backend_error=self.backend_error,
+            waiting_chunks=live - indexed,
+        )
+
+    def _stored_hashes(self) -> set[bytes]:
+        """The content hashes vectors are stored for, with the configured model."""
+        from pixelmem.core.index.cache import EmbeddingCache
+
+        embedder = self.embedder
+        if embedder is None:
+            return set()
+        if not self._wants_database():
+            chunker = self.chunker.as_dict()
+            return EmbeddingCache.stored_hashes(self.cache_path, embedder.model_id, chunker)
+        from pixelmem.core.index.postgres_store import PostgresUnavailable
+
+        store = self._store or self._open_store(embedder)
+        try:
+            return {h for h, _meta in store.row_states().values()} if store else set()
+        except PostgresUnavailable as exc:
+            self.backend_error = str(exc)
+            return set()
 
     def status(self) -> EngineStatus:
         embedder = self._embedder

@@ -13,7 +13,7 @@ import dataclasses
 import hashlib
 import logging
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -23,6 +23,7 @@ from pixelmem.core.errors import IndexCancelled, ProviderError
 from pixelmem.core.index.cache import EmbeddingCache, content_hash
 from pixelmem.core.index.catalog import MemoryChunks
 from pixelmem.core.index.chunking import Chunk, ChunkerSettings, chunk_text, embedding_text
+from pixelmem.core.index.saved_index import Seed
 from pixelmem.core.index.search import SearchIndex
 from pixelmem.core.providers.embeddings.base import Embedder
 from pixelmem.core.vault.gc_pause import collector_paused
@@ -51,6 +52,7 @@ class IndexReport:
     reused: int = 0  # chunks whose vectors came from the cache
     semantic_error: str = ""  # why semantic search is unavailable, if it is
     warnings: list[str] = field(default_factory=list)
+    rebuilt: bool = False  # a fresh snapshot, not the last one updated
 
 
 @dataclass(frozen=True)
@@ -119,7 +121,7 @@ class Indexer:
         self._last = None
         with collector_paused(keep=True):  # the chunks live on in the snapshot
             chunks, hashes = self._chunk_all(table)
-        report = IndexReport(memories=len(table), chunks=len(chunks))
+        report = IndexReport(memories=len(table), chunks=len(chunks), rebuilt=True)
         vectors: np.ndarray | None = None
         if self.store is not None:
             index = self._sync_database(self.store, chunks, hashes, table, report, progress, cancel)
@@ -152,6 +154,35 @@ class Indexer:
             index = SearchIndex.build(chunks, vectors, table, previous=previous)
         self._remember(index, report)
         return index, report
+
+    # -- a snapshot made by another indexer ---------------------------------------------------
+
+    def adopt(
+        self, index: SearchIndex, seeds: Mapping[str, Seed], table: Mapping[str, Memory]
+    ) -> None:
+        """Take ``index`` (a saved one) as this indexer's last snapshot, with what the indexer
+        that made it knew of each memory (``seeds``): the next :meth:`build` given it as
+        ``previous`` updates it by difference. ``table``: the memories now, for metadata."""
+        prepared = {}
+        for mid, seed in seeds.items():
+            memory = table.get(mid)
+            metadata = _metadata(memory) if memory is not None else ()
+            chunks = tuple(index.chunks_of(mid))
+            prepared[mid] = _Prepared(
+                seed.fingerprint, chunks, seed.hashes, metadata, seed.disk_hash
+            )
+        self._prepared, self._last = prepared, index
+
+    @property
+    def last(self) -> SearchIndex | None:
+        """The last complete snapshot this indexer made or adopted (None: none yet)."""
+        return self._last
+
+    def seeds(self) -> dict[str, Seed]:
+        """What this indexer knows of each memory of its last snapshot (for a saved copy)."""
+        return {
+            mid: Seed(p.fingerprint, p.disk_hash, p.hashes) for mid, p in self._prepared.items()
+        }
 
     # -- updating the last snapshot ----------------------------------------------------------
 
@@ -191,6 +222,11 @@ class Indexer:
         report = IndexReport(memories=len(table))
         if self.embedder is None:
             report.semantic_error = "no embedding model is configured"
+        if not (changes.changed or changes.refreshed or changes.removed):
+            self._prepared = changes.prepared
+            report.chunks = report.reused = previous.chunk_count
+            self._save_cache(self._all_hashes(), report)
+            return previous, report  # nothing changed: the same snapshot
         changed = changes.changed
         if self.store is not None:  # the rows carry the metadata SQL filters read
             changed = changed + changes.refreshed
@@ -354,12 +390,7 @@ class Indexer:
             if known.metadata == metadata and known.disk_hash == memory.disk_hash:
                 return known
             return dataclasses.replace(known, metadata=metadata, disk_hash=memory.disk_hash)
-        chunks = chunk_text(memory.id, memory.body, self.chunker)
-        if not chunks:  # a title-only memory is still findable
-            chunks = [Chunk(memory.id, 0, 0, 0, "")]
-        hashes = tuple(
-            content_hash(embedding_text(searchable_title(memory), c.text)) for c in chunks
-        )
+        chunks, hashes = memory_chunks(memory, self.chunker)
         return _Prepared(fingerprint, tuple(chunks), hashes, metadata, memory.disk_hash)
 
     # -- vectors ---------------------------------------------------------------------------
@@ -416,6 +447,17 @@ class Indexer:
         except OSError as exc:  # a read-only vault must not stop search from working
             report.warnings.append(f"could not save the embedding cache: {exc.strerror or exc}")
             log.warning("could not save the embedding cache: %s", exc)
+
+
+def memory_chunks(
+    memory: Memory, chunker: ChunkerSettings
+) -> tuple[list[Chunk], tuple[bytes, ...]]:
+    """A memory's chunks and each one's content hash: what its vectors are cached under."""
+    chunks = chunk_text(memory.id, memory.body, chunker)
+    if not chunks:  # a title-only memory is still findable
+        chunks = [Chunk(memory.id, 0, 0, 0, "")]
+    title = searchable_title(memory)
+    return chunks, tuple(content_hash(embedding_text(title, c.text)) for c in chunks)
 
 
 def _has_stale(cache: EmbeddingCache, keep: Sequence[bytes] | None) -> bool:

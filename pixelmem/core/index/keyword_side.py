@@ -58,17 +58,22 @@ class _Segment:
         segment = cls(p.terms, p.shift, p.indptr, ids[p.post_docs], p.tf.astype(np.float32))
         return segment, p.doc_len
 
-    def spans(self, term_hashes: np.ndarray) -> tuple[list[int], list[int]]:
-        """Where the postings of the terms with these hashes are, as start and end lists
-        (start -1: not in this segment); one look-up for all of them (a long Chinese query
-        has hundreds of terms)."""
-        keys = term_hashes >> self.shift
-        if not len(self.terms):
-            return [-1] * len(keys), [-1] * len(keys)
-        pos = np.minimum(np.searchsorted(self.terms, keys), len(self.terms) - 1)
-        found = self.terms[pos] == keys
-        starts = np.where(found, self.indptr[pos], -1)
-        return starts.tolist(), self.indptr[pos + 1].tolist()
+    def span_of(self, term: str, term_hash: int) -> slice | None:
+        """Where the postings of ``term`` (``hash(term)``) are (None: not in this segment).
+        A segment keyed otherwise (a saved one: ``stable_postings``) reads ``term``."""
+        return self.span(term_hash)
+
+    def sort_key(self, term: str, term_hash: int) -> int:
+        """Where ``term`` sorts in this segment's vocabulary (the order terms are summed in)."""
+        return term_hash >> self.shift
+
+    def span(self, term_hash: int) -> slice | None:
+        """Where the postings of the term with this hash are (None: not in this segment)."""
+        key = term_hash >> self.shift
+        pos = int(np.searchsorted(self.terms, key))
+        if pos >= len(self.terms) or self.terms[pos] != key:
+            return None
+        return slice(int(self.indptr[pos]), int(self.indptr[pos + 1]))
 
 
 @dataclass(frozen=True)
@@ -155,30 +160,14 @@ class LocalKeywordSide:
     def idf_sum(self, terms: Iterable[str]) -> float:
         """Σ idf of ``terms``: a term absent from the index counts as the rarest possible."""
         n = self._n
-        distinct = set(terms)
-        keys, dfs = self._document_frequencies(distinct)
-        dfs = dfs[np.lexsort((dfs, keys))].astype(np.float64)  # summed in vocabulary order
+        # In the terms' own order, not their hashes': a float64 sum whose order no process's
+        # string hash decides (a saved index, keyed otherwise, sums alike).
+        found = [(pos, df) for pos, df, _ in self._term_postings(sorted(set(terms)))]
+        found = [(pos, df) for pos, df in found if pos is not None]
+        dfs = np.array([df for _, df in found], np.float64)
         present = float(np.log1p((n - dfs + 0.5) / (dfs + 0.5)).sum())
-        absent = (len(distinct) - len(keys)) * float(np.log1p((n + 0.5) / 0.5))
+        absent = (len(set(terms)) - len(found)) * float(np.log1p((n + 0.5) / 0.5))
         return present + absent
-
-    def _document_frequencies(self, terms: set[str]) -> tuple[np.ndarray, np.ndarray]:
-        """The sort keys (see :meth:`_term_postings`) and live document frequencies of the
-        ``terms`` indexed somewhere; in arrays, without a step per term while no chunk is dead
-        (a long Chinese query has hundreds of terms)."""
-        if self._alive is not None:
-            found = [(key, df) for key, df, _ in self._term_postings(terms) if key is not None]
-            return np.array([k for k, _ in found], np.int64), np.array([d for _, d in found])
-        hashes = np.fromiter(map(hash, terms), np.int64, count=len(terms))
-        segments = [self._base] + ([self._delta[0]] if self._delta is not None else [])
-        dfs = np.zeros(len(hashes), np.int64)
-        anywhere = np.zeros(len(hashes), bool)
-        for segment in segments:
-            starts, ends = (np.array(a, np.int64) for a in segment.spans(hashes))
-            here = starts >= 0
-            dfs[here] += ends[here] - starts[here]
-            anywhere |= here
-        return (hashes >> self._base.shift)[anywhere], dfs[anywhere]
 
     def upsert(self, batch: ChunkBatch) -> LocalKeywordSide:
         parts = [
@@ -271,26 +260,21 @@ class LocalKeywordSide:
         return self._weigh(base.docs, base.tf, numpy_pieces.repeat(df, df))
 
     def _term_postings(
-        self, terms: set[str]
+        self, terms: Iterable[str]
     ) -> list[tuple[int | None, int, list[tuple[_Segment, slice]]]]:
         """Per distinct term: its sort key (base vocabulary order; None when indexed nowhere),
         its live document frequency, and its postings in every segment."""
         segments = [self._base] + ([self._delta[0]] if self._delta is not None else [])
-        ordered = list(terms)
-        hashes = np.fromiter(map(hash, ordered), np.int64, count=len(ordered))
-        keys = (hashes >> self._base.shift).tolist()
-        found = [(segment, *segment.spans(hashes)) for segment in segments]
         out = []
-        for i in range(len(ordered)):
-            spans = [(s, slice(starts[i], ends[i])) for s, starts, ends in found if starts[i] >= 0]
-            df = sum(self._live_count(s, span) for s, span in spans)
-            out.append((keys[i] if spans else None, df, spans))
+        for term in terms:
+            h = hash(term)
+            spans = [(s, span) for s in segments if (span := s.span_of(term, h)) is not None]
+            df = sum(self._live_count(s.docs[span]) for s, span in spans)
+            out.append((self._base.sort_key(term, h) if spans else None, df, spans))
         return out
 
-    def _live_count(self, segment: _Segment, span: slice) -> int:
-        if self._alive is None:
-            return span.stop - span.start
-        return int(np.count_nonzero(self._alive[segment.docs[span]]))
+    def _live_count(self, docs: np.ndarray) -> int:
+        return len(docs) if self._alive is None else int(np.count_nonzero(self._alive[docs]))
 
     def _allowed(self, allowed: np.ndarray) -> np.ndarray:
         mask = allowed[self._owners]

@@ -65,7 +65,9 @@ from pixelmem.core.index.vector_side import LocalVectorSide, row_group_sums
 from pixelmem.core.search_mode import SearchMode
 from pixelmem.core.vault.memory import Memory, searchable_title
 
-MODES = tuple(SearchMode)
+# The modes the index scores; ``exact`` chooses which memories may answer first (Engine.search)
+# and is then scored as ``keyword``.
+MODES = (SearchMode.HYBRID, SearchMode.SEMANTIC, SearchMode.KEYWORD)
 NAME_HOLDERS = 3  # memories: a question's names count as a look-up when at most this many hold them
 WEAKER_FLOOR = 0.1  # the least relevance of a hit listed below the floor as a weaker one
 VAULT_SAMPLE = 256  # memories per script whose median cosine says where "unrelated" sits
@@ -308,6 +310,14 @@ class SearchIndex:
         delta = getattr(self._fallback or self._keywords, "delta_size", 0)
         capacity = self._catalog.chunk_capacity
         return self._catalog.dead_share + (delta / capacity if capacity else 0.0)
+
+    def saved_parts(self) -> tuple[Catalog, np.ndarray | None, bool]:
+        """What a saved copy keeps (:mod:`~pixelmem.core.index.saved_index`): the catalog, the
+        vector rows by chunk id (dead ones too; None without local vectors) and whether titles
+        are in the keyword text."""
+        vectors = self._vectors
+        matrix = vectors.matrix if isinstance(vectors, LocalVectorSide) else None
+        return self._catalog, matrix, self._titles_in_keyword
 
     def chunks_of(self, memory_id: str) -> list[Chunk]:
         """The chunks of one memory in index order (empty if it is not indexed)."""

@@ -12,10 +12,15 @@ from typing import Any
 from pixelmem.core.errors import MemoryNotFound
 from pixelmem.core.index.engine import Engine, SearchHit
 from pixelmem.core.index.time_search import TimedHits
+from pixelmem.core.search_mode import uses_meaning
 from pixelmem.core.vault.memory import Memory
 from pixelmem.core.vault.memory_json import display_path
 
 _EPOCH = datetime.min.replace(tzinfo=UTC)
+LOADING_NOTE = (
+    "The index is still loading (the service has just started): these results come from what "
+    "is loaded so far and may miss recent changes."
+)
 DRAFT_MESSAGE = (
     "Saved as a draft in the review inbox. It becomes a memory (with this id) when the user "
     "accepts it in the pixelmem app."
@@ -84,17 +89,30 @@ def search_answer(
 ) -> dict[str, Any]:
     """A search's answer: the results, a note when semantic search is down, a message when
     nothing reached the relevance floor."""
+    ready = engine.index_ready
     answer: dict[str, Any] = {"query": query, "mode": mode, "results": results}
+    answer["index"] = index_state(engine)
     error = engine.semantic_error
-    if error and mode != "keyword":
+    if error and uses_meaning(mode):
         answer["note"] = f"Semantic search is unavailable ({error}); these are keyword matches."
+    if not ready:
+        answer["note"] = " ".join(filter(None, [answer.get("note"), LOADING_NOTE]))
     if not results:
         floor = engine.settings.search.min_relevance
         answer["message"] = (
             f"Nothing relevant to {query!r} in the memories "
             f"(mode {mode}: no memory reached relevance {floor:g})."
+            if ready
+            else f"The index is still loading: nothing relevant to {query!r} in what is "
+            "loaded so far. Ask again in a moment."
         )
     return answer
+
+
+def index_state(engine: Engine) -> str:
+    """``ready``, or ``loading`` until the index was compared with the vault (after a start,
+    searches answer from the index saved last time meanwhile, or from nothing yet)."""
+    return "ready" if engine.index_ready else "loading"
 
 
 def rag_config(engine: Engine) -> dict[str, Any]:

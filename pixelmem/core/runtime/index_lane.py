@@ -74,6 +74,7 @@ class IndexLane:
         self._runs = 0
         self._stopping = False
         self._cancel = threading.Event()
+        self._jobs: deque[Callable[[], object]] = deque()  # run before the next run
         self._thread = threading.Thread(target=self._loop, name="pixelmem-index", daemon=True)
 
     def start(self) -> None:
@@ -89,6 +90,12 @@ class IndexLane:
             self._rescan_wanted = self._rescan_wanted or rescan
             self._cond.notify_all()
             return self._requested
+
+    def run_first(self, job: Callable[[], object]) -> None:
+        """Run ``job`` on the lane's thread before its next run (loading a saved index)."""
+        with self._cond:
+            self._jobs.append(job)
+            self._cond.notify_all()
 
     def wait(self, ticket: int, timeout: float | None = None) -> bool:
         """Whether the run serving ``ticket`` finished within ``timeout`` seconds."""
@@ -162,13 +169,20 @@ class IndexLane:
     def _loop(self) -> None:
         while True:
             with self._cond:
-                self._cond.wait_for(lambda: self._requested > self._served or self._stopping)
+                self._cond.wait_for(
+                    lambda: self._requested > self._served or self._stopping or bool(self._jobs)
+                )
                 if self._stopping:
                     return
-                target, rescan = self._requested, self._rescan_wanted
-                self._running_up_to, self._rescan_wanted = target, False
-                self._progress, self._runs = (0, 0), self._runs + 1
-                self._cancel = threading.Event()
+                job = self._jobs.popleft() if self._jobs else None
+                if job is None:
+                    target, rescan = self._requested, self._rescan_wanted
+                    self._running_up_to, self._rescan_wanted = target, False
+                    self._progress, self._runs = (0, 0), self._runs + 1
+                    self._cancel = threading.Event()
+            if job is not None:
+                self._run_job(job)
+                continue
             self._listener.index_started()
             report, failure = self._run_once(rescan)
             with self._cond:
@@ -183,6 +197,12 @@ class IndexLane:
                 self._history.append(run)
                 self._cond.notify_all()
             self._listener.index_finished(run)
+
+    def _run_job(self, job: Callable[[], object]) -> None:
+        try:
+            job()
+        except Exception:
+            log.exception("a job on the index lane failed")
 
     def _run_once(self, rescan: bool) -> tuple[IndexReport | None, Exception | None]:
         try:

@@ -21,13 +21,16 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from pixelmem.core.errors import PixelmemError
 from pixelmem.core.index.engine import Engine
 from pixelmem.core.runtime.freshness import APP, Freshness
 from pixelmem.core.runtime.index_lane import FinishedRun, IndexLane, LaneListener
+from pixelmem.core.runtime.local_channel import ChannelServer
 from pixelmem.core.runtime.watcher import VaultWatcher
 from pixelmem.core.settings import Settings
 from pixelmem.core.writes import ChangeSet, MemoryWrites, Written
@@ -39,6 +42,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+CHANNEL_WAITS = 10.0  # seconds a search asked over the local channel waits for the index
 
 
 class RuntimeObserver:
@@ -53,6 +57,9 @@ class RuntimeObserver:
 
     def settings_loaded(self, settings: Settings) -> None:
         """The settings file changed and the runtime now uses ``settings``."""
+
+    def index_loaded(self) -> None:
+        """A saved index was loaded: searches answer from it (partial until the first run)."""
 
     def index_started(self) -> None: ...
 
@@ -84,6 +91,8 @@ class VaultRuntime(LaneListener):
             settings_file=settings_file,
             on_settings=self.reload_settings,
         )
+        # `pixelmem search` asks this process over it while the vault is open here.
+        self.channel = ChannelServer(engine.vault, self._channel_request)
 
     @classmethod
     def open(
@@ -111,9 +120,12 @@ class VaultRuntime(LaneListener):
 
     # -- starting and stopping -------------------------------------------------------------
 
-    def start(self, *, watch: bool = True) -> None:
+    def start(self, *, watch: bool = True, load_saved: bool = True) -> None:
         """Start the lane and (``watch``) the watcher; with ``freshness.index_at_start`` a
-        first run re-reads the vault (what changed before the watch was set up) and indexes."""
+        first run re-reads the vault (what changed before the watch was set up) and indexes.
+        ``load_saved``: first load the index a process saved (:meth:`load_saved_index`)."""
+        if load_saved:
+            self.load_saved_index()
         if self.freshness.check_each_call:
             self.watcher.check()  # the baseline: every later change is seen at the next call
         self.lane.start()
@@ -121,6 +133,8 @@ class VaultRuntime(LaneListener):
             self.watcher.start()
         if self.freshness.index_at_start:
             self._files_ticket = self.lane.request(rescan=watch)
+        if self.channel.start():
+            log.debug("answering pixelmem search for %s on %s", self.vault, self.channel.path)
 
     def watch(self, timeout: float = 10.0) -> None:
         """Start following the vault's files (after the app's first scan)."""
@@ -129,6 +143,7 @@ class VaultRuntime(LaneListener):
     def stop(self, timeout: float = 60.0) -> None:
         """Stop watching, let a write in progress finish, cancel indexing (vectors so far are
         saved to the cache; waits up to ``timeout`` s for the run to end)."""
+        self.channel.stop()
         self.watcher.stop()
         with self._lock:
             pass
@@ -220,7 +235,33 @@ class VaultRuntime(LaneListener):
         ticket = self._files_ticket
         return ticket == 0 or timeout <= 0 or self.lane.wait_searchable(ticket, timeout)
 
+    def _channel_request(self, request: dict[str, Any]) -> dict[str, Any]:
+        """A ``pixelmem search`` asked over the local channel: answered as that process would
+        answer it (what changed an instant ago included: the files are compared first)."""
+        from pixelmem.core.runtime.search_records import search_records
+
+        if request.get("command") != "search" or not isinstance(request.get("args"), dict):
+            raise PixelmemError("this process answers searches only")
+        # (The first check only takes the baseline: the watch tells what came before it.)
+        self.watcher.check()
+        self.wait_searchable(CHANNEL_WAITS)
+        deadline = time.monotonic() + CHANNEL_WAITS
+        while not self.engine.index_ready and time.monotonic() < deadline:
+            time.sleep(0.02)  # the first index after the start (a saved one: ~1 s)
+        return search_records(self.engine, **request["args"])
+
     # -- indexing --------------------------------------------------------------------------
+
+    def load_saved_index(self) -> None:
+        """Load the saved index on the lane, before any run: searches answer from it at once
+        (marked partial: ``engine.index_ready`` is False until the first run has compared it
+        with the vault and brought it up to date by difference)."""
+
+        def load() -> None:
+            if self.engine.load_saved_index():
+                self._tell(lambda o: o.index_loaded())
+
+        self.lane.run_first(load)
 
     def request_index(self, *, rescan: bool = False) -> int:
         """Ask for a run (``rescan``: re-read the vault first); the ticket."""

@@ -213,6 +213,16 @@ class MemoryStore:
         with self._lock:
             return list(self._skipped)
 
+    @property
+    def scanned(self) -> bool:
+        """Whether the vault was scanned (the table is filled)."""
+        return self._scanned
+
+    @property
+    def last_scan_cache(self) -> scan_cache.ScanCache | None:
+        """The scan cache the last scan left: what each file read as, by signature."""
+        return self._scan_cache
+
     def reload_path(self, path: Path) -> tuple[str, str] | None:
         """Re-read one file after a change on disk: ``(action, memory_id)`` or None if unchanged.
 

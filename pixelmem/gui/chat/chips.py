@@ -55,10 +55,13 @@ class ChipBar(QWidget):
         return list(self._chips)
 
     def chip_text(self, memory_id: str) -> str:
-        return self._chips[memory_id].findChild(QLabel).text()
+        label = self._chips[memory_id].findChild(QLabel)
+        return label.text() if label is not None else ""
 
     def close_button(self, memory_id: str) -> QToolButton:
-        return self._chips[memory_id].findChild(QToolButton)
+        button = self._chips[memory_id].findChild(QToolButton)
+        assert button is not None  # every chip is made with one
+        return button
 
     def _chip(self, memory_id: str, title: str) -> QFrame:
         chip = QFrame()

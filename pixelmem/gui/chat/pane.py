@@ -73,7 +73,7 @@ _SETTINGS_ERRORS = (
 )
 
 
-class ChatPane(QDockWidget, ConversationsMixin, ProposingMixin):
+class ChatPane(ConversationsMixin, ProposingMixin, QDockWidget):
     """Dockable chat with memory injection. Connect ``open_memory_requested`` to the editor and
     ``settings_requested`` to the settings dialog; call :meth:`shutdown` before quitting."""
 

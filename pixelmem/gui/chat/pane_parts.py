@@ -1,12 +1,17 @@
 """What the chat pane's mixins (:mod:`.history`, :mod:`.proposing`) use of the pane: ``PaneParts``.
 
-The mixins are typed against this protocol instead of :class:`~.pane.ChatPane`, which imports
-them (no import circle); :class:`~.pane.ChatPane` has every member.
+The mixins are typed against this class instead of :class:`~.pane.ChatPane`, which imports them
+(no import circle); :class:`~.pane.ChatPane` has every member. It is a dock widget to the type
+checker only (the mixins pass the pane as a parent and a worker's context); at run time the
+mixins' base is ``object``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtWidgets import QDockWidget
 
 if TYPE_CHECKING:
     from PySide6.QtCore import SignalInstance
@@ -20,7 +25,7 @@ if TYPE_CHECKING:
     from pixelmem.gui.chat.widgets import MemoriesPanel, MessageWidget
 
 
-class PaneParts(Protocol):
+class PaneParts(QDockWidget):
     engine: Any
     bus: MemoryBus
     settings: Settings
@@ -33,29 +38,21 @@ class PaneParts(Protocol):
     _turn_by_message: dict[int, Turn]
     _panels: list[MemoriesPanel]
 
-    @property
-    def proposals_made(self) -> SignalInstance: ...
+    # The pane's members the mixins call (declared, not defined: the pane defines them).
+    proposals_made: SignalInstance
+    ask: Callable[[str], None]
+    stop: Callable[[], None]
+    message_widgets: Callable[[], list[MessageWidget]]
+    _add_message: Callable[[str, str], MessageWidget]
+    _add_panel: Callable[[MessageWidget, InjectedPrompt, dict[str, str]], MemoriesPanel]
+    _model_name: Callable[[], str]
+    _refresh_state: Callable[[], None]
+    _conversation_ending: Callable[[], None]
 
     @property
-    def busy(self) -> bool: ...
+    def busy(self) -> bool:
+        raise NotImplementedError
 
     @property
-    def pinned(self) -> list[str]: ...
-
-    def ask(self, question: str) -> None: ...
-
-    def stop(self) -> None: ...
-
-    def message_widgets(self) -> list[MessageWidget]: ...
-
-    def tr(self, source: str, disambiguation: str | None = ..., n: int = ..., /) -> str: ...
-
-    def _add_message(self, role: str, sender: str) -> MessageWidget: ...
-
-    def _add_panel(
-        self, message: MessageWidget, prompt: InjectedPrompt, titles: dict[str, str]
-    ) -> MemoriesPanel: ...
-
-    def _model_name(self) -> str: ...
-
-    def _refresh_state(self) -> None: ...
+    def pinned(self) -> list[str]:
+        raise NotImplementedError

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from pixelmem.core.archive.inbox import Inbox
 from pixelmem.core.assist.conversations import Conversation
 from pixelmem.gui.session import describe_error
-from pixelmem.gui.workers import run_in_pool
+from pixelmem.gui.workers import run_in_pool, write_lane
 
 if TYPE_CHECKING:
     from pixelmem.gui.chat.pane_parts import PaneParts
@@ -25,8 +25,6 @@ else:
 
 
 class ProposingMixin(_Base):
-    _proposed_ids: set[str]
-
     def propose_memories(self, conversation: Conversation | None = None) -> None:
         """Ask for memories from ``conversation`` (the one shown if None) on a worker."""
         conversation = copy.deepcopy(conversation or self.conversation)
@@ -34,7 +32,7 @@ class ProposingMixin(_Base):
             return
         if not self.settings.chat.provider:
             return
-        self._proposed_ids = getattr(self, "_proposed_ids", set()) | {conversation.id}
+        self._mark_proposed(conversation.id, len(conversation.messages))
         engine, inbox, chat = self.engine, Inbox(self.engine.vault), self.settings.chat
         self.bus.message_reported.emit(self.tr("Asking the model for memories…"))
 
@@ -62,10 +60,26 @@ class ProposingMixin(_Base):
         self.proposals_made.emit(count)
 
     def _conversation_ending(self) -> None:
-        """The shown conversation is being left: propose from it if the setting says so."""
+        """The shown conversation is being left: propose from it if the setting says so and
+        answers came since the last proposal (quitting does not end it: it is shown again at
+        the next start, and proposed from when it is left then)."""
         conversation = self.conversation
-        if self.settings.chat.extract_on_end != "on" or conversation.id in getattr(
-            self, "_proposed_ids", set()
-        ):
-            return
-        self.propose_memories(conversation)
+        if self.settings.chat.extract_on_end == "on" and conversation.unproposed_answers():
+            self.propose_memories(conversation)
+
+    def _mark_proposed(self, conversation_id: str, count: int) -> None:
+        """Remember in the conversation's file how far it was proposed from (no new time:
+        proposing is not a change of the conversation)."""
+        for held in (self.conversation, self._saved.get(conversation_id)):
+            if held is not None and held.id == conversation_id:
+                held.proposed = max(held.proposed, count)
+        saved = self._saved.get(conversation_id)
+        if saved is None:
+            return  # never saved (nothing to remember it in)
+        snapshot, store = copy.deepcopy(saved), self.conversations
+        write_lane().submit(
+            lambda: store.save(snapshot, touch=False),
+            None,
+            lambda exc: self.bus.error_reported.emit(describe_error(exc)),
+            context=self,
+        )

@@ -46,7 +46,9 @@ class ChatSettingsPage(QWidget):
         self.model = QComboBox()
         self.model.setEditable(True)  # a name the server does not list can still be typed
         self.model.setEditText(chat.model)
-        self.model.lineEdit().setPlaceholderText("llama3.2")
+        model_line = self.model.lineEdit()
+        if model_line is not None:  # editable: always
+            model_line.setPlaceholderText("llama3.2")
         self.refresh_button = QPushButton(self.tr("List models"))
         self.refresh_button.clicked.connect(self.list_models)
         self.key = QLineEdit(chat.api_key)

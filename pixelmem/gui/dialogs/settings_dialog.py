@@ -111,6 +111,7 @@ class SettingsDialog(QDialog):
             SearchMode.HYBRID: self.tr("Hybrid"),
             SearchMode.SEMANTIC: self.tr("Semantic"),
             SearchMode.KEYWORD: self.tr("Keyword"),
+            SearchMode.EXACT: self.tr("Exact phrase"),
         }
         modes = [(labels[mode], mode.value) for mode in SearchMode]
         self.mode_combo = _combo(modes, s.search.mode)

@@ -1509,9 +1509,13 @@ Press Ctrl+N to write one.</source>
         <translation>关键词</translation>
     </message>
     <message>
+        <source>Exact phrase</source>
+        <translation>精确短语</translation>
+    </message>
+    <message>
         <location filename="../search_panel.py" line="116" />
-        <source>Search by meaning, by keyword, or both</source>
-        <translation>按语义、按关键词或两者结合搜索</translation>
+        <source>Search by meaning, by keyword, both, or for an exact phrase</source>
+        <translation>按语义、按关键词、两者结合，或按原文短语搜索</translation>
     </message>
     <message numerus="yes">
         <location filename="../search_panel.py" line="168" />
@@ -1654,6 +1658,10 @@ Enter opens the selected result.</source>
         <location filename="../settings_dialog.py" line="112" />
         <source>Keyword</source>
         <translation>关键词</translation>
+    </message>
+    <message>
+        <source>Exact phrase</source>
+        <translation>精确短语</translation>
     </message>
     <message>
         <location filename="../settings_dialog.py" line="125" />

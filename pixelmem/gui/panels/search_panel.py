@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 from pixelmem.core.index.engine import Engine
 from pixelmem.core.index.search import SearchHit
 from pixelmem.core.index.time_search import time_search
-from pixelmem.core.search_mode import DEFAULT_MODE, SearchMode
+from pixelmem.core.search_mode import DEFAULT_MODE, SearchMode, uses_meaning
 from pixelmem.gui.bus import ChangeSet, MemoryBus
 from pixelmem.gui.panels.search_results import (
     ResultRow,
@@ -133,12 +133,14 @@ class SearchPanel(QWidget):
             SearchMode.HYBRID: self.tr("Hybrid"),
             SearchMode.SEMANTIC: self.tr("Semantic"),
             SearchMode.KEYWORD: self.tr("Keyword"),
+            SearchMode.EXACT: self.tr("Exact phrase"),
         }
         for mode in SearchMode:
             self.mode_combo.addItem(labels[mode], mode.value)
         self.mode_combo.setCurrentIndex(max(0, self.mode_combo.findData(current)))
         self.mode_combo.blockSignals(False)
-        self.mode_combo.setToolTip(self.tr("Search by meaning, by keyword, or both"))
+        tip = self.tr("Search by meaning, by keyword, both, or for an exact phrase")
+        self.mode_combo.setToolTip(tip)
         self._show_weaker_button(self._weaker_count)
         self._show_idle()
 
@@ -244,7 +246,7 @@ class SearchPanel(QWidget):
         return self.tr("Nothing relevant to “{query}” in your memories.").format(query=query)
 
     def _show_warning(self, outcome: SearchOutcome) -> None:
-        if outcome.semantic_error and outcome.mode != "keyword":
+        if outcome.semantic_error and uses_meaning(outcome.mode):
             self.warning_label.setText(
                 self.tr(
                     "⚠ Semantic search is unavailable: {reason}. Showing keyword matches."

@@ -23,7 +23,7 @@ from pixelmem.gui.session import describe_error
 if TYPE_CHECKING:
     from pixelmem.gui.window.parts import WindowParts
 
-IMPORT_FILTER = "Documents (*.md *.markdown *.txt *.pdf *.docx);;All files (*)"
+IMPORT_FILTER = "Documents (*.md *.markdown *.txt *.pdf *.docx *.html *.htm);;All files (*)"
 
 
 class WindowCommands(QObject):

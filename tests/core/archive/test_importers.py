@@ -232,3 +232,35 @@ def test_pypdf_warnings_go_to_the_log_not_the_terminal(
     out, err = capfd.readouterr()
     assert out == "" and err == ""
     assert any("odd.pdf" in r.getMessage() and "pypdf" in r.getMessage() for r in caplog.records)
+
+
+SAVED_PAGE = """<!DOCTYPE html>
+<html><head><meta charset="windows-1252"><title>Espresso  guide</title>
+<style>body { color: red }</style><script>track("visit")</script></head>
+<body><nav><a href="/">Home</a> | <a href="/shop">Shop</a></nav>
+<h1>Dialling in</h1><p>Grind <b>finer</b> when a shot runs fast; 18 g in, 36 g out.</p>
+<ul><li>Water at 93 °C</li><li>25–30 seconds</li></ul>
+<table><tr><th>Dose</th><th>Yield</th></tr><tr><td>18 g</td><td>36 g</td></tr></table>
+<p><a href="https://example.com/beans">Beans</a> <img src="cup.png" alt="a cup"></p>
+</body></html>"""
+
+
+def test_a_saved_web_page_becomes_markdown(tmp_path: Path) -> None:
+    path = tmp_path / "Espresso guide.html"
+    path.write_bytes(SAVED_PAGE.encode("cp1252"))
+    doc = read_importable(path)
+    assert doc.title == "Espresso guide"
+    body = doc.body
+    assert "# Dialling in" in body and "Grind **finer** when a shot runs fast" in body
+    assert "- Water at 93 °C" in body and "25–30 seconds" in body  # the page's own charset
+    assert "| 18 g | 36 g |" in body and "[Beans](https://example.com/beans)" in body
+    assert "![a cup](cup.png)" in body
+    assert "track(" not in body and "color: red" not in body and "Shop" not in body
+
+
+def test_an_html_page_without_text_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "empty.htm"
+    path.write_text("<html><head><title>Nothing</title></head><body><script>x()</script>", "utf-8")
+    with pytest.raises(ImportFailed, match="has no text"):
+        read_importable(path)
+    assert ".html" in supported_suffixes() and ".htm" in supported_suffixes()

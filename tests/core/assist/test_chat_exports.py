@@ -163,6 +163,8 @@ def test_the_cli_imports_and_proposes(vault: Path, tmp_path: Path, capsys) -> No
     assert "1 proposals wait in the review inbox" in out
     [draft] = Inbox(vault).list()
     assert "Postgres" in draft.body and "“Database move”" in draft.body
+    [talk] = ConversationStore(vault).list()
+    assert talk.proposed == 4  # the app will not propose from it again on its own
     assert main(["chats", "--vault", str(vault)]) == 0
     assert "Database move" in capsys.readouterr().out
     assert main(["import-chats", str(tmp_path / "missing.json"), "--vault", str(vault)]) == 1

@@ -104,3 +104,18 @@ def test_any_message_text_round_trips_byte_for_byte(seed: int) -> None:
             ChatMessage("user" if i % 2 == 0 else "assistant", text, state, error)
         )
     assert from_markdown(to_markdown(conversation)) == conversation
+
+
+def test_how_far_it_was_proposed_from_is_kept(tmp_path: Path) -> None:
+    store = ConversationStore(tmp_path)
+    conversation = Conversation(messages=[ChatMessage("user", "q"), ChatMessage("assistant", "a")])
+    assert conversation.unproposed_answers()
+    conversation.proposed = 2
+    store.save(conversation)
+    again = store.load(conversation.id)
+    assert again.proposed == 2 and not again.unproposed_answers()
+    again.messages += [ChatMessage("user", "q2"), ChatMessage("assistant", "")]  # no text
+    assert not again.unproposed_answers()
+    again.messages[-1].content = "a2"
+    assert again.unproposed_answers()
+    assert "proposed" not in to_markdown(Conversation())  # older files: no such key, 0

@@ -382,3 +382,12 @@ def test_a_superseded_memory_says_so_in_its_entry() -> None:
     old = Memory(id="a1", title="Editor", body="VS Code", extra={"superseded_by": "b2"})
     assert 'superseded_by="b2"' in format_entry(old, old.body)
     assert "superseded" not in format_entry(Memory(id="b2", title="Editor", body="Neovim"), "x")
+
+
+def test_a_superseded_memory_comes_after_the_current_ones_unless_pinned(vault: Vault) -> None:
+    old = vault.add("a1", "editor: VS Code", score=0.9)
+    old.extra["superseded_by"] = "b2"
+    vault.add("b2", "editor: Neovim", score=0.7)
+    vault.add("c3", "keyboard: split", score=0.6)
+    assert [u.id for u in vault.prompt().used] == ["b2", "c3", "a1"]
+    assert [u.id for u in vault.prompt(pinned=["a1"]).used] == ["a1", "b2", "c3"]

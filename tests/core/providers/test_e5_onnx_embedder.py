@@ -170,3 +170,51 @@ def test_an_unwritable_model_cache_leaves_keyword_search_working(
     engine.open()
     assert [h.title for h in engine.search("sourdough")] == ["Bread"]
     assert "cannot be prepared" in engine.semantic_error and "keyword" in engine.semantic_error
+
+
+PARAGRAPHS = [
+    "Normandy is a region of France. The Normans gave their name to it; their leader Rollo "
+    "swore fealty to King Charles III in 911. (See also: Duchy of Normandy, 1066–1204.)",
+    "In computing, a cache is a hardware or software component that stores data so that "
+    "future requests for that data can be served faster — e.g. CPU caches, L1/L2/L3, TLBs.",
+    "维基百科是一个自由内容、公开编辑且多语言的网络百科全书协作计划，于2001年1月15日正式成立。",
+    "深度学习（英语：deep learning）是机器学习的分支，是一种以人工神经网络为架构的算法。",
+    "Mixed 中英文 text with numbers 3.14159, URLs https://example.org/a?b=c&d=e and #tags.",
+]
+
+
+def _texts_to_tokenise() -> list[str]:
+    """English and Chinese sentences, random characters of many scripts, the awkward cases."""
+    import random
+
+    texts: list[str] = [*ENGLISH, *CHINESE, *PARAGRAPHS]
+    texts += [w for paragraph in PARAGRAPHS for w in paragraph.split()]
+    rng = random.Random(0)
+    ranges = [(32, 0x2FF), (0x4E00, 0x9FFF), (0x1F300, 0x1F6FF), (0x370, 0x3FF), (0xAC00, 0xD7A3)]
+    for _ in range(1500):
+        texts.append(
+            "".join(chr(rng.randint(*rng.choice(ranges))) for _ in range(rng.randint(1, 40)))
+        )
+    return [
+        *texts, "", " ", "   ", "a  b   c", "\t tab\nnew line", "<s> </s> <unk> <pad>",
+        "emoji 😀🎉 ok", "\u200b zero width", "ℌ𝔢𝔩𝔩𝔬", "naïve café", "ｆｕｌｌｗｉｄｔｈ",
+        "日本語のテキスト", "𠀀𠀁", "\x00\x01", "x" * 3000, "数据库" * 400, "▁▁ ▁", "  leading",
+        "trailing  ",
+    ]  # fmt: skip
+
+
+def test_a_query_is_tokenised_in_python_exactly_as_tokenizers_does(embedder) -> None:
+    """embed_query reads its ids from unigram.py (no tokenizers load): the same ids."""
+    for text in _texts_to_tokenise():
+        for prefix in ("query: ", "passage: ", ""):
+            assert embedder.query_token_ids(prefix + text) == embedder.token_ids(prefix + text)
+
+
+def test_a_query_needs_no_tokenizers_load(cache_root: Path, embedder) -> None:
+    fresh = E5OnnxEmbedder(cache_dir=cache_root)
+    vector = fresh.embed_query("how much protein should I eat daily")
+    assert fresh._tokenizer is None  # tokenizers' Unigram was never built
+    assert np.array_equal(vector, embedder.embed_query("how much protein should I eat daily"))
+    (fresh.model_dir / "query-pieces.bin").write_bytes(b"damaged")
+    with pytest.raises(ProviderUnavailable):
+        E5OnnxEmbedder(cache_dir=cache_root).embed_query("x")

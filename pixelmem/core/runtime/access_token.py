@@ -75,6 +75,15 @@ def load_or_create_token(path: Path | None = None) -> str:
     return token
 
 
+def existing_token(path: Path | None = None) -> str:
+    """The token a service made, checked as :func:`load_or_create_token` checks it; "" when
+    there is none, or when other accounts could read it (nothing is made or replaced: what a
+    client asks before it talks to a service)."""
+    path = path or token_path()
+    token = _read(path)
+    return "" if token and _exposed(path) else token
+
+
 def _read_once_written(path: Path) -> str:
     """The token of a file another process has just created: it opens the file, then writes
     (an instant later), so an empty file is read again for a while before it counts as empty."""
