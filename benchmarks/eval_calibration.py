@@ -1,13 +1,14 @@
 """What the relevance floor decides, per class of question, before and after, in one run.
 
-    python benchmarks/eval_calibration.py [--before main] [--models local-multilingual,local]
+    python benchmarks/eval_calibration.py [--before REV ...] [--models local-multilingual,local]
                                           [--sets NAME ...] [--floor 0.5]
 
 For every development set (BEIR layout: a vault, questions, judgements; a question without a
 judgement is one that no note answers) and embedding model, every question is searched through
 the real :class:`~pixelmem.core.index.engine.Engine` (hybrid, the default mode) of the code
-being measured: this working tree ("after") and, in a child process, the tree of the git
-revision ``--before`` ("before", default ``main``). Printed per set and class:
+being measured: this working tree ("after") and, each in a child process, the trees of the
+git revisions ``--before`` ("before", default ``main``; several: one column each, in the
+order given). Printed per set and class:
 
 * answerable questions: right note first (P@1), right first *and shown* (at or above the floor),
   and *hidden* (right first, below the floor: what the floor costs);
@@ -40,9 +41,10 @@ if not EVAL.is_dir():
 CACHE = Path(os.environ.get("PIXELMEM_EMBED_CACHE", ROOT.parent / "calib-cache"))
 SETS = [
     "floor_bilingual", "personal_bilingual", "unans_en_40", "unans_en_700", "unans_zh_40",
-    "unans_zh_750", "names_q_en", "names_q_zh", "names_bilingual", "xquad_zh2en", "xquad_en2zh",
-    "xquad_en", "xquad_zh",
+    "unans_zh_750", "unans_x_700_en", "unans_x_750_zh", "names_q_en", "names_q_zh",
+    "names_bilingual", "xquad_zh2en", "xquad_en2zh", "xquad_mixed", "xquad_en", "xquad_zh",
 ]  # fmt: skip
+CROSS_OR_CHINESE = ("unans_x_", "xquad_mixed")  # also beyond an English-only model
 CROSS_ONLY = {"xquad_zh2en", "xquad_en2zh"}  # a model that reads one language cannot cross
 
 
@@ -98,7 +100,9 @@ def measure(sets: list[str], models: list[str], floor: float, tag: str) -> dict:
     results: dict = {}
     for model in models:
         for name in sets:
-            if model == "local" and (name in CROSS_ONLY or "zh" in name):
+            if model == "local" and (
+                name in CROSS_ONLY or "zh" in name or name.startswith(CROSS_OR_CHINESE)
+            ):
                 continue
             folder = folder_of(name)
             work = CACHE / "vaults" / tag / f"{name}-{model}"
@@ -170,36 +174,47 @@ def export_tree(revision: str, into: Path) -> Path:
     return into
 
 
-def print_table(before: dict | None, after: dict) -> None:
-    print(f"\n{'set/model':<36}{'class':<12}{'n':>5}  {'P@1':>11}  {'shown':>11}  "
-          f"{'hidden':>9}  {'empty':>11}  {'nDCG@10':>13}")  # fmt: skip
+def print_table(befores: list[dict], after: dict) -> None:
+    """One row per set and class; each cell the revisions' figures and this tree's, joined
+    by ">" in the order measured."""
+    width = 6 * (len(befores) + 1)
+    print(f"\n{'set/model':<38}{'class':<12}{'n':>5}  {'P@1':>{width}}  {'shown':>{width}}  "
+          f"{'hidden':>{width}}  {'empty':>{width}}  {'nDCG@10':>{width + 6}}")  # fmt: skip
     for key, table in after.items():
         for cls, row in sorted(table.items()):
-            old = (before or {}).get(key, {}).get(cls)
-            n = row["n"]
+            olds = [b.get(key, {}).get(cls) for b in befores]
 
-            def pair(field: str, share: bool = False, old: dict | None = old, row=row) -> str:
-                def one(r: dict) -> str:
+            def cells(field: str, share: bool = False, olds: list = olds, row: dict = row) -> str:
+                def one(r: dict | None) -> str:
+                    if not r:
+                        return "-"
                     return f"{r[field] / r['n']:.3f}" if share else f"{int(r[field])}"
 
-                return f"{one(old) if old else '-'}>{one(row)}"
+                return ">".join([one(o) for o in olds] + [one(row)])
 
             judged = cls not in ("nothing", "none", "form-none", "name-none", "impossible")
             if judged:
-                cells = f"{pair('first'):>11}  {pair('shown'):>11}  {pair('hidden'):>9}  {'':>11}"
-                cells += f"  {pair('ndcg', True):>13}"
+                text = (f"{cells('first'):>{width}}  {cells('shown'):>{width}}  "
+                        f"{cells('hidden'):>{width}}  {'':>{width}}  "
+                        f"{cells('ndcg', True):>{width + 6}}")  # fmt: skip
             else:
-                cells = f"{'':>11}  {'':>11}  {'':>9}  {pair('empty'):>11}  {'':>13}"
-            print(f"{key:<36}{cls:<12}{n:>5}  {cells}")
+                text = f"{'':>{width}}  {'':>{width}}  {'':>{width}}  {cells('empty'):>{width}}"
+            print(f"{key:<38}{cls:<12}{row['n']:>5}  {text}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--before", default="main", help="git revision to compare with ('' none)")
+    parser.add_argument(
+        "--before",
+        nargs="*",
+        default=["main"],
+        help="git revisions to compare with (none: this tree alone)",
+    )
     parser.add_argument("--models", default="local-multilingual")
     parser.add_argument("--sets", nargs="*", default=SETS)
     parser.add_argument("--floor", type=float, default=0.5)
     parser.add_argument("--child", type=Path, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--tag", default="before", help=argparse.SUPPRESS)
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     parser.add_argument("--related", type=Path, default=None, help="a vault to measure Related on")
     args = parser.parse_args()
@@ -207,39 +222,43 @@ def main() -> None:
     models = args.models.split(",")
     if args.child is not None:  # measuring another revision's code
         sys.path[:0] = [str(args.child), str(ROOT)]
-        result = {"sets": measure(args.sets, models, args.floor, "before") if args.sets else {}}
+        result = {"sets": measure(args.sets, models, args.floor, args.tag) if args.sets else {}}
         if args.related:
             result["related"] = measure_related(args.related, models, args.floor)
         print(json.dumps(result))
         return
     sys.path.insert(0, str(ROOT))
-    before: dict = {}
-    if args.before:
-        with tempfile.TemporaryDirectory(prefix="pm-before-") as scratch:
-            tree = export_tree(args.before, Path(scratch))
-            related = ["--related", str(args.related.resolve())] if args.related else []
-            out = subprocess.run(
-                [sys.executable, __file__, "--child", str(tree), "--models", args.models,
-                 "--floor", str(args.floor), *related, "--sets", *args.sets],
-                capture_output=True, text=True, cwd=scratch,
-            )  # fmt: skip
-            if out.returncode:
-                raise SystemExit(f"measuring {args.before} failed:\n{out.stderr[-3000:]}")
-            before = json.loads(out.stdout)
+    befores = [measure_revision(rev, args) for rev in args.before]
     after = {"sets": measure(args.sets, models, args.floor, "after") if args.sets else {}}
     if args.related:
         after["related"] = measure_related(args.related, models, args.floor)
-    print(
-        f"floor {args.floor}; before = {args.before or '-'}, after = this tree; a>b: before>after"
-    )
-    print_table(before.get("sets"), after["sets"])
+    revisions = " > ".join([*args.before, "this tree"])
+    print(f"floor {args.floor}; columns a>b>…: {revisions}")
+    print_table([b.get("sets", {}) for b in befores], after["sets"])
     for model, figures in after.get("related", {}).items():
-        old = before.get("related", {}).get(model, {})
-        print(f"\nRelated on {args.related.name} ({model}), before > after:")
+        print(f"\nRelated on {args.related.name} ({model}), {revisions}:")
         for field, value in figures.items():
-            print(f"  {field:<14} {old.get(field, '-')} > {value}")
+            old = [str(b.get("related", {}).get(model, {}).get(field, "-")) for b in befores]
+            print(f"  {field:<14} {' > '.join([*old, str(value)])}")
     if args.json:
-        args.json.write_text(json.dumps({"before": before, "after": after}, indent=1))
+        figures = {"before": dict(zip(args.before, befores, strict=True)), "after": after}
+        args.json.write_text(json.dumps(figures, indent=1))
+
+
+def measure_revision(revision: str, args: argparse.Namespace) -> dict:
+    """The figures of ``revision``'s code, measured in a child process."""
+    with tempfile.TemporaryDirectory(prefix="pm-before-") as scratch:
+        tree = export_tree(revision, Path(scratch))
+        related = ["--related", str(args.related.resolve())] if args.related else []
+        out = subprocess.run(
+            [sys.executable, __file__, "--child", str(tree), "--models", args.models,
+             "--floor", str(args.floor), "--tag", f"before-{revision}", *related,
+             "--sets", *args.sets],
+            capture_output=True, text=True, cwd=scratch,
+        )  # fmt: skip
+    if out.returncode:
+        raise SystemExit(f"measuring {revision} failed:\n{out.stderr[-3000:]}")
+    return json.loads(out.stdout)
 
 
 if __name__ == "__main__":

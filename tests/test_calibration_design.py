@@ -12,6 +12,7 @@ import pytest
 
 from pixelmem.core.index import relevance as rel
 from pixelmem.core.index.chunking import Chunk
+from pixelmem.core.index.decision import Best, decide, finish
 from pixelmem.core.index.query import parse_query
 from pixelmem.core.index.relevance import VAULT_PRIOR
 from pixelmem.core.index.scripts import CJK_SCRIPT, OTHER_SCRIPT
@@ -21,51 +22,53 @@ from pixelmem.core.vault.memory import Memory
 
 
 @pytest.mark.parametrize("family", list(rel.CALIBRATIONS))
-def test_hybrid_keeps_what_the_meaning_alone_and_a_held_name_alone_support(family: str) -> None:
+def test_the_best_hit_keeps_what_its_meaning_alone_and_a_held_name_alone_support(
+    family: str,
+) -> None:
     calibration = rel.CALIBRATIONS[family]
     rng = np.random.default_rng(0)
-    for s in rng.uniform(-0.3, 1.0, 200):
-        # One memory at a time: "behind the best" does not move a lone hit.
-        paraphrase = rel.relevance(
-            "hybrid", np.array([s]), np.array([0.0]), calibration=calibration
-        )
-        semantic = rel.relevance("semantic", np.array([s]), None, calibration=calibration)
-        assert paraphrase[0] >= semantic[0] - 1e-12  # no shared word: meaning speaks
-    for k in rng.uniform(0.0, rel.KEYWORD_CAP, 200):
-        keyword = rel.relevance("keyword", None, np.array([k]), calibration=calibration)[0]
-        name = rel.relevance(  # a short query whose every word the memory holds
-            "hybrid", np.array([0.2]), np.array([k]), calibration=calibration, short=1.0,
-            short_query=True,
-        )  # fmt: skip
-        assert name[0] >= keyword - 1e-12
-        part = rel.relevance(  # ... or holds only in part: its words are not counted
-            "hybrid", np.array([0.2]), np.array([k]), calibration=calibration, short=0.0,
-            short_query=True,
-        )  # fmt: skip
-        alone = rel.relevance("semantic", np.array([0.2]), None, calibration=calibration)[0]
-        assert part[0] == pytest.approx(max(alone, float(part[0])))
+    for s, k, m, z in rng.uniform([-0.3, 0, 0, -3], [1.0, 1.5, 3, 8], (300, 4)):
+        # No shared word (a paraphrase): the meaning alone speaks, whatever the words say.
+        best = Best(rank=-3.0, semantic=s, keyword=0.0, margin=m, standout=z)
+        logit, parts = decide(calibration, best, "hybrid")
+        assert logit >= calibration.meaning.logit(best) - 1e-12 and "meaning" in parts
+        # A short query the memory holds whole (a name, a code): its words alone speak.
+        name = Best(rank=-3.0, semantic=0.2, keyword=k, held=True, short_query=True)
+        held = decide(calibration, name, "hybrid")[0]
+        assert held >= float(calibration.keyword.logit(0.0, k)) - 1e-12
+        # ... held in part: its words are not counted (rank_logits gives them no evidence).
+        part = rel.rank_logits("hybrid", np.array([0.2]), np.array([k]), 1.0, calibration,
+                               short=0.0, short_query=True)  # fmt: skip
+        alone = rel.rank_logits("hybrid", np.array([0.2]), np.array([0.0]), 1.0, calibration)
+        assert part[0] == pytest.approx(alone[0])
 
 
-def test_the_combination_is_monotone_for_the_candidate_bound() -> None:
-    calibration = rel.CALIBRATIONS["e5-small"]
-    grid = np.linspace(-0.3, 1.2, 16)
-    for s in grid:
-        for k in grid.clip(0, None):
-            free = rel.relevance("hybrid", np.array([s]), np.array([k]), calibration=calibration,
-                                 free=np.array([True]))[0]  # fmt: skip
-            for s2 in grid[grid <= s]:
-                for k2 in grid.clip(0, None)[grid.clip(0, None) <= k]:
-                    one = rel.relevance("hybrid", np.array([s2]), np.array([k2]),
-                                        calibration=calibration)[0]  # fmt: skip
-                    assert one <= free + 1e-12  # the bound is never beaten
+@pytest.mark.parametrize("family", list(rel.CALIBRATIONS))
+def test_rank_and_decision_are_monotone_for_the_candidate_bound(family: str) -> None:
+    calibration = rel.CALIBRATIONS[family]
+    parts = ("meaning", "same", "same_cjk", "across", "across_cjk")
+    assert all(getattr(calibration, p).monotone() for p in parts)
+    grid = np.linspace(-0.3, 1.2, 12)
+    for cross in (0.0, 1.0):
+        for short in (0.0, 1.0):
+            rank = [[rel.rank_logits("hybrid", np.array([s]), np.array([k]), 1.0, calibration,
+                                     cross=np.array([cross]), short=short)[0]
+                     for k in grid.clip(0, None)] for s in grid]  # fmt: skip
+            rank = np.array(rank)
+            assert (np.diff(rank, axis=0) >= -1e-12).all()  # more meaning never ranks lower
+            assert (np.diff(rank, axis=1) >= -1e-12).all()  # nor more words
 
 
-def test_a_paraphrase_with_no_shared_word_keeps_its_semantic_score() -> None:
-    calibration = rel.CALIBRATIONS["e5-small"]
-    for s in (0.3, 0.5, 0.7):
-        alone = rel.relevance("semantic", np.array([s]), None, calibration=calibration)[0]
-        both = rel.relevance("hybrid", np.array([s]), np.array([0.0]), calibration=calibration)
-        assert both[0] == pytest.approx(alone)
+def test_the_others_trail_the_best_hit_in_rank_order() -> None:
+    rank = np.array([2.0, 1.5, -np.inf, 0.2, 1.9])
+    for decision in (-3.0, 0.0, 4.0):
+        final = finish(rank, 0, decision, behind=1.0)
+        assert final[0] == decision and final[2] == -np.inf
+        order = np.argsort(-final, kind="stable")
+        assert list(order) == list(np.argsort(-rank, kind="stable"))  # the rank order stays
+        assert (final[1:] <= decision).all()  # none above the best hit
+        if decision < 0:
+            assert (final[np.isfinite(final)] < 0.0 + 1e-12).all()  # the best hidden: all are
 
 
 def _memory(mid: str, title: str, body: str) -> Memory:
@@ -124,13 +127,24 @@ def test_a_big_vault_says_where_its_unrelated_notes_sit() -> None:
 
 
 def test_names_in_a_question_are_found_and_openers_are_not() -> None:
-    assert parse_query("Which notes mention Priya?").names.strong[0] == "priya"
+    assert "priya" in parse_query("What did Priya promise Tom?").names.strong
     names = parse_query("What position does Brandon Marshall currently play?").names.strong
     assert {"brandon", "marshall"} <= set(names) and "what" not in names
     assert "e0502" in parse_query("how do I fix error E0502 in rust").names.strong
     assert not parse_query("Priya").names  # a short query is all name already
     assert not parse_query("how long should my espresso shot run").names
     assert not parse_query("王磊什么时候结婚").names
+
+
+def test_a_request_to_the_notebook_is_read_as_its_subject() -> None:
+    asked, bare = parse_query("Which notes mention Priya?"), parse_query("Priya")
+    assert asked.terms == bare.terms and asked.short  # "≈ Priya": the same keyword evidence
+    assert parse_query("notes on Fredericksburg").terms == parse_query("Fredericksburg").terms
+    assert parse_query("关于拉特兰条约的笔记").terms == parse_query("拉特兰条约").terms
+    assert parse_query("有没有写中国法制史的内容").terms == parse_query("中国法制史").terms
+    assert parse_query("notes").terms.strong[0] == "notes"  # nothing else: the word is the query
+    assert "笔记" in parse_query("笔记本电脑推荐").terms.strong  # inside a word it stays
+    assert parse_query("Which notes mention Priya?").highlight("Notes: Priya") == ("notes", "priya")
 
 
 def test_the_parsed_query_highlights_as_before() -> None:
@@ -183,7 +197,9 @@ def test_explain_gives_each_hit_its_evidence() -> None:
     assert evidence is not None and hits[1].evidence is not None
     assert evidence.cosine == pytest.approx(1.0, abs=1e-5)
     assert evidence.background is not None and evidence.bm25 and evidence.bm25 > 0
-    assert "both" in evidence.parts  # both sides speak: the two-sided model decides
-    assert evidence.relevance == pytest.approx(hits[0].score)
+    assert evidence.best and "same" in evidence.parts and "meaning" in evidence.parts
+    assert evidence.coverage == pytest.approx(1.0)  # it holds both words of the query
+    assert evidence.relevance == pytest.approx(hits[0].score) == max(evidence.parts.values())
+    assert not hits[1].evidence.best and not hits[1].evidence.parts  # it trails the best
     assert any("cosine" in line for line in evidence.lines())
     assert index.search("green tea", query, min_relevance=0.0)[0].evidence is None

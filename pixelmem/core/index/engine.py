@@ -586,13 +586,13 @@ class Engine:
     def backgrounds(
         self, vector: np.ndarray | None, embedder: Embedder | None = None
     ) -> np.ndarray:
-        """The query's cosine with unrelated text, per script of the memory compared
-        (:func:`~pixelmem.core.index.relevance.backgrounds`; zeros without a vector). One
-        value for all with a model that reads one language: its cosine across languages is
-        noise, with no background to correct."""
+        """The query's cosines with unrelated text, per script of the memory compared: their
+        median (row 0) and spread (row 1) (:func:`~pixelmem.core.index.relevance.backgrounds`;
+        zeros without a vector). One value for all with a model that reads one language: its
+        cosine across languages is noise, with no background to correct."""
         import numpy as np
 
-        from pixelmem.core.index.relevance import background, backgrounds
+        from pixelmem.core.index.relevance import backgrounds, unrelated
         from pixelmem.core.providers.embeddings.base import is_multilingual
 
         embedder = embedder or self._current()[1] or self._embedder
@@ -600,8 +600,8 @@ class Engine:
         if anchors is None or vector is None:
             return np.zeros(3)
         if embedder is None or not is_multilingual(embedder):
-            return np.full(3, background(anchors @ vector))
-        return backgrounds(anchors @ vector)[0]
+            return np.array(unrelated(anchors @ vector))[:, None].repeat(3, axis=1)
+        return backgrounds(anchors @ vector)
 
     def _current_reranker(self) -> Reranker | None:
         """The reranker for the current settings (None when no URL is set)."""

@@ -15,6 +15,13 @@ to all three:
   name query would give them. Empty for a short query (it is all name already) and for
   Chinese, which writes names like any other word;
 * the parts :meth:`ParsedQuery.highlight` compares with a hit's text.
+
+Terms, length and names are read from the query's *content*: the query without the words that
+only say it is a request to a notebook (:func:`content_of`: "Which notes mention …?", "What
+did I write about …", "关于…的笔记", "有没有写…的内容"). Those words name no subject; counted,
+they made "notes on Fredericksburg" a two-word query the Fredericksburg note only half holds,
+and diluted a Chinese name's keyword evidence by 笔记 and 关于. The embedding still reads the
+whole query.
 """
 
 from __future__ import annotations
@@ -36,6 +43,27 @@ from pixelmem.core.index.text_tokens import (
     stem_of,
     tokenize,
 )
+
+# Words that make a query a request to a notebook rather than say what it is about: dropped
+# from its keyword terms when something else is left (content_of). Whole words, any position.
+REQUEST_WORDS = frozenset(
+    """note notes noted memo memos wrote write written mention mentions mentioned mentioning
+    anything something everything tell know knew remember remembered recall find show list
+    saved kept jotted please""".split()  # noqa: SIM905
+)
+# Chinese request phrases, stripped only where a CJK run begins or ends (inside a run they may
+# be part of a word: 笔记本), longest first, repeatedly: 关于X的笔记, 哪些笔记提到了X,
+# 有没有写X的内容.
+REQUEST_PREFIXES_ZH = (
+    "哪些笔记提到了", "哪些笔记提到", "哪些笔记里", "哪些笔记", "有没有写过", "有没有写", "有没有",
+    "帮我找一下", "帮我找", "找一下", "查一下", "我记过", "我写过", "记过", "写过", "我记的",
+    "我的", "关于", "有关", "请问",
+)  # fmt: skip
+REQUEST_SUFFIXES_ZH = (
+    "的笔记", "笔记", "的资料", "资料", "的内容", "内容", "的记录", "的什么", "相关的", "相关",
+    "有哪些", "吗", "呢", "的",
+)  # fmt: skip
+_ASCII_WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?")
 
 # A capitalised word, or any word with a digit; a name may join several with a space or hyphen.
 _NAME_WORD = re.compile(r"(?<![\w'’])(?:[A-Z][\w'’-]*|[\w-]*\d[\w-]*)")
@@ -79,18 +107,45 @@ class ParsedQuery:
 
 def parse_query(text: str) -> ParsedQuery:
     """``text`` read once into a :class:`ParsedQuery`."""
-    low = normalise(text)
-    words = query_word_count(text)
+    content = content_of(text)
+    low = normalise(text)  # a hit shows every query word it holds, request words too
+    words = query_word_count(content)
     return ParsedQuery(
         text=text,
-        terms=split_query(text),
+        terms=split_query(content),
         script=main_script(text),
         words=words,
         key=name_key(text),
-        names=_names(text) if words > SHORT_QUERY_WORDS else QueryTerms((), ()),
+        names=_names(content) if words > SHORT_QUERY_WORDS else QueryTerms((), ()),
         _wanted=tuple(dict.fromkeys(tokenize(CJK_RUN.sub(" ", low)))),
         _runs=tuple(CJK_RUN.findall(low)),
     )
+
+
+def content_of(text: str) -> str:
+    """``text`` without its request words (:data:`REQUEST_WORDS`, and the Chinese request
+    phrases where a CJK run begins or ends), or ``text`` itself when nothing searchable would
+    be left ("notes" alone is a query for notes)."""
+    kept = _ASCII_WORD.sub(lambda m: " " if m.group().lower() in REQUEST_WORDS else m.group(), text)
+    kept = CJK_RUN.sub(lambda m: _strip_run(m.group()), kept)
+    return kept if split_query(kept).strong else text
+
+
+def _strip_run(run: str) -> str:
+    """A CJK run without the request phrases it begins or ends with (keeping two characters
+    at least: 关于笔记 stays)."""
+    changed = True
+    while changed and len(run) > 2:
+        changed = False
+        for prefix in REQUEST_PREFIXES_ZH:
+            if run.startswith(prefix) and len(run) - len(prefix) >= 2:
+                run, changed = run[len(prefix) :], True
+                break
+        for suffix in REQUEST_SUFFIXES_ZH:
+            if run.endswith(suffix) and len(run) - len(suffix) >= 2:
+                run, changed = run[: -len(suffix)], True
+                break
+    return run
 
 
 def _names(text: str) -> QueryTerms:

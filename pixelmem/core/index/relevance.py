@@ -38,6 +38,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pixelmem.core.index.decision import Decision
 from pixelmem.core.index.scripts import CJK_SCRIPT, OTHER_SCRIPT, cjk_share, main_script
 from pixelmem.core.settings import SearchSettings
 
@@ -133,6 +134,10 @@ class Logistic:
         )
 
 
+_NEVER = Decision(-30.0)  # a decision model that never shows anything
+_RANK_ALONE = Decision(0.0, rank=1.0)  # the rank logit decides
+
+
 @dataclass(frozen=True)
 class Calibration:
     """One logistic model per search mode, for one family of embedding models.
@@ -146,6 +151,14 @@ class Calibration:
     semantic: Logistic
     keyword: Logistic
     behind: float = 0.0
+    # Whether the best hit answers (pixelmem.core.index.decision): by its meaning alone (in
+    # the query's script), and, for a query in an alphabet and in a CJK script, with all its
+    # evidence, the best hit in the query's script and in another one.
+    meaning: Decision = _NEVER
+    same: Decision = _RANK_ALONE
+    same_cjk: Decision = _RANK_ALONE
+    across: Decision = _RANK_ALONE
+    across_cjk: Decision = _RANK_ALONE
 
 
 # Fitted by ``benchmarks/fit_relevance.py --refit-base`` on the development sets of
@@ -168,18 +181,41 @@ CALIBRATIONS: dict[str, Calibration] = {
         semantic=Logistic(intercept=-1.44, semantic=5.552, keyword=0.0),
         keyword=Logistic(intercept=-1.261, semantic=0.0, keyword=3.798),
         behind=1.0,
+        meaning=Decision(-2.09, semantic=5.552),
+        same=Decision(
+            -3.091, rank=1.248, coverage=2.983, margin=0.155, standout=0.265, short=-2.046
+        ),
+        same_cjk=Decision(-0.6, rank=1.0),
+        across=Decision(-2.0, rank=1.0),
+        across_cjk=Decision(0.0, rank=1.0),
     ),
     "e5-small": Calibration(
         hybrid=Logistic(intercept=-2.445, semantic=7.011, keyword=1.753, short_keyword=0.301),
         semantic=Logistic(intercept=-3.155, semantic=9.877, keyword=0.0),
         keyword=Logistic(intercept=-1.261, semantic=0.0, keyword=3.798),
         behind=1.0,
+        meaning=Decision(-3.105, semantic=9.877),
+        same=Decision(-0.1, rank=1.0),
+        same_cjk=Decision(
+            -3.159, rank=0.919, coverage=4.784, margin=2.605, standout=0.758, short=-4.248
+        ),
+        across=Decision(2.83, rank=5.31, margin=5.628, standout=0.065, short=-1.151),
+        across_cjk=Decision(-0.709, rank=1.41, margin=0.855, standout=1.039, short=-5.259),
     ),
     "default": Calibration(
         hybrid=Logistic(intercept=-2.35, semantic=5.86, keyword=1.674, short_keyword=0.422),
         semantic=Logistic(intercept=-2.439, semantic=7.573, keyword=0.0),
         keyword=Logistic(intercept=-1.261, semantic=0.0, keyword=3.798),
         behind=1.0,
+        meaning=Decision(-7.693, semantic=14.69, standout=1.377, short=-0.13),
+        same=Decision(
+            -1.737, rank=1.473, coverage=2.62, standout=0.294, short=-1.899, unknown=-0.244
+        ),
+        same_cjk=Decision(
+            -2.059, rank=1.593, coverage=5.341, margin=2.226, standout=0.557, short=-4.624
+        ),
+        across=Decision(-0.303, rank=1.554, margin=5.275, standout=0.12, short=-3.169),
+        across_cjk=Decision(-0.869, rank=1.397, margin=0.895, standout=1.18, short=-5.354),
     ),
 }
 
@@ -201,8 +237,8 @@ def same_language_anchors(text: str) -> np.ndarray:
     return np.array([(cjk_share(a) > 0.5) == chinese for a in ANCHOR_TEXTS], bool).nonzero()[0]
 
 
-SPREAD_QUANTILE = 0.9  # the spread of unrelated cosines: this quantile less the median
-MIN_SPREAD = 0.01  # cosines: a crowd of near-identical texts still has some spread
+MAD_TO_SD = 1.4826  # a normal distribution's standard deviation per median absolute deviation
+MIN_SPREAD = 0.005  # cosines: a crowd of near-identical texts still has some spread
 VAULT_PRIOR = 20  # memories: the anchor texts weigh as much as this many of the vault's own
 
 
@@ -213,12 +249,14 @@ def background(anchor_cosines: np.ndarray) -> float:
 
 def unrelated(cosines: np.ndarray) -> tuple[float, float]:
     """Where a query's cosines with unrelated texts sit: their median, and their spread (the
-    :data:`SPREAD_QUANTILE` quantile less the median, at least :data:`MIN_SPREAD`)."""
+    median absolute deviation as a standard deviation, at least :data:`MIN_SPREAD`). Robust
+    on purpose: in a vault of a few subjects, the tenth of it on the query's subject must
+    not widen the spread the query's best note is measured in."""
     values = np.asarray(cosines, np.float64)
     if not len(values):
         return 0.0, 1.0
     median = float(np.median(values))
-    return median, max(MIN_SPREAD, float(np.quantile(values, SPREAD_QUANTILE)) - median)
+    return median, max(MIN_SPREAD, MAD_TO_SD * float(np.median(np.abs(values - median))))
 
 
 def blend(anchors: tuple[float, float], vault: tuple[float, float], n: int) -> tuple[float, float]:
@@ -274,7 +312,7 @@ def keyword_evidence(bm25: np.ndarray, idf_sum: float) -> np.ndarray:
     return np.minimum(np.asarray(bm25, np.float64) / idf_sum, KEYWORD_CAP)
 
 
-def relevance(
+def rank_logits(
     mode: str,
     semantic: np.ndarray | None,
     keyword: np.ndarray | None,
@@ -284,22 +322,23 @@ def relevance(
     cross: np.ndarray | None = None,
     short: bool | np.ndarray = False,
     named: np.ndarray | None = None,
-    names: tuple[np.ndarray, np.ndarray] | None = None,
     short_query: bool = False,
-    free: np.ndarray | bool = False,
 ) -> np.ndarray:
-    """P(relevant) per memory from whichever evidence ``mode`` uses (``None``: side missing).
+    """Each memory's rank logit from whichever evidence ``mode`` uses (``None``: side missing):
+    the order of a search, and, less "behind the best", the score of every hit but the best
+    (whose score is the decision: :mod:`~pixelmem.core.index.decision`).
 
+    Hybrid ranks by the two-sided model (a learned convex fusion), except that a memory in
+    another script than the query (``cross``) is ranked by its meaning (and a shared name or
+    number) when that says more (it cannot share the query's words, and sharing none is no
+    evidence against it),
+    and a short query's words alone speak for a memory that holds every one of them
+    (``short``: a name, a code). ``short_query``: the query is a few words, so a memory that
+    holds only part of them gets no keyword evidence (part of a name is not the name).
     ``semantic_weight`` < 1 (a model that cannot read the query's language) moves a hybrid
-    score from the two-sided model towards the keyword-only one. ``cross`` (per memory) and
-    ``short`` (the query) are the :class:`Logistic` features; ``named`` (per memory) marks the
-    memories the query names exactly (:func:`name_first`; not in semantic mode). ``names``
-    (hybrid): the keyword evidence of the names a longer question contains, as a query of
-    those names alone would have it, and per memory whether it holds them all: the question
-    gets the evidence the bare name gets ("Which notes mention Priya?" ≈ "Priya").
-    ``short_query``: the query is a few words; the keyword side alone then speaks only for
-    memories that hold every one of them (``short``): part of a name is not the name.
-    ``free`` (per memory): every model may speak (:func:`combined`; search's bound).
+    logit towards the keyword-only one. ``named`` (per memory): the query is its name
+    (:func:`name_first`; not in semantic mode). Each part is monotone in each evidence, and so
+    is their maximum: search bounds the memories its sides did not list.
     """
     models = calibration or CALIBRATIONS["default"]
     if semantic is None and keyword is None:
@@ -313,9 +352,7 @@ def relevance(
         logit = models.semantic.logit(semantic, 0.0, x)
     else:
         partial = np.asarray(short_query & (s <= 0), bool)
-        logit = combined(models, semantic, np.where(partial, 0.0, keyword), x, s, partial, free)
-        if names is not None:
-            logit = np.maximum(logit, _names_lift(models, logit, semantic, x, names, free))
+        logit = combined(models, semantic, np.where(partial, 0.0, keyword), x, s)
         weight = min(1.0, max(0.0, semantic_weight))
         if weight < 1.0:
             only = models.keyword.logit(0.0, keyword)
@@ -323,32 +360,61 @@ def relevance(
     logit = np.where(np.isnan(logit), -np.inf, logit)  # 0 · -inf of a filtered memory
     if named is not None and mode != "semantic":
         logit = name_first(logit, named)
+    return np.asarray(logit, np.float64)
+
+
+def behind_best(logit: np.ndarray, behind: float) -> np.ndarray:
+    """Each logit less ``behind`` times its distance to the best (the best keeps its own)."""
     finite = np.isfinite(logit)
-    if models.behind and finite.any():
-        top = logit[finite].max()
-        logit = np.where(finite, logit - models.behind * (top - logit), logit)
-    return 1.0 / (1.0 + np.exp(-np.clip(logit, -50.0, 50.0)))
+    if not behind or not finite.any():
+        return logit
+    top = logit[finite].max()
+    return np.where(finite, logit - behind * (top - logit), logit)
+
+
+def probability(logit: np.ndarray | float) -> np.ndarray:
+    return np.asarray(1.0 / (1.0 + np.exp(-np.clip(logit, -50.0, 50.0))))
+
+
+def relevance(
+    mode: str,
+    semantic: np.ndarray | None,
+    keyword: np.ndarray | None,
+    semantic_weight: float = 1.0,
+    calibration: Calibration | None = None,
+    **features: object,
+) -> np.ndarray:
+    """P(relevant) per memory by its rank logit alone, less "behind the best" (Related, and
+    any list where no best hit is decided on): :func:`rank_logits` takes ``features``."""
+    models = calibration or CALIBRATIONS["default"]
+    logit = rank_logits(mode, semantic, keyword, semantic_weight, models, **features)  # type: ignore[arg-type]
+    return probability(behind_best(logit, models.behind))
 
 
 @dataclass(frozen=True)
 class Evidence:
-    """Why a hit scored what it did: its evidence and what each part of the model made of it
-    (``pixelmem search --explain``, the app's detail). None where a side did not run."""
+    """Why a hit scored what it did: its evidence, its rank, and for the best hit the decision
+    on it (``pixelmem search --explain``, the app's detail). None where a side did not run."""
 
     cosine: float | None  # of the query with the memory's best chunk
     background: float | None  # the query's cosine with unrelated text in the memory's script
-    semantic: float | None  # (cosine − background) / (1 − background)
+    semantic: float | None  # (cosine − background) / the query's span
     bm25: float | None
     keyword: float | None  # BM25 / the query's idf sum
     short: bool  # a short query the memory holds every word of
     partial: bool  # a short query the memory holds only part of: its words are not counted
     cross: bool  # the memory is in another script than the query
     named: bool  # the query is the memory's name (the name rule)
-    names_keyword: float | None  # the keyword evidence of the names the question contains
-    names_held: bool  # the memory holds all of those names
-    parts: dict[str, float]  # each model's P(relevant) on its evidence
-    combined: float  # the best of the parts, as P(relevant)
-    relevance: float  # the score: after the name rule and "behind the best"
+    rank: float  # the rank model's P(relevant): the order
+    best: bool  # the best hit: its score is the decision
+    coverage: float | None  # best hit: Σ idf² of the query words held / of all of them
+    unknown: float | None  # best hit: Σ idf² of the query words no memory holds / of all
+    margin: float | None  # best hit: rank logits above the next memory (capped)
+    standout: float | None  # best hit: spreads above its vault's notes, less the expected best
+    names_keyword: float | None  # best hit: the keyword evidence of the question's names
+    names_held: bool  # best hit: it holds all of those names
+    parts: dict[str, float]  # best hit: each decision model's P(relevant)
+    relevance: float  # the score
 
     def lines(self) -> list[str]:
         """The evidence in a few lines of words, for a person."""
@@ -365,83 +431,59 @@ class Evidence:
                 + (" (a short query: every word held)" if self.short else "")
                 + (" (part of a short query: not counted)" if self.partial else "")
             )
+        rule = " (the query is its name)" if self.named else ""
+        out.append(f"rank: {self.rank:.2f}{rule}")
+        if not self.best:
+            out.append(f"behind the best hit: relevance {self.relevance:.2f}")
+            return out
+        facts = []
+        if self.coverage is not None:
+            facts.append(f"coverage {self.coverage:.2f}")
+        if self.unknown:
+            facts.append(f"words no note holds {self.unknown:.2f}")
+        if self.margin is not None:
+            facts.append(f"margin {self.margin:.2f}")
+        if self.standout is not None:
+            facts.append(f"standout {self.standout:.2f}")
         if self.names_keyword is not None:
             held = "all held" if self.names_held else "not all held"
-            out.append(f"names in the question: keyword evidence {self.names_keyword:.2f} ({held})")
+            facts.append(f"names {self.names_keyword:.2f} ({held})")
+        if facts:
+            out.append("best hit: " + ", ".join(facts))
         parts = ", ".join(f"{name} {p:.2f}" for name, p in self.parts.items())
-        out.append(f"models: {parts} → best {self.combined:.2f}")
-        rule = "the query is its name; " if self.named else ""
-        out.append(f"{rule}after ranking against the best hit: relevance {self.relevance:.2f}")
+        out.append(f"decision: {parts} → relevance {self.relevance:.2f}")
         return out
 
 
 def explain(
-    mode: str,
     values: dict[str, float | None],
-    calibration: Calibration | None,
     final: float,
+    parts: dict[str, float] | None = None,
 ) -> Evidence:
     """The :class:`Evidence` of one memory from the values search scored it on (``values``:
-    cosine, background, semantic, bm25, keyword, short, cross, named, names_keyword,
-    names_held; None where a side did not run) and its final relevance."""
-    models = calibration or CALIBRATIONS["default"]
-    sem, kw = values.get("semantic"), values.get("keyword")
-    partial = bool(values.get("partial"))
-    if partial and kw is not None:
-        kw = 0.0  # a short query matched in part: its words say nothing (relevance())
-    x, short = float(values.get("cross") or 0.0), float(values.get("short") or 0.0)
-    parts: dict[str, float] = {}
-    hybrid = mode == "hybrid" and sem is not None and kw is not None
-    if sem is not None and mode != "keyword":
-        parts["semantic"] = _p(models.semantic.logit(sem, 0.0, x))
-    if kw is not None and mode != "semantic" and not partial and (not hybrid or short):
-        parts["keyword"] = _p(models.keyword.logit(0.0, kw))
-    if hybrid:
-        assert sem is not None and kw is not None
-        parts["both"] = _p(models.hybrid.logit(sem, kw, x, short))
-    names_kw = values.get("names_keyword")
-    held = float(values.get("names_held") or 0.0)
-    if names_kw is not None and sem is not None:
-        bare = models.hybrid.logit(sem, names_kw, x, held)
-        if held:
-            bare = np.maximum(bare, models.keyword.logit(0.0, names_kw))
-        parts["names"] = _p(bare)
+    cosine, background, semantic, bm25, keyword, short, partial, cross, named, rank; for the
+    best hit also coverage, margin, standout, names_keyword, names_held; None where a side did
+    not run), its final relevance and, for the best hit, the decision's parts (logits)."""
+    best = parts is not None
+
+    def own(name: str) -> float | None:
+        return values.get(name) if best else None
+
     return Evidence(
-        cosine=values.get("cosine"), background=values.get("background"), semantic=sem,
-        bm25=values.get("bm25"), keyword=values.get("keyword"), short=bool(short),
-        partial=partial, cross=bool(x),
-        named=bool(values.get("named")), names_keyword=names_kw, names_held=bool(held),
-        parts=parts, combined=max(parts.values(), default=final), relevance=final,
+        cosine=values.get("cosine"), background=values.get("background"),
+        semantic=values.get("semantic"), bm25=values.get("bm25"), keyword=values.get("keyword"),
+        short=bool(values.get("short")), partial=bool(values.get("partial")),
+        cross=bool(values.get("cross")), named=bool(values.get("named")),
+        rank=_p(values.get("rank") or 0.0), best=best, coverage=own("coverage"),
+        unknown=own("unknown"),
+        margin=own("margin"), standout=own("standout"), names_keyword=own("names_keyword"),
+        names_held=bool(own("names_held")),
+        parts={name: _p(logit) for name, logit in (parts or {}).items()}, relevance=final,
     )  # fmt: skip
 
 
 def _p(logit: np.ndarray | float) -> float:
     return float(1.0 / (1.0 + np.exp(-np.clip(float(np.asarray(logit)), -50.0, 50.0))))
-
-
-def _names_lift(
-    models: Calibration,
-    logit: np.ndarray,
-    semantic: np.ndarray,
-    cross: np.ndarray,
-    names: tuple[np.ndarray, np.ndarray],
-    free: np.ndarray | bool,
-) -> np.ndarray:
-    """The logit the bare names would give the memory the whole question ranks first, when
-    it holds them all (and the unlisted bound, ``free``); -inf elsewhere. The name decides
-    whether the best answer is shown, never the order: in a vault of an article's paragraphs
-    the one that answers may name no one, its neighbour may."""
-    name_kw, held = names
-    holders = np.asarray(held) > 0
-    lifted = np.zeros(np.shape(logit), bool) | np.asarray(free, bool)
-    listed = np.where(lifted, -np.inf, logit)
-    if np.isfinite(listed).any():
-        lifted[int(np.argmax(listed))] = True
-    bare = np.maximum(
-        models.hybrid.logit(semantic, name_kw, cross, held),
-        np.where(holders, models.keyword.logit(0.0, name_kw), -np.inf),
-    )
-    return np.where(lifted & holders, bare, -np.inf)
 
 
 def combined(
@@ -450,24 +492,15 @@ def combined(
     keyword: np.ndarray,
     cross: np.ndarray | float = 0.0,
     short: np.ndarray | float = 0.0,
-    partial: np.ndarray | bool = False,
-    free: np.ndarray | bool = False,
 ) -> np.ndarray:
-    """The hybrid logit: the two-sided model, but never below what the meaning alone
-    supports, nor, for a short query whose every word the memory holds (``short``: a name, a
-    code), below what its words alone support.
-
-    Evidence combines; it does not average away. A paraphrase shares no word with its note
-    and a name means little to an embedding: the two-sided model, fitted where both sides
-    usually speak, would read that silence as evidence against. A longer query's words alone
-    do not get the say: sharing a few words with a question says little. Each part is
-    monotone in each evidence, and so is their maximum: the candidate bound of search holds
-    (its imaginary unlisted memory has ``short`` 1 for a short query: it may hold every word).
-    ``partial`` and ``free`` are not used here: relevance() already took a partial match's
-    words away, and the names lift reads ``free``."""
-    del partial, free
+    """The hybrid rank logit (see :func:`rank_logits`): the two-sided model; for a memory in
+    another script than the query, at least what its meaning alone supports with what a
+    shared name or number adds; for a short query whose every word the memory holds
+    (``short``), at least what its words alone support."""
     both = models.hybrid.logit(semantic, keyword, cross, short)
-    meaning = models.semantic.logit(semantic, 0.0, cross)
+    across = np.asarray(cross) > 0
+    meaning = models.semantic.logit(semantic, 0.0, cross) + models.hybrid.keyword * keyword
+    meaning = np.where(across, meaning, -np.inf)
     held = np.asarray(short) > 0
     words = np.where(held, models.keyword.logit(0.0, keyword), -np.inf)
     return np.maximum(both, np.maximum(meaning, words))

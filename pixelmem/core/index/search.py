@@ -37,6 +37,7 @@ import numpy as np
 from pixelmem.core.index import numpy_pieces
 from pixelmem.core.index.catalog import Catalog, MemoryChunks, as_utc
 from pixelmem.core.index.chunking import Chunk
+from pixelmem.core.index.decision import MARGIN_CAP, Best, decide, finish, standout
 from pixelmem.core.index.keyword_index import _POSITIVE, token_hashes
 from pixelmem.core.index.keyword_side import LocalKeywordSide
 from pixelmem.core.index.query import ParsedQuery, parse_query
@@ -47,12 +48,13 @@ from pixelmem.core.index.relevance import (
     Evidence,
     blend,
     keyword_evidence,
-    relevance,
+    probability,
+    rank_logits,
     semantic_evidence,
     unrelated,
 )
 from pixelmem.core.index.relevance import explain as explain_hit
-from pixelmem.core.index.scripts import SCRIPTS
+from pixelmem.core.index.scripts import CJK_SCRIPT, SCRIPTS
 from pixelmem.core.index.search_backend import (
     Allowed,
     ChunkBatch,
@@ -60,7 +62,13 @@ from pixelmem.core.index.search_backend import (
     SearchFilters,
     VectorSide,
 )
-from pixelmem.core.index.text_tokens import QueryTerms, make_snippet, stem_of, tokenize
+from pixelmem.core.index.text_tokens import (
+    STEM_MARK,
+    QueryTerms,
+    make_snippet,
+    stem_of,
+    tokenize,
+)
 from pixelmem.core.index.vector_side import LocalVectorSide, row_group_sums
 from pixelmem.core.search_mode import SearchMode
 from pixelmem.core.vault.memory import Memory, searchable_title
@@ -71,20 +79,28 @@ MODES = (SearchMode.HYBRID, SearchMode.SEMANTIC, SearchMode.KEYWORD)
 NAME_HOLDERS = 3  # memories: a question's names count as a look-up when at most this many hold them
 WEAKER_FLOOR = 0.1  # the least relevance of a hit listed below the floor as a weaker one
 VAULT_SAMPLE = 256  # memories per script whose median cosine says where "unrelated" sits
+DEFAULT_SPREAD = 0.1  # of 1 − median: the spread of unrelated cosines when none is measured
 _NONE = -np.inf
 _NO_POSITIONS = np.zeros(0, np.int64)
+_NO_TERM = " "  # a keyword term no text can hold (no token holds a space)
+_TOKEN_CACHE = 1024  # memories whose keyword tokens a snapshot keeps for the coverage
 _SCRIPTS = SCRIPTS  # what main_script returns, in background order
 
 
 def _per_script(background: float | np.ndarray) -> np.ndarray:
-    """A query's unrelated level per memory script (columns indexed by main_script; row 0 the
-    median cosine, row 1 the spread: relevance.backgrounds), from one median for all, one
-    per script, or both rows. Without spreads, ``1 − median`` (the scale of a bare median)."""
+    """A query's unrelated text per memory script (columns indexed by main_script): row 0 the
+    median cosine, row 1 the span semantic evidence is measured in (``1 −`` the median with
+    all anchors: one scale for the query), row 2 the spread of unrelated cosines (the
+    standout's unit: relevance.unrelated). From one median for all, one per
+    script, or the (median, spread) rows of :func:`relevance.backgrounds`; without spreads,
+    :data:`DEFAULT_SPREAD` of the span."""
     values = np.asarray(background, np.float64)
     if values.ndim == 2:
-        return values.copy()
-    medians = np.full(len(_SCRIPTS), float(values)) if values.ndim == 0 else values.copy()
-    return np.stack([medians, 1.0 - medians])
+        medians, spreads = values[0].copy(), values[1].copy()
+    else:
+        medians = np.full(len(_SCRIPTS), float(values)) if values.ndim == 0 else values.copy()
+        spreads = DEFAULT_SPREAD * (1.0 - medians)
+    return np.stack([medians, np.full(len(_SCRIPTS), 1.0 - medians[0]), spreads])
 
 
 @dataclass(frozen=True)
@@ -163,6 +179,7 @@ class SearchIndex:
         self._fallback = fallback
         self.backend = backend
         self._sample: _VaultSample | None = None  # built on first use (backgrounds)
+        self._tokens: dict[int, frozenset[str]] = {}  # best hits' keyword tokens (coverage)
 
     @classmethod
     def build(
@@ -399,12 +416,13 @@ class SearchIndex:
         self, query_vector: np.ndarray | None, anchors: float | np.ndarray = 0.0
     ) -> np.ndarray:
         """Where "unrelated" sits for this query, per memory script (columns indexed by
-        :func:`~pixelmem.core.index.scripts.main_script`; row 0 the cosine, row 1 the span
-        semantic evidence is measured in): the query's median cosine with the anchor texts of
-        that script (``anchors``: :func:`relevance.backgrounds`) blended with its median
-        cosine with this vault's memories of that script, the vault's share growing with its
-        size (:func:`relevance.blend`: ``n / (n + VAULT_PRIOR)``). The span is one for the
-        query, ``1 −`` its median cosine with all the anchors: script and vault move where
+        :func:`~pixelmem.core.index.scripts.main_script`; rows as :func:`_per_script`: the
+        median cosine, the span semantic evidence is measured in, the spread): the query's
+        median (and spread) with the anchor texts of that script (``anchors``:
+        :func:`relevance.backgrounds`) blended with its median (and spread) over this vault's
+        memories of that script, the vault's share growing with its size
+        (:func:`relevance.blend`: ``n / (n + VAULT_PRIOR)``). The span is one for the query,
+        ``1 −`` its median cosine with all the anchors: script and vault move where
         "unrelated" starts, not the scale, so within a script they shift every memory alike
         and the ranking stays the fitted one (a vault of one article's paragraphs, all close
         to any question on it, or Chinese text, closer to a Chinese question than anything,
@@ -416,8 +434,6 @@ class SearchIndex:
         script. A vault of a few notes cannot say where its typical note sits, so the anchors
         speak there."""
         values = _per_script(anchors)
-        if np.ndim(anchors) == 1:
-            values[1] = 1.0 - values[0, 0]  # one scale for the query: 1 − its median with all
         sample = self._vault_sample() if query_vector is not None else None
         if sample is None or not len(sample.vectors):
             return values
@@ -426,10 +442,22 @@ class SearchIndex:
             mine = cosines if script == 0 else cosines[sample.scripts == script]
             n = int(sample.counts.sum() if script == 0 else sample.counts[script])
             if len(mine) and n:
-                vault = (float(np.median(mine)), 0.0)  # the median alone: no spread needed
-                median = blend((float(values[0, script]), 0.0), vault, n)[0]
-                values[:, script] = (median, values[1, script])
+                own = (float(values[0, script]), float(values[2, script]))
+                median, spread = blend(own, unrelated(mine), n)
+                values[0, script], values[2, script] = median, spread
         return values
+
+    def vault_counts(self) -> np.ndarray:
+        """Memories per script (indexed by main_script; 0: all): the N of the standout."""
+        sample = self._vault_sample()
+        if sample is None:
+            counts = np.bincount(
+                self._catalog.meta.scripts[self._catalog.alive_memories()], minlength=3
+            )
+        else:
+            counts = sample.counts.copy()
+        counts[0] = counts.sum()
+        return counts
 
     def _vault_sample(self) -> _VaultSample | None:
         """The vault's sample (see :class:`_VaultSample`), made once per snapshot."""
@@ -503,7 +531,9 @@ class SearchIndex:
         sem = kw = None
         if found.cosine is not None:  # the vector side listed every memory
             scripts = self._catalog.meta.scripts[found.positions]
-            sem = semantic_evidence(found.cosine, *query.background[:, scripts])
+            sem = semantic_evidence(
+                found.cosine, query.background[0, scripts], query.background[1, scripts]
+            )
         if found.bm25 is not None:
             kw = np.zeros(len(live))
             kw[where] = self._keyword_evidence(found.bm25, query)
@@ -524,8 +554,9 @@ class SearchIndex:
 
         A memory is scored by its best chunk's cosine with the normalised mean of this
         memory's chunk vectors, calibrated like a semantic search (``anchors``: the anchor
-        texts' vectors, for the background). Copies of this memory are never listed. Empty when
-        the memory is unknown or there are no vectors.
+        texts' vectors, for the background), each on its own: no neighbour trails another.
+        Copies of this memory are never listed. Empty when the memory is unknown or there are
+        no vectors.
         """
         rows = self._catalog.rows_of(memory_id)
         if self._vectors is None or not len(rows) or k <= 0:
@@ -546,7 +577,9 @@ class SearchIndex:
         me = self._catalog.position[memory_id]
         nearness = semantic_evidence(best, background, spread)
         nearness[content == self._catalog.meta.content[me]] = _NONE  # itself and its copies
-        score = relevance("semantic", nearness, None, calibration=calibration)
+        # Each neighbour by its own nearness: how related two notes are does not depend on a
+        # third being closer (no "behind the best", which is for a question's one answer).
+        score = probability(rank_logits("semantic", nearness, None, calibration=calibration))
         score[~np.isfinite(nearness)] = _NONE
         ranked = _Ranked(found.positions, score, None)
         floor = min(min_relevance, WEAKER_FLOOR) if weaker > 0 else min_relevance
@@ -724,19 +757,16 @@ class SearchIndex:
         return kw
 
     def _name_evidence(
-        self, query: _Query, positions: np.ndarray, bm25_cap: float | None
+        self, query: _Query, positions: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray] | None:
         """The keyword evidence of the names the query contains, as a query of those names
-        alone would have it, and whether each memory holds all of them (1.0/0.0); one more
-        row each for an unlisted memory when ``bm25_cap`` is given. None when the query
-        names nothing (:attr:`ParsedQuery.names`), or when more than :data:`NAME_HOLDERS`
-        memories hold the names (a question about Beyoncé in a vault of notes on her is
-        ranked by all its words, not lifted by the name every note holds).
-
-        BM25 of a part of the query never exceeds BM25 of the whole, so ``bm25_cap`` bounds
-        the names' BM25 of any unlisted memory too."""
+        alone would have it, and whether each memory in ``positions`` (the candidates) holds
+        all of them (1.0/0.0). None when the query names nothing
+        (:attr:`ParsedQuery.names`), or when more than :data:`NAME_HOLDERS` candidates hold
+        the names (a question about Beyoncé in a vault of notes on her is decided by all its
+        words, not by the name every note holds)."""
         names = query.names
-        if names is None or query.terms is None:
+        if names is None or query.terms is None or not len(positions):
             return None
         ids, bm = self._keywords.top_chunks(
             names, self._catalog.chunk_capacity, self._only(positions)
@@ -747,8 +777,6 @@ class SearchIndex:
         held = self._holding(names, positions, query.calibration or CALIBRATIONS["default"])
         if held.sum() > NAME_HOLDERS:
             return None  # a name many notes hold is the vault's subject, not a look-up
-        if bm25_cap is not None:
-            bm25, held = np.append(bm25, bm25_cap), np.append(held, 1.0)
         kw = keyword_evidence(bm25, self._keywords.idf_sum(names.all))
         kw[~(bm25 > 0)] = 0.0
         return kw, held
@@ -756,10 +784,14 @@ class SearchIndex:
     def _ranked_candidates(self, query: _Query, allowed: Allowed | None, depth: int) -> _Ranked:
         """Candidates scored by relevance, plus the score no memory outside them can beat.
 
-        That bound is scored as one more, imaginary memory with the caps of both sides: every
-        evidence raises relevance, so no unlisted memory scores above it. It also enters the
-        "behind the best hit" step, so when it is not the best, the best is a real candidate
-        and every candidate's score is the one a scan of every chunk gives.
+        Each candidate gets its rank logit (:func:`~pixelmem.core.index.relevance.rank_logits`);
+        the best of them the decision (:mod:`~pixelmem.core.index.decision`), the others
+        their rank logit less their distance to it (:func:`~decision.finish`). The bound is
+        scored as one more, imaginary memory with the caps of both sides: every evidence
+        raises the rank logit, so no unlisted memory ranks above it, nor scores above it.
+        When it ranks below the best and the second-best candidate (the decision reads the
+        margin between them), the best is a real candidate and every candidate's score is the
+        one a scan of every chunk gives.
         """
         if not _monotone(query.calibration):
             depth = max(depth, self._catalog.chunk_capacity)  # no bound holds: score them all
@@ -771,48 +803,159 @@ class SearchIndex:
         # memory is a candidate).
         unlisted = np.array([] if bound is None else _SCRIPTS, np.int8)
         extra = len(unlisted)
+        n = len(found.positions)
         scripts = np.concatenate([self._catalog.meta.scripts[found.positions], unlisted])
         if found.cosine is not None:
             cosine = found.cosine if bound is None else np.append(found.cosine, [bound[0]] * extra)
-            sem = semantic_evidence(cosine, *query.background[:, scripts])
+            sem = semantic_evidence(
+                cosine, query.background[0, scripts], query.background[1, scripts]
+            )
         if found.bm25 is not None:
             bm25 = found.bm25 if bound is None else np.append(found.bm25, [bound[1]] * extra)
             kw = self._keyword_evidence(bm25, query)
         cross = self._differs(query.script, scripts)
         named = np.concatenate([np.isin(found.positions, query.named), np.zeros(extra, bool)])
-        # The bound may hold every word: short is an upper bound for an unlisted memory.
-        # An unlisted memory may hold every word of a short query; a longer query's term never
-        # applies (so it does not loosen the bound).
-        unlisted_short = np.full(extra, 1.0 if query.short else 0.0)
+        # An unlisted memory may hold every word of a short query: short is an upper bound for
+        # it; a longer query's term never applies (so it does not loosen the bound), nor does
+        # it once the keyword side has listed every chunk holding a query word (an unlisted
+        # memory that held them all would have keyword evidence).
+        holds_any = bound is not None and found.bm25 is not None and bound[1] > 0
+        unlisted_short = np.full(extra, 1.0 if query.short and holds_any else 0.0)
         short = np.concatenate([self._holds_every_word(query, found.positions), unlisted_short])
-        cap = None if bound is None else bound[1]
-        names = self._name_evidence(query, found.positions, cap)
-        if names is not None and extra:
-            names = (np.append(names[0], [names[0][-1]] * (extra - 1)),
-                     np.append(names[1], [1.0] * (extra - 1)))  # fmt: skip
-        score = relevance(
+        short_query = query.short and query.mode == "hybrid" and bool(query.terms)
+        rank = rank_logits(
             query.mode, sem, kw, query.semantic_weight, query.calibration,
-            cross=cross, short=short, named=named, names=names,
-            short_query=query.short and query.mode == "hybrid" and bool(query.terms),
-            free=np.concatenate([np.zeros(len(found.positions), bool), np.ones(extra, bool)]),
+            cross=cross, short=short, named=named, short_query=short_query,
         )  # fmt: skip
         if query.mode == "keyword":
             assert kw is not None
-            score[(kw <= 0) & ~named] = _NONE  # a keyword search lists only memories that match
-        n = len(found.positions)
+            rank[(kw <= 0) & ~named] = _NONE  # a keyword search lists only memories that match
         values: dict[str, np.ndarray] = {"short": short[:n], "cross": cross[:n], "named": named[:n]}
-        if query.short and query.mode == "hybrid" and query.terms:
+        if short_query:
             values["partial"] = (short[:n] <= 0).astype(np.float64)
         if sem is not None:
             values |= {"cosine": cosine[:n], "background": query.background[0, scripts[:n]],
-                       "spread": query.background[1, scripts[:n]], "semantic": sem[:n]}  # fmt: skip
+                       "semantic": sem[:n]}  # fmt: skip
         if kw is not None:
+            kw_used = np.where(short_query & (short <= 0), 0.0, kw) if short_query else kw
             values |= {"bm25": bm25[:n], "keyword": kw[:n]}
-        if names is not None:
-            values |= {"names_keyword": names[0][:n], "names_held": names[1][:n]}
-        if bound is None:
-            return _Ranked(found.positions, score, None, values)
-        return _Ranked(found.positions, score[:-extra], float(score[-extra:].max()), values)
+        values["rank"] = rank[:n]
+        listed = rank[:n]
+        if not n or not np.isfinite(listed).any():
+            score = probability(rank)
+            return _Ranked(found.positions, score[:n], float(score[n:].max()) if extra else None,
+                           values)  # fmt: skip
+        top = int(np.lexsort((found.positions, -listed))[0])  # ties: by position, as a scan
+        rows = (cosine if sem is not None else None, kw_used if kw is not None else None,
+                scripts, short)  # fmt: skip
+        best, certain = self._best(query, found, top, rank, n, rows)
+        models = query.calibration or CALIBRATIONS["default"]
+        mode = query.mode if query.semantic_weight >= 1.0 else "keyword"
+        decision, parts = decide(models, best, mode)
+        final = finish(rank, top, decision, models.behind)
+        score = probability(final)
+        values |= {"coverage": np.full(n, best.coverage), "margin": np.full(n, best.margin),
+                   "unknown": np.full(n, best.unknown)}  # fmt: skip
+        if best.standout is not None:
+            values["standout"] = np.full(n, best.standout)
+        if best.names_keyword is not None:
+            values |= {"names_keyword": np.full(n, best.names_keyword),
+                       "names_held": np.full(n, float(best.names_held))}  # fmt: skip
+        ranked_bound = float(score[n:].max()) if extra else None
+        return _Ranked(found.positions, score[:n], ranked_bound, values,
+                       best=int(found.positions[top]), parts=parts, certain=certain)  # fmt: skip
+
+    def _best(
+        self,
+        query: _Query,
+        found: _Candidates,
+        top: int,
+        rank: np.ndarray,
+        n: int,
+        values: tuple[np.ndarray | None, np.ndarray | None, np.ndarray, np.ndarray],
+    ) -> tuple[Best, bool]:
+        """The evidence the decision reads for candidate ``top`` (:class:`Best`), and whether
+        it is certain: no unlisted memory (the bound rows after ``n``) may rank above the
+        best, nor, when the decision reads the margin, change it (rank above the next
+        candidate of other content, closer than :data:`MARGIN_CAP` to the best). ``values``:
+        every row's cosine, keyword evidence (as ranked), script and short-query hold."""
+        cosine, keyword, scripts, short = values
+        models = query.calibration or CALIBRATIONS["default"]
+        content = self._catalog.meta.content
+        position = int(found.positions[top])
+        others = content[found.positions] != content[position]
+        listed = rank[:n]
+        second = float(listed[others].max()) if others.any() else -np.inf
+        unlisted = float(rank[n:].max()) if len(rank) > n else -np.inf
+        margin = min(MARGIN_CAP, float(listed[top] - second)) if np.isfinite(second) else MARGIN_CAP
+        script = int(scripts[top])
+        cross = bool(self._differs(query.script, scripts[top : top + 1])[0])
+        cjk = query.script == CJK_SCRIPT
+        reads_margin = (
+            cosine is not None and query.mode != "keyword" and _reads_margin(models, cross, cjk)
+        )
+        certain = unlisted <= listed[top] and (  # a tie at the top is as arbitrary as at the cut
+            not reads_margin or unlisted < second or listed[top] - unlisted >= MARGIN_CAP
+        )
+        semantic = standout_value = None
+        if cosine is not None and query.vector is not None:
+            counts = self.vault_counts()
+            standout_value = standout(
+                float(cosine[top]), float(query.background[0, script]),
+                float(query.background[2, script]), int(counts[script]),
+            )  # fmt: skip
+            semantic = float(
+                semantic_evidence(
+                    cosine[top], query.background[0, script], query.background[1, script]
+                )
+            )
+        names = self._name_evidence(query, found.positions)
+        coverage, unknown = self._coverage(query, position)
+        best = Best(
+            rank=float(listed[top]), semantic=semantic,
+            keyword=None if keyword is None else float(keyword[top]),
+            coverage=coverage, unknown=unknown, margin=margin, standout=standout_value,
+            cross=cross, held=bool(query.short and short[top] > 0),
+            names_keyword=None if names is None else float(names[0][top]),
+            names_held=names is not None and bool(names[1][top]),
+            named=bool(np.isin(position, query.named)), short_query=query.short, cjk=cjk,
+        )  # fmt: skip
+        return best, certain
+
+    def _coverage(self, query: _Query, position: int) -> tuple[float, float]:
+        """Of the query's strong words, each weighed by its idf squared: the share the memory
+        holds (a word, or its stem when the query has it), and the share no memory of the
+        vault holds (its unknown words). (0, 0) without keyword terms."""
+        terms = query.terms
+        if terms is None or not terms.strong or query.mode == "semantic":
+            return 0.0, 0.0
+        strong = set(terms.strong)
+        words = [t for t in dict.fromkeys(terms.strong) if not t.startswith(STEM_MARK)]
+        stems = [stem_of(w) if stem_of(w) in strong else w for w in words]
+        held = self._memory_tokens(position)
+        has = np.array([w in held or st in held for w, st in zip(words, stems, strict=True)])
+        idf = np.array([self._keywords.idf_sum((w,)) for w in words], np.float64)
+        nowhere = self._keywords.idf_sum((_NO_TERM,))  # the idf of a word no chunk holds
+        known = np.array([self._keywords.idf_sum((st,)) < nowhere - 1e-9 for st in stems])
+        weights = idf**2
+        total = float(weights.sum())
+        if total <= 0:
+            return 0.0, 0.0
+        return float(weights[has].sum() / total), float(weights[~known].sum() / total)
+
+    def _memory_tokens(self, position: int) -> frozenset[str]:
+        """The keyword tokens of one memory (its chunks and title), kept for this snapshot."""
+        tokens = self._tokens.get(position)
+        if tokens is None:
+            chunks = self._catalog.chunks
+            texts = [c.text for r in self._catalog.rows[position].tolist() if (c := chunks[r])]
+            if self._titles_in_keyword:
+                texts.append(self._catalog.meta.titles[position])
+            tokens = frozenset(token for text in texts for token in tokenize(text))
+            if len(self._tokens) >= _TOKEN_CACHE:
+                self._tokens.clear()
+            self._tokens[position] = tokens
+        return tokens
 
     # -- internals -------------------------------------------------------------------------
 
@@ -867,9 +1010,8 @@ class SearchIndex:
             extra: dict = {"copies": tuple(str(self._catalog.ids[m]) for m in others)}
             extra["weaker"] = score < floor
             if explain:
-                extra["evidence"] = explain_hit(
-                    how.mode, ranked.values_of(first), how.calibration, score
-                )
+                parts = ranked.parts if first == ranked.best else None
+                extra["evidence"] = explain_hit(ranked.values_of(first), score, parts)
             hits.append(dataclasses.replace(hit, **extra))
         return hits
 
@@ -954,9 +1096,16 @@ class _Ranked:
         score: np.ndarray,
         bound: float | None,
         values: dict[str, np.ndarray] | None = None,
+        *,
+        best: int = -1,
+        parts: dict[str, float] | None = None,
+        certain: bool = True,
     ) -> None:
         self._sorted_positions, self._sorted_scores = positions, score  # positions are sorted
         self._values = values or {}  # the evidence scored, aligned with the sorted positions
+        self.best = best  # the memory the decision was made on (-1: none)
+        self.parts = parts  # the decision's models, as logits
+        self.certain = certain  # no unlisted memory can change the best hit or its margin
         if bound is not None:  # only what can make the list needs ordering
             keep = score >= bound
             positions, score = positions[keep], score[keep]
@@ -977,8 +1126,8 @@ class _Ranked:
         """The first ``k`` groups of equal content among the best memories at or above
         ``floor``, as :meth:`SearchIndex.search` always grouped them; None when that needs
         memories these candidates cannot vouch for."""
-        if self.bound is not None and not len(self.scores):
-            return None  # the best hit may be unlisted: "behind the best" would be off
+        if (self.bound is not None and not len(self.scores)) or not self.certain:
+            return None  # the best hit or its margin may be unlisted: the decision would be off
         complete = self.bound is None or self.bound < floor
         ranked_all = self.positions[self.scores >= floor]
         chosen: dict[int, list[int]] = {}  # content key → memory positions, best first
@@ -1006,6 +1155,12 @@ def _split_weaker(
     above = [g for g in groups if ranked.score_of(g[0]) >= floor][:k]
     below = [g for g in groups if ranked.score_of(g[0]) < floor][: max(0, weaker)]
     return above + below
+
+
+def _reads_margin(models: Calibration, cross: bool, cjk: bool) -> bool:
+    """Whether the decision on a best hit so placed reads its margin (decision.decide)."""
+    part = getattr(models, ("across" if cross else "same") + ("_cjk" if cjk else ""))
+    return part.margin > 0 or (not cross and models.meaning.margin > 0)
 
 
 def _monotone(calibration: Calibration | None) -> bool:

@@ -78,10 +78,12 @@ def test_semantic_scores_are_calibrated_cosines_and_the_floor_drops_hits(
     index: SearchIndex,
 ) -> None:
     q = unit(0.6 * E[1] + 0.8 * E[7])
-    hits = index.search("anything", q, mode="semantic", min_relevance=0.0, k=10)
-    assert ids(hits)[0] == "bike"
-    expected = relevance("semantic", np.array([0.6]), None)[0]
-    assert hits[0].score == pytest.approx(expected) and hits[0].semantic_score == pytest.approx(0.6)
+    hits = index.search("anything", q, mode="semantic", min_relevance=0.0, k=10, explain=True)
+    assert ids(hits)[0] == "bike" and hits[0].semantic_score == pytest.approx(0.6)
+    best = hits[0].evidence
+    assert best is not None and best.best and best.semantic == pytest.approx(0.6)
+    expected = max(best.parts.values())  # the best hit's score is the decision on it
+    assert hits[0].score == pytest.approx(expected)
     assert hits[0].keyword_score is None
     assert all(0 <= h.score <= 1 for h in hits)
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)

@@ -1,0 +1,433 @@
+"""Fit the decision on the best hit (pixelmem.core.index.decision) on development sets, and report.
+
+    python benchmarks/fit_decision.py [--models local-multilingual,local] [--fresh] [--apply]
+
+Every question of every development set is searched through the real engine of this tree
+(hybrid, ``explain=True``); the best hit's evidence as the decision reads it (semantic,
+keyword, coverage, margin, standout, other script, a held short query, names, named) is kept
+with whether that hit is the right note and the question's class. Vectors come from the
+on-disk cache (``benchmarks/_embed_cache.py``) and the rows are kept beside it, so a refit
+costs no model time (``--fresh`` collects again: needed when ranking or evidence changes).
+
+Fitting, per model family (and "default" on all of them together):
+
+1. each model by weighted logistic regression on the rows it decides (``both``: the best hit in
+   the query's script with keyword evidence; ``meaning``: in the query's script, by meaning
+   alone; ``across``: in another script), the right notes ranked first against the best hits
+   of questions nothing answers, each set's classes weighed by what its target asks
+   (:data:`WEIGHT`); a weight that comes out negative is dropped and the rest refitted (every
+   weight ≥ 0: more evidence never lowers the decision);
+2. their intercepts moved by coordinate search to where the decisions miss the targets
+   (:data:`HIDDEN`, :data:`SHOWN`: hidden answers, shown unrelated notes) least, summed over
+   the sets; a model that does not beat the rank logit alone by :data:`SIMPLER` is the rank
+   logit alone;
+3. all of it done on each half of the questions (by a hash of their id) and the other half's
+   figures printed (two-fold cross-validation: what the choosing is worth on questions it
+   did not see), then on all of them: the models written with ``--apply``.
+
+Development data only (benchmarks/data and shared/eval): never a held-out set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import pickle
+import sys
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks.fit_relevance import fit_logistic  # noqa: E402
+from pixelmem.core.index.decision import NAME_LOGIT, Decision  # noqa: E402
+from pixelmem.core.index.relevance import Calibration  # noqa: E402
+
+CACHE = Path(os.environ.get("PIXELMEM_EMBED_CACHE", ROOT.parent / "calib-cache"))
+SETS = [
+    "floor_bilingual", "personal_bilingual", "unans_en_40", "unans_en_700", "unans_zh_40",
+    "unans_zh_750", "unans_x_700_en", "unans_x_750_zh", "names_q_en", "names_q_zh",
+    "names_bilingual", "xquad_zh2en", "xquad_en2zh", "xquad_mixed", "xquad_en", "xquad_zh",
+]  # fmt: skip
+ENGLISH_QUESTIONS = {"unans_en_40", "unans_en_700", "names_q_en", "xquad_en", "xquad_en2zh",
+                     "unans_x_750_zh"}  # fmt: skip
+CROSS_SETS = {"xquad_zh2en", "xquad_en2zh"}
+# Targets: the share of right-first answers a set may hide, and of questions nothing answers
+# it may show something for (issue 30; the personal and floor sets hold hand-written
+# questions of every kind, the names set bare names).
+HIDDEN = {"xquad_zh2en": 0.30, "xquad_en2zh": 0.30, "xquad_mixed": 0.15,
+          "personal_bilingual": 0.05}  # fmt: skip
+SHOWN = {"floor_bilingual": 0.10, "personal_bilingual": 0.15, "names_bilingual": 0.06,
+         # The 700-note English set is harder than the held-out one the 5 % target is set on:
+         # the code that showed 14 of these 100 showed 4 of those.
+         "unans_en_700": 0.14}  # fmt: skip
+FEATURES = {
+    "meaning": ("semantic", "standout", "short"),
+    "same": ("rank", "coverage", "margin", "standout", "short", "unknown"),
+    "same_cjk": ("rank", "coverage", "margin", "standout", "short", "unknown"),
+    "across": ("rank", "margin", "standout", "short"),
+    "across_cjk": ("rank", "margin", "standout", "short"),
+}
+SIGNED = {"short"}  # not evidence about the hit: its weight may have either sign
+AGAINST = {"unknown"}  # words the vault never holds never make an answer likelier: weight ≤ 0
+MIN_ROWS = 40  # of each kind (right first, nothing answers) for a model to be fitted
+SHIFTS = np.round(np.arange(-2.0, 2.0001, 0.05), 2)  # logits tried for each intercept
+# Logits per logit of margin below which the margin is left out: reading it costs the search
+# a certain second-best memory (deeper candidate lists) for next to no change.
+SLIGHT = 0.1
+SIMPLER = 0.01  # cost: the rank logit alone decides unless the fitted model is this much better
+SILENT = 0.1  # coverage below this: the keyword side has (almost) nothing to say
+FAMILY = {"local": "all-minilm-l6", "local-multilingual": "e5-small"}
+
+
+def hidden_target(name: str) -> float:
+    return HIDDEN.get(name, 0.01)
+
+
+def shown_target(name: str) -> float:
+    return SHOWN.get(name, 0.05 if name in ENGLISH_QUESTIONS else 0.10)
+
+
+@dataclass
+class Row:
+    """The best hit of one question."""
+
+    set: str
+    qid: str
+    cls: str
+    answerable: bool
+    right: bool  # the best hit is a right note
+    evidence: dict[str, float]  # the Best fields, None as nan
+    ranked: list[bool] = field(default_factory=list)  # right notes among the top 10, in order
+    judged: int = 0  # right notes in all
+
+
+def collect(name: str, model: str, fresh: bool = False) -> list[Row]:
+    """The rows of one set and model (kept in the cache)."""
+    saved = CACHE / "decision" / f"{name}-{model}.pickle"
+    if saved.is_file() and not fresh:
+        with saved.open("rb") as handle:
+            return [Row(**row) for row in pickle.load(handle)]
+    from benchmarks.eval_calibration import class_of, eval_engine, folder_of
+    from pixelmem.core.index.evaluate import load_beir
+    from pixelmem.core.index.query import parse_query
+    from pixelmem.core.index.scripts import CJK_SCRIPT, main_script
+
+    folder = folder_of(name)
+    engine, doc_of = eval_engine(folder, CACHE / "vaults" / "decision" / f"{name}-{model}", model)
+    _, queries, qrels = load_beir(folder)
+    rows = []
+    for qid, text in queries.items():
+        judged = {d for d, g in qrels.get(qid, {}).items() if g > 0}
+        hits = engine.search(text, k=10, min_relevance=0.0, explain=True)
+        ranked = [doc_of.get(h.memory_id, "") in judged for h in hits]
+        best = hits[0].evidence if hits else None
+        evidence = {}
+        if best is not None:
+            evidence = {
+                "semantic": best.semantic, "keyword": best.keyword, "coverage": best.coverage,
+                "unknown": best.unknown,
+                "margin": best.margin, "standout": best.standout, "cross": float(best.cross),
+                "held": float(best.short), "names_keyword": best.names_keyword,
+                "names_held": float(best.names_held), "named": float(best.named),
+                "rank": float(np.log(best.rank / max(1e-12, 1 - best.rank))),
+                "cjk": float(main_script(text) == CJK_SCRIPT),
+                "short": float(parse_query(text).short),
+            }  # fmt: skip
+        rows.append(Row(name, qid, class_of(name, qid, bool(judged)), bool(judged),
+                        bool(ranked and ranked[0]), {k: np.nan if v is None else float(v)
+                        for k, v in evidence.items()}, ranked, len(judged)))  # fmt: skip
+    saved.parent.mkdir(parents=True, exist_ok=True)
+    with saved.open("wb") as handle:
+        pickle.dump([dataclasses.asdict(row) for row in rows], handle)  # plain: any importer
+    print(f"  collected {name}/{model}", file=sys.stderr)
+    return rows
+
+
+def reads(name: str) -> bool:
+    """Whether the English-only model is measured on a set (no Chinese, no crossing)."""
+    return (
+        name not in CROSS_SETS
+        and "zh" not in name
+        and "unans_x" not in name
+        and ("mixed" not in name)
+    )
+
+
+def families(table: dict[str, dict[str, list[Row]]]) -> dict[str, list[list[Row]]]:
+    """The sets of each model family, and "default": all of them."""
+    out = {FAMILY.get(m, m): list(sets.values()) for m, sets in table.items()}
+    out["default"] = [rows for sets in table.values() for rows in sets.values()]
+    return out
+
+
+def label(row: Row) -> float | None:
+    """1: the right note first (it should be shown); 0: a question nothing answers (its best
+    hit should not); None: neither (a wrong note first; SQuAD's unanswerable questions written
+    against a passage of the vault, which is on their subject)."""
+    if row.answerable:
+        return 1.0 if row.right else None
+    return None if row.cls == "impossible" else 0.0
+
+
+def half_of(row: Row) -> int:
+    return zlib.crc32(f"{row.set}/{row.qid}".encode()) % 2
+
+
+class Block:
+    """The labelled rows of one set as arrays, with what the fixed parts give them."""
+
+    def __init__(self, rows: list[Row], base: Calibration) -> None:
+        kept = [r for r in rows if label(r) is not None and r.evidence]
+        self.name = rows[0].set if rows else ""
+        self.y = np.array([label(r) for r in kept], np.float64)
+        get = lambda key: np.array([r.evidence.get(key, np.nan) for r in kept], np.float64)  # noqa: E731
+        self.x = {key: get(key) for key in
+                  ("semantic", "keyword", "coverage", "unknown", "margin", "standout", "cross",
+                   "held",
+                   "names_keyword", "names_held", "named", "rank", "cjk", "short")}  # fmt: skip
+        self.fixed = self._fixed(base)
+
+    def _fixed(self, base: Calibration) -> np.ndarray:
+        """The parts the fit does not move: a held short query's words, a question's names,
+        the name rule (decision.decide)."""
+        x = self.x
+        kw = np.nan_to_num(x["keyword"])
+        words = np.where((x["held"] > 0) & ~np.isnan(x["keyword"]),
+                         base.keyword.logit(0.0, kw), -np.inf)  # fmt: skip
+        names = np.where(
+            (x["names_held"] > 0) & ~np.isnan(x["names_keyword"]),
+            np.maximum(base.hybrid.logit(np.nan_to_num(x["semantic"]),
+                                         np.nan_to_num(x["names_keyword"]), x["cross"], 1.0),
+                       base.keyword.logit(0.0, np.nan_to_num(x["names_keyword"]))),
+            -np.inf,
+        )  # fmt: skip
+        return np.maximum(words, names)
+
+    def matrix(self, part: str) -> np.ndarray:
+        return np.column_stack([np.nan_to_num(self.x[f]) for f in FEATURES[part]])
+
+    def fitted_on(self, part: str) -> np.ndarray:
+        """The rows a model is fitted on: those it decides; for ``meaning``, those whose
+        keyword side is silent (it speaks for paraphrases: fitted where words also speak, it
+        would learn what words usually come with and show what they do not)."""
+        rows = self.applies(part)
+        if part == "meaning":
+            rows = rows & (np.nan_to_num(self.x["coverage"]) < SILENT)
+        return rows
+
+    def applies(self, part: str) -> np.ndarray:
+        same = self.x["cross"] <= 0
+        if part == "meaning":
+            return same & ~np.isnan(self.x["semantic"])
+        cjk = self.x["cjk"] > 0
+        mine = cjk if part.endswith("_cjk") else ~cjk
+        if part.startswith("across"):
+            return ~same & mine
+        return same & ~np.isnan(self.x["semantic"]) & mine
+
+    def decision(self, models: dict[str, Decision]) -> np.ndarray:
+        out = self.fixed.copy()
+        for part, model in models.items():
+            logit = model.intercept + self.matrix(part) @ np.array(
+                [getattr(model, f) for f in FEATURES[part]]
+            )
+            out = np.maximum(out, np.where(self.applies(part), logit, -np.inf))
+        semantic_missing = np.isnan(self.x["semantic"])
+        out = np.where(semantic_missing, self.x["rank"], out)
+        return np.where(self.x["named"] > 0, np.maximum(out, NAME_LOGIT), out)
+
+    def misses(self, models: dict[str, Decision]) -> tuple[float, float, int, int]:
+        """(share of right-first hidden, share of nothing-questions shown, n of each)."""
+        d = self.decision(models)
+        pos, neg = self.y > 0, self.y <= 0
+        hidden = float((d[pos] < 0).mean()) if pos.any() else 0.0
+        shown = float((d[neg] >= 0).mean()) if neg.any() else 0.0
+        return hidden, shown, int(pos.sum()), int(neg.sum())
+
+
+def weight(name: str, positive: bool) -> float:
+    """How much a set's class weighs in the logistic fit: missing an answer the target allows
+    at 1 % weighs four times one a cross-language target allows at 30 %; an English question
+    nothing answers (target 5 %) 1.5 times a Chinese one (10 %)."""
+    if positive:
+        return 1.0 if hidden_target(name) > 0.01 else 4.0
+    return 1.5 if shown_target(name) <= 0.05 else 1.0
+
+
+def fit_part(blocks: list[Block], part: str, base: Calibration) -> Decision:
+    """One model by weighted logistic regression on the rows it decides, every weight on
+    evidence ≥ 0. Where fewer than :data:`MIN_ROWS` rows of a kind say more (an English-only
+    model's questions across scripts; paraphrases no word of which the note holds): the rank
+    logit alone, and for ``meaning`` the calibration's semantic model (P(relevant) by the
+    cosine alone)."""
+    features = list(FEATURES[part])
+    labels = np.concatenate([b.y[b.fitted_on(part)] for b in blocks])
+    if (labels > 0).sum() < MIN_ROWS or (labels <= 0).sum() < MIN_ROWS:
+        if part == "meaning":
+            return Decision(base.semantic.intercept, semantic=base.semantic.semantic)
+        return Decision(0.0, rank=1.0)
+    while True:
+        xs, ys, ws = [], [], []
+        for b in blocks:
+            keep = b.fitted_on(part)
+            if not keep.any():
+                continue
+            y = b.y[keep]
+            for positive in (True, False):
+                sel = (y > 0) == positive
+                if sel.any():
+                    cols = [np.nan_to_num(b.x[f][keep][sel]) for f in features]
+                    xs.append(np.column_stack(cols))
+                    ys.append(y[sel])
+                    ws.append(np.full(sel.sum(), weight(b.name, positive) / sel.sum()))
+        beta = fit_logistic(np.concatenate(xs), np.concatenate(ys), np.concatenate(ws))
+        negative = [
+            f for f, w in zip(features, beta[1:], strict=True)
+            if (w < 0 and f not in SIGNED | AGAINST) or (w > 0 and f in AGAINST)
+            or (f == "margin" and w < SLIGHT)
+        ]  # fmt: skip
+        if not negative:
+            weights = {f: round(float(w), 3) for f, w in zip(features, beta[1:], strict=True)}
+            return Decision(round(float(beta[0]), 3), **weights)
+        features.remove(max(negative, key=lambda f: abs(beta[1 + features.index(f)])))
+
+
+def cost(blocks: list[Block], models: dict[str, Decision]) -> float:
+    """How far the decisions miss the targets, summed over the sets (plus a little of every
+    miss, so that among equal shortfalls the fewer misses win)."""
+    total = 0.0
+    for b in blocks:
+        hidden, shown, npos, nneg = b.misses(models)
+        if npos:
+            total += max(0.0, hidden - hidden_target(b.name)) + 0.02 * hidden
+        if nneg:
+            total += max(0.0, shown - shown_target(b.name)) + 0.02 * shown
+    return total
+
+
+def tune(blocks: list[Block], models: dict[str, Decision]) -> dict[str, Decision]:
+    """The intercepts moved to where :func:`cost` is least: each in turn over a grid of
+    shifts (:data:`SHIFTS`), until none moves (the cost is a step function: no gradient)."""
+    models = dict(models)
+    for _ in range(4):
+        moved = False
+        for part in list(models):
+            here = models[part]
+            trials = [dataclasses.replace(here, intercept=round(here.intercept + d, 3))
+                      for d in SHIFTS]  # fmt: skip
+            costs = [cost(blocks, {**models, part: t}) for t in trials]
+            best = int(np.argmin(costs))
+            if costs[best] < cost(blocks, models) - 1e-9:
+                models[part], moved = trials[best], True
+        if not moved:
+            break
+    return models
+
+
+def report(blocks: list[Block], models: dict[str, Decision], title: str) -> None:
+    print(f"  {title}: cost {cost(blocks, models):.3f}")
+    for b in blocks:
+        hidden, shown, npos, nneg = b.misses(models)
+        cells = []
+        if npos:
+            mark = " !" if hidden > hidden_target(b.name) + 1e-9 else ""
+            cells.append(f"hidden {round(hidden * npos):4d}/{npos:<4d}{mark}")
+        if nneg:
+            mark = " !" if shown > shown_target(b.name) + 1e-9 else ""
+            cells.append(f"shown {round(shown * nneg):4d}/{nneg:<4d}{mark}")
+        print(f"    {b.name:<20}" + "   ".join(cells))
+
+
+def choose(blocks: list[Block], base: Calibration) -> dict[str, Decision]:
+    """The decision models fitted and tuned on ``blocks``: each model's weights by logistic
+    regression, its intercept by :func:`tune`; the rank logit alone wherever the fitted model
+    does not lower the cost by :data:`SIMPLER` (the simpler model, where evidence is thin)."""
+    models = {part: fit_part(blocks, part, base) for part in FEATURES}
+    models = {p: m for p, m in models.items() if any(b.applies(p).any() for b in blocks)}
+    models = tune(blocks, models)
+    for part in [p for p in models if p != "meaning"]:
+        plain = tune(blocks, {**models, part: Decision(0.0, rank=1.0)})
+        if cost(blocks, plain) < cost(blocks, models) + SIMPLER:
+            models = plain
+    return models
+
+
+def fit_family(family: str, members: list[list[Row]]) -> dict[str, Decision]:
+    """The decision models of one family, chosen on all its questions; the figures each half
+    of the questions gets from the models chosen on the other half are printed first (two-fold
+    cross-validation: what the choosing is worth on questions it did not see)."""
+    from pixelmem.core.index.relevance import CALIBRATIONS
+
+    base = CALIBRATIONS[family]
+    halves = [[Block([r for r in rows if half_of(r) == h], base) for rows in members]
+              for h in (0, 1)]  # fmt: skip
+    for seen, unseen in ((0, 1), (1, 0)):
+        chosen = choose(halves[seen], base)
+        report(halves[unseen], chosen, f"half {unseen}, chosen on half {seen}")
+    every = [Block(rows, base) for rows in members]
+    models = choose(every, base)
+    report(every, models, "all, chosen on all")
+    return models
+
+
+def apply(fitted: dict[str, dict[str, Decision]]) -> None:
+    """Write the fitted models into CALIBRATIONS in relevance.py: in each family's block,
+    everything after its ``behind=`` line (where the decision models are)."""
+    path = ROOT / "pixelmem" / "core" / "index" / "relevance.py"
+    text = path.read_text(encoding="utf-8")
+    for family, models in fitted.items():
+        start = text.index(f'    "{family}": Calibration(')
+        keep = text.index("\n", text.index("        behind=", start)) + 1
+        end = text.index("\n    ),\n", keep - 1) + 1  # the block's own closing line
+        lines = "".join(f"        {part}={short_form(m)},\n" for part, m in models.items())
+        text = text[:keep] + lines + text[end:]
+    path.write_text(text, encoding="utf-8")
+    print(f"written into {path.relative_to(ROOT)} (run ruff format on it)")
+
+
+def short_form(decision: Decision) -> str:
+    """``Decision(...)`` with the weights that are not 0, rounded as fitted."""
+    fields = [f"{float(decision.intercept)!r}"] + [
+        f"{f.name}={getattr(decision, f.name)!r}"
+        for f in dataclasses.fields(decision)[1:]
+        if getattr(decision, f.name)
+    ]
+    return f"Decision({', '.join(fields)})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--models", default="local-multilingual,local")
+    parser.add_argument("--sets", nargs="*", default=SETS)
+    parser.add_argument("--fresh", action="store_true")
+    parser.add_argument("--apply", action="store_true", help="write the fit into relevance.py")
+    args = parser.parse_args()
+    os.environ.setdefault("PIXELMEM_CONFIG_DIR", str(CACHE / "config"))
+    for model in args.models.split(","):
+        for name in args.sets:
+            if model != "local" or reads(name):
+                collect(name, model, args.fresh)
+    table = {m: {n: collect(n, m) for n in args.sets if m != "local" or reads(n)}
+             for m in args.models.split(",")}  # fmt: skip
+    fitted = {}
+    for family, members in families(table).items():
+        print(f"\n[{family}]")
+        fitted[family] = fit_family(family, members)
+    print("\nPaste into CALIBRATIONS (relevance.py):")
+    for family, models in fitted.items():
+        print(f"  {family}:")
+        for part, decision in models.items():
+            print(f"    {part}={short_form(decision)},")
+    if args.apply:
+        apply(fitted)
+
+
+if __name__ == "__main__":
+    main()

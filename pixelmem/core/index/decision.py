@@ -1,0 +1,185 @@
+"""Whether the best hit answers the query: the number the floor is applied to.
+
+Ranking and deciding are two questions. Search ranks memories by a score per memory (the rank
+logit of :func:`~pixelmem.core.index.relevance.rank_logits`: a fused model of each memory's
+own evidence, monotone in it, so the memories a side did not list can be bounded). Whether the
+best of them answers at all is read from more than its level of evidence (:class:`Best`):
+
+* **semantic** and **keyword** evidence, as ranked;
+* **coverage**: the share of the query's words the best hit holds, each weighed by its idf
+  squared (the rare words count). A question written about a note repeats its specific words;
+  a question the note does not answer, on the same subject, shares the subject's name and
+  little else (a singer's biography under "in which year did she win her first contest?");
+* **margin**: how far the best hit's rank logit stands above the next memory of other content
+  (capped at :data:`MARGIN_CAP`): an answer stands out from its neighbours;
+* **standout**: how far the best hit's cosine stands above this vault's own notes in its
+  script, in their spread (median and MAD of the vault sample, blended with the anchor
+  texts in a small vault), less the expected best of that many unrelated notes
+  (``sqrt(2 ln N)``). Across languages a multilingual model's cosines sit lower and closer
+  together, and the level alone cannot tell the right note from the others; its standing out
+  of its vault can.
+
+The decision is the largest logit of the models that apply (evidence combines: a side that has
+nothing to say does not count against the other):
+
+* ``both``: the best hit is in the query's script and the keyword side ran (:class:`Decision`
+  over all five);
+* ``meaning``: in the query's script, by meaning alone (a paraphrase shares no word);
+* ``across``: the best hit is in another script than the query (keyword evidence is then a
+  shared name or number at most);
+* ``words``: a short query (a name, a code) whose every word it holds: the keyword model;
+* ``names``: a longer question's names (:attr:`~pixelmem.core.index.query.ParsedQuery.names`),
+  all held by it: what the bare names give it;
+* the query is its name: at least :data:`~pixelmem.core.index.relevance.NAME_RELEVANCE`.
+
+The best hit's score is that decision. Every other hit keeps its own rank logit less
+``behind`` times its distance to the best, and never more than the decision less that
+distance: when the best hit is not shown, nothing ranked below it is, and the order is always
+the rank order.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+MARGIN_CAP = 3.0  # logits: a lead this large says all a lead can
+STANDOUT_CAP = 6.0  # spreads: as far above its vault as standing out can say
+NAME_LOGIT = math.log(0.9 / 0.1)  # relevance.NAME_RELEVANCE as a logit
+
+
+@dataclass(frozen=True)
+class Decision:
+    """``intercept + rank·r + semantic·s + keyword·k + coverage·c + margin·m + standout·z +
+    short·q + unknown·u`` (a logit); every weight on evidence ≥ 0: more evidence never lowers it.
+    ``short`` moves the intercept for a query of a few words (``q``: a name, a code), whose
+    embedding says little: a bare name's best note by meaning is a note by chance;
+    ``unknown`` for a query whose words the vault does not hold at all (``u``, the share of
+    them): the vault does not know what it asks about. Neither is evidence about the hit, so
+    their weights may have either sign."""
+
+    intercept: float
+    rank: float = 0.0
+    semantic: float = 0.0
+    keyword: float = 0.0
+    coverage: float = 0.0
+    margin: float = 0.0
+    standout: float = 0.0
+    short: float = 0.0
+    unknown: float = 0.0
+
+    def logit(self, best: Best) -> float:
+        return float(
+            self.intercept
+            + self.rank * best.rank
+            + self.semantic * (best.semantic or 0.0)
+            + self.keyword * (best.keyword or 0.0)
+            + self.coverage * best.coverage
+            + self.margin * best.margin
+            + self.standout * (best.standout or 0.0)
+            + self.short * best.short_query
+            + self.unknown * best.unknown
+        )
+
+    def monotone(self) -> bool:
+        weights = (
+            self.rank,
+            self.semantic,
+            self.keyword,
+            self.coverage,
+            self.margin,
+            self.standout,
+        )
+        return all(w >= 0 for w in weights)
+
+
+class _Side(Protocol):
+    """A fitted logistic model of rank evidence (relevance.Logistic)."""
+
+    def logit(
+        self,
+        semantic: np.ndarray | float,
+        keyword: np.ndarray | float,
+        cross: np.ndarray | float = ...,
+        short: float | np.ndarray = ...,
+    ) -> np.ndarray: ...
+
+
+class Models(Protocol):
+    """What :func:`decide` reads of a calibration (relevance.Calibration, which imports this
+    module: a protocol here keeps the two out of an import circle)."""
+
+    @property
+    def hybrid(self) -> _Side: ...
+    @property
+    def keyword(self) -> _Side: ...
+    @property
+    def meaning(self) -> Decision: ...
+
+
+@dataclass(frozen=True)
+class Best:
+    """The best hit's evidence, as the decision reads it (None: that side did not run)."""
+
+    rank: float  # its rank logit
+    semantic: float | None
+    keyword: float | None  # 0 for a short query it holds only in part
+    coverage: float = 0.0  # Σ idf² of the query words it holds / Σ idf² of them all
+    unknown: float = 0.0  # Σ idf² of the query words no memory holds / Σ idf² of them all
+    margin: float = MARGIN_CAP  # its rank logit less the next other memory's, capped
+    standout: float | None = None  # (cosine − vault median) / vault MAD − sqrt(2 ln N)
+    cross: bool = False  # in another script than the query
+    held: bool = False  # a short query whose every word it holds
+    names_keyword: float | None = None  # the keyword evidence of the question's names
+    names_held: bool = False
+    named: bool = False  # the query is its name
+    short_query: bool = False  # the query is a few words (relevance.SHORT_QUERY_WORDS)
+    cjk: bool = False  # the query is written in a CJK script
+
+
+def standout(cosine: float, median: float, spread: float, count: int) -> float:
+    """How many spreads ``cosine`` stands above ``median``, less the expected best of
+    ``count`` unrelated texts (about ``sqrt(2 ln N)`` spreads above their median), at most
+    :data:`STANDOUT_CAP`."""
+    expected = math.sqrt(2.0 * math.log(max(2, count)))
+    return min(STANDOUT_CAP, (cosine - median) / max(spread, 1e-6) - expected)
+
+
+def decide(models: Models, best: Best, mode: str) -> tuple[float, dict[str, float]]:
+    """The decision logit for the best hit and each model's logit (see the module docstring).
+    ``mode`` "keyword" (or a model that cannot read the query): the rank logit itself."""
+    parts: dict[str, float] = {}
+    if mode == "keyword" or best.semantic is None:
+        parts["rank"] = best.rank
+    else:
+        name = ("across" if best.cross else "same") + ("_cjk" if best.cjk else "")
+        parts[name] = getattr(models, name).logit(best)
+        if not best.cross:
+            parts["meaning"] = models.meaning.logit(best)
+    if best.held and best.keyword is not None and mode != "semantic":
+        parts["words"] = float(models.keyword.logit(0.0, best.keyword))
+    if best.names_held and best.names_keyword is not None and best.semantic is not None:
+        bare = models.hybrid.logit(best.semantic, best.names_keyword, float(best.cross), 1.0)
+        words = models.keyword.logit(0.0, best.names_keyword)
+        parts["names"] = float(max(np.max(bare), np.max(words)))
+    logit = max(parts.values())
+    if best.named and mode != "semantic":
+        parts["named"] = max(logit, NAME_LOGIT)
+        logit = parts["named"]
+    return logit, parts
+
+
+def finish(rank: np.ndarray, top: int, decision: float, behind: float) -> np.ndarray:
+    """Final logits: the best hit (position ``top``) gets the decision; every other memory its
+    rank logit less ``behind`` times its distance to the best, at most the decision less that
+    distance (the order stays the rank order)."""
+    rank = np.asarray(rank, np.float64)
+    finite = np.isfinite(rank)
+    distance = np.where(finite, rank[top] - rank, np.inf)
+    own = rank - behind * distance
+    out = np.minimum(own, decision - distance)
+    out[top] = decision
+    return np.where(finite, out, -np.inf)
