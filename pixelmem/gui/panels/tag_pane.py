@@ -196,7 +196,7 @@ class TagPane(QWidget):
         """Count again on a worker."""
         self._stale = False
         store = self.session.store
-        self._latest.submit(lambda: tag_tree(store.list()), self._show)
+        self._latest.submit(lambda: tag_tree(store.view()), self._show)
 
     def _memory_updated(self, *_: object) -> None:
         if self.isVisible():
