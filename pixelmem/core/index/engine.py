@@ -533,7 +533,7 @@ class Engine:
 
         if self._folded_texts is None:
             self._folded_texts = FoldedTexts()
-        holders = self._folded_texts.holders(self.store.list(), phrase_of(query))
+        holders = self._folded_texts.holders(self.store.view(), phrase_of(query))
         if filters is not None and filters.memory_ids is not None:
             holders &= filters.memory_ids
         if not holders:
