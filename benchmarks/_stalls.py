@@ -11,6 +11,9 @@ Reading a stall (a gap between beats longer than ``REPORT_MS`` + the period):
 
 * the GUI thread's stack holds pixelmem frames above the event loop: the GUI thread itself
   worked that long (a slot, a paint, a signal's payload);
+* a garbage collection ran across it (any thread: the collector holds the GIL for all of
+  its pass, and a full one walks every object not frozen): the report names the
+  generation, how long it ran, on which thread and where that thread allocated;
 * it shows only the event loop: it was waiting for the GIL (or, under load, a CPU). The
   watchdog starved as long, and the worker stacks sampled right after it got the GIL show the
   call that held it (the line a worker is on when the GIL comes back). When a worker waited
@@ -23,6 +26,7 @@ Stacks are load-independent evidence; stall lengths are only meaningful on a qui
 
 from __future__ import annotations
 
+import gc
 import sys
 import threading
 import time
@@ -36,6 +40,22 @@ LATE_MS = 8.0  # sample once the GUI thread is this late (a stall worth reportin
 REPORT_MS = 16.0
 ROOT = Path(__file__).resolve().parent.parent
 _EVENT_LOOP = {"exec", "exec_", "wait_until", "pause", "processEvents"}
+GC_NOTED_MS = 2.0  # collections shorter than this are not recorded
+
+
+@dataclass(frozen=True)
+class Collection:
+    """One pass of the cyclic garbage collector: when, which generation, where."""
+
+    start: float
+    end: float
+    generation: int
+    thread: str
+    stack: tuple[str, ...]
+
+    @property
+    def ms(self) -> float:
+        return (self.end - self.start) * 1000
 
 
 @dataclass(frozen=True)
@@ -97,14 +117,32 @@ class StallWatch:
         self._gui_native = threading.get_native_id()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._watch, name="stall-watch", daemon=True)
+        self.collections: list[Collection] = []
+        self._gc_started: dict[int, float] = {}
 
     def start(self) -> None:
         self.beats = [time.perf_counter()]
         self.cpu = [(0.0, 0.0)]  # per beat: the GUI thread's (running, waiting for a CPU) s
         self.samples = []
         self._stop.clear()
+        self.collections = []
+        gc.callbacks.append(self._collected)
         self._thread = threading.Thread(target=self._watch, name="stall-watch", daemon=True)
         self._thread.start()
+
+    def _collected(self, phase: str, info: dict[str, int]) -> None:
+        """gc.callbacks: note every collection that took GC_NOTED_MS or longer."""
+        now = time.perf_counter()
+        me = threading.get_ident()
+        if phase == "start":
+            self._gc_started[me] = now
+            return
+        began = self._gc_started.pop(me, None)
+        if began is None or (now - began) * 1000 < GC_NOTED_MS:
+            return
+        frame = sys._getframe(0).f_back  # the code whose allocation set the collector off
+        name = threading.current_thread().name
+        self.collections.append(Collection(began, now, info["generation"], name, condense(frame)))
 
     def beat(self, now: float, running: float = 0.0, waiting: float = 0.0) -> None:
         """A beat at ``now``; the GUI thread ran ``running`` and waited for a CPU ``waiting``
@@ -115,6 +153,8 @@ class StallWatch:
     def stop(self) -> None:
         self._stop.set()
         self._thread.join()
+        if self._collected in gc.callbacks:
+            gc.callbacks.remove(self._collected)
 
     def _watch(self) -> None:
         interval = SAMPLE_MS / 1000
@@ -157,7 +197,20 @@ class StallWatch:
         return found
 
     def attribute(self, start: float, end: float) -> str:
-        """One line: where the GUI thread was, or which worker call kept the GIL."""
+        """One line: a garbage collection, where the GUI thread was, or which worker call kept
+        the GIL."""
+        overlap = [
+            (min(end, c.end) - max(start, c.start), c)
+            for c in self.collections
+            if c.start < end and c.end > start
+        ]
+        if overlap:  # a collection across most of the stall: the cause, whatever else ran
+            covered, c = max(overlap, key=lambda o: o[0])
+            if covered >= (end - start - self.period) / 2:
+                return (
+                    f"garbage collection, generation {c.generation} ({c.ms:.0f} ms) on "
+                    f"{_thread_kind(c.thread)}: " + " > ".join(_tail(c.stack, 5))
+                )
         inside = [s for s in self.samples if start < s.at <= end + 0.002]
         # The watchdog may get the GIL only after the GUI thread did: its first sample then
         # comes just after the stall, starved, with the holder's stack.
@@ -180,6 +233,7 @@ class StallWatch:
         """Stalls grouped by cause; ranked by their longest part that was not a wait for a
         CPU (ran + blocked: what does not depend on the machine's load)."""
         stalls = self.stalls()
+        self._report_collections(label)
         if not stalls:
             print(f"{label}: no stall > {REPORT_MS:.0f} ms")
             return
@@ -199,6 +253,26 @@ class StallWatch:
             )
         if len(ranked) > show:
             print(f"  … {len(ranked) - show} more causes")
+
+    def _report_collections(self, label: str) -> None:
+        """How many collections of each generation took GC_NOTED_MS or more, the longest."""
+        found = self.collections
+        if not found:
+            print(f"{label}: no garbage collection took {GC_NOTED_MS:.0f} ms or more")
+            return
+        parts = []
+        for generation in range(3):
+            mine = [c.ms for c in found if c.generation == generation]
+            if mine:
+                parts.append(f"generation {generation}: {len(mine)}, longest {max(mine):.0f} ms")
+        print(f"{label}: garbage collections ≥ {GC_NOTED_MS:.0f} ms — " + "; ".join(parts))
+
+
+def _thread_kind(name: str) -> str:
+    """A thread's name without its number (Qt's pool threads are Dummy-1, Dummy-2…)."""
+    if name == "MainThread":
+        return "the GUI thread"
+    return "a pool worker" if name.startswith("Dummy-") else name
 
 
 def _tail(stack: tuple[str, ...], n: int) -> tuple[str, ...]:

@@ -87,7 +87,7 @@ def save_chat_choice(chat: ChatChoice, settings: Settings) -> Settings:
         return settings
 
 
-GIL_SWITCH_SECONDS = 0.001
+GIL_SWITCH_SECONDS = 0.0002
 
 
 def create_application(argv: list[str] | None = None) -> QApplication:
@@ -103,6 +103,11 @@ def create_application(argv: list[str] | None = None) -> QApplication:
     # filterAcceptsRow per row on a model reset, a delegate's paint): with a worker busy
     # in Python, 10k such calls queued ~0.2 s behind 5 ms turns (bench_ui --why, indexing
     # 10k: set_memories' endResetModel). 1 ms: that stall is gone from the ranking.
+    # 0.2 ms: a worker tokenising or hashing in Python (the keyword-first snapshot) still
+    # cost each of the window's Python calls up to 1 ms, 60-120 ms in all for a busy turn
+    # (bench_ui --only index --embedder fake, 7 alternating runs: longest stall without CPU
+    # waits 23-123 ms at 1 ms, 16-29 ms at 0.2 ms). It forces a switch only while another
+    # thread waits: a worker running alone, or in onnxruntime, is not slowed.
     sys.setswitchinterval(GIL_SWITCH_SECONDS)
     return app
 

@@ -9,6 +9,7 @@ and leaves this one as it was, for searches still running on it.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from pixelmem.core.index import numpy_pieces
 from pixelmem.core.index.chunking import Chunk
 from pixelmem.core.index.scripts import main_script
 from pixelmem.core.index.text_tokens import name_key
@@ -42,12 +44,22 @@ class Catalog:
         ids: list[str | None],
         rows: list[np.ndarray],
         meta: _Metadata,
+        flat: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
     ) -> None:
-        """Use :meth:`build`."""
+        """Use :meth:`build`. ``flat``: :attr:`rows` as (starts, ends, table), when known."""
         self.chunks, self.owners, self.ids, self.rows, self.meta = chunks, owners, ids, rows, meta
+        meta.look_ups()  # here, not in the first search (see there)
+        # Every memory's chunk ids in one array (memory m's: table[starts[m]:ends[m]]), so a
+        # search gathers the chunks of thousands of memories in a few numpy calls.
+        if flat is None:
+            counts = np.array([len(r) for r in rows], np.int64)
+            ends = np.cumsum(counts)
+            flat = (ends - counts, ends, numpy_pieces.concatenate(rows, np.int64))
+        self._flat = flat
         self.position = {mid: i for i, mid in enumerate(ids) if mid is not None}
         self.live_ids = tuple(mid for mid in ids if mid is not None)
-        self.live_chunks = sum(len(r) for r in rows)
+        # From the table's spans (a removed memory's is empty), not a Python step per memory.
+        self.live_chunks = int((flat[1] - flat[0]).sum())
 
     @classmethod
     def build(cls, chunks: Sequence[Chunk], memories: Mapping[str, Memory]) -> Catalog:
@@ -107,6 +119,22 @@ class Catalog:
         total = len(self.chunks)
         return 1.0 - self.live_chunks / total if total else 0.0
 
+    def chunk_ids_of(self, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The chunk ids of the memories at ``positions``, memory after memory in that order
+        (each memory's in :attr:`rows` order), and how many each has: ``np.concatenate([rows[m]
+        for m in positions])`` without a Python step per memory."""
+        positions = np.asarray(positions, np.int64)
+        all_starts, all_ends, table = self._flat
+        starts = all_starts[positions]
+        counts = all_ends[positions] - starts
+        total = int(counts.sum())
+        if not total:
+            return np.zeros(0, np.int64), counts
+        # Element i of the output, in a memory whose chunks start at output offset o and at
+        # ``start`` in the table, is table[start + i - o].
+        shift = np.repeat(starts - (np.cumsum(counts) - counts), counts)
+        return table[np.arange(total, dtype=np.int64) + shift], counts
+
     def rows_of(self, memory_id: str) -> np.ndarray:
         m = self.position.get(memory_id)
         return self.rows[m] if m is not None else np.zeros(0, np.int64)
@@ -128,12 +156,15 @@ class Catalog:
         chunks, ids, rows = list(self.chunks), list(self.ids), list(self.rows)
         owners = self.owners
         meta = self.meta.copy()
+        starts, ends, table = self._flat  # new rows go after the table's end
+        moved: dict[int, np.ndarray] = {}  # memory position → its new rows (empty: removed)
         gone: list[np.ndarray] = []
         for mid in removed:
             m = self.position.get(mid)
             if m is not None:
                 gone.append(rows[m])
                 ids[m], rows[m] = None, np.zeros(0, np.int64)
+                moved[m] = rows[m]
                 meta.set(m, None)
         position = {mid: i for i, mid in enumerate(ids) if mid is not None}
         new_ids: list[int] = []
@@ -148,7 +179,7 @@ class Catalog:
             gone.append(rows[m])
             fresh = np.arange(len(chunks), len(chunks) + len(item.chunks), dtype=np.int64)
             chunks.extend(item.chunks)
-            rows[m] = fresh
+            rows[m] = moved[m] = fresh
             new_ids.extend(fresh.tolist())
             new_owners.extend([m] * len(fresh))
             meta.set(m, item.memory)
@@ -160,8 +191,24 @@ class Catalog:
             chunks[c] = None
         owners = np.concatenate((owners, np.array(new_owners, np.int64)))
         owners[left] = -1
-        catalog = Catalog(chunks, owners, ids, rows, meta)
+        catalog = Catalog(
+            chunks, owners, ids, rows, meta, _moved(starts, ends, table, moved, len(ids))
+        )
         return catalog, left, np.array(new_ids, np.int64), np.array(new_owners, np.int64)
+
+
+def _moved(
+    starts: np.ndarray, ends: np.ndarray, table: np.ndarray, moved: dict[int, np.ndarray], size: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The flat rows after an update: each memory in ``moved`` points at its new rows,
+    appended to the table (the old ones stay there, unused, until the next full build)."""
+    starts = np.concatenate((starts, np.zeros(size - len(starts), np.int64)))
+    ends = np.concatenate((ends, np.zeros(size - len(ends), np.int64)))
+    at = len(table)
+    for m, rows in moved.items():
+        starts[m], ends[m] = at, at + len(rows)
+        at += len(rows)
+    return starts, ends, np.concatenate((table, *moved.values()))
 
 
 def _rows(owners: np.ndarray, size: int) -> list[np.ndarray]:
@@ -188,8 +235,8 @@ class _Metadata:
         self.titles, self.importance, self.dates = titles, importance, dates
         self.content, self.topics = content, topics
         self.scripts, self.names = scripts, names
-        self._members: dict[str, np.ndarray] | None = None
-        self._named: dict[str, np.ndarray] | None = None
+        self._members: dict[str, list[int]] | None = None
+        self._named: dict[str, list[int]] | None = None
 
     @classmethod
     def of(cls, memories: Sequence[Memory | None]) -> _Metadata:
@@ -205,10 +252,14 @@ class _Metadata:
         )
 
     def copy(self) -> _Metadata:
-        return _Metadata(
+        """A copy to change: the look-ups are shared until a change replaces one's list."""
+        copy = _Metadata(
             list(self.titles), self.importance.copy(), self.dates.copy(), self.content.copy(),
             list(self.topics), self.scripts.copy(), list(self.names),
         )  # fmt: skip
+        if self._members is not None and self._named is not None:
+            copy._members, copy._named = dict(self._members), dict(self._named)
+        return copy
 
     def append(self) -> None:
         self.titles.append("")
@@ -218,9 +269,9 @@ class _Metadata:
         self.topics.append(())
         self.scripts = np.append(self.scripts, np.int8(0))
         self.names.append(())
-        self._members = self._named = None
 
     def set(self, m: int, memory: Memory | None) -> None:
+        old_topics, old_names = self.topics[m], self.names[m]
         self.titles[m] = memory.title if memory else ""
         self.importance[m] = memory.importance if memory else ""
         self.dates[m] = timestamp(memory)
@@ -228,27 +279,53 @@ class _Metadata:
         self.topics[m] = _topics(memory)
         self.scripts[m] = _script(memory)
         self.names[m] = _names(memory)
-        self._members = self._named = None
+        if self._members is not None and self._named is not None:  # ~1 µs, not a rebuild
+            _move(self._members, m, old_topics, self.topics[m])
+            _move(self._named, m, old_names, self.names[m])
 
     def with_topic(self, topic: str) -> np.ndarray:
         """Positions of the memories that have ``topic`` (case-insensitive)."""
-        if self._members is None:
-            members: dict[str, list[int]] = {}
-            for i, topics in enumerate(self.topics):
-                for t in topics:
-                    members.setdefault(t, []).append(i)
-            self._members = {t: np.array(v, np.int64) for t, v in members.items()}
-        return self._members.get(topic.casefold(), np.zeros(0, np.int64))
+        return np.array(self.look_ups()[0].get(topic.casefold(), ()), np.int64)
 
     def named(self, key: str) -> np.ndarray:
         """Positions of the memories one of whose names has this :func:`name_key`."""
-        if self._named is None:
-            named: dict[str, list[int]] = {}
-            for i, names in enumerate(self.names):
-                for name in names:
-                    named.setdefault(name, []).append(i)
-            self._named = {n: np.array(v, np.int64) for n, v in named.items()}
-        return self._named.get(key, np.zeros(0, np.int64))
+        return np.array(self.look_ups()[1].get(key, ()), np.int64)
+
+    def look_ups(self) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
+        """Topic → positions and name → positions, made once (the catalog makes them with
+        the snapshot, on the indexing thread: made by the first search instead, over 33k
+        memories, they took that search ~50 ms of Python, and two searches at once both
+        made them while the window waited for the GIL: bench_ui, typing)."""
+        if self._members is None or self._named is None:
+            self._members = _positions_by(self.topics)
+            self._named = _positions_by(self.names)
+        return self._members, self._named
+
+
+def _move(found: dict[str, list[int]], m: int, old: tuple[str, ...], new: tuple[str, ...]) -> None:
+    """Position ``m``'s keys were ``old`` and are ``new``: the lists of ``found`` changed
+    (replaced, never edited: an older catalog may share them), as a new build makes them."""
+    for key in old:
+        if key not in new:
+            left = [i for i in found[key] if i != m]
+            if left:
+                found[key] = left
+            else:
+                del found[key]
+    for key in new:
+        if key not in old:
+            now = list(found.get(key, ()))
+            bisect.insort(now, m)
+            found[key] = now
+
+
+def _positions_by(keys_of: list[tuple[str, ...]]) -> dict[str, list[int]]:
+    """Each key → the positions whose keys hold it, in order."""
+    found: dict[str, list[int]] = {}
+    for i, keys in enumerate(keys_of):
+        for key in keys:
+            found.setdefault(key, []).append(i)
+    return found
 
 
 SCRIPT_SAMPLE = 600  # characters of a memory that say which script it is written in

@@ -272,7 +272,8 @@ class Engine:
                 self._reset_index_state(drop_cache=True)
             indexer = self._ensure_indexer()
             indexer.prune_database = full  # only an explicit rebuild deletes others' rows
-            memories = self.store.list()
+            # Read only (the store's own, not copies: 10k copies set off ~100 ms collections).
+            memories = list(self.store.view())
             self._adopt_saved(indexer, memories)
             index, report = indexer.build(
                 memories,
@@ -532,7 +533,7 @@ class Engine:
 
         if self._folded_texts is None:
             self._folded_texts = FoldedTexts()
-        holders = self._folded_texts.holders(self.store.list(), phrase_of(query))
+        holders = self._folded_texts.holders(self.store.view(), phrase_of(query))
         if filters is not None and filters.memory_ids is not None:
             holders &= filters.memory_ids
         if not holders:

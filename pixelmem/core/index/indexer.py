@@ -26,6 +26,7 @@ from pixelmem.core.index.chunking import Chunk, ChunkerSettings, chunk_text, emb
 from pixelmem.core.index.saved_index import Seed
 from pixelmem.core.index.search import SearchIndex
 from pixelmem.core.providers.embeddings.base import Embedder
+from pixelmem.core.vault.gc_pause import collector_paused
 from pixelmem.core.vault.memory import Memory, searchable_title
 
 if TYPE_CHECKING:
@@ -118,7 +119,8 @@ class Indexer:
             assert previous is not None
             return self._update(previous, table, changes, progress, cancel)
         self._last = None
-        chunks, hashes = self._chunk_all(table)
+        with collector_paused(keep=True):  # the chunks live on in the snapshot
+            chunks, hashes = self._chunk_all(table)
         report = IndexReport(memories=len(table), chunks=len(chunks), rebuilt=True)
         vectors: np.ndarray | None = None
         if self.store is not None:
@@ -133,7 +135,8 @@ class Indexer:
         def keyword_first(missing: int) -> None:
             nonlocal previous
             if publish is not None and missing >= PUBLISH_KEYWORD_FIRST:
-                previous = SearchIndex.build(chunks, None, table, previous=previous)
+                with collector_paused(keep=True):
+                    previous = SearchIndex.build(chunks, None, table, previous=previous)
                 publish(previous)
 
         if self.embedder is not None:
@@ -147,7 +150,8 @@ class Indexer:
         else:
             report.semantic_error = "no embedding model is configured"
         self._save_cache(hashes, report)
-        index = SearchIndex.build(chunks, vectors, table, previous=previous)
+        with collector_paused(keep=True):
+            index = SearchIndex.build(chunks, vectors, table, previous=previous)
         self._remember(index, report)
         return index, report
 

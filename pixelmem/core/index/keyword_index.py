@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from pixelmem.core.index import numpy_pieces
 from pixelmem.core.index.text_tokens import STOPWORDS, query_terms, tokenize
 from pixelmem.core.index.vector_index import top_k_of_scores
 
@@ -175,10 +176,15 @@ class KeywordIndex:
 
 
 def _positions(sorted_values: np.ndarray, wanted: np.ndarray) -> np.ndarray:
-    """Positions in ``sorted_values`` of the distinct ``wanted`` values present there."""
+    """Positions in ``sorted_values`` of the distinct ``wanted`` values present there, sorted.
+
+    (Not ``np.unique``/``np.isin``: numpy 2 imports ``numpy.ma`` on their first use, ~10-30
+    ms, and the first build may be the empty snapshot a panel asks for on the GUI thread.)"""
     pos = np.searchsorted(sorted_values, wanted)
-    pos = pos[pos < len(sorted_values)]
-    return np.unique(pos[np.isin(sorted_values[pos], wanted)])
+    inside = pos < len(sorted_values)
+    pos = pos[inside]
+    pos = np.sort(pos[sorted_values[pos] == wanted[inside]])
+    return pos[_changes(pos)]
 
 
 class ContentPostings(NamedTuple):
@@ -197,7 +203,7 @@ def content_postings(hashes: np.ndarray, lengths: np.ndarray) -> ContentPostings
     """Postings of documents given as token hashes (concatenated) and token counts: what the
     full index and the keyword side's segments are both built from."""
     n = len(lengths)
-    doc_ids = np.repeat(np.arange(n, dtype=np.int64), lengths)
+    doc_ids = numpy_pieces.repeat(np.arange(n, dtype=np.int64), lengths)
     terms, shift, post_terms, post_docs, tf = _postings(hashes, doc_ids, n)
     stop = np.zeros(len(terms), bool)
     stop[_positions(terms, _STOP_HASHES >> shift)] = True
@@ -236,7 +242,7 @@ def _postings(
     starts = np.flatnonzero(_changes(keys))
     tf = np.diff(starts, append=keys.size)
     post = keys[starts]
-    post_terms = np.cumsum(_changes(post >> shift)) - 1
+    post_terms = numpy_pieces.count_up(_changes(post >> shift)) - 1
     return terms, lookup_shift, post_terms, post & ((1 << shift) - 1), tf
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pixelmem.core.index import numpy_pieces
 from pixelmem.core.index.keyword_index import (
     _POSITIVE,
     DEFAULT_B,
@@ -27,7 +28,7 @@ from pixelmem.core.index.keyword_index import (
 )
 from pixelmem.core.index.search_backend import Allowed, ChunkBatch, ChunkIds, Scores
 from pixelmem.core.index.text_tokens import QueryTerms, tokenize
-from pixelmem.core.index.vector_index import top_k_of_scores
+from pixelmem.core.index.vector_index import top_k_of_scores, top_k_set
 from pixelmem.core.index.vector_side import top_of_ids
 
 
@@ -141,6 +142,21 @@ class LocalKeywordSide:
         mask = self._alive if allowed is None else self._allowed(allowed.mask)
         return top_k_of_scores(scores, k, mask, min_score=_POSITIVE)
 
+    def top_chunk_set(
+        self, query: QueryTerms, k: int, allowed: Allowed | None
+    ) -> tuple[ChunkIds, float | None]:
+        """The chunk ids :meth:`top_chunks` lists, unsorted, and the lowest BM25 among them."""
+        if allowed is not None and allowed.chunk_ids is not None:
+            ids, top = self.top_chunks(query, k, allowed)
+            return ids, float(top[-1]) if len(top) else None
+        mask = self._alive if allowed is None else self._allowed(allowed.mask)
+        return top_k_set(self._evidence(query), k, mask, min_score=_POSITIVE)
+
+    def scores(self, query: QueryTerms) -> np.ndarray:
+        """Every chunk id's BM25 evidence for ``query`` (float32; see :meth:`top_chunks`), kept
+        for the thread's last query."""
+        return self._evidence(query)
+
     def idf_sum(self, terms: Iterable[str]) -> float:
         """Σ idf of ``terms``: a term absent from the index counts as the rarest possible."""
         n = self._n
@@ -241,7 +257,7 @@ class LocalKeywordSide:
         """The weight of every posting of the base segment (each term's df: its span)."""
         base = self._base
         df = np.diff(base.indptr)
-        return self._weigh(base.docs, base.tf, np.repeat(df, df))
+        return self._weigh(base.docs, base.tf, numpy_pieces.repeat(df, df))
 
     def _term_postings(
         self, terms: Iterable[str]

@@ -34,10 +34,11 @@ from datetime import time
 
 import numpy as np
 
+from pixelmem.core.index import numpy_pieces
 from pixelmem.core.index.catalog import Catalog, MemoryChunks, as_utc
 from pixelmem.core.index.chunking import Chunk
 from pixelmem.core.index.decision import MARGIN_CAP, Best, decide, finish, standout
-from pixelmem.core.index.keyword_index import token_hashes
+from pixelmem.core.index.keyword_index import _POSITIVE, token_hashes
 from pixelmem.core.index.keyword_side import LocalKeywordSide
 from pixelmem.core.index.query import ParsedQuery, parse_query
 from pixelmem.core.index.relevance import (
@@ -236,8 +237,9 @@ class SearchIndex:
                     title_hashes[title] = token_hashes(tokenize(title))
                 part = np.concatenate((token_hashes(tokenize(chunk.text)), title_hashes[title]))
             parts.append(part)
-        lengths = np.fromiter(map(len, parts), np.int64, count=len(parts))
-        hashes = np.concatenate(parts) if parts else np.zeros(0, np.int64)
+        # Not one np.concatenate (nor np.fromiter over map): either held the GIL 5-40 ms.
+        lengths = np.array([len(part) for part in parts], np.int64)
+        hashes = numpy_pieces.concatenate(parts, np.int64)
         keywords = LocalKeywordSide.from_hashes(hashes, lengths, catalog.owners)
         source = _TokenHashes(titles_in_keyword, hashes, lengths, tuple(titles))
         return catalog, keywords, source
@@ -597,14 +599,25 @@ class SearchIndex:
         cosine_cap = bm25_cap = None
         if query.vector is not None:
             assert self._vectors is not None
-            ids, cos = self._vectors.top_chunks(query.vector, depth, allowed)
-            sides.append(_best_per_memory(owners(ids), cos))
-            cosine_cap = float(cos[-1]) if len(ids) >= depth else None
+            if isinstance(self._vectors, LocalVectorSide):  # the set, not sorted
+                ids, lowest = self._vectors.top_chunk_set(query.vector, depth, allowed)
+                sides.append(self._best_of(self._vectors.scores(query.vector), self._of(ids), None))
+            else:
+                ids, cos = self._vectors.top_chunks(query.vector, depth, allowed)
+                sides.append(_best_per_memory(owners(ids), cos))
+                lowest = float(cos[-1]) if len(cos) else None
+            cosine_cap = lowest if len(ids) >= depth else None
         if query.terms is not None:
-            ids, bm = self._keywords.top_chunks(query.terms, depth, allowed)
-            sides.append(_best_per_memory(owners(ids), bm))
-            bm25_cap = float(bm[-1]) if len(ids) >= depth else None
-        positions = np.unique(np.concatenate([query.named, *(p for p, _ in sides)]))
+            if isinstance(self._keywords, LocalKeywordSide):
+                ids, lowest = self._keywords.top_chunk_set(query.terms, depth, allowed)
+                scores = self._keywords.scores(query.terms)
+                sides.append(self._best_of(scores, self._of(ids), _POSITIVE))
+            else:
+                ids, bm = self._keywords.top_chunks(query.terms, depth, allowed)
+                sides.append(_best_per_memory(owners(ids), bm))
+                lowest = float(bm[-1]) if len(bm) else None
+            bm25_cap = lowest if len(ids) >= depth else None
+        positions = self._union([query.named, *(p for p, _ in sides)])
         cosine = bm25 = None
         side = iter(sides)
         if query.vector is not None:
@@ -614,6 +627,21 @@ class SearchIndex:
             look_up = (lambda m: self._bm25(query, m)) if bm25_cap is not None else None
             bm25 = self._fill(next(side), positions, look_up)
         return _Candidates(positions, cosine, bm25, cosine_cap, bm25_cap)
+
+    def _of(self, ids: np.ndarray) -> np.ndarray:
+        """The memory positions (sorted, distinct) of some local chunk ids.
+
+        A memory with one chunk in a side's top list has its best chunk there too (or one as
+        good, tied at the cut), so the best of all its chunks (:meth:`_best_of`) is what the
+        sorted list would have given."""
+        return self._union([self._catalog.owners[ids]])
+
+    def _union(self, parts: list[np.ndarray]) -> np.ndarray:
+        """The distinct memory positions in ``parts``, sorted (a mask, not a sort)."""
+        seen = np.zeros(self._catalog.size, bool)
+        for part in parts:
+            seen[part] = True
+        return np.flatnonzero(seen)
 
     def _known_owners(self, ids: np.ndarray) -> np.ndarray:
         """Memory positions of chunk ids; a database may list rows newer than this snapshot,
@@ -646,24 +674,46 @@ class SearchIndex:
         """Just these memories (to look up their chunks' scores)."""
         mask = np.zeros(self._catalog.size, bool)
         mask[positions] = True
-        ids, rows = self._catalog.ids, self._catalog.rows
-        chosen = positions.tolist()
-        chunks = np.concatenate([rows[m] for m in chosen]) if chosen else np.zeros(0, np.int64)
+        chunks, _ = self._catalog.chunk_ids_of(positions)  # one gather, not a step per memory
         # Names only for a database side; the local sides read the chunk ids.
-        names = tuple(str(ids[m]) for m in chosen) if self.backend != "local" else ()
+        ids = self._catalog.ids
+        names = tuple(str(ids[m]) for m in positions.tolist()) if self.backend != "local" else ()
         return Allowed(mask, memory_ids=names, chunk_ids=chunks)
 
     def _cosines(self, query: _Query, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         assert self._vectors is not None and query.vector is not None
+        if isinstance(self._vectors, LocalVectorSide):  # every chunk is scored already
+            return self._best_of(self._vectors.scores(query.vector), positions, None)
         every = self._catalog.chunk_capacity
         ids, cos = self._vectors.top_chunks(query.vector, every, self._only(positions))
         return _best_per_memory(self._known_owners(ids), cos)
 
     def _bm25(self, query: _Query, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         assert query.terms is not None
+        if isinstance(self._keywords, LocalKeywordSide):
+            return self._best_of(self._keywords.scores(query.terms), positions, _POSITIVE)
         every = self._catalog.chunk_capacity
         ids, bm = self._keywords.top_chunks(query.terms, every, self._only(positions))
         return _best_per_memory(self._known_owners(ids), bm)
+
+    def _best_of(
+        self, scores: np.ndarray, positions: np.ndarray, least: float | None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """What ``_best_per_memory`` makes of a side's ranked list of these memories' chunks
+        (sorted positions, each one's best score; ``least``: only those reaching it), from
+        every chunk's score: a gather and a maximum per memory, no sort of thousands of
+        chunks (the deep passes of a search spent most of their time there)."""
+        ids, counts = self._catalog.chunk_ids_of(positions)
+        held = counts > 0
+        if not held.all():
+            positions, counts = positions[held], counts[held]
+        if not len(ids):
+            return positions, np.zeros(0, np.float64)
+        best = np.maximum.reduceat(scores[ids], np.cumsum(counts) - counts)
+        if least is not None:
+            enough = best >= least
+            positions, best = positions[enough], best[enough]
+        return positions, best.astype(np.float64)
 
     def _holds_every_word(self, query: _Query, positions: np.ndarray) -> np.ndarray:
         """1.0 per memory in ``positions`` that holds every strong word of a short query

@@ -51,6 +51,32 @@ def top_k_of_scores(
     return _top_k(scores[rows], rows, k)
 
 
+def top_k_set(
+    scores: np.ndarray,
+    k: int,
+    mask: np.ndarray | None = None,
+    *,
+    min_score: float | None = None,
+) -> tuple[np.ndarray, float | None]:
+    """The rows :func:`top_k_of_scores` returns for the same arguments, in no order, and the
+    lowest score among them (None when there are none): for callers that need the set and
+    its cut, not the order (sorting 18k rows was most of a deep search pass)."""
+    if k <= 0 or scores.size == 0:
+        return _EMPTY[0], None
+    rows = None
+    if mask is not None or min_score is not None:
+        keep = np.ones(scores.shape, bool) if mask is None else np.asarray(mask, bool)
+        if min_score is not None:
+            keep = keep & (scores >= min_score)
+        rows = np.flatnonzero(keep)
+        scores = scores[rows]
+        if scores.size == 0:
+            return _EMPTY[0], None
+    best = _best_unsorted(scores, k)
+    lowest = float(scores[best].min())
+    return (best.astype(np.int64) if rows is None else rows[best]), lowest
+
+
 def _top_k(scores: np.ndarray, rows: np.ndarray | None, k: int) -> tuple[np.ndarray, np.ndarray]:
     """Top-k of ``scores``; ``rows`` maps positions back to row numbers (None: identity)."""
     if scores.size == 0:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from pixelmem.core.index.search_backend import Allowed, ChunkBatch, ChunkIds, Scores
-from pixelmem.core.index.vector_index import VectorIndex, top_k_of_scores
+from pixelmem.core.index.vector_index import VectorIndex, top_k_of_scores, top_k_set
 
 
 class _Buffer:
@@ -74,6 +74,19 @@ class LocalVectorSide:
             return top_of_ids(allowed.chunk_ids, scores, k, None)
         mask = allowed.mask[self._owners]
         return top_k_of_scores(scores, k, mask if self._alive is None else mask & self._alive)
+
+    def top_chunk_set(
+        self, query: np.ndarray, k: int, allowed: Allowed | None
+    ) -> tuple[ChunkIds, float | None]:
+        """The chunk ids :meth:`top_chunks` lists, unsorted, and the lowest cosine among them."""
+        if allowed is not None and allowed.chunk_ids is not None:
+            ids, top = self.top_chunks(query, k, allowed)
+            return ids, float(top[-1]) if len(top) else None
+        scores = self.scores(query)
+        mask = self._alive if allowed is None else allowed.mask[self._owners]
+        if allowed is not None and self._alive is not None:
+            mask = mask & self._alive
+        return top_k_set(scores, k, mask)
 
     def scores(self, query: np.ndarray) -> np.ndarray:
         """Cosine of ``query`` with every row (dead rows too), kept for the thread's last query:

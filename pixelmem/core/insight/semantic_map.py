@@ -265,5 +265,5 @@ def engine_map(engine: Engine, maps: MapStore | None = None) -> SemanticMap | No
     if not len(vectors) or embedder is None:
         return None
     maps = maps or MapStore(appdata_dir(engine.vault))
-    memories = {m.id: m.text for m in engine.store.list()}
+    memories = {m.id: m.text for m in engine.store.view()}
     return maps.update(vectors, lambda mid: memories.get(mid, ""), embedder.model_id)

@@ -231,8 +231,20 @@ class ScanCache:
         return zstandard.ZstdCompressor(level=_ZSTD_LEVEL, write_checksum=True).compress(raw)
 
     def _packed(self, header: dict[str, Any]) -> bytes:
-        listing = {"header": header, "listing": self.listing()}
-        return _pack(listing) + _pack({"entries": self.entries, "first_seen": self.first_seen})
+        """The two maps, packed a row or an entry per call: the same bytes as one ``packb``
+        of each map, but one call over a 10k vault's listing and bodies kept the GIL from the
+        window ~10-15 ms, and each piece here takes microseconds."""
+        packer = _packer()
+        rows = self.listing()
+        out = [packer.pack_map_header(2), packer.pack("header"), packer.pack(header)]
+        out += [packer.pack("listing"), packer.pack_array_header(len(rows))]
+        out += [packer.pack(row) for row in rows]
+        out.append(packer.pack_map_header(2))
+        for name, table in (("entries", self.entries), ("first_seen", self.first_seen)):
+            out += [packer.pack(name), packer.pack_map_header(len(table))]
+            for key, value in table.items():
+                out += [packer.pack(key), packer.pack(value)]
+        return b"".join(out)
 
     def listing(self) -> list[list[Any]]:
         """The list's fields of each memory these entries hold, in the scan's order, with ids
@@ -499,6 +511,11 @@ def _ext_hook(code: int, data: bytes) -> Any:
 
 def _pack(value: Any) -> bytes:
     return msgpack.packb(value, default=_default, strict_types=True, use_bin_type=True)
+
+
+def _packer() -> msgpack.Packer:
+    """Packs as :func:`_pack` does, one value (or a map or array header) per call."""
+    return msgpack.Packer(default=_default, strict_types=True, use_bin_type=True)
 
 
 def _unpack(data: bytes) -> Any:

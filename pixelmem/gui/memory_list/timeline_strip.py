@@ -228,7 +228,7 @@ class TimelineStrip(QWidget):
     def refresh(self) -> None:
         """Count again on a worker."""
         store = self.session.store
-        self._latest.submit(lambda: build_timeline(store.list()), self._show)
+        self._latest.submit(lambda: build_timeline(store.view()), self._show)
 
     def _show(self, timeline: Timeline) -> None:
         chosen = self.period()

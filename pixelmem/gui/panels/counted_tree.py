@@ -11,7 +11,7 @@ A subclass says what the nodes are (:meth:`count`) and the words it shows; its m
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -133,7 +133,7 @@ class CountedTreePane(QWidget):
 
     # -- what a subclass says --------------------------------------------------------------
 
-    def count(self, memories: list[Memory]) -> list[TreeNode]:
+    def count(self, memories: Sequence[Memory]) -> list[TreeNode]:
         """The tree over ``memories`` (runs on a worker: no Qt)."""
         raise NotImplementedError
 
@@ -207,7 +207,8 @@ class CountedTreePane(QWidget):
         """Count again on a worker."""
         self._stale = False
         store, count = self.session.store, self.count
-        self._latest.submit(lambda: count(store.list()), self._show, context=self)
+        # The store's own memories, read only: a copy of 10k held the GIL (store.view).
+        self._latest.submit(lambda: count(store.view()), self._show, context=self)
 
     def _memory_updated(self, *_: object) -> None:
         if self.isVisible():

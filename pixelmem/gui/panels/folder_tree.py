@@ -13,7 +13,7 @@ one entry in :data:`pixelmem.gui.panels.registry.PANELS` (the recipe of
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -58,7 +58,7 @@ class FolderTree(CountedTreePane):
     tree_name = "folderTree"
     rule_name = "folder"
 
-    def count(self, memories: list[Memory]) -> list[TreeNode]:
+    def count(self, memories: Sequence[Memory]) -> list[TreeNode]:
         return folder_tree(memories, self.session.store.root)
 
     def empty_text(self) -> str:

@@ -43,7 +43,7 @@ class LinkIndex(QObject):
     def rebuild(self) -> None:
         store = self._store()
         self._latest.submit(
-            lambda: LinkGraph(store.list(), store.root),
+            lambda: LinkGraph(store.view(), store.root),
             self._built,
             self._failed,
             context=self,

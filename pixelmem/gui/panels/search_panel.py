@@ -24,7 +24,13 @@ from pixelmem.core.index.search import SearchHit
 from pixelmem.core.index.time_search import time_search
 from pixelmem.core.search_mode import DEFAULT_MODE, SearchMode, uses_meaning
 from pixelmem.gui.bus import ChangeSet, MemoryBus
-from pixelmem.gui.panels.search_results import SearchResultsModel, placeholder_label, results_view
+from pixelmem.gui.panels.search_results import (
+    ResultRow,
+    SearchResultsModel,
+    placeholder_label,
+    result_rows,
+    results_view,
+)
 from pixelmem.gui.session import describe_error
 from pixelmem.gui.workers import LatestOnly
 
@@ -42,6 +48,7 @@ class SearchOutcome:
     semantic_error: str
     time_range: str = ""  # the range read from the query ("2024-03-01 – 2024-03-31")
     time_text: str = ""  # the words it was read from ("in March 2024")
+    rows: tuple[ResultRow, ...] = ()  # the hits' rows (result_rows), made on the worker
 
 
 class SearchPanel(QWidget):
@@ -173,7 +180,8 @@ class SearchPanel(QWidget):
             span = found.range
             label, words = (span.label(), span.text) if span is not None else ("", "")
             error = engine.semantic_error
-            return SearchOutcome(query, mode, found.hits, elapsed, error, label, words)
+            rows = tuple(result_rows(query, found.hits))
+            return SearchOutcome(query, mode, found.hits, elapsed, error, label, words, rows)
 
         self._latest.submit(work, self._show, self._failed, context=self)
 
@@ -189,10 +197,10 @@ class SearchPanel(QWidget):
         if self._outcome is None or self._outcome.query != outcome.query:
             self._weaker_open = False  # a new question starts with the weaker ones folded
         self._outcome = outcome
-        strong = [h for h in outcome.hits if not h.weaker]
-        weaker = [h for h in outcome.hits if h.weaker]
+        strong = [r for r in outcome.rows if not r.hit.weaker]
+        weaker = [r for r in outcome.rows if r.hit.weaker]
         shown = strong + weaker if self._weaker_open else strong
-        self.model.set_hits(outcome.query, shown)
+        self.model.set_rows(outcome.query, shown)
         self._show_weaker_button(len(weaker))
         self._show_warning(outcome)
         count = len(strong)

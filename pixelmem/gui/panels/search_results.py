@@ -1,12 +1,14 @@
 """Search hits in a list: a small model and a delegate that draws title, score and snippet.
 
-The HTML of each row is built once when hits arrive (escaped, matched words marked) and laid
-out by a ``QTextDocument`` per paint; there are at most a few dozen rows.
+A row's snippet and the words to mark are worked out on the search's worker
+(:func:`result_rows`); its HTML (escaped, matched words marked) is laid out once in a
+``QTextDocument``, kept by what it shows: the next answer showing the same hit reuses it.
 """
 
 from __future__ import annotations
 
 import html
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -44,6 +46,7 @@ from pixelmem.gui.widgets import colors
 
 HitRole = Qt.ItemDataRole.UserRole + 1
 PAD_X, PAD_Y, SCORE_GAP = 12, 8, 10
+KEPT_DOCUMENTS = 200  # laid-out rows kept for reuse: a few screenfuls at a few widths
 AnyIndex = QModelIndex | QPersistentModelIndex
 
 
@@ -103,9 +106,13 @@ class SearchResultsModel(QAbstractListModel):
         return None
 
     def set_hits(self, query: str, hits: Sequence[SearchHit]) -> None:
+        self.set_rows(query, result_rows(query, hits))
+
+    def set_rows(self, query: str, rows: Sequence[ResultRow]) -> None:
+        """Rows made by :func:`result_rows` (on a worker: the panel's search does)."""
         self.beginResetModel()
         self.query = query
-        self._rows = [_row(query, hit) for hit in hits]
+        self._rows = list(rows)
         self.endResetModel()
 
     def remove_memory(self, memory_id: str) -> None:
@@ -118,6 +125,13 @@ class SearchResultsModel(QAbstractListModel):
 
     def hit_at(self, row: int) -> SearchHit:
         return self._rows[row].hit
+
+
+def result_rows(query: str, hits: Sequence[SearchHit]) -> list[ResultRow]:
+    """The rows of ``hits``: their snippets compacted and the words to mark found. No Qt, so
+    a worker makes them with the search (~3 ms of regular expressions for 20 hits, on the
+    GUI thread for every answer while someone types)."""
+    return [_row(query, hit) for hit in hits]
 
 
 def _row(query: str, hit: SearchHit) -> ResultRow:
@@ -137,11 +151,10 @@ class ResultDelegate(QStyledItemDelegate):
         super().__init__(view)
         self._view = view
         self._snippet_lines = snippet_lines
-        # Laying out rich text is the costly part of a row; sizeHint and paint share one layout.
-        self._docs: dict[tuple[int, int, bool, int], tuple[ResultRow, QTextDocument]] = {}
-        model = view.model()
-        if model is not None:
-            model.modelReset.connect(self._docs.clear)
+        # Laying out rich text is the costly part of a row (~1 ms each, a screenful per
+        # answer): a document is kept by what it shows, not by row, so the next keystroke's
+        # answer, often the same hits with the same words marked, reuses it.
+        self._docs: OrderedDict[tuple[object, ...], QTextDocument] = OrderedDict()
 
     def sizeHint(self, option: QStyleOptionViewItem, index: AnyIndex) -> QSize:
         # One height for every row: the view then lays out only what is visible, and no
@@ -208,15 +221,32 @@ class ResultDelegate(QStyledItemDelegate):
     def _document(
         self, option: QStyleOptionViewItem, row: ResultRow, selected: bool
     ) -> QTextDocument:
-        key = (id(row), self._text_width(option), selected, option.palette.cacheKey())
-        cached = self._docs.get(key)
-        if cached is not None and cached[0] is row:
-            return cached[1]
-        if len(self._docs) > 400:  # widths change while a splitter is dragged
-            self._docs.clear()
+        hit = row.hit
+        key = (
+            hit.title,
+            score_text(hit),
+            self._copies_text(hit),
+            row.snippet,
+            row.terms,
+            self._text_width(option),
+            selected,
+            option.palette.cacheKey(),
+            option.font.key(),
+        )  # everything _build_document reads
+        doc = self._docs.get(key)
+        if doc is not None:
+            self._docs.move_to_end(key)
+            return doc
         doc = self._build_document(option, row, selected)
-        self._docs[key] = (row, doc)
+        self._docs[key] = doc
+        if len(self._docs) > KEPT_DOCUMENTS:  # the least recently painted goes
+            self._docs.popitem(last=False)
         return doc
+
+    def _copies_text(self, hit: SearchHit) -> str:
+        """ "3 copies" for a hit standing for other memories with the same content, else ""."""
+        copies = len(getattr(hit, "copies", ()))
+        return self.tr("%n copies", "", copies + 1) if copies else ""
 
     def _build_document(
         self, option: QStyleOptionViewItem, row: ResultRow, selected: bool
@@ -238,9 +268,8 @@ class ResultDelegate(QStyledItemDelegate):
             row.hit.title, Qt.TextElideMode.ElideRight, self._text_width(option) - room
         )
         title = highlight_html(shown_title, row.terms, mark)
-        copies = len(getattr(row.hit, "copies", ()))
-        if copies:  # an import made twice is one row
-            count = self.tr("%n copies", "", copies + 1)
+        count = self._copies_text(row.hit)
+        if count:  # an import made twice is one row
             title += f' <span style="color:{muted}; font-weight:400;">· {html.escape(count)}</span>'
 
         snippet = highlight_html(row.snippet, row.terms, mark)

@@ -15,7 +15,7 @@ one entry in :data:`pixelmem.gui.panels.registry.PANELS` (the recipe of
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from pixelmem.core.vault.memory import Memory
@@ -63,7 +63,7 @@ class TagPane(CountedTreePane):
     tree_name = "tagTree"
     rule_name = "tag"
 
-    def count(self, memories: list[Memory]) -> list[TreeNode]:
+    def count(self, memories: Sequence[Memory]) -> list[TreeNode]:
         return tag_tree(memories)
 
     def empty_text(self) -> str:

@@ -231,3 +231,80 @@ def test_updates_equal_a_fresh_build(vault, with_vectors: bool) -> None:
         filters=SearchFilters(topic="travel", importance="high"),
     )  # fmt: skip
     assert retagged_one.id in [h.memory_id for h in hits]
+
+
+class _SeamOnly:
+    """A local side seen only through the search-backend seam, as a database side is: the
+    candidate machinery's shortcuts for local sides (every chunk's scores at hand, unsorted
+    top sets, a gather and a maximum per memory) cannot apply, so the generic path (sorted
+    candidate lists, look-ups through ``top_chunks``) answers: an independent reference."""
+
+    def __init__(self, side: object) -> None:
+        self._side = side
+
+    def __len__(self) -> int:
+        return len(self._side)  # type: ignore[arg-type]
+
+    def __getattr__(self, name: str) -> object:
+        if name in ("top_chunk_set", "scores"):
+            raise AttributeError(name)
+        return getattr(self._side, name)
+
+
+def _through_the_seam(index: SearchIndex) -> SearchIndex:
+    vectors = None if index._vectors is None else _SeamOnly(index._vectors)
+    return SearchIndex(
+        index._catalog, vectors, _SeamOnly(index._keywords),  # type: ignore[arg-type]
+        titles_in_keyword=index._titles_in_keyword, hashes_source=index._token_hashes,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", [11, 29, 47])
+def test_local_shortcuts_equal_the_generic_candidate_path(seed: int, monkeypatch) -> None:
+    """Random vaults, fresh and after updates (dead chunks, moved rows), searched at the
+    usual depth and with the deepening forced: the same hits, scores and chunks as the path a
+    database side takes."""
+    chunks, vectors, table = _vault(seed, memories=160)
+    index = SearchIndex.build(chunks, vectors, table)
+    rng = np.random.default_rng(seed)
+    current_table, current = table, index
+    for round_ in range(2):
+        current_table, changed, removed, retagged = _edit(current_table, seed + round_)
+        items = [MemoryChunks(m, current_table[m], _chunks_of(current_table[m])) for m in changed]
+        fresh = rng.standard_normal((sum(len(i.chunks) for i in items), DIM)).astype(np.float32)
+        fresh /= np.linalg.norm(fresh, axis=1, keepdims=True)
+        current = current.updated(removed, items, [current_table[m] for m in retagged], fresh)
+    queries = _queries(chunks, vectors, seed, n=10)
+    for snapshot in (index, current):
+        assert _all_results(snapshot, queries) == _all_results(_through_the_seam(snapshot), queries)
+        with monkeypatch.context() as patch:  # one chunk at first: every deeper pass runs
+            patch.setattr(search_module, "_FIRST_DEPTH", 1)
+            patch.setattr(search_module, "_FIRST_DEPTH_PER_HIT", 0)
+            shallow = _all_results(snapshot, queries[:5])
+            assert shallow == _all_results(_through_the_seam(snapshot), queries[:5])
+
+
+def test_the_catalogs_look_ups_and_flat_rows_follow_updates(vault) -> None:
+    """Topic and name look-ups and the flat chunk-id table are kept up to date by an update
+    (not rebuilt): they equal what a build from the updated rows and metadata gives."""
+    from pixelmem.core.index.catalog import _positions_by
+
+    chunks, _, table = vault
+    current_table, current = table, SearchIndex.build(chunks, None, table)
+    for round_ in range(3):
+        current_table, changed, removed, retagged = _edit(current_table, 100 + round_)
+        items = [MemoryChunks(m, current_table[m], _chunks_of(current_table[m])) for m in changed]
+        current = current.updated(removed, items, [current_table[m] for m in retagged], None)
+        catalog = current._catalog
+        members, named = catalog.meta.look_ups()
+        assert members == _positions_by(catalog.meta.topics)
+        assert named == _positions_by(catalog.meta.names)
+        everyone = np.arange(catalog.size)
+        ids, counts = catalog.chunk_ids_of(everyone)
+        np.testing.assert_array_equal(ids, np.concatenate(catalog.rows))
+        np.testing.assert_array_equal(counts, [len(r) for r in catalog.rows])
+        assert catalog.live_chunks == sum(len(r) for r in catalog.rows)  # from the table
+        picked = everyone[::3][::-1]  # any order, any subset
+        ids, _ = catalog.chunk_ids_of(picked)
+        np.testing.assert_array_equal(ids, np.concatenate([catalog.rows[m] for m in picked]))
+    assert members and named

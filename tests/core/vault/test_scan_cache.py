@@ -806,3 +806,24 @@ def test_a_scan_after_a_change_says_the_listing_was_not_exact(
 
     assert not result.unchanged
     assert [m.title for m in result.memories] != [m.title for m in listing]
+
+
+def test_the_file_holds_what_one_packb_of_each_map_gives(
+    rich_vault: Path, no_racy_window: None
+) -> None:
+    """The maps are packed a row and an entry at a time (the window's thread gets the GIL in
+    between): the file's bytes are still those of one ``packb`` per map, the format every
+    earlier version wrote and read."""
+    scan(rich_vault)
+    raw = zstandard.ZstdDecompressor().decompress(cache_file(rich_vault).read_bytes())
+    cache = ScanCache.load(cache_file(rich_vault))
+    header = {
+        "format": scan_cache.FORMAT_VERSION,
+        "code": scan_cache.code_fingerprint(),
+        "stamp_ns": cache.stamp_ns,
+        "count": len(cache.entries),
+    }
+    whole = scan_cache._pack({"header": header, "listing": cache.listing()})
+    whole += scan_cache._pack({"entries": cache.entries, "first_seen": cache.first_seen})
+    assert len(cache.entries) > 100 and cache.first_seen
+    assert raw == whole

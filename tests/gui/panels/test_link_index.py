@@ -21,7 +21,12 @@ def test_the_graph_follows_the_store(qtbot, vault: Path) -> None:
 
 
 class _BrokenStore(MemoryStore):
+    """A store whose reads fail (the link graph reads with ``view``)."""
+
     def list(self):  # type: ignore[override]
+        raise OSError(5, "Input/output error")
+
+    def view(self):  # type: ignore[override]
         raise OSError(5, "Input/output error")
 
 

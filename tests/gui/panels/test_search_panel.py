@@ -5,10 +5,11 @@ from __future__ import annotations
 import threading
 
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QStyleOptionViewItem
 
 from pixelmem.core.errors import ProviderUnavailable
 from pixelmem.core.index.engine import Engine
-from pixelmem.gui.panels.search_results import HitRole
+from pixelmem.gui.panels.search_results import HitRole, ResultRow
 
 
 def _titles(panel) -> list[str]:
@@ -25,6 +26,27 @@ def test_typing_shows_highlighted_results(qtbot, window) -> None:
     row = panel.model.index(0).data(HitRole)
     assert "espresso" in [t.lower() for t in row.terms]
     assert panel.stack.currentWidget() is panel.view
+
+
+def test_result_rows_are_made_on_the_worker(qtbot, window, monkeypatch) -> None:
+    """The snippets' clean-up and the words to mark (regular expressions, every keystroke)
+    are worked out with the search, off the GUI thread; the rows shown are those."""
+    from pixelmem.gui.panels import search_panel, search_results
+
+    threads: list[bool] = []
+
+    def rows(query, hits):
+        threads.append(threading.current_thread() is threading.main_thread())
+        return search_results.result_rows(query, hits)
+
+    monkeypatch.setattr(search_panel, "result_rows", rows)
+    panel = window.search_panel
+    with qtbot.waitSignal(panel.results_shown, timeout=5000):
+        panel.search_box.setText("espresso")
+        panel.run_search()
+    assert threads == [False]
+    shown = panel.model.index(0).data(HitRole)
+    assert shown == search_results.result_rows("espresso", [shown.hit])[0]
 
 
 def test_a_superseded_query_never_shows(qtbot, window, embedder) -> None:
@@ -147,6 +169,26 @@ def test_a_time_in_the_query_is_shown_with_the_results(qtbot, window) -> None:
     assert _titles(panel)[0] == "Espresso ratio"
     text = panel.info_label.text()
     assert "first (“this year”)" in text and "-01-01 – " in text
+
+
+def test_a_row_laid_out_once_is_reused_by_the_next_answer(qtbot, window) -> None:
+    """The next keystroke's answer, the same hit with the same words marked, paints with the
+    document already laid out; a different mark or width lays out a new one."""
+    panel = window.search_panel
+    with qtbot.waitSignal(panel.results_shown, timeout=5000):
+        panel.search_box.setText("espresso")
+        panel.run_search()
+    delegate = panel.view.itemDelegate()
+    option = QStyleOptionViewItem()
+    option.initFrom(panel.view.viewport())
+    row = panel.model.index(0).data(HitRole)
+    first = delegate._document(option, row, False)
+    again = ResultRow(row.hit, tuple(row.terms), str(row.snippet))  # the next answer's row
+    assert again is not row and delegate._document(option, again, False) is first
+    assert delegate._document(option, again, True) is not first  # selected: marked otherwise
+    other = ResultRow(row.hit, ("ratio",), row.snippet)
+    assert delegate._document(option, other, False) is not first
+    assert delegate._document(option, row, False) is first
 
 
 def test_the_exact_phrase_mode_is_chosen_from_the_combo_by_keyboard(qtbot, window) -> None:
