@@ -820,6 +820,7 @@ def test_the_file_holds_what_one_packb_of_each_map_gives(
     header = {
         "format": scan_cache.FORMAT_VERSION,
         "code": scan_cache.code_fingerprint(),
+        "titles": cache.rule,
         "stamp_ns": cache.stamp_ns,
         "count": len(cache.entries),
     }
