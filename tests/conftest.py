@@ -40,3 +40,15 @@ def obsidian(tmp_path: Path) -> Path:
     target = tmp_path / "Obsidian"
     shutil.copytree(OBSIDIAN_FIXTURE, target)
     return target
+
+
+SYNTAX_FIXTURE = Path(__file__).parent / "data" / "obsidian_syntax"
+
+
+@pytest.fixture
+def obsidian_syntax(tmp_path: Path) -> Path:
+    """A copy of the vault of Obsidian's syntax (callouts, embeds, attachments, block ids,
+    HTML, code blocks with ``# lines``, Chinese notes, ``.obsidian/``, canvas and base files)."""
+    target = tmp_path / "Syntax vault"
+    shutil.copytree(SYNTAX_FIXTURE, target)
+    return target

@@ -170,7 +170,34 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     )
     for item in result.skipped:
         print(f"  {_relative(item.path, store.root)}: {item.reason}")
+    _print_other_files(store.root)
     return 0 if _search_backend_ok() else 1
+
+
+OTHER_KINDS = {  # what pixelmem does with the files it does not read as memories
+    "canvas": "Obsidian canvases (not read; shown as a link where a note embeds one)",
+    "base": "Obsidian bases (not read; shown as a link where a note embeds one)",
+    "image": "images (shown where a note embeds or links them)",
+    "pdf": "PDFs (shown as a link where a note embeds one)",
+    "audio": "recordings (shown as a link where a note embeds one)",
+    "video": "videos (shown as a link where a note embeds one)",
+    "other": "other files (not read)",
+}
+
+
+def _print_other_files(root: Path, shown: int = 5) -> None:
+    """The files pixelmem does not read as memories, by kind, a few of each named."""
+    from pixelmem.core.vault.attachments import AttachmentIndex
+
+    others = AttachmentIndex(root).others()
+    print(f"{counted(len(others), 'other file')} (not memories)")
+    for kind, meaning in OTHER_KINDS.items():
+        of_kind = [f.rel for f in others if f.kind == kind]
+        if not of_kind:
+            continue
+        names = ", ".join(printable_name(rel) for rel in of_kind[:shown])
+        more = f", … {len(of_kind) - shown} more" if len(of_kind) > shown else ""
+        print(f"  {len(of_kind)} {meaning}: {names}{more}")
 
 
 def _search_backend_ok() -> bool:

@@ -79,7 +79,23 @@ class ConflictError(PixelmemError):
 
 
 class ImportFailed(PixelmemError):
-    """A file given to import cannot be read or is of an unsupported kind."""
+    """A file given to import cannot be read or is of an unsupported kind.
+
+    Raised as ``ImportFailed(path=…, reason="… {name} …", name=…)``: the message is
+    "path: reason" in English (CLI, MCP, logs); ``reason`` and ``values`` let the app show
+    the reason in the person's language (its template is translated, then filled in).
+    """
+
+    def __init__(
+        self, message: str = "", *, path: object = None, reason: str = "", **values: object
+    ) -> None:
+        if reason:
+            text = reason.format(**values)
+            message = f"{path}: {text}" if path is not None else text
+        super().__init__(message)
+        self.path = path
+        self.reason = reason
+        self.values = values
 
 
 class ImportSkipped(ImportFailed):

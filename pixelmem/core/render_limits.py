@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 
 MAX_CHARS = 50_000
 MAX_LINE_CHARS = 10_000
-MAX_TABLE_CELLS = 100  # Qt spends ~0.2 ms a cell
+MAX_TABLE_CELLS = 100  # Qt spends ~0.2 ms a cell laying out Markdown (setMarkdown)
+HTML_TABLE_CELLS = 1_000  # ~0.05 ms a cell as HTML (the preview: 1,000 cells in ~50 ms)
 MAX_IMAGES = 50
 MAX_DATA_URL_CHARS = 32 * 1024  # below MAX_CHARS: one cut short is caught too
 _DELIMITER_ROW = re.compile(r"^ {0,3}\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
@@ -33,8 +34,9 @@ class Bounded:
         return bool(self.cuts)
 
 
-def bounded_markdown(text: str) -> Bounded:
-    """``text`` cut to what a view renders quickly; ``cuts`` says what was left out."""
+def bounded_markdown(text: str, table_cells: int = MAX_TABLE_CELLS) -> Bounded:
+    """``text`` cut to what a view renders quickly; ``cuts`` says what was left out.
+    ``table_cells``: the cells all tables may have together."""
     cuts: list[str] = []
     if len(text) > MAX_CHARS:
         end = text.rfind("\n", 0, MAX_CHARS)
@@ -49,13 +51,12 @@ def bounded_markdown(text: str) -> Bounded:
             line[:MAX_LINE_CHARS] + " …" if len(line) > MAX_LINE_CHARS else line for line in lines
         ]
         cuts.append("the end of long lines")
-    text = "\n".join(_bounded_tables(lines, cuts))
+    text = "\n".join(_bounded_tables(lines, cuts, table_cells))
     text = _bounded_images(text, cuts)
     return Bounded(text, cuts)
 
 
-def _bounded_tables(lines: list[str], cuts: list[str]) -> list[str]:
-    budget = MAX_TABLE_CELLS
+def _bounded_tables(lines: list[str], cuts: list[str], budget: int) -> list[str]:
     out: list[str] = []
     index = 0
     while index < len(lines):

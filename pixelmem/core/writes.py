@@ -26,15 +26,10 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any, Generic, TypeVar
 
-from pixelmem.core.archive.importers import (
-    content_key,
-    import_doc,
-    iter_importable,
-    read_importable,
-)
+from pixelmem.core.archive.folder_import import FolderImport, ImportProblem
 from pixelmem.core.archive.inbox import Inbox
 from pixelmem.core.archive.restore import RestoreReport, restore_backup
-from pixelmem.core.errors import ImportFailed, ImportSkipped, PixelmemError
+from pixelmem.core.errors import PixelmemError
 from pixelmem.core.files.atomic import atomic_write_bytes
 from pixelmem.core.files.permissions import make_private_dirs
 from pixelmem.core.paths import appdata_dir
@@ -134,6 +129,8 @@ class ImportResult:
     # One sentence per file left out on purpose: its text is already there, or its kind
     # is not one pixelmem reads.
     skipped: tuple[str, ...] = field(default_factory=tuple)
+    copied: tuple[str, ...] = ()  # attachments copied with a folder (paths below the vault)
+    problems: tuple[ImportProblem, ...] = ()  # failed and skipped, for a translated report
 
 
 class VaultTrash:
@@ -227,6 +224,9 @@ class MemoryWrites:
     def update(self, memory: Memory, *, force: bool = False) -> Written[Memory]:
         """Save an edited memory; ``ConflictError`` if its file changed, unless ``force``."""
         saved = self.store.update(memory, force=force)
+        if saved.id != memory.id:  # renamed, and its id came from its path: a new memory
+            pairs = [(DELETED, memory.id), (CREATED, saved.id)]
+            return Written(saved, ChangeSet.from_pairs(pairs))
         return Written(saved, ChangeSet.of(UPDATED, saved.id))
 
     def save_conflict_copy(self, memory: Memory) -> Written[Memory]:
@@ -250,37 +250,20 @@ class MemoryWrites:
     def import_files(
         self, paths: Iterable[Path], on_file: ImportListener | None = None
     ) -> Written[ImportResult]:
-        """Import files and folders (.md .txt .pdf .docx); a failed file is reported, not fatal.
-
-        Files already inside the vault are refused (they are memories, or ignored on purpose).
-        A file whose text a memory already has (an import made twice, the same note in two
-        folders) is skipped as "already there", as is a file of a kind pixelmem does not read
-        (:class:`ImportSkipped`). ``on_file(path, memory_or_error)`` hears about each file.
+        """Import files and folders; a failed file is reported, not fatal. Folders keep their
+        tree, names and attachments (:mod:`~pixelmem.core.archive.folder_import`, which says
+        what is refused and skipped). ``on_file(path, memory_or_error)`` hears of each file.
         """
-        created: list[str] = []
-        failed: list[str] = []
-        skipped: list[str] = []
-        vault = self.store.root.resolve()
-        known = {content_key(m.title, m.body): m.title for m in self.store.list()}
-        for path in iter_importable(paths):
-            try:
-                if path.resolve().is_relative_to(vault):
-                    raise ImportFailed(f"{path}: already in the vault")
-                doc = read_importable(path)
-                key = content_key(doc.title, doc.body)
-                if key in known:
-                    raise ImportSkipped(f"{path}: already there (the text of “{known[key]}”)")
-                memory = import_doc(self.store, doc)
-            except (ImportFailed, PixelmemError) as exc:
-                (skipped if isinstance(exc, ImportSkipped) else failed).append(str(exc))
-                if on_file is not None:
-                    on_file(path, exc)
-                continue
-            known[key] = memory.title
-            created.append(memory.id)
-            if on_file is not None:
-                on_file(path, memory)
-        result = ImportResult(tuple(created), tuple(failed), tuple(skipped))
+        done = FolderImport(self.store, on_file).run(paths)
+        problems = tuple(done.problems)
+        result = ImportResult(
+            created=tuple(done.created),
+            failed=tuple(p.sentence() for p in problems if not p.skipped),
+            skipped=tuple(p.sentence() for p in problems if p.skipped),
+            copied=tuple(done.copied),
+            problems=problems,
+        )
+        created = result.created
         return Written(result, ChangeSet(created=tuple(created)))
 
     def apply_link_updates(self, updates: Iterable[LinkUpdate]) -> Written[LinkUpdateResult]:

@@ -263,3 +263,13 @@ def test_cli_uses_the_vault_the_app_opened_last(tmp_path, capsys) -> None:
     settings.save()
     assert main(["list"]) == 1  # a vault that vanished is an error, not a new empty one
     assert not (tmp_path / "gone").exists()
+
+
+def test_doctor_lists_canvases_bases_and_attachments(obsidian_syntax: Path, capsys) -> None:
+    code, out, _ = run(capsys, "doctor", "--vault", str(obsidian_syntax))
+    assert code == 0
+    assert "6 other files (not memories)" in out
+    assert "1 Obsidian canvases" in out and "Canvas/My canvas.canvas" in out
+    assert "1 Obsidian bases" in out and "Bases/Books.base" in out
+    assert "3 images" in out and "Attachments/diagram.png" in out
+    assert "1 PDFs" in out and ".obsidian" not in out

@@ -165,3 +165,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if here in Path(str(item.fspath)).parents:
             item.add_marker(pytest.mark.gui)
+
+
+@pytest.fixture(autouse=True)
+def _a_large_screen(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The offscreen platform's one screen is 800×800: windows tested at 1920×1080 would be
+    fitted onto it. Tests of the fitting give their own screens (window/test_screen_fit.py)."""
+    from PySide6.QtCore import QRect
+
+    from pixelmem.gui.window import screen_fit
+
+    monkeypatch.setattr(screen_fit, "available_areas", lambda: [QRect(0, 0, 3840, 2160)])

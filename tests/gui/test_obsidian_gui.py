@@ -127,16 +127,20 @@ def test_links_in_the_preview_open_and_a_missing_one_says_so(qtbot, obsidian_win
     window = obsidian_window
     _open(qtbot, window, "Reading list")
     form = window.editor.form
-    form.show_preview(True)
-    hrefs = re.findall(r'href="([^"]+)"', form.preview.toHtml())
+    with qtbot.waitSignal(form.preview.rendered, timeout=5000):
+        form.show_preview(True)
+    markup = form.preview.toHtml()
+    hrefs = re.findall(r'href="([^"]+)"', markup)
     assert any(h.startswith("pixelmem-link:") for h in hrefs)
-    assert "![[diagram.png]]" in form.preview.toPlainText()  # an embed is left as written
+    assert "![[diagram.png]]" not in form.preview.toPlainText()  # the embed is an image
+    assert re.search(r'<img src="file:[^"]*/attachments/diagram.png"', markup)
     missing = next(h for h in hrefs if "Missing" in h)
     form.preview.anchorClicked.emit(QUrl(missing))
     assert "Missing note" in window.status.currentMessage() or window.editor.current_id
     garden = next(h for h in hrefs if "Garden" in h)
     form.preview.anchorClicked.emit(QUrl(garden))
     qtbot.waitUntil(lambda: window.editor.current_id == _id_of(window, "Garden plan"))
+    assert form.preview_button.isChecked()  # read on in the preview, as in Obsidian
 
 
 def test_renaming_offers_to_update_links_and_writes_them_in_one_change(
@@ -164,6 +168,9 @@ def test_renaming_offers_to_update_links_and_writes_them_in_one_change(
     ):
         window.commands.save_memory()
     assert asked == [("Espresso", "Espresso basics", 2)]
+    renamed = store.get(target.id)  # named by its file in an Obsidian vault: a rename
+    assert renamed.path is not None and renamed.path.name == "Espresso basics.md"
+    assert "title:" not in renamed.path.read_text()
     assert store.get(linking.id).body == (
         "Pulled [[Espresso basics#Dose|a shot]] and [[Espresso basics]].\n"
     )
@@ -182,16 +189,17 @@ def test_import_a_folder_twice_names_every_skipped_file(
     monkeypatch.setattr(QMessageBox, "open", lambda box: reports.append(box))
     with qtbot.waitSignal(window.session.imported, timeout=10_000) as first:
         window.actions_by_name["import_folder"].trigger()
-    assert len(first.args[0].created) == 7  # every note, attachments and .obsidian/ aside
-    assert {s.split(": ")[0] for s in first.args[0].skipped} == {
-        str(source / "attachments" / "diagram.png"),
-        str(source / "letter.rtf"),
+    assert len(first.args[0].created) == 7  # every note, .obsidian/ aside
+    assert first.args[0].skipped == ()  # attachments come along (links to them keep working)
+    assert set(first.args[0].copied) == {
+        "Their vault/attachments/diagram.png",
+        "Their vault/letter.rtf",
     }
     with qtbot.waitSignal(window.session.imported, timeout=10_000) as second:
         window.actions_by_name["import_folder"].trigger()
     assert second.args[0].created == ()
     details = reports[-1].detailedText()
-    assert details.count("already there") == 7 and "letter.rtf: .rtf is not a supported" in details
+    assert details.count("already there") == 9 and "letter.rtf: already there" in details
     assert reports[-1].text().startswith("Imported 0 files.")
     titles = [m.title for m in window.session.store.list()]
     assert titles.count("Reading list") == 1

@@ -1,7 +1,8 @@
 """Back a vault up into one ``.tar.gz``; :mod:`pixelmem.core.archive.restore` reads it back.
 
 The archive holds ``vault/<relative path>`` for every file of the vault that is not hidden
-(Markdown memories and the attachments they link to), the embedding cache and the review inbox
+(Markdown memories and the attachments they link to) and everything in ``.obsidian/``
+(Obsidian's settings, plugins, hotkeys, themes), the embedding cache and the review inbox
 from ``.pixelmem/`` (the trash only on request), and last a manifest, ``pixelmem-backup.json``,
 with the format version and each file's size, sha256 and mtime.
 
@@ -49,6 +50,9 @@ from pixelmem.core.paths import APPDATA_DIRNAME
 from pixelmem.core.vault.vault_files import is_hidden
 
 APPDATA_FOLDERS = ("inbox",)  # .pixelmem sub-folders that are the user's data
+# Obsidian's settings, plugins, hotkeys, themes and snippets: the vault is not whole without
+# them (issue 28); every file in it is kept, hidden ones too (a plugin's ".hotreload").
+OBSIDIAN_FOLDER = ".obsidian"
 
 
 _WRITE_ERRNOS = (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC), errno.EFBIG)
@@ -95,6 +99,8 @@ def backup_sources(
 
 def _enter(rel: Path, include_trash: bool) -> bool:
     parts = rel.parts
+    if parts[0] == OBSIDIAN_FOLDER:
+        return True
     if not is_hidden(parts[0]):
         return not any(map(is_hidden, parts))
     if parts[0] != APPDATA_DIRNAME:
@@ -106,6 +112,8 @@ def _enter(rel: Path, include_trash: bool) -> bool:
 
 def _wanted(rel: str) -> bool:
     parts = PurePosixPath(rel).parts
+    if parts[0] == OBSIDIAN_FOLDER:
+        return len(parts) > 1
     if parts[0] == APPDATA_DIRNAME:
         if len(parts) > 1 and parts[1].startswith(STAGING_PREFIX):  # a restore's, on its way in
             return False

@@ -43,13 +43,17 @@ from pixelmem.core.vault.memory import (
     Memory,
 )
 from pixelmem.core.vault.store import MemoryStore
+from pixelmem.core.vault.titles import first_heading
 from pixelmem.core.vault.vault_files import MARKDOWN_SUFFIXES, is_hidden
 
 log = logging.getLogger(__name__)
 
 MAX_IMPORT_BYTES = 50 * 1024 * 1024
+# Reasons with values (the app translates each template, gui/dialogs/import_report.py)
+NOT_SUPPORTED = "{kind} is not a supported file type (pixelmem imports {kinds})"
+TOO_LARGE = "larger than {mb} MB"
+UNREADABLE = "cannot be read: {why}"
 _BOMS = ((b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
-_HEADING_RE = re.compile(r"^#[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
 
 
 @dataclass
@@ -80,20 +84,18 @@ def read_importable(path: Path) -> ImportedDoc:
     if reader is None:
         kinds = ", ".join(supported_suffixes())
         kind = path.suffix.lower() or "a file without an extension"
-        raise ImportSkipped(
-            f"{path}: {kind} is not a supported file type (pixelmem imports {kinds})"
-        )
+        raise ImportSkipped(path=path, reason=NOT_SUPPORTED, kind=kind, kinds=kinds)
     if not path.is_file():
-        raise ImportFailed(f"{path}: no such file")
+        raise ImportFailed(path=path, reason="no such file")
     size = path.stat().st_size
     if size > MAX_IMPORT_BYTES:
-        raise ImportFailed(f"{path}: larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB")
+        raise ImportFailed(path=path, reason=TOO_LARGE, mb=MAX_IMPORT_BYTES // (1024 * 1024))
     try:
         doc = reader(path)
     except ImportFailed:
         raise
     except OSError as exc:
-        raise ImportFailed(f"{path}: cannot be read: {exc.strerror or exc}") from None
+        raise ImportFailed(path=path, reason=UNREADABLE, why=exc.strerror or exc) from None
     doc.source = doc.source or str(path.resolve())
     return doc
 
@@ -118,7 +120,7 @@ def iter_importable(paths: Iterable[Path]) -> Iterator[Path]:
 
 def _decode(path: Path, data: bytes) -> str:
     if b"\0" in data and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise ImportFailed(f"{path}: binary file, not text")
+        raise ImportFailed(path=path, reason="binary file, not text")
     for bom, encoding in (
         (b"\xef\xbb\xbf", "utf-8-sig"),
         (b"\xff\xfe", "utf-16"),
@@ -129,12 +131,14 @@ def _decode(path: Path, data: bytes) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise ImportFailed(f"{path}: not UTF-8 text; save it as UTF-8 and import again") from None
+        raise ImportFailed(
+            path=path, reason="not UTF-8 text; save it as UTF-8 and import again"
+        ) from None
 
 
 def _title_from(text: str, path: Path) -> str:
-    heading = _HEADING_RE.search(text)
-    return heading.group(1).strip() if heading else path.stem
+    heading = first_heading(text)  # outside code: "# Login" in a shell snippet is no title
+    return heading[0] if heading else path.stem
 
 
 def read_markdown(path: Path) -> ImportedDoc:
@@ -142,7 +146,7 @@ def read_markdown(path: Path) -> ImportedDoc:
     try:
         doc = parse_document(text)
     except FrontmatterError as exc:
-        raise ImportFailed(f"{path}: {exc}") from None
+        raise ImportFailed(path=path, reason="{why}", why=exc) from None
     frontmatter = {str(key): value for key, value in doc.data.items()}
     title = (normalise_text(frontmatter.get("title")) or "").strip()
     return ImportedDoc(title or _title_from(doc.body, path), doc.body, frontmatter)
@@ -151,7 +155,7 @@ def read_markdown(path: Path) -> ImportedDoc:
 def read_text(path: Path) -> ImportedDoc:
     text = _decode(path, read_regular_bytes(path))
     if not text.strip():
-        raise ImportFailed(f"{path}: empty file")
+        raise ImportFailed(path=path, reason="empty file")
     return ImportedDoc(path.stem, text)
 
 
@@ -202,16 +206,20 @@ def _read_pdf(path: Path) -> ImportedDoc:
     try:
         reader = PdfReader(path)
         if reader.is_encrypted and not reader.decrypt(""):
-            raise ImportFailed(f"{path}: the PDF is password-protected")
+            raise ImportFailed(path=path, reason="the PDF is password-protected")
         pages = [(page.extract_text() or "").strip() for page in reader.pages]
         meta_title = (reader.metadata.title if reader.metadata else None) or ""
     except ImportFailed:
         raise
     except Exception as exc:  # pypdf raises many kinds on damaged files
-        raise ImportFailed(f"{path}: cannot read the PDF ({type(exc).__name__}: {exc})") from None
+        raise ImportFailed(
+            path=path, reason="cannot read the PDF ({why})", why=f"{type(exc).__name__}: {exc}"
+        ) from None
     body = "\n\n".join(page for page in pages if page)
     if not body:
-        raise ImportFailed(f"{path}: the PDF has no extractable text (a scan? run OCR first)")
+        raise ImportFailed(
+            path=path, reason="the PDF has no extractable text (a scan? run OCR first)"
+        )
     return ImportedDoc(str(meta_title).strip() or path.stem, body + "\n")
 
 
@@ -229,11 +237,13 @@ def _read_docx(path: Path) -> ImportedDoc:
         meta_title = _docx_title(document)
     except Exception as exc:  # python-docx raises zipfile/lxml/KeyError on damaged files
         raise ImportFailed(
-            f"{path}: cannot read the Word file ({type(exc).__name__}: {exc})"
+            path=path,
+            reason="cannot read the Word file ({why})",
+            why=f"{type(exc).__name__}: {exc}",
         ) from None
     body = "\n\n".join(line for line in lines if line.strip())
     if not body:
-        raise ImportFailed(f"{path}: the Word file has no text")
+        raise ImportFailed(path=path, reason="the Word file has no text")
     title = meta_title.strip() or _title_from(body, path)
     return ImportedDoc(title, body + "\n")
 
@@ -308,8 +318,9 @@ def content_key(title: str, body: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def import_doc(store: MemoryStore, doc: ImportedDoc) -> Memory:
-    """Create a memory from ``doc``, keeping its frontmatter; a taken or unsafe id is replaced."""
+def import_doc(store: MemoryStore, doc: ImportedDoc, place: Path | None = None) -> Memory:
+    """Create a memory from ``doc``, keeping its frontmatter; a taken or unsafe id is replaced.
+    ``place``: the file's path in the vault (``name (2).md`` beside it if taken)."""
     extra = dict(doc.frontmatter)
     raw_id = normalise_text(extra.pop("id", None))
     keep_id = raw_id if raw_id and is_valid_id(raw_id) and raw_id not in store else None
@@ -332,4 +343,5 @@ def import_doc(store: MemoryStore, doc: ImportedDoc) -> Memory:
         created=created,
         updated=updated,
         memory_id=keep_id,
+        place=place,
     )

@@ -4,14 +4,20 @@ Clustering the positions (not the 384-d vectors) makes a cluster a group the per
 as one, and a label sits where its points are. ``k`` is the one that separates the map best
 (:func:`choose_clusters`). A cluster is named by the words its memories use much more often
 than the rest of the vault does, from :func:`~pixelmem.core.index.text_tokens.tokenize` — English
-words and Chinese character pairs alike, never stems, stopwords or single characters.
+words alike, never stems, stopwords or single characters. Chinese is cut into words by
+``rjieba`` (jieba's dictionary, MIT; imported on the map's worker the first time a Chinese
+text is labelled, ~0.2 s, never at launch), so a label is a word ("发布服务"), not a pair of
+characters across a word boundary ("布服"); without it, the index's character pairs are
+joined where they always come together.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import cache
 
 import numpy as np
 
@@ -20,6 +26,8 @@ from pixelmem.core.index.text_tokens import CJK_STOP_CHARS, STEM_MARK, STOPWORDS
 
 MAX_CLUSTERS = 24
 KEYWORDS_PER_CLUSTER = 3
+NEARLY_AS_GOOD = 0.9  # of the best silhouette
+_FILE_NAME = re.compile(r"\.[a-z][a-z0-9]{1,4}$")
 _ITERATIONS = 30
 
 
@@ -33,7 +41,9 @@ def choose_clusters(points: np.ndarray, *, seed: int = 0) -> np.ndarray:
 
     Each ``k`` from 2 to :func:`cluster_count` is scored by the simplified silhouette (distance
     to the nearest other centre against distance to one's own, on up to 2000 points); the
-    best wins, so six groups on the map give six clusters, not the ten a size rule would.
+    most clusters scoring at least :data:`NEARLY_AS_GOOD` of the best win, so six groups on
+    the map give six clusters, not the ten a size rule would, and a map without gaps is not
+    cut in two.
     """
     n = len(points)
     top = cluster_count(n)
@@ -41,12 +51,12 @@ def choose_clusters(points: np.ndarray, *, seed: int = 0) -> np.ndarray:
         return np.zeros(n, np.int32)
     rng = np.random.default_rng(seed)
     sample = points if n <= 2000 else points[rng.choice(n, 2000, replace=False)]
-    best, best_score = 2, -1.0
-    for k in range(2, top + 1):
-        labels = kmeans(sample, k, seed=seed)
-        score = _silhouette(sample, labels)
-        if score > best_score + 1e-9:
-            best, best_score = k, score
+    scores = {k: _silhouette(sample, kmeans(sample, k, seed=seed)) for k in range(2, top + 1)}
+    best_score = max(scores.values())
+    # The most clusters that separate nearly as well as the best: two clear groups stay two,
+    # but a map without clear gaps (a help vault of 173 notes) is cut into the several topics
+    # a person browses, not into two halves whose silhouette is a hair better.
+    best = max(k for k, score in scores.items() if score >= NEARLY_AS_GOOD * best_score)
     return kmeans(points, best, seed=seed)
 
 
@@ -99,7 +109,22 @@ def _plus_plus(x: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:
 
 def label_terms(text: str) -> set[str]:
     """The words of ``text`` that may name a cluster (one set per memory)."""
-    return {t for t in set(tokenize(text)) if _labelable(t)}
+    cut = _chinese_words() if has_cjk(text) else None
+    tokens = set(tokenize(text))
+    if cut is not None:  # Chinese words from the segmenter, not the index's character pairs
+        tokens = {t for t in tokens if not _is_cjk(t)} | {w for w in cut(text) if _is_cjk(w)}
+    return {t for t in tokens if _labelable(t)}
+
+
+@cache
+def _chinese_words() -> Callable[[str], list[str]] | None:
+    """jieba's word cut, or None where rjieba is not installed (character pairs then)."""
+    try:
+        import rjieba  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        return None
+    cut: Callable[[str], list[str]] = rjieba.cut
+    return cut
 
 
 def _labelable(token: str) -> bool:
@@ -107,6 +132,8 @@ def _labelable(token: str) -> bool:
         return False
     if len(token) == 1:
         return False  # a lone CJK character or letter names nothing
+    if _FILE_NAME.search(token):
+        return False  # "lucide-send.svg": an attachment's name, not a topic
     if _is_cjk(token):
         return not any(ch in CJK_STOP_CHARS for ch in token)
     return len(token) >= 3
@@ -151,7 +178,7 @@ def _pick(scored: list[tuple[float, str]], top: int) -> list[str]:
     for sc, term in scored:
         if len(chosen) == top:
             break
-        if _is_cjk(term):
+        if _is_cjk(term) and _chinese_words() is None:
             term = _grow(term, sc, score)
         if any(_overlaps(term, c) for c in chosen):
             continue

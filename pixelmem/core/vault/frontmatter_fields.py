@@ -158,19 +158,20 @@ def _text(value: Any) -> str:
 def topic_changes(data: Mapping[Any, Any], topics: list[str]) -> dict[str, Any]:
     """The entries to write so the file's topics become ``topics``, in the file's own keys.
 
-    One key used: it gets the whole list. None: ``topics``. Both ``topics`` and ``tags``:
-    each keeps the topics it held that remain, new ones go to ``topics``.
+    One key used: it gets the whole list. None: ``tags``, the key Obsidian's tag pane and
+    search read (issue 28). Both ``topics`` and ``tags``: each keeps the topics it held that
+    remain, new ones go to ``tags``.
     """
     used = [key for key in TOPIC_KEYS if key in data]
     if not used:
-        return {"topics": list(topics)} if topics else {}
+        return {"tags": list(topics)} if topics else {}
     if len(used) == 1:
         key = used[0]
         return _changed(data, key, _in_form(data[key], topics, tags=key != "topics"))
-    held_by_tags = set(_items(data.get("tags"), tags=True))
+    held_by_topics = set(_items(data.get("topics"), tags=False))
     share = {
-        "tags": [t for t in topics if t in held_by_tags],
-        "topics": [t for t in topics if t not in held_by_tags],
+        "topics": [t for t in topics if t in held_by_topics],
+        "tags": [t for t in topics if t not in held_by_topics],
     }
     changes: dict[str, Any] = {}
     for key in used:

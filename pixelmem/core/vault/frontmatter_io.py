@@ -39,6 +39,13 @@ from pixelmem.core.vault.frontmatter_fields import (
 )
 from pixelmem.core.vault.memory import DEFAULT_IMPORTANCE, IMPORTANCE_LEVELS, OWNED_KEYS, Memory
 from pixelmem.core.vault.simple_yaml import parse_simple_yaml
+from pixelmem.core.vault.titles import (
+    TitleRule,
+    note_title,
+    title_source,
+    vault_title_rule,
+    with_heading,
+)
 from pixelmem.core.vault.yaml_guard import MAX_FRONTMATTER_BYTES, YamlLimitError, check_bounds
 
 try:  # the C loader is ~10x faster; fall back quietly where libyaml is missing
@@ -64,7 +71,6 @@ def _timestamp_or_text(loader: Any, node: Any) -> Any:
 _Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_or_text)
 
 BOM = "\ufeff"
-_HEADING_RE = re.compile(r"^#[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
 _OPEN_RE = re.compile(r"---[ \t]*(\r\n|\n)")
 _CLOSE_RE = re.compile(r"^(?:---|\.\.\.)[ \t]*(?:\r\n|\n|$)", re.MULTILINE)
 # A top-level key at column 0: double-quoted, single-quoted or plain.
@@ -507,16 +513,21 @@ def relpath(path: Path, root: Path) -> str:
         return path.as_posix()
 
 
-def memory_from_document(doc: Document, path: Path, vault_root: Path, mtime_ns: int) -> Memory:
-    """Map frontmatter to fields, normalising what PyYAML typed (dates, numbers)."""
+def memory_from_document(
+    doc: Document, path: Path, vault_root: Path, mtime_ns: int, rule: TitleRule | None = None
+) -> Memory:
+    """Map frontmatter to fields, normalising what PyYAML typed (dates, numbers). ``rule`` is
+    the vault's title rule (:mod:`titles`; found from ``vault_root`` when not given)."""
     data = doc.data
+    if rule is None:
+        rule = vault_title_rule(vault_root)
     raw_id = normalise_text(data.get("id"))
     has_id = raw_id is not None and ids.is_valid_id(raw_id)
     mtime = mtime_datetime(mtime_ns)
     importance = str(data.get("importance") or "").strip().lower()
     return Memory(
         id=raw_id if has_id and raw_id else ids.path_id(relpath(path, vault_root)),
-        title=_title_of(data, doc.body, path),
+        title=note_title(data, doc.body, path, rule),
         body=doc.body,
         topics=read_topics(data),
         aliases=read_aliases(data),
@@ -539,16 +550,6 @@ def mtime_datetime(mtime_ns: int) -> datetime:
     except (OverflowError, ValueError, OSError):
         return datetime.fromtimestamp(0, tz=UTC)
     return moment if date_in_range(moment) else datetime.fromtimestamp(0, tz=UTC)
-
-
-def _title_of(data: Mapping[Any, Any], body: str, path: Path) -> str:
-    title = " ".join((normalise_text(data.get("title")) or "").split())
-    if title:
-        return title
-    heading = _HEADING_RE.search(body)
-    if heading:
-        return " ".join(heading.group(1).split())
-    return ids.printable_name(path.stem)
 
 
 def refuse_unencodable(text: str, what: str) -> None:
@@ -614,11 +615,20 @@ def checked_fields(
 
 
 def new_file_text(
-    memory_id: str, fields: dict[str, Any], created: datetime, updated: datetime, body: str
+    memory_id: str,
+    fields: dict[str, Any],
+    created: datetime,
+    updated: datetime,
+    body: str,
+    *,
+    title_key: bool = True,
 ) -> str:
-    """The text of a new pixelmem file: owned keys in a fixed order, then the extra keys."""
-    data: dict[str, Any] = {"id": memory_id, "title": fields["title"]}
-    data.update(created=created, updated=updated, topics=fields["topics"])
+    """The text of a new pixelmem file: owned keys in a fixed order, then the extra keys.
+    ``title_key=False`` for a file whose name is its title (an Obsidian vault's)."""
+    data: dict[str, Any] = {"id": memory_id}
+    if title_key:
+        data["title"] = fields["title"]
+    data.update(created=created, updated=updated, tags=fields["topics"])
     if fields.get("aliases"):
         data["aliases"] = fields["aliases"]
     data["importance"] = fields["importance"]
@@ -713,9 +723,20 @@ def _same_value(old: Any, new: Any) -> bool:
 
 
 def render_update(
-    memory: Memory, fields: dict[str, Any], doc: Document, current: Memory | None, now: datetime
+    memory: Memory,
+    fields: dict[str, Any],
+    doc: Document,
+    current: Memory | None,
+    now: datetime,
+    rule: TitleRule = "headings",
+    *,
+    rename_ok: bool = False,
 ) -> bytes | None:
-    """The new file bytes, or None when ``memory`` says nothing the file does not already say."""
+    """The new file bytes, or None when ``memory`` says nothing the file does not already say.
+
+    A new title goes where the title comes from (:func:`titles.title_source`): the
+    ``title`` key, the first heading's line, or, with ``rename_ok``, nowhere in the file (the
+    caller renames the file); without ``rename_ok`` a ``title`` key is added."""
     present = {str(key) for key in doc.data}
     base = current or Memory(id=memory.id, title="", importance="", has_id=memory.has_id)
     changes: dict[str, Any] = {}
@@ -723,7 +744,11 @@ def render_update(
     if memory.has_id and (base.id != memory.id or "id" not in present):
         changes["id"] = memory.id
     if fields["title"] != base.title:
-        changes["title"] = fields["title"]
+        source = title_source(doc.data, doc.body, rule)
+        if source == "heading":  # the title is the first heading: that line changes
+            memory = dataclasses.replace(memory, body=with_heading(memory.body, fields["title"]))
+        elif source == "frontmatter" or not rename_ok:
+            changes["title"] = fields["title"]
     if fields["topics"] != base.topics:
         changes.update(topic_changes(doc.data, fields["topics"]))
     if fields["aliases"] != base.aliases:
@@ -750,6 +775,9 @@ def render_update(
     for key, value in fields["extra"].items():
         if key not in base.extra or not _same_value(base.extra[key], value):
             changes[key] = value
+    for key in memory.drop_keys:
+        if key in present and key not in OWNED_KEYS and key not in changes:
+            removals.append(key)
     body = body_in_file_endings(memory.body, doc.body, doc.newline)
     if not changes and not removals and body == doc.body and current is not None:
         return None

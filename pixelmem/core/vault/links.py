@@ -77,9 +77,9 @@ def parse_links(text: str) -> list[WikiLink]:
         target, heading, alias = match.groups()
         embed = match.start() > 0 and text[match.start() - 1] == "!"
         links.append(
-            WikiLink(
-                target=target.strip(),
-                heading=heading.strip() if heading is not None else None,
+            WikiLink(  # [[Note\|shown]] in a table: the backslash escapes the pipe
+                target=target.strip().removesuffix("\\").rstrip(),
+                heading=heading.strip().removesuffix("\\") if heading is not None else None,
                 alias=alias,
                 embed=embed,
                 start=match.start() - embed,

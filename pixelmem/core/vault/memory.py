@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -43,6 +44,9 @@ class Memory:
     # Fingerprint of the file as read (mtime_ns, sha256 hex); used for the dirty check.
     disk_mtime_ns: int | None = None
     disk_hash: str | None = None
+    # Keys of ``extra`` to take out of the file on the next save (a property the person
+    # deleted in the editor); never read from a file.
+    drop_keys: tuple[str, ...] = ()
 
     @property
     def text(self) -> str:
@@ -57,11 +61,27 @@ def searchable_title(memory: Memory) -> str:
     return " · ".join([memory.title, *memory.aliases])
 
 
+_WIKI = re.compile(r"!?\[\[([^\[\]\n|#]*)(?:#([^\[\]\n|]*))?(?:\|([^\[\]\n]*))?\]\]")
+_CALLOUT = re.compile(r"^\[![^\]\s]+\][+-]?\s*")
+_BLOCK_ID = re.compile(r"\s\^[A-Za-z0-9-]+$")
+
+
+def _shown_link(match: re.Match[str]) -> str:
+    target, heading, alias = match.groups()
+    if match.group(0).startswith("!"):  # an embed: its name, as the preview names a missing one
+        return (alias if alias and not alias.strip().isdigit() else target).strip()
+    return (alias or (f"{target} > {heading}" if heading else target)).strip()
+
+
 def preview_line(body: str) -> str:
-    """The first line of text in the body, without Markdown heading or list marks: what a
-    list shows of a memory without topics. Applied to its own result it gives it back."""
+    """The first line of text in the body as a reader sees it: without Markdown heading,
+    quote or list marks, a callout's ``[!type]``, a block id, and with ``[[Note|shown]]``
+    as "shown". What a list shows of a memory without topics. Applied to its own result it
+    gives it back."""
     for line in body.splitlines():
         line = line.strip().lstrip("#>*-+ ").strip()
+        line = _CALLOUT.sub("", line)
+        line = _BLOCK_ID.sub("", _WIKI.sub(_shown_link, line)).strip().lstrip("#>*-+ ").strip()
         if line:
             return line
     return ""

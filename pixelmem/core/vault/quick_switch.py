@@ -1,7 +1,8 @@
-"""Fuzzy matching of memory titles and aliases for the quick switcher (Ctrl+P / Ctrl+O).
+"""Fuzzy matching of memory titles, aliases and paths for the quick switcher (Ctrl+P / Ctrl+O).
 
-A candidate matches when the query's characters (spaces ignored) appear in order in its title
-or one of its aliases, case-insensitively. Matches rank: the whole name, then a prefix, then
+A candidate matches when the query's characters (spaces ignored) appear in order in its title,
+one of its aliases or its path in the vault (folders, file name without ``.md``: what Obsidian's
+switcher matches), case-insensitively. Matches rank: the whole name, then a prefix, then
 a contiguous substring, then scattered characters, with characters at word starts and close
 together counting more and shorter names first. An empty query lists the most recently
 updated memories. Pure Python, no Qt: about 10k titles in a few milliseconds per keystroke
@@ -10,10 +11,12 @@ updated memories. Pure Python, no Qt: about 10k titles in a few milliseconds per
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 
 from pixelmem.core.vault.memory import Memory
 
@@ -26,15 +29,21 @@ class SwitchMatch:
     title: str
     alias: str | None  # the alias that matched, when it was not the title
     score: float
-    positions: tuple[int, ...]  # matched character positions in the name shown (title or alias)
+    positions: tuple[int, ...]  # matched character positions in the name shown
+    path: str | None = None  # the vault path that matched, when neither title nor alias did
 
     @property
     def name(self) -> str:
+        if self.path is not None:
+            return self.path
         return self.alias if self.alias is not None else self.title
 
 
-def rank_memories(memories: Iterable[Memory], query: str, limit: int = 50) -> list[SwitchMatch]:
-    """The best ``limit`` memories for ``query`` (all, most recent first, when it is empty)."""
+def rank_memories(
+    memories: Iterable[Memory], query: str, limit: int = 50, root: Path | None = None
+) -> list[SwitchMatch]:
+    """The best ``limit`` memories for ``query`` (all, most recent first, when it is empty);
+    paths are matched relative to ``root``."""
     needle = "".join(query.split()).casefold()
     if not needle:
         recent = sorted(memories, key=lambda m: m.updated or m.created or _EPOCH, reverse=True)
@@ -43,21 +52,41 @@ def rank_memories(memories: Iterable[Memory], query: str, limit: int = 50) -> li
     found: list[SwitchMatch] = []
     for memory in memories:
         best: SwitchMatch | None = None
-        for name, alias in ((memory.title, None), *((a, a) for a in memory.aliases)):
+        path = vault_path(memory, root)
+        names: list[tuple[str, str | None, str | None]] = [(memory.title, None, None)]
+        names += [(a, a, None) for a in memory.aliases]
+        if path and path != memory.title:
+            names.append((path, None, path))
+        for name, alias, as_path in names:
             if not prefilter.search(name):
                 continue
             scored = score_name(name, needle)
             if scored is None:
                 continue
             score, positions = scored
-            if alias is not None:
-                score -= 0.5  # the title wins a tie with one of its aliases
+            if alias is not None or as_path is not None:
+                score -= 0.5  # the title wins a tie with one of its other names
             if best is None or score > best.score:
-                best = SwitchMatch(memory.id, memory.title, alias, score, positions)
+                best = SwitchMatch(memory.id, memory.title, alias, score, positions, as_path)
         if best is not None:
             found.append(best)
     found.sort(key=lambda m: (-m.score, len(m.name), m.title.casefold()))
     return found[:limit]
+
+
+def vault_path(memory: Memory, root: Path | None) -> str:
+    """``Folder/Note``: the memory's path below ``root`` without its Markdown suffix."""
+    if memory.path is None:
+        return ""
+    path = memory.path
+    if root is not None:
+        with contextlib.suppress(ValueError):
+            path = path.relative_to(root)
+    text = path.as_posix()
+    for suffix in (".md", ".markdown"):
+        if text.lower().endswith(suffix):
+            return text[: -len(suffix)]
+    return text
 
 
 def score_name(name: str, needle: str) -> tuple[float, tuple[int, ...]] | None:

@@ -3,7 +3,7 @@
 ``<vault>/.pixelmem/scan-cache-<host>.msgpack.zst`` is one zstd frame holding two msgpack maps,
 one after the other::
 
-    {"header": {"format": 3, "code": str, "stamp_ns": int, "count": n},
+    {"header": {"format": 4, "code": str, "titles": str, "stamp_ns": int, "count": n},
      "listing": [[vault-relative path, id, title, topics, importance, created, updated,
                   aliases, has_id, preview line (without topics)], ...]}
     {"entries": {vault-relative path: [mtime_ns, size, inode, ctime_ns, *result]},
@@ -19,7 +19,8 @@ topics, importance, created, updated, source, extra, has_id, disk_hash, aliases]
 cold parse would give before duplicate ids are resolved; ``path`` and ``disk_mtime_ns`` come from
 the scan itself), or nothing for a file whose result cannot be stored exactly. ``code``
 fingerprints the pixelmem version and the source of the modules that decide how a file is
-read: any change there ignores the whole file.
+read: any change there ignores the whole file. ``titles`` is the vault's title rule
+(:mod:`titles`): a folder that becomes an Obsidian vault names its notes anew.
 
 **When an entry is trusted.** The file's ``os.stat`` must still give the same mtime, size,
 inode and ctime (ctime also catches ``chmod`` and ``os.utime`` setting an old mtime back), and
@@ -81,7 +82,7 @@ log = logging.getLogger(__name__)
 # and ctimes never match, which would make each of them re-parse and rewrite one shared file.
 _HOST_TAG = hashlib.blake2b(socket.gethostname().encode(), digest_size=4).hexdigest()
 CACHE_FILENAME = f"scan-cache-{_HOST_TAG}.msgpack.zst"
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 # Entries whose mtime or ctime is this close to (or after) the start of the scan that wrote
 # them are re-parsed. Timestamps in whole seconds: 2 s of FAT's granularity plus 1 s to spare;
 # finer ones: a filesystem clock tick (<= 16 ms on Linux, Windows and macOS) with margin.
@@ -99,6 +100,7 @@ _PARSER_MODULES = (
     "pixelmem.core.vault.scan_cache",
     "pixelmem.core.vault.simple_yaml",
     "pixelmem.core.vault.store",
+    "pixelmem.core.vault.titles",
     "pixelmem.core.vault.vault_scan",
     "pixelmem.core.vault.yaml_guard",
 )
@@ -135,8 +137,10 @@ class ScanCache:
         entries: dict[str, list[Any]] | None = None,
         stamp_ns: int = 0,
         first_seen: dict[str, int] | None = None,
+        rule: str | None = None,
     ) -> None:
         self.entries: dict[str, list[Any]] = entries if entries is not None else {}
+        self.rule = rule  # the title rule its titles were made by (None: no entries)
         self.stamp_ns = stamp_ns  # time.time_ns() when that scan began
         # When each undated file was first seen (its mtime then). The store adds files it
         # reads between scans here; the next scan carries them over.
@@ -196,12 +200,14 @@ class ScanCache:
         first_seen = payload.get("first_seen")
         if not isinstance(first_seen, dict):
             raise ValueError("damaged (no first-seen dates)")
-        return cls(entries, stamp, first_seen)
+        rule = header.get("titles")
+        return cls(entries, stamp, first_seen, rule if isinstance(rule, str) else None)
 
     def _encode(self) -> bytes:
         header = {
             "format": FORMAT_VERSION,
             "code": code_fingerprint(),
+            "titles": self.rule,
             "stamp_ns": self.stamp_ns,
             "count": len(self.entries),
         }
@@ -268,6 +274,7 @@ class Listing(NamedTuple):
 
     stamp_ns: int
     rows: list[list[Any]]  # see the module docstring
+    rule: str | None = None  # the title rule of its titles
 
 
 def load_listing(path: Path) -> Listing | None:
@@ -283,7 +290,8 @@ def load_listing(path: Path) -> Listing | None:
         rows, stamp = first["listing"], header.get("stamp_ns")
         if not isinstance(rows, list) or not isinstance(stamp, int):
             raise ValueError("damaged (no listing)")
-        return Listing(stamp, rows)
+        rule = header.get("titles")
+        return Listing(stamp, rows, rule if isinstance(rule, str) else None)
     except Exception as exc:  # anything wrong: no picture, the scan will show the vault
         log.debug("no listing in the scan cache %s: %s", path, exc)
         return None
@@ -310,8 +318,9 @@ class ScanSession:
     reason) or None, and after a miss the scan parses the file and calls :meth:`record`.
     """
 
-    def __init__(self, previous: ScanCache) -> None:
+    def __init__(self, previous: ScanCache, rule: str | None = None) -> None:
         self.previous = previous
+        self.rule = rule or previous.rule  # the title rule of the entries it records
         self.stamp_ns = time.time_ns()  # before any file is looked at
         self._entries: dict[str, list[Any]] = {}
         self._first_seen: dict[str, int] = {}
@@ -395,7 +404,9 @@ class ScanSession:
 
     def finish(self, path: Path) -> ScanCache:
         """The new cache, saved to ``path`` first if it differs from the previous one."""
-        cache = ScanCache(self._entries, self.stamp_ns, self._first_seen)
+        cache = ScanCache(self._entries, self.stamp_ns, self._first_seen, self.rule)
+        if self.rule != self.previous.rule and (self._entries or self.previous.entries):
+            self._changed = True  # titles made by another rule
         if self.changed:
             cache.save(path)
         return cache

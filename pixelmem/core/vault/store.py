@@ -57,6 +57,14 @@ from pixelmem.core.vault.frontmatter_io import (
 from pixelmem.core.vault.gc_pause import collector_paused
 from pixelmem.core.vault.memory import DEFAULT_IMPORTANCE, Memory
 from pixelmem.core.vault.stale_temps import remove_stale_temps
+from pixelmem.core.vault.titles import (
+    OBSIDIAN,
+    TitleRule,
+    file_name_for,
+    name_problem,
+    title_source,
+    vault_title_rule,
+)
 from pixelmem.core.vault.vault_files import is_inside, is_memory_relpath
 from pixelmem.core.vault.vault_scan import (
     MAX_FILE_BYTES,
@@ -134,8 +142,8 @@ class MemoryStore:
         :meth:`scan`'s ``unchanged`` says whether this picture was exact."""
         with collector_paused():  # ~50k containers that all live on: see gc_pause
             listing = scan_cache.load_listing(self._scan_cache_path())
-            if listing is None:
-                return []
+            if listing is None or listing.rule not in (None, vault_title_rule(self.root)):
+                return []  # none, or titled by another rule: the scan will show the vault
             try:
                 memories = listed_memories(listing)
             except ValueError as exc:  # damaged: no picture, the scan will show the vault
@@ -277,10 +285,12 @@ class MemoryStore:
         created: datetime | None = None,
         updated: datetime | None = None,
         memory_id: str | None = None,
+        place: Path | None = None,
     ) -> Memory:
         """Write a new memory file ``memory_YYYY-MM-DD_<slug>_<id8>.md`` and return it.
 
-        ``memory_id`` keeps a given id (imports); it must be valid and unused.
+        ``memory_id`` keeps a given id (imports); it must be valid and unused. ``place`` is
+        the file's path instead (an import keeping a file's name), inside the vault.
         """
         self._ensure_scanned()
         now = _now()
@@ -293,8 +303,14 @@ class MemoryStore:
         new_id = memory_id or self._fresh_id()
         slug_source = fields["topics"][0] if fields["topics"] else fields["title"]
         name = ids.memory_filename(created_at, slug_source, new_id)
+        named = file_name_for(fields["title"]) if vault_title_rule(self.root) == OBSIDIAN else None
+        # An Obsidian vault's note is called by its file name, as Obsidian names it.
+        path = self._inside_vault(Path(place)) if place is not None else self.root / (named or name)
+        title_key = not (named and path.name == named)
         updated_at = normalise_datetime(updated) or now
-        memory = self._write_new(self.root / name, new_id, fields, created_at, updated_at, body)
+        memory = self._write_new(
+            path, new_id, fields, created_at, updated_at, body, title_key=title_key
+        )
         return _copy(memory)
 
     def update(self, memory: Memory, *, force: bool = False) -> Memory:
@@ -315,22 +331,86 @@ class MemoryStore:
         )
         checked_body(memory.body)
         path = self._known_path(memory)
+        rule = vault_title_rule(self.root)
         with self._write_lock, self._process_lock():
             self._refuse_unwritable(path, "saved")
             doc, current = self._read_for_update(path, memory, force)
-            data = render_update(memory, fields, doc, current, _now())
-            if data is None:  # nothing changed: leave the file alone
+            renamed = self._renamed_path(path, doc, current, fields["title"], rule)
+            now = _now()
+            data = render_update(memory, fields, doc, current, now, rule, rename_ok=bool(renamed))
+            if data is None and renamed is None:  # nothing changed: leave the file alone
                 assert current is not None
                 return _copy(current)
-            expected = None if force or current is None else current.disk_hash
-            try:
-                self._write(path, data, expected)
-            except ContentChanged:
-                raise ConflictError(path, memory.id) from None
-            saved = self._load_written(path)
+            if data is not None:
+                expected = None if force or current is None else current.disk_hash
+                try:
+                    self._write(path, data, expected)
+                except ContentChanged:
+                    raise ConflictError(path, memory.id) from None
+            if renamed is not None:
+                try:
+                    self._rename(path, renamed)
+                except PixelmemError:  # saved under its old name: the table says so
+                    with self._lock:
+                        self._replace_entry(path, self._load_written(path))
+                    raise
+            saved = self._load_written(renamed or path)
             with self._lock:
-                saved = self._replace_entry(path, saved)
+                if renamed is not None:
+                    self._forget_path(path)
+                saved = self._replace_entry(renamed or path, saved)
         return _copy(saved)
+
+    def _renamed_path(
+        self, path: Path, doc: Document, current: Memory | None, title: str, rule: TitleRule
+    ) -> Path | None:
+        """Where the file goes when its new title is its name (an Obsidian vault's note
+        without a ``title`` key: Obsidian calls a note by its file name, so a new title is a
+        rename; a ``title`` key would be ignored there). None when it stays where it is."""
+        if current is None or title == current.title or rule != OBSIDIAN:
+            return None
+        if title_source(doc.data, doc.body, rule) != "file name":
+            return None
+        name = file_name_for(title, path.suffix)
+        if name is None:
+            why = name_problem(" ".join(title.split())) or "it is too long for a file name"
+            raise InvalidMemoryError(f"“{title}” cannot be the note's file name: {why}")
+        target = path.with_name(name)
+        if target == path:
+            return None
+        if target.exists() and not _same_file(target, path):
+            raise InvalidMemoryError(f"a note called “{title}” is already in this folder")
+        return target
+
+    def _rename(self, path: Path, target: Path) -> None:
+        """Rename the note's file, never over another file: a hard link to the new name (which
+        fails if the name is taken, even by a file made a moment ago) and then the old name
+        removed; a plain rename for a change of case on a case-blind disk, a symlink, or a
+        disk without hard links (checked first)."""
+        self._inside_vault(target)
+        try:
+            if _same_file(target, path) or path.is_symlink():
+                os.rename(path, target)
+                return
+            try:
+                os.link(path, target, follow_symlinks=False)
+            except FileExistsError:
+                raise
+            except OSError:  # no hard links here (FAT, some network disks)
+                if target.exists():
+                    raise FileExistsError(target) from None
+                os.rename(path, target)
+                return
+            os.unlink(path)
+        except FileExistsError:
+            raise InvalidMemoryError(f"a note called “{target.stem}” is already there") from None
+        except OSError as exc:
+            raise self._write_error(exc) from exc
+
+    def _forget_path(self, path: Path) -> None:
+        old_id = self._by_path.get(path)
+        if old_id is not None:
+            self._forget(old_id)
 
     def save_conflict_copy(self, memory: Memory) -> Memory:
         """Keep both: write ``memory`` as ``<stem> (conflict YYYY-MM-DD HHMMSS).md``, new id.
@@ -488,12 +568,17 @@ class MemoryStore:
         created: datetime,
         updated: datetime,
         body: str,
+        *,
+        title_key: bool = True,
     ) -> Memory:
-        """Write a new file at ``path``, or beside it as ``<stem> (2).md`` if that is taken."""
-        text = new_file_text(memory_id, fields, created, updated, body)
+        """Write a new file at ``path``, or beside it as ``<stem> (2).md`` if that is taken
+        (then with a ``title`` key: the name no longer says it)."""
         with self._write_lock, self._process_lock():
             while True:  # another program may create the free name first: take the next one
-                path = unique_path(path.parent, path.name)
+                free = unique_path(path.parent, path.name)
+                with_key = title_key or free != path
+                text = new_file_text(memory_id, fields, created, updated, body, title_key=with_key)
+                path = free
                 try:
                     self._write(path, text.encode("utf-8"), NEW_FILE)
                     break
@@ -577,6 +662,13 @@ def _prepare_root(root: Path, create: bool) -> None:
         root.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise VaultNotWritable(root, exc.strerror or str(exc)) from None
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 def _now() -> datetime:

@@ -32,6 +32,7 @@ from pixelmem.core.vault.frontmatter_io import (
 )
 from pixelmem.core.vault.memory import Memory
 from pixelmem.core.vault.stale_temps import MIN_AGE_SECONDS, RUN_STARTED, open_files
+from pixelmem.core.vault.titles import TitleRule, vault_title_rule
 from pixelmem.core.vault.vault_files import iter_memory_entries
 
 log = logging.getLogger(__name__)
@@ -97,13 +98,16 @@ def load_memory(path: Path, vault_root: Path) -> Memory:
     return load_with_document(path if isinstance(path, Path) else Path(path), vault_root)[0]
 
 
-def load_with_document(path: Path, vault_root: Path) -> tuple[Memory, Document]:
+def load_with_document(
+    path: Path, vault_root: Path, rule: TitleRule | None = None
+) -> tuple[Memory, Document]:
+    """The memory and the split file; ``rule`` is the vault's title rule (found if not given)."""
     text, data, info = read_checked(path)
     try:
         doc = parse_document(text)
     except FrontmatterError as exc:
         raise UnreadableFile(path, str(exc)) from None
-    memory = memory_from_document(doc, path, vault_root, info.st_mtime_ns)
+    memory = memory_from_document(doc, path, vault_root, info.st_mtime_ns, rule)
     memory.disk_hash = hashlib.sha256(data).hexdigest()
     return memory, doc
 
@@ -126,7 +130,10 @@ def scan_vault(root: Path, resolved_root: Path, previous: scan_cache.ScanCache) 
     cache. Call ``result.cache.finish(path)`` to save the cache for the next scan."""
     if not root.is_dir():
         raise VaultError(f"the vault folder {root} no longer exists")
-    session = scan_cache.ScanSession(previous)
+    rule = vault_title_rule(root)
+    if previous.rule not in (None, rule):  # the folder became, or stopped being, a vault of
+        previous = scan_cache.ScanCache(first_seen=previous.first_seen)  # Obsidian's
+    session = scan_cache.ScanSession(previous, rule)
     prefix = len(os.path.join(str(root), ""))
     result = VaultScan({}, {}, [], session)
     entries = sorted(_memory_entries(root, resolved_root), key=lambda entry: entry.path)
@@ -137,7 +144,7 @@ def scan_vault(root: Path, resolved_root: Path, previous: scan_cache.ScanCache) 
         found = session.cached(rel, sig, path)
         if found is None:
             try:
-                found, doc = load_with_document(path, root)
+                found, doc = load_with_document(path, root, rule)
             except UnreadableFile as exc:
                 # A file that could not be opened may be readable next time: not cached.
                 if not isinstance(exc.__context__, OSError):

@@ -65,9 +65,12 @@ class ChatBody(QWidget):
         self.scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.scroll.setWidget(container)
+        self.scroll.setMinimumHeight(self.fontMetrics().lineSpacing() * 2)  # short screens
+        # Bound methods that ask the scroll area for its bar each time: a lambda holding the
+        # bar's wrapper breaks once Python lets go of the wrapper Qt made ("already deleted").
         bar = self.scroll.verticalScrollBar()
-        bar.rangeChanged.connect(lambda _low, high: self._stick_to_bottom and bar.setValue(high))
-        bar.valueChanged.connect(lambda value: self._track_bottom(value, bar.maximum()))
+        bar.rangeChanged.connect(self._follow_range)
+        bar.valueChanged.connect(self._track_bottom)
 
         self.input = ChatInput()
         self.input.memories_dropped.connect(self.memories_dropped)
@@ -146,9 +149,13 @@ class ChatBody(QWidget):
             message.deleteLater()
         self.empty_label.show()
 
-    def _track_bottom(self, value: int, maximum: int) -> None:
+    def _follow_range(self, _low: int, high: int) -> None:
+        if self._stick_to_bottom:
+            self.scroll.verticalScrollBar().setValue(high)
+
+    def _track_bottom(self, value: int) -> None:
         """Follow a streaming answer only while the person has not scrolled up to read."""
-        self._stick_to_bottom = value >= maximum - 4
+        self._stick_to_bottom = value >= self.scroll.verticalScrollBar().maximum() - 4
 
     # -- drops -----------------------------------------------------------------------------
 

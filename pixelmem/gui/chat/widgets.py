@@ -10,7 +10,7 @@ import math
 import re
 from collections.abc import Callable
 
-from PySide6.QtCore import QMimeData, Qt, QUrl, Signal
+from PySide6.QtCore import QMimeData, QSize, Qt, QUrl, Signal
 from PySide6.QtGui import (
     QColor,
     QDesktopServices,
@@ -474,6 +474,11 @@ class ChatInput(QPlainTextEdit):
         self.setTabChangesFocus(True)
         lines = 4
         self.setMaximumHeight(self.fontMetrics().lineSpacing() * lines + 16)
+        # Two lines at least: a short screen (800×600) keeps the chat's column inside it.
+        self.setMinimumHeight(self.fontMetrics().lineSpacing() * 2 + 12)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(super().minimumSizeHint().width(), self.minimumHeight())
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         enter = event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)

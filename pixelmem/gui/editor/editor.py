@@ -19,7 +19,9 @@ from pixelmem.core.errors import ConflictError, PixelmemError
 from pixelmem.core.vault.memory import DEFAULT_IMPORTANCE, Memory, preview_line
 from pixelmem.gui.bus import DELETED, ChangeSet, MemoryBus
 from pixelmem.gui.editor import prompts
-from pixelmem.gui.editor.editor_form import EditorForm, parse_topics
+from pixelmem.gui.editor.editor_form import EditorForm, parse_aliases, parse_topics
+from pixelmem.gui.editor.link_completion import LinkCompleter
+from pixelmem.gui.editor.properties import PropertiesError
 from pixelmem.gui.session import VaultSession, describe_error
 
 Then = Callable[[], None] | None
@@ -45,6 +47,8 @@ class MemoryEditor(QStackedWidget):
         super().__init__(parent)
         self.session = session
         self.form = EditorForm(session.engine.vault, self)
+        self.form.preview.notes = session.store.list  # ![[embeds]], looked up on a worker
+        self.link_completer = LinkCompleter(self.form.body_edit, session, bus)
         self.placeholder = self.form.placeholder_page()
         self.addWidget(self.placeholder)
         self.addWidget(self.form)
@@ -52,6 +56,7 @@ class MemoryEditor(QStackedWidget):
         self._open = False
         self._saving = False
         self._dirty = False
+        self._renaming = False  # our save renamed the file: its row is being replaced
         self._after_save: list[Callable[[], None]] = []
         self.form.changed.connect(self._update_dirty)
         self.form.save_requested.connect(lambda: self.save())
@@ -86,6 +91,8 @@ class MemoryEditor(QStackedWidget):
     ) -> None:
         """Show a memory (asking about unsaved edits first); ``span`` selects part of the body
         and ``terms`` are marked in it."""
+        if self._renaming:  # the list's row moved off the renamed file's old row: not a choice
+            return
         if self.current_id == memory_id and not self._saving:
             if span is not None:
                 self.select_span(*span, terms)
@@ -157,11 +164,16 @@ class MemoryEditor(QStackedWidget):
         form = self.form
         body = form.body_text(self._memory)
         title = form.title_edit.text().strip() or preview_line(body)[:80] or self.tr("Untitled")
+        old_extra = self._memory.extra if self._memory is not None else {}
+        extra, dropped = form.properties.properties(old_extra)  # PropertiesError if unreadable
         fields: dict[str, Any] = {
             "title": title,
             "topics": parse_topics(form.topics_edit.text()),
+            "aliases": parse_aliases(form.aliases_edit.text()),
             "importance": form.importance_combo.currentData() or DEFAULT_IMPORTANCE,
             "body": body,
+            "extra": extra,
+            "drop_keys": dropped,
         }
         if self._memory is None:
             return Memory(id="", **fields)
@@ -178,7 +190,14 @@ class MemoryEditor(QStackedWidget):
         if not self._dirty and not force:  # nothing to write (an empty draft is not saved)
             self._finish_save()
             return
-        draft = self.draft()
+        try:
+            draft = self.draft()
+        except PropertiesError as exc:
+            self._after_save.clear()
+            self.form.show_banner(
+                self.tr("Not saved: the properties cannot be read ({why}).").format(why=exc)
+            )
+            return
         self._saving = True
         if self._memory is None:
             self.session.create(
@@ -194,7 +213,7 @@ class MemoryEditor(QStackedWidget):
             )
 
     def _saved(self, memory: Memory, sent: Memory) -> None:
-        self._saving = False
+        self._saving = self._renaming = False
         old_title = self._memory.title if self._memory is not None else ""
         self._memory = memory
         self.form.accept_saved(memory, sent)  # edits typed during the save stay dirty
@@ -214,7 +233,7 @@ class MemoryEditor(QStackedWidget):
             then()
 
     def _save_failed(self, exc: BaseException) -> None:
-        self._saving = False
+        self._saving = self._renaming = False
         if isinstance(exc, ConflictError) and self._memory is not None:
             self._resolve_conflict()
             return
@@ -268,8 +287,19 @@ class MemoryEditor(QStackedWidget):
             self._dirty = False
             self.session.delete(memory_id)
 
+    def _follow_rename(self, changes: ChangeSet, memory_id: str) -> None:
+        """Our save renamed the file (a new title in an Obsidian vault) and its id, which came
+        from its path, changed: the editor takes the new id before the list drops the old row,
+        so the list's current row moving to a neighbour neither opens it nor asks to save."""
+        renamed = len(changes.created) == 1 and changes.action_of(memory_id) == DELETED
+        if self._saving and self._memory is not None and renamed:
+            self._memory = dataclasses.replace(self._memory, id=changes.created[0])
+            self._renaming = True
+
     def _memory_updated(self, changes: ChangeSet, initiator: object) -> None:
         memory_id = self.current_id
+        if initiator is self and memory_id is not None:
+            self._follow_rename(changes, memory_id)
         if initiator is self or memory_id is None:
             return  # our own save is already shown
         action = changes.action_of(memory_id)

@@ -7,8 +7,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import cast
 
-from PySide6.QtCore import QEvent, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, QUrl, Signal
 from PySide6.QtGui import (
+    QDesktopServices,
     QFont,
     QKeySequence,
     QPalette,
@@ -25,7 +26,6 @@ from PySide6.QtWidgets import (
     QLayout,
     QLineEdit,
     QPlainTextEdit,
-    QSizePolicy,
     QStackedWidget,
     QTextEdit,
     QToolButton,
@@ -34,7 +34,9 @@ from PySide6.QtWidgets import (
 )
 
 from pixelmem.core.vault.memory import IMPORTANCE_LEVELS, Memory
+from pixelmem.gui.editor.link_completion import CompletingEdit
 from pixelmem.gui.editor.markdown_highlighter import MarkdownHighlighter
+from pixelmem.gui.editor.properties import PropertiesBox
 from pixelmem.gui.editor.wiki_link_clicks import WikiLinkClicks
 from pixelmem.gui.widgets import colors
 from pixelmem.gui.widgets.dates import full_date
@@ -45,10 +47,23 @@ from pixelmem.gui.widgets.markdown_preview import MarkdownPreview
 _TOPIC_SPLIT = re.compile(r"[,，、;；]")
 
 
+def parse_aliases(text: str) -> list[str]:
+    """Other names from a comma list (Chinese commas too), trimmed, without repeats."""
+    names = (" ".join(n.split()) for n in _TOPIC_SPLIT.split(text))
+    return list(dict.fromkeys(n for n in names if n))
+
+
 def parse_topics(text: str) -> list[str]:
     """Topics from a comma list (Chinese commas too), trimmed, without repeats."""
     topics = (t.strip().lstrip("#").strip() for t in _TOPIC_SPLIT.split(text))
     return list(dict.fromkeys(t for t in topics if t))
+
+
+def _open_outside(url: QUrl) -> None:
+    """A web link, or an attachment of the vault (a PDF, a canvas), clicked in the preview:
+    the system's browser or viewer opens it (the preview itself never loads it)."""
+    if url.scheme() in ("http", "https", "mailto", "file"):
+        QDesktopServices.openUrl(url)
 
 
 class EditorForm(QWidget):
@@ -79,27 +94,29 @@ class EditorForm(QWidget):
         font.setPointSizeF(font.pointSizeF() * 1.45)
         font.setWeight(QFont.Weight.DemiBold)
         self.title_edit.setFont(font)
-        self.aliases_label = QLabel()  # Obsidian's `aliases:`, shown under the title
-        self.aliases_label.setObjectName("aliasesLabel")
-        self.aliases_label.setEnabled(False)
-        self.aliases_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.aliases_label.hide()
+        self.aliases_edit = QLineEdit()  # Obsidian's `aliases:`, as a comma list
+        self.aliases_edit.setObjectName("aliasesEdit")
         self.topics_edit = QLineEdit()
         self.importance_combo = QComboBox()
         self.dirty_label = QLabel()
         self.dirty_label.setObjectName("dirtyLabel")
         self.preview_button = QToolButton()
         self.preview_button.setCheckable(True)
+        self.properties_button = QToolButton()  # opens the other frontmatter keys
+        self.properties_button.setCheckable(True)
+        self.properties = PropertiesBox()
+        self.properties.hide()
         self.save_button = QToolButton()
         self.delete_button = QToolButton()
-        for button in (self.preview_button, self.save_button, self.delete_button):
+        buttons = (self.properties_button, self.preview_button)
+        for button in (*buttons, self.save_button, self.delete_button):
             button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
             button.setAutoRaise(True)
         self.banner = QLabel()
         self.banner.setWordWrap(True)
         self.banner.setObjectName("editorBanner")
         self.banner.hide()
-        self.body_edit = QPlainTextEdit()
+        self.body_edit = CompletingEdit()  # [[ completion: editor.LinkCompleter
         self.body_edit.setObjectName("bodyEdit")
         self.body_edit.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         self.body_edit.setFrameShape(QPlainTextEdit.Shape.NoFrame)
@@ -124,13 +141,17 @@ class EditorForm(QWidget):
         self.topics_label.setBuddy(self.topics_edit)
         self.importance_label = QLabel()
         self.importance_label.setBuddy(self.importance_combo)
+        self.aliases_label = QLabel()
+        self.aliases_label.setBuddy(self.aliases_edit)
         self.topics_edit.setMinimumWidth(self.fontMetrics().horizontalAdvance("x" * 12))
+        self.aliases_edit.setMinimumWidth(self.fontMetrics().horizontalAdvance("x" * 12))
         # Topics and importance are two pairs that also wrap onto two lines when narrower.
         self.field_group = QWidget()
         self.field_flow = FlowLayout(self.field_group, spacing=8)
         self.field_flow.setContentsMargins(0, 0, 0, 0)
         for label, field in (
             (self.topics_label, self.topics_edit),
+            (self.aliases_label, self.aliases_edit),
             (self.importance_label, self.importance_combo),
         ):
             pair = QWidget()
@@ -145,6 +166,7 @@ class EditorForm(QWidget):
         action_row.setContentsMargins(0, 0, 0, 0)
         action_row.setSpacing(8)
         action_row.addWidget(self.dirty_label)
+        action_row.addWidget(self.properties_button)
         action_row.addWidget(self.preview_button)
         action_row.addWidget(self.save_button)
         action_row.addWidget(self.delete_button)
@@ -158,8 +180,8 @@ class EditorForm(QWidget):
         head.setContentsMargins(14, 10, 14, 6)
         head.setSpacing(6)
         head.addWidget(self.title_edit)
-        head.addWidget(self.aliases_label)
         head.addLayout(fields)
+        head.addWidget(self.properties)
         head.addWidget(self.banner)
         foot = QHBoxLayout()
         foot.setContentsMargins(14, 4, 14, 6)
@@ -172,8 +194,10 @@ class EditorForm(QWidget):
         layout.addWidget(self.body_stack, 1)
         layout.addLayout(foot)
         self.setTabOrder(self.title_edit, self.topics_edit)
-        self.setTabOrder(self.topics_edit, self.importance_combo)
-        self.setTabOrder(self.importance_combo, self.body_edit)
+        self.setTabOrder(self.topics_edit, self.aliases_edit)
+        self.setTabOrder(self.aliases_edit, self.importance_combo)
+        self.setTabOrder(self.importance_combo, self.properties.edit)
+        self.setTabOrder(self.properties.edit, self.body_edit)
 
     def _two_rows_needed(self, width: int) -> bool:
         margins = 28 + self.fields.horizontalSpacing()
@@ -205,11 +229,15 @@ class EditorForm(QWidget):
     def _connect(self) -> None:
         self.title_edit.textChanged.connect(self._edited)
         self.topics_edit.textChanged.connect(self._edited)
+        self.aliases_edit.textChanged.connect(self._edited)
+        self.properties.edited.connect(self._edited)
+        self.properties_button.toggled.connect(self.properties.setVisible)
         self.importance_combo.currentIndexChanged.connect(self._edited)
         self.body_edit.document().modificationChanged.connect(self._edited)
         self.preview_button.toggled.connect(self.show_preview)
         self.link_clicks.link_clicked.connect(self.link_requested)
         self.preview.wiki_link_clicked.connect(self.link_requested)
+        self.preview.link_clicked.connect(_open_outside)
         self.preview_shortcut.activated.connect(self.preview_button.toggle)
         self.save_button.clicked.connect(self.save_requested)
         self.delete_button.clicked.connect(self.delete_requested)
@@ -239,7 +267,12 @@ class EditorForm(QWidget):
         if getattr(self, "_meta_memory", None) is not None:
             self._show_meta(self._meta_memory)
         self.body_edit.setToolTip(self.tr("Ctrl+click a [[link]] to open the memory it names"))
-        self._show_aliases(getattr(self, "_aliases", []))
+        self.aliases_label.setText(self.tr("&Aliases"))
+        self.aliases_edit.setPlaceholderText(self.tr("other names, comma separated"))
+        self.properties_button.setText(self.tr("Properties"))
+        self.properties_button.setToolTip(
+            self.tr("The note's other properties (publish, cssclasses, …) as YAML lines")
+        )
         if getattr(self, "_placeholder", None) is not None:
             self._placeholder.setText(
                 self.tr("Select a memory on the left, or press Ctrl+N to write a new one.")
@@ -259,7 +292,8 @@ class EditorForm(QWidget):
     def fill(self, memory: Memory) -> None:
         self._filling = True
         self.title_edit.setText(memory.title)
-        self._show_aliases(memory.aliases)
+        self.aliases_edit.setText(", ".join(memory.aliases))
+        self.properties.fill(memory.extra)
         self.topics_edit.setText(", ".join(memory.topics))
         index = self.importance_combo.findData(memory.importance)
         self.importance_combo.setCurrentIndex(max(0, index))
@@ -303,7 +337,9 @@ class EditorForm(QWidget):
         return (
             title != memory.title
             or topics != list(memory.topics)
+            or parse_aliases(self.aliases_edit.text()) != list(memory.aliases)
             or importance != memory.importance
+            or self.properties.changed()
             or body_changed
         )
 
@@ -326,13 +362,6 @@ class EditorForm(QWidget):
                 selections.append(selection)
                 found = body.document().find(term, found.selectionEnd())
         body.setExtraSelections(selections)
-
-    def _show_aliases(self, aliases: list[str]) -> None:
-        self._aliases = list(aliases)
-        text = self.tr("Also called: {names}").format(names=", ".join(aliases)) if aliases else ""
-        self.aliases_label.setText(text)
-        self.aliases_label.setToolTip(text)
-        self.aliases_label.setVisible(bool(aliases))
 
     def show_dirty(self, dirty: bool) -> None:
         self.dirty_label.setVisible(dirty)
@@ -357,7 +386,13 @@ class EditorForm(QWidget):
         meta = self.meta_label.property("folder")
         if isinstance(meta, str) and meta:
             folder = Path(meta)
-        self.preview.show_markdown(self.body_edit.toPlainText(), folder or self.vault, self.vault)
+        memory = getattr(self, "_meta_memory", None)
+        self.preview.show_markdown(
+            self.body_edit.toPlainText(),
+            folder or self.vault,
+            self.vault,
+            note_id=memory.id if memory is not None and memory.path is not None else None,
+        )
 
     def _show_meta(self, memory: Memory) -> None:
         self._meta_memory = memory  # shown again in the new language by retranslate()

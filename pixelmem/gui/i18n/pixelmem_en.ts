@@ -4,7 +4,7 @@
 <context>
     <name>BacklinksPanel</name>
     <message numerus="yes">
-        <location filename="../backlinks_panel.py" line="111"/>
+        <location filename="../panels/backlinks_panel.py" line="111"/>
         <source>Linked mentions (%n)</source>
         <translation>
             <numerusform>Linked mentions (%n)</numerusform>
@@ -12,7 +12,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../backlinks_panel.py" line="112"/>
+        <location filename="../panels/backlinks_panel.py" line="112"/>
         <source>Unlinked mentions (%n)</source>
         <translation>
             <numerusform>Unlinked mentions (%n)</numerusform>
@@ -23,7 +23,7 @@
 <context>
     <name>ChatImportCounts</name>
     <message numerus="yes">
-        <location filename="../chat/chat_import.py" line="1" />
+        <location filename="../chat/chat_import.py" line="35"/>
         <source>Imported %n conversations</source>
         <translation>
             <numerusform>Imported %n conversation</numerusform>
@@ -31,7 +31,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../chat/chat_import.py" line="1" />
+        <location filename="../chat/chat_import.py" line="38"/>
         <source>%n already there</source>
         <translation>
             <numerusform>%n already there</numerusform>
@@ -42,7 +42,7 @@
 <context>
     <name>ChatPane</name>
     <message numerus="yes">
-        <location filename="../chat/pane.py" line="429"/>
+        <location filename="../chat/pane.py" line="445"/>
         <source>%n memories, {chars} of {budget} context characters</source>
         <translation>
             <numerusform>%n memory, {chars} of {budget} context characters</numerusform>
@@ -50,7 +50,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../chat/pane.py" line="438"/>
+        <location filename="../chat/pane.py" line="454"/>
         <source>%n earlier messages left out to fit the model&apos;s context ({tokens}).</source>
         <translation>
             <numerusform>%n earlier message left out to fit the model&apos;s context ({tokens}).</numerusform>
@@ -61,7 +61,7 @@
 <context>
     <name>ChatSettingsPage</name>
     <message numerus="yes">
-        <location filename="../settings_chat.py" line="132"/>
+        <location filename="../dialogs/settings_chat.py" line="132"/>
         <source>✓ %n models; “{model}” is not among them.</source>
         <translation>
             <numerusform>✓ %n model; “{model}” is not among them.</numerusform>
@@ -69,7 +69,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../settings_chat.py" line="135"/>
+        <location filename="../dialogs/settings_chat.py" line="135"/>
         <source>✓ %n models.</source>
         <translation>
             <numerusform>✓ %n model.</numerusform>
@@ -80,7 +80,7 @@
 <context>
     <name>DuplicatesDialog</name>
     <message numerus="yes">
-        <location filename="../duplicates_dialog.py" line="85"/>
+        <location filename="../dialogs/duplicates_dialog.py" line="85"/>
         <source>%n memories</source>
         <translation>
             <numerusform>%n memory</numerusform>
@@ -88,7 +88,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../duplicates_dialog.py" line="98"/>
+        <location filename="../dialogs/duplicates_dialog.py" line="98"/>
         <source>%n groups of near-duplicates. Double-click to open one.</source>
         <translation>
             <numerusform>%n group of near-duplicates. Double-click to open it.</numerusform>
@@ -97,9 +97,20 @@
     </message>
 </context>
 <context>
+    <name>FolderTree</name>
+    <message numerus="yes">
+        <location filename="../panels/folder_tree.py" line="73"/>
+        <source>%Ln memories in {folder}</source>
+        <translation>
+            <numerusform>%Ln memory in {folder}</numerusform>
+            <numerusform>%Ln memories in {folder}</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ImportCounts</name>
     <message numerus="yes">
-        <location filename="../import_report.py" line="20"/>
+        <location filename="../dialogs/import_report.py" line="55"/>
         <source>Imported %n files.</source>
         <translation>
             <numerusform>Imported %n file.</numerusform>
@@ -107,7 +118,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../import_report.py" line="24"/>
+        <location filename="../dialogs/import_report.py" line="59"/>
         <source>%n files were skipped (already there, or not a kind pixelmem reads).</source>
         <translation>
             <numerusform>%n file was skipped (already there, or not a kind pixelmem reads).</numerusform>
@@ -115,7 +126,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../import_report.py" line="28"/>
+        <location filename="../dialogs/import_report.py" line="63"/>
         <source>%n files could not be imported.</source>
         <translation>
             <numerusform>%n file could not be imported.</numerusform>
@@ -126,7 +137,7 @@
 <context>
     <name>InboxView</name>
     <message numerus="yes">
-        <location filename="../inbox_view.py" line="190"/>
+        <location filename="../panels/inbox_view.py" line="193"/>
         <source>%n drafts from AI tools waiting for review</source>
         <translation>
             <numerusform>%n draft from AI tools waiting for review</numerusform>
@@ -137,7 +148,7 @@
 <context>
     <name>LinkCounts</name>
     <message numerus="yes">
-        <location filename="../link_updates.py" line="46"/>
+        <location filename="../editor/link_updates.py" line="46"/>
         <source>%n links to “{old}” in other memories would no longer lead anywhere.</source>
         <translation>
             <numerusform>%n link to “{old}” in another memory would no longer lead anywhere.</numerusform>
@@ -148,7 +159,7 @@
 <context>
     <name>MapView</name>
     <message numerus="yes">
-        <location filename="../map_view.py" line="220"/>
+        <location filename="../map/map_view.py" line="226"/>
         <source>%Ln memories</source>
         <translation>
             <numerusform>%Ln memory</numerusform>
@@ -156,7 +167,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../map_view.py" line="221"/>
+        <location filename="../map/map_view.py" line="227"/>
         <source>%Ln clusters</source>
         <translation>
             <numerusform>%Ln cluster</numerusform>
@@ -164,7 +175,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../map_view.py" line="272"/>
+        <location filename="../map/map_view.py" line="278"/>
         <source>Topic to add to %n memories:</source>
         <translation>
             <numerusform>Topic to add to %n memory:</numerusform>
@@ -175,7 +186,7 @@
 <context>
     <name>MemoriesPanel</name>
     <message numerus="yes">
-        <location filename="../chat/widgets.py" line="409"/>
+        <location filename="../chat/widgets.py" line="412"/>
         <source>Memories used (%n)</source>
         <translation>
             <numerusform>Memories used (%n)</numerusform>
@@ -186,7 +197,7 @@
 <context>
     <name>MemoryListPanel</name>
     <message numerus="yes">
-        <location filename="../memory_list.py" line="241"/>
+        <location filename="../memory_list/memory_list.py" line="259"/>
         <source>%Ln memories</source>
         <translation>
             <numerusform>%Ln memory</numerusform>
@@ -194,7 +205,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../memory_list.py" line="243"/>
+        <location filename="../memory_list/memory_list.py" line="261"/>
         <source>{shown} of %Ln memories</source>
         <translation>
             <numerusform>{shown} of %Ln memory</numerusform>
@@ -203,9 +214,20 @@
     </message>
 </context>
 <context>
+    <name>ProposingMixin</name>
+    <message numerus="yes">
+        <location filename="../chat/proposing.py" line="58"/>
+        <source>%n proposed memories wait in the review inbox</source>
+        <translation>
+            <numerusform>%n proposed memory waits in the review inbox</numerusform>
+            <numerusform>%n proposed memories wait in the review inbox</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ResultDelegate</name>
     <message numerus="yes">
-        <location filename="../search_results.py" line="235"/>
+        <location filename="../panels/search_results.py" line="243"/>
         <source>%n copies</source>
         <translation>
             <numerusform>%n copy</numerusform>
@@ -216,7 +238,7 @@
 <context>
     <name>SearchPanel</name>
     <message numerus="yes">
-        <location filename="../search_panel.py" line="168"/>
+        <location filename="../panels/search_panel.py" line="199"/>
         <source>%Ln results · {ms} ms</source>
         <translation>
             <numerusform>%Ln result · {ms} ms</numerusform>
@@ -224,7 +246,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../search_panel.py" line="204" />
+        <location filename="../panels/search_panel.py" line="219"/>
         <source>▾ Show %n weaker match(es)</source>
         <translation>
             <numerusform>▾ Show %n weaker match</numerusform>
@@ -235,7 +257,7 @@
 <context>
     <name>SkippedDialog</name>
     <message numerus="yes">
-        <location filename="../skipped_dialog.py" line="35"/>
+        <location filename="../dialogs/skipped_dialog.py" line="35"/>
         <source>%n files in the vault could not be read as memories. They are left untouched; fix them in another editor and pixelmem picks them up.</source>
         <translation>
             <numerusform>%n file in the vault could not be read as a memory. It is left untouched; fix it in another editor and pixelmem picks it up.</numerusform>
@@ -246,7 +268,7 @@
 <context>
     <name>TagPane</name>
     <message numerus="yes">
-        <location filename="../panels/tag_pane.py" line="1"/>
+        <location filename="../panels/tag_pane.py" line="80"/>
         <source>%Ln memories tagged #{tag}</source>
         <translation>
             <numerusform>%Ln memory tagged #{tag}</numerusform>
@@ -257,7 +279,7 @@
 <context>
     <name>VaultSession</name>
     <message numerus="yes">
-        <location filename="../session.py" line="362"/>
+        <location filename="../session.py" line="424"/>
         <source>Updated the links in %n memories</source>
         <translation>
             <numerusform>Updated the links in %n memory</numerusform>
@@ -265,22 +287,11 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../session.py" line="383"/>
+        <location filename="../session.py" line="445"/>
         <source>Imported %Ln file(s)</source>
         <translation>
             <numerusform>Imported %Ln file</numerusform>
             <numerusform>Imported %Ln files</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
-    <name>ProposingMixin</name>
-    <message numerus="yes">
-        <location filename="../chat/proposing.py" line="1" />
-        <source>%n proposed memories wait in the review inbox</source>
-        <translation>
-            <numerusform>%n proposed memory waits in the review inbox</numerusform>
-            <numerusform>%n proposed memories wait in the review inbox</numerusform>
         </translation>
     </message>
 </context>

@@ -111,6 +111,7 @@ class MapCanvas(QGraphicsView):
         self.titles: list[str] = []
         self._xy = np.zeros((0, 2))
         self._labels: list[QGraphicsSimpleTextItem] = []
+        self._anchors: list[QPointF] = []  # where each label belongs (scene), largest first
         self._band = QRect()
         self._press = QPointF()
         self.selected = np.zeros(0, np.int64)
@@ -148,6 +149,8 @@ class MapCanvas(QGraphicsView):
         for item in self._labels:
             self.scene().removeItem(item)
         self._labels = [self._label(x, y, text) for x, y, text in labels]
+        self._anchors = [QPointF(x, y) for x, y, _text in labels]
+        self.spread_labels()
         if not keep_view or self._fitted:
             QTimer.singleShot(0, self, self.fit)  # once the layout has given the view its size
 
@@ -161,11 +164,31 @@ class MapCanvas(QGraphicsView):
             bounds.adjusted(-margin, -margin / 3, margin, margin / 3),
             Qt.AspectRatioMode.KeepAspectRatio,
         )
+        self.spread_labels()
+
+    def spread_labels(self) -> None:
+        """Labels keep their size in pixels at every zoom, so two near clusters' labels would
+        overlap when zoomed out: each (largest cluster first) goes on its own line, the nearest
+        one above or below its place that covers no label placed before it."""
+        placed: list[QRectF] = []
+        for item, anchor in zip(self._labels, self._anchors, strict=True):
+            size = item.boundingRect().size()
+            centre = self.mapFromScene(anchor)
+            spot = QRectF(centre.x() - size.width() / 2, centre.y(), size.width(), size.height())
+            for shift in (0, 1, -1, 2, -2, 3, -3, 4, -4, 5, -5):
+                moved = spot.translated(0, shift * size.height())
+                if not any(moved.intersects(other) for other in placed):
+                    spot = moved
+                    break
+            placed.append(spot)
+            item.setPos(self.mapToScene(spot.topLeft().toPoint()))
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         if self._fitted and len(self._xy):
             self.fit()
+        else:
+            self.spread_labels()
 
     def _label(self, x: float, y: float, text: str) -> QGraphicsSimpleTextItem:
         item = QGraphicsSimpleTextItem(text)
@@ -174,7 +197,7 @@ class MapCanvas(QGraphicsView):
         item.setFont(font)
         item.setBrush(self.palette().text())
         item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
-        item.setPos(x - item.boundingRect().width() / 2, y)
+        item.setPos(x, y)  # centred by spread_labels
         item.setZValue(1)
         self.scene().addItem(item)
         return item
@@ -201,6 +224,7 @@ class MapCanvas(QGraphicsView):
         steps = event.angleDelta().y() / 120
         self._fitted = False
         self.scale(ZOOM_STEP**steps, ZOOM_STEP**steps)
+        self.spread_labels()
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         self._press = event.position()

@@ -161,6 +161,15 @@ PANELS: tuple[Panel, ...] = (
         hidden=True,
         goto=GoTo("show_tags", _title(QT_TRANSLATE_NOOP("menus", "&Tags")), "Ctrl+6"),
     ),
+    Panel(
+        "folders",
+        _title(QT_TRANSLATE_NOOP("MainWindow", "Folders")),
+        "pixelmem.gui.panels.folder_tree",
+        LEFT,
+        below="memories",
+        hidden=True,
+        goto=GoTo("show_folders", _title(QT_TRANSLATE_NOOP("menus", "F&olders")), "Ctrl+7"),
+    ),
 )
 
 

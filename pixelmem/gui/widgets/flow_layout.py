@@ -16,7 +16,7 @@ when there is room:
 from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QRect, QSize, Qt
-from PySide6.QtWidgets import QLayout, QLayoutItem, QWidget
+from PySide6.QtWidgets import QLayout, QLayoutItem, QWidget, QWidgetItem
 
 SHRINK = 0.6  # an item on a shared line keeps at least this much of its preferred width
 
@@ -29,6 +29,12 @@ class FlowLayout(QLayout):
         # heightForWidth by width until the layout is invalidated (an item added, shown,
         # hidden or resized hints): Qt asks it dozens of times per layout pass.
         self._heights: dict[int, int] = {}
+
+    def addWidget(self, widget: QWidget) -> None:
+        """Wrap ``widget`` in an item made here: the wrapper of one Qt's ``addWidget`` makes
+        goes stale once Python drops a wrapper above it ("QWidgetItem already deleted")."""
+        self.addChildWidget(widget)
+        self.addItem(QWidgetItem(widget))
 
     def addItem(self, item: QLayoutItem) -> None:
         self._items.append(item)

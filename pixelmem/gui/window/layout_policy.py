@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import shiboken6
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QApplication,
@@ -119,11 +119,12 @@ class CoveredTabs(QObject):
 
 
 def fit_tab_bars(window: QMainWindow) -> None:
-    """The dock tab bars elide their titles ("Backl…") instead of hiding tabs behind scroll
-    arrows when a narrow window has more tabs than room (Search, Chat, Map, Related, …)."""
+    """The dock tab bars elide their titles ("Backl…") before hiding tabs behind scroll
+    arrows when a narrow window has more tabs than room (Search, Chat, Map, Related, …); the
+    arrows come only when even the elided tabs do not fit, so a column of many tabs (the list
+    with Inbox, Folders and Tags on an 800×600 screen) never makes the window wider than it."""
     for bar in window.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly):
-        if bar.usesScrollButtons():
-            bar.setUsesScrollButtons(False)
+        if bar.elideMode() != Qt.TextElideMode.ElideRight:
             bar.setElideMode(Qt.TextElideMode.ElideRight)
 
 
@@ -161,19 +162,25 @@ class DockShares(QObject):
         *,
         first_layout: bool,
         tabs_when_short: tuple[QDockWidget, ...] = (),
+        target: QSize | None = None,
     ) -> None:
         super().__init__(window)
         self.window = window
+        self._target = target  # the most the screen has room for
         self.covered = covered
         self._tabs_when_short = tabs_when_short
         self._first_layout = first_layout
+        self._first_show = True
         window.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.window and event.type() == QEvent.Type.Show and self._first_layout:
-            self._first_layout = False
-            self._stack_when_short()
-            QTimer.singleShot(0, self._first_shares)  # once the layout has placed the docks
+        if watched is self.window and event.type() == QEvent.Type.Show and self._first_show:
+            self._first_show = False
+            if self._first_layout or self._docks_too_tall():
+                self._stack_when_short()
+            if self._first_layout:
+                self._first_layout = False
+                QTimer.singleShot(0, self._first_shares)  # once the layout placed the docks
         elif watched is self.window and event.type() == QEvent.Type.Resize:
             assert isinstance(event, QResizeEvent)
             old, new = event.oldSize().width(), event.size().width()
@@ -182,10 +189,30 @@ class DockShares(QObject):
                 QTimer.singleShot(0, lambda: self._apply(shares))  # after Qt's own layout
         return False
 
+    def _docks_too_tall(self) -> bool:
+        """A layout saved on a taller screen: its docks above each other need more height
+        than the screen has room for (the window would grow past the screen's bottom)."""
+        room = self._target.height() if self._target is not None else self.window.height()
+        return self.window.minimumSizeHint().height() > room
+
+    def fit_docks(self) -> None:
+        """After docks came (the chat, the map, built after the scan): if they make the window
+        taller than its screen has room for, stack the right column and fit it again."""
+        if self._docks_too_tall():
+            self._stack_when_short()
+            QTimer.singleShot(0, self, self._refit)
+
+    def _refit(self) -> None:
+        from pixelmem.gui.window.screen_fit import fit_on_screen
+
+        fit_on_screen(self.window)
+
     def _stack_when_short(self) -> None:
         """A short window (800×600) cannot hold two docks above each other with the chat's
         input, buttons and banner in one of them: the others become tabs of the first."""
-        if not self._tabs_when_short or self.window.height() >= SHORT_WINDOW:
+        if not self._tabs_when_short:
+            return
+        if self.window.height() >= SHORT_WINDOW and not self._docks_too_tall():
             return
         first, *others = self._tabs_when_short
         for other in others:

@@ -44,7 +44,7 @@ def build_views(window: QWidget, host: PanelHost, list_model: MemoryListModel) -
         duplicate_banner=DuplicateBanner(engine, bus, window),
         topic_suggestions=TopicSuggestions(engine, bus, editor.form.topics_edit, window),
         link_index=LinkIndex(lambda: session.store, bus, window),
-        quick_switcher=QuickSwitcher(session.store.list, window),
+        quick_switcher=QuickSwitcher(session.store.list, window, lambda: session.store.root),
     )
     editor.memory_opened.connect(views.topic_suggestions.set_memory)
     restore_editor_state(editor.form)  # the preview as the person left it

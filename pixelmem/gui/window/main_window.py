@@ -215,6 +215,8 @@ class MainWindow(QMainWindow):
         self._views = views
 
     def _stage_built(self, stage: Stage) -> None:
+        if hasattr(self, "dock_shares"):  # new docks may not fit a short screen as saved
+            self.dock_shares.fit_docks()
         if stage is Stage.AFTER_PAINT:
             self.views_ready.emit()
         else:

@@ -153,7 +153,12 @@ def build_menus(
     """The menu bar: the table's entries run ``commands``' methods; a panel's "go to" entry
     runs its command, else ``reveal(panel name)``. Returns (menus, actions by name)."""
     bar = window.menuBar()
-    menus = {key: bar.addMenu("") for key in MENU_TITLES}
+    # Menus made here, not by ``bar.addMenu(title)``: a wrapper of a menu Qt made goes stale
+    # when Python drops the bar's wrapper, and the next relabel or View entry raised
+    # "QMenu already deleted" (issue 28).
+    menus = {key: QMenu(window) for key in MENU_TITLES}
+    for menu in menus.values():
+        bar.addMenu(menu)
     actions: dict[str, QAction] = {}
     for row in MENU_TABLE:
         menu = menus[row.menu]

@@ -65,6 +65,13 @@ class Navigator(QObject):
             missing = QCoreApplication.translate("MainWindow", "No memory is called “{target}” yet")
             window.bus.message_reported.emit(missing.format(target=target))
             return
+        form = window.views.editor.form
+        if heading and form.preview_button.isChecked():  # read on, in the preview, there
+            from pixelmem.core.vault.markdown_html import anchor_name
+
+            self.open_memory(memory_id)
+            form.preview.scroll_to(anchor_name(heading))
+            return
         span = None
         if heading:
             from pixelmem.core.vault.links import heading_span

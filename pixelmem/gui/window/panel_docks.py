@@ -25,7 +25,7 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QWidget
 from pixelmem.gui import workers
 from pixelmem.gui.panels.host import PanelHost
 from pixelmem.gui.panels.registry import PANELS, Panel, Stage, check_panels, panel_named
-from pixelmem.gui.window.layout_policy import CoveredTabs, fit_tab_bars
+from pixelmem.gui.window.layout_policy import SHORT_WINDOW, CoveredTabs, fit_tab_bars
 
 BELOW_SHARE = 200  # px: with twice that above it, a dock placed below takes a third
 
@@ -161,11 +161,18 @@ class PanelDocks(QObject):
     def _place(self, panel: Panel, dock: QDockWidget) -> None:
         """The panel's first place: a tab behind another dock, or below the docks of its area
         (``below``; not splitDockWidget, which makes it one more tab when its neighbour is in
-        a tab group, as the memory list is with the inbox)."""
+        a tab group, as the memory list is with the inbox). In a window lower than
+        ``SHORT_WINDOW`` a ``below`` panel is a tab beside that neighbour."""
         window = self._window
         window.addDockWidget(panel.area, dock, Qt.Orientation.Vertical)  # last in its area
         if panel.tab_of:
             beside = self._neighbour(panel.tab_of)
+            window.tabifyDockWidget(beside, dock)
+            beside.raise_()
+        elif panel.below and window.height() < SHORT_WINDOW:
+            # No room below in a short window (800×600): the two docks' least heights would
+            # make the window taller than the screen. A tab beside the neighbour instead.
+            beside = self._neighbour(panel.below)
             window.tabifyDockWidget(beside, dock)
             beside.raise_()
         elif panel.below:

@@ -1,7 +1,8 @@
 """The quick switcher (Ctrl+P, and Ctrl+O as Obsidian users expect): type, arrows, Enter.
 
 A panel floating over the top of the window (a child widget, not a separate window, so no
-window manager gets a say in focus or stacking): a line edit and the best matches by title or alias
+window manager gets a say in focus or stacking): a line edit and the best matches by title,
+alias or path in the vault
 (:func:`pixelmem.core.vault.quick_switch.rank_memories`, run on a worker so a 10k-memory
 vault never stalls typing). Matched characters are bold; an alias match shows the title it
 belongs to. Enter opens the selected memory; Escape, or focus going elsewhere, closes it.
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
+from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeyEvent
@@ -38,8 +40,14 @@ class QuickSwitcher(QFrame):
     memory_chosen = Signal(str)
     results_shown = Signal(int)  # number of rows (tests wait on it)
 
-    def __init__(self, memories: Callable[[], list[Memory]], parent: QWidget | None = None):
+    def __init__(
+        self,
+        memories: Callable[[], list[Memory]],
+        parent: QWidget | None = None,
+        root: Callable[[], Path | None] = lambda: None,
+    ):
         super().__init__(parent)
+        self._root = root
         self.setObjectName("quickSwitcher")
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setAutoFillBackground(True)
@@ -75,7 +83,7 @@ class QuickSwitcher(QFrame):
         self.retranslate()
 
     def retranslate(self) -> None:
-        self.query_edit.setPlaceholderText(self.tr("Go to a memory by title or alias…"))
+        self.query_edit.setPlaceholderText(self.tr("Go to a memory by title, alias or file…"))
         self.hint.setText(self.tr("↑↓ to move · Enter to open · Esc to close"))
 
     def popup(self) -> None:
@@ -93,12 +101,12 @@ class QuickSwitcher(QFrame):
         self.query_edit.setFocus(Qt.FocusReason.PopupFocusReason)
 
     def _search(self, text: str) -> None:
-        snapshot, listed = self._snapshot, self._memories
+        snapshot, listed, root = self._snapshot, self._memories, self._root()
 
         def rank() -> tuple[list[Memory], list[SwitchMatch]]:
             # Copying 10k memories takes ~20 ms: not on the UI thread, and once per popup.
             memories = snapshot if snapshot is not None else listed()
-            return memories, rank_memories(memories, text, MAX_ROWS)
+            return memories, rank_memories(memories, text, MAX_ROWS, root)
 
         self._latest.submit(rank, self._ranked, context=self)
 
@@ -111,7 +119,8 @@ class QuickSwitcher(QFrame):
         for match in matches:
             item = QListWidgetItem()
             item.setData(_ID_ROLE, match.memory_id)
-            label = QLabel(_rich(match, self.tr("(alias of {title})")))
+            note = self.tr("(alias of {title})") if match.alias else self.tr("({title})")
+            label = QLabel(_rich(match, note))
             label.setTextFormat(Qt.TextFormat.RichText)
             label.setContentsMargins(6, 3, 6, 3)
             item.setSizeHint(label.sizeHint())
@@ -167,7 +176,7 @@ def _rich(match: SwitchMatch, alias_note: str) -> str:
     text = "".join(
         f"<b>{html.escape(c)}</b>" if i in marked else html.escape(c) for i, c in enumerate(name)
     )
-    if match.alias is not None:
+    if match.alias is not None or match.path is not None:
         note = html.escape(alias_note.format(title=match.title))
         # No colour of its own: grey would be unreadable on the selected row's highlight.
         text += f"&nbsp;&nbsp;<small>{note}</small>"

@@ -40,11 +40,19 @@ class UndoDeleteKey(QObject):
         self.window = window
         self.action = action
         action.setEnabled(False)
-        trashed.connect(lambda *_: action.setEnabled(True))
-        restored.connect(lambda *_: action.setEnabled(False))
+        # Bound methods: Qt drops the connections when this object goes, a lambda would keep
+        # calling a deleted action (the signals' owner may outlive the window).
+        trashed.connect(self._enable)
+        restored.connect(self._disable)
         app = QApplication.instance()
         assert isinstance(app, QApplication)
         app.focusChanged.connect(self._focus_changed)
+
+    def _enable(self, *_args: object) -> None:
+        self.action.setEnabled(True)
+
+    def _disable(self, *_args: object) -> None:
+        self.action.setEnabled(False)
 
     def _focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
         text_widget = isinstance(new, QLineEdit | QPlainTextEdit | QTextEdit)

@@ -367,3 +367,21 @@ def test_a_full_disk_while_restoring_is_named_as_such(tmp_path, monkeypatch) -> 
     message = str(caught.value)
     assert "cannot write" in message and "No space left on device" in message
     assert "b.tar.gz" not in message  # the archive is not blamed
+
+
+def test_obsidian_settings_plugins_and_themes_are_backed_up(
+    obsidian_syntax: Path, tmp_path: Path
+) -> None:
+    """``.obsidian/`` (hotkeys, plugins, themes) is part of the vault: a restored vault opens in
+    Obsidian as it was (issue 28)."""
+    (obsidian_syntax / ".obsidian" / "plugins" / "word-count" / ".hotreload").write_text("")
+    archive = tmp_path / "vault.tar.gz"
+    create_backup(obsidian_syntax, archive)
+    target = tmp_path / "restored"
+    restore_backup(archive, target)
+    expected = {k: v for k, v in _files(obsidian_syntax).items() if not k.startswith(".pixelmem/")}
+    restored = {k: v for k, v in _files(target).items() if not k.startswith(".pixelmem/")}
+    assert restored == expected
+    assert ".obsidian/hotkeys.json" in restored
+    assert ".obsidian/plugins/word-count/.hotreload" in restored
+    assert "Canvas/My canvas.canvas" in restored and "Bases/Books.base" in restored

@@ -21,7 +21,7 @@ def test_a_draft_is_a_memory_file_in_the_inbox(vault: Path) -> None:
     assert draft.path is not None and draft.path.parent == vault / ".pixelmem" / "inbox"
     data = parse_document(draft.path.read_text(encoding="utf-8")).data
     assert data["id"] == draft.id and data["title"] == "Rust lifetimes"
-    assert data["topics"] == ["rust"] and data["importance"] == "high"
+    assert data["tags"] == ["rust"] and data["importance"] == "high"  # tags: as Obsidian reads
     assert data["source"] == "mcp:claude-code"
     assert [d.id for d in inbox.list()] == [draft.id] and inbox.count() == 1
     assert inbox.get(draft.id).body == "Borrowing rules.\n"

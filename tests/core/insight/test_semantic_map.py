@@ -126,6 +126,14 @@ def test_kmeans_orders_by_size_and_is_deterministic():
     assert len(set(choose_clusters(points).tolist())) == 2
 
 
+def test_a_map_without_gaps_is_cut_into_several_topics_not_two():
+    rng = np.random.default_rng(3)
+    points = rng.uniform(-1, 1, (173, 2))  # notes spread over the map, no clear groups
+    assert len(set(choose_clusters(points).tolist())) >= 4
+    groups = np.concatenate([rng.normal(c, 0.05, (30, 2)) for c in ((0, 0), (3, 0), (0, 3))])
+    assert len(set(choose_clusters(groups).tolist())) == 3  # clear groups: as many clusters
+
+
 def test_cluster_keywords_english_and_chinese():
     texts = [
         "Rust borrow checker and lifetimes",
@@ -137,9 +145,25 @@ def test_cluster_keywords_english_and_chinese():
     ]
     terms = [label_terms(t) for t in texts]
     assert "the" not in terms[1] and "~borrow" not in terms[0] and "数" not in terms[3]
+    assert "lucide-send.svg" not in label_terms("see lucide-send.svg")  # a file name: no topic
     words = cluster_keywords(terms, np.array([0, 0, 0, 1, 1, 1]), 2)
     assert words[0][0] == "rust" and "borrow" in words[0]
     assert words[1][0] == "数据库" and "据库" not in words[1] and "索引" in words[1]
+
+
+def test_chinese_labels_are_words_not_pairs_across_a_boundary():
+    texts = [
+        "发布服务可以把笔记发布成网站",
+        "用发布服务发布你的知识库",
+        "发布服务的自定义域名",
+        "同步功能在设备之间同步笔记",
+        "同步设置和端到端加密",
+        "同步历史与版本恢复",
+    ]
+    terms = [label_terms(t) for t in texts]
+    assert "布服" not in terms[0] and "发布" in terms[0]  # word segmentation, not bigrams
+    words = cluster_keywords(terms, np.array([0, 0, 0, 1, 1, 1]), 2)
+    assert words[0][0] in ("发布", "服务") and "同步" in words[1]
 
 
 def _engine(vault: Path) -> Engine:
@@ -184,3 +208,15 @@ def test_map_json_is_written_in_slices_and_reads_back_whole():
     assert back.ids == ids and np.allclose(back.xy, xy, atol=1e-4)
     empty = SemanticMap("m", 0, (), np.zeros((0, 2)), (), np.zeros(0, np.int32))
     assert json.loads(empty.to_json())["points"] == []
+
+
+def test_the_word_segmenter_is_not_loaded_at_launch():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, pixelmem.gui.window.main_window, pixelmem.core.insight.semantic_map;"
+        "print('rjieba' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

@@ -131,6 +131,16 @@ def test_a_date_that_names_no_day_is_text_not_a_reason_to_skip_the_note(
     assert _changed_lines(before, path.read_bytes()) == ["tags: [work, meeting]\n"]
 
 
+def test_a_note_without_tags_gets_tags_never_topics(obsidian: Path) -> None:
+    path = obsidian / "Projects" / "Garden plan.md"
+    memory = next(m for m in MemoryStore(obsidian).list() if m.path == path)
+    assert not memory.topics and b"tags" not in path.read_bytes()
+    memory.topics = ["garden", "spring"]
+    MemoryStore(obsidian).update(memory)
+    text = path.read_text()
+    assert "tags:\n- garden\n- spring\n" in text and "topics" not in text
+
+
 def test_a_topic_edit_rewrites_the_key_the_file_uses_in_its_form(obsidian: Path) -> None:
     store = MemoryStore(obsidian)
     expected = {
@@ -160,11 +170,9 @@ def test_topics_and_tags_together_each_keep_their_own(obsidian: Path) -> None:
     memory = _by_title(store)["Both keys"]
     memory.topics = ["work", "ideas"]  # planning removed, ideas added
     store.update(memory)
-    assert _changed_lines(before, path.read_bytes()) == ["topics: [ideas]\n"] or (
-        _changed_lines(before, path.read_bytes()) == ["topics:\n", "- ideas\n"]
-    )
-    assert b"tags: [work]   # a comment the user wrote\n" in path.read_bytes()
-    assert _by_title(MemoryStore(obsidian))["Both keys"].topics == ["ideas", "work"]
+    # planning leaves topics:, the new tag goes to tags: (what Obsidian reads), work stays
+    assert _changed_lines(before, path.read_bytes()) == ["topics: []\n", "tags: [work, ideas]\n"]
+    assert _by_title(MemoryStore(obsidian))["Both keys"].topics == ["work", "ideas"]
 
 
 def test_title_edits_in_toml_and_json_change_one_line(obsidian: Path) -> None:
@@ -338,9 +346,9 @@ def test_the_scan_cache_gives_back_exactly_what_a_parse_gives(
     parses: list[Path] = []
     original = vault_scan.load_with_document
 
-    def counting(path: Path, root: Path):  # type: ignore[no-untyped-def]
+    def counting(path: Path, root: Path, rule=None):  # type: ignore[no-untyped-def]
         parses.append(path)
-        return original(path, root)
+        return original(path, root, rule)
 
     monkeypatch.setattr(vault_scan, "load_with_document", counting)
     cached = MemoryStore(obsidian).list()

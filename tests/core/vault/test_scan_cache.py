@@ -90,9 +90,9 @@ def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     original = vault_scan.load_with_document
 
-    def counting(path: Path, vault_root: Path) -> tuple[Memory, Any]:
+    def counting(path: Path, vault_root: Path, rule: Any = None) -> tuple[Memory, Any]:
         seen.append(Path(path).name)
-        return original(path, vault_root)
+        return original(path, vault_root, rule)
 
     monkeypatch.setattr(vault_scan, "load_with_document", counting)
     return seen
@@ -615,8 +615,8 @@ def test_a_memory_that_cannot_be_stored_exactly_is_parsed_every_time(
     (vault / "plain.md").write_text("# Plain\n")
     counting = vault_scan.load_with_document
 
-    def with_odd_value(path: Path, vault_root: Path) -> tuple[Memory, Any]:
-        memory, doc = counting(path, vault_root)
+    def with_odd_value(path: Path, vault_root: Path, rule: Any = None) -> tuple[Memory, Any]:
+        memory, doc = counting(path, vault_root, rule)
         if Path(path).name == "odd.md":
             memory.extra["raw"] = Opaque()
         return memory, doc
@@ -820,6 +820,7 @@ def test_the_file_holds_what_one_packb_of_each_map_gives(
     header = {
         "format": scan_cache.FORMAT_VERSION,
         "code": scan_cache.code_fingerprint(),
+        "titles": cache.rule,
         "stamp_ns": cache.stamp_ns,
         "count": len(cache.entries),
     }

@@ -205,7 +205,7 @@ def test_bom_is_preserved_and_a_save_ends_the_file_with_a_newline(vault: Path) -
     assert memory.title == "A" and memory.body == "no newline at end"
     memory.topics = ["x"]
     store.update(memory)
-    expected = "\ufeff---\ntitle: A\ntopics:\n- x\n---\nno newline at end\n"
+    expected = "\ufeff---\ntitle: A\ntags:\n- x\n---\nno newline at end\n"
     assert path.read_bytes() == expected.encode()
 
 

@@ -90,3 +90,31 @@ def test_polygons_are_exact_and_grouped_by_colour():
     groups = polygons_by_cluster(xy, np.array([1, 0, 1]))
     assert sorted(groups) == [0, 1] and [len(groups[0]), len(groups[1])] == [1, 2]
     assert groups[1][1] == QPointF(1e6, -1e-6)
+
+
+def test_cluster_labels_never_overlap_at_any_zoom(qtbot):
+    from PySide6.QtCore import QRect
+
+    from pixelmem.gui.map.map_canvas import MapCanvas
+
+    canvas = MapCanvas()
+    qtbot.addWidget(canvas)
+    canvas.resize(400, 300)
+    canvas.show()
+    xy = np.array([[0.0, 0.0], [0.1, 0.0], [10.0, 10.0]])
+    labels = [(0.0, 0.0, "sync · security · devices"), (0.1, 0.0, "发布 · publish · 网站")]
+    labels.append((0.05, 0.01, "editor · syntax · core"))  # three clusters close together
+    canvas.set_points(xy, np.array([0, 1, 2]), ["a", "b", "c"], labels)
+    canvas.fit()
+
+    def rects() -> list[QRect]:
+        return [
+            QRect(canvas.mapFromScene(item.pos()), item.boundingRect().size().toSize())
+            for item in canvas._labels
+        ]
+
+    for zoom in (1.0, 0.2, 5.0):
+        canvas.scale(zoom, zoom)
+        canvas.spread_labels()
+        shown = rects()
+        assert not any(a.intersects(b) for i, a in enumerate(shown) for b in shown[i + 1 :])

@@ -79,7 +79,7 @@ def shown_pane(qtbot, window) -> TagPane:
     window.show()
     qtbot.waitExposed(window)
     pane = _pane(window)
-    with qtbot.waitSignal(pane.tags_shown, timeout=5000):
+    with qtbot.waitSignal(pane.rows_shown, timeout=5000):
         window.actions_by_name["show_tags"].trigger()
     return pane
 
@@ -156,7 +156,7 @@ def test_a_parent_tag_shows_its_nested_ones_and_follows_each_change_set(
 ) -> None:
     pane = shown_pane
     for title, tags in (("Basil", ["Garden/Herbs"]), ("Cherry tomatoes", ["garden/tomato"])):
-        with qtbot.waitSignal(pane.tags_shown, timeout=5000):
+        with qtbot.waitSignal(pane.rows_shown, timeout=5000):
             window.session.create(Memory("", title, "Grows well.", topics=tags))
     garden = _index(pane, "garden")
     assert pane.model.index(garden.row(), 1).data() == "3"
@@ -168,7 +168,7 @@ def test_a_parent_tag_shows_its_nested_ones_and_follows_each_change_set(
     pane.tree.setCurrentIndex(_index(pane, "garden/herbs"))
     qtbot.keyClick(pane.tree, Qt.Key.Key_Return)
     basil = next(m for m in window.list_model.memories() if m.title == "Basil")
-    with qtbot.waitSignal(pane.tags_shown, timeout=5000):
+    with qtbot.waitSignal(pane.rows_shown, timeout=5000):
         window.session.delete(basil.id)
     assert pane.chosen == "" and len(_shown_titles(window)) == 6
 
@@ -184,9 +184,9 @@ def test_closing_the_pane_shows_every_memory_again(qtbot, window, shown_pane: Ta
 def test_a_hidden_pane_counts_when_it_is_shown_again(qtbot, window, shown_pane: TagPane) -> None:
     dock = window.panels.dock("tags")
     dock.hide()
-    with qtbot.assertNotEmitted(shown_pane.tags_shown, wait=500):
+    with qtbot.assertNotEmitted(shown_pane.rows_shown, wait=500):
         window.session.create(Memory("", "Cold brew", "Steep overnight.", topics=["coffee"]))
-    with qtbot.waitSignal(shown_pane.tags_shown, timeout=5000):
+    with qtbot.waitSignal(shown_pane.rows_shown, timeout=5000):
         dock.show()
     assert shown_pane.model.index(_index(shown_pane, "coffee").row(), 1).data() == "2"
 
@@ -206,7 +206,7 @@ def test_open_below_the_list_it_fits_small_windows(qtbot, window, language, size
     window.show()
     qtbot.waitExposed(window)
     pane = _pane(window)
-    with qtbot.waitSignal(pane.tags_shown, timeout=5000):
+    with qtbot.waitSignal(pane.rows_shown, timeout=5000):
         window.panels.reveal("tags")
     pane.choose("garden")  # the caption and "Show all" as well
     settle(qtbot)

@@ -27,7 +27,8 @@ A [link](https://example.com) is shown, not followed.
 def test_remote_images_are_refused(qtbot, tmp_path: Path) -> None:
     preview = MarkdownPreview()
     qtbot.addWidget(preview)
-    preview.show_markdown(REMOTE, tmp_path, tmp_path)
+    with qtbot.waitSignal(preview.rendered, timeout=5000):
+        preview.show_markdown(REMOTE, tmp_path, tmp_path)
     preview.resize(400, 300)
     preview.show()
     qtbot.waitExposed(preview)
@@ -45,7 +46,8 @@ def test_images_inside_the_vault_load_and_outside_do_not(qtbot, tmp_path: Path) 
     (tmp_path / "secret.png").write_bytes(b"outside")
     preview = MarkdownPreview()
     qtbot.addWidget(preview)
-    preview.show_markdown("![a](pic.png) ![b](../secret.png)", vault, vault)
+    with qtbot.waitSignal(preview.rendered, timeout=5000):
+        preview.show_markdown("![a](pic.png) ![b](../secret.png)", vault, vault)
     assert preview._allowed(QUrl("pic.png"))
     assert not preview._allowed(QUrl("../secret.png"))
     assert not preview._allowed(QUrl("https://example.com/pic.png"))
@@ -54,7 +56,8 @@ def test_images_inside_the_vault_load_and_outside_do_not(qtbot, tmp_path: Path) 
 def test_clicking_a_link_only_reports_it(qtbot, tmp_path: Path) -> None:
     preview = MarkdownPreview()
     qtbot.addWidget(preview)
-    preview.show_markdown(REMOTE, tmp_path, tmp_path)
+    with qtbot.waitSignal(preview.rendered, timeout=5000):
+        preview.show_markdown(REMOTE, tmp_path, tmp_path)
     with qtbot.waitSignal(preview.link_clicked) as clicked:
         preview.anchorClicked.emit(QUrl("https://example.com"))
     assert clicked.args[0] == QUrl("https://example.com")
@@ -113,7 +116,8 @@ def test_files_outside_the_vault_are_never_opened(qtbot, tmp_path: Path, case: s
     preview = MarkdownPreview()
     qtbot.addWidget(preview)
     preview.resize(300, 200)
-    preview.show_markdown(text, vault, vault)
+    with qtbot.waitSignal(preview.rendered, timeout=5000):
+        preview.show_markdown(text, vault, vault)
     preview.show()
     qtbot.waitExposed(preview)
     preview.grab()  # paint: images are asked for while laid out and drawn
@@ -141,7 +145,8 @@ def test_a_fifo_inside_the_vault_is_not_opened_either(qtbot, tmp_path: Path) -> 
     watch = FifoWatch(tmp_path / "pipe.png")
     preview = MarkdownPreview()
     qtbot.addWidget(preview)
-    preview.show_markdown("![p](pipe.png)", tmp_path, tmp_path)
+    with qtbot.waitSignal(preview.rendered, timeout=5000):
+        preview.show_markdown("![p](pipe.png)", tmp_path, tmp_path)
     preview.show()
     qtbot.waitExposed(preview)
     preview.grab()
@@ -155,7 +160,10 @@ def test_vault_images_and_data_urls_are_served(qtbot, tmp_path: Path) -> None:
     data = base64.b64encode((tmp_path / "pic.png").read_bytes()).decode()
     preview = MarkdownPreview()
     qtbot.addWidget(preview)
-    preview.show_markdown(f"![a](pic.png) ![b](data:image/png;base64,{data})", tmp_path, tmp_path)
+    with qtbot.waitSignal(preview.rendered, timeout=5000):
+        preview.show_markdown(
+            f"![a](pic.png) ![b](data:image/png;base64,{data})", tmp_path, tmp_path
+        )
     preview.show()
     qtbot.waitExposed(preview)
     preview.grab()
@@ -191,7 +199,8 @@ def test_outside_files_keep_their_access_time(qtbot, tmp_path: Path, case: str) 
     )
     preview = MarkdownPreview()
     qtbot.addWidget(preview)
-    preview.show_markdown(text, vault, vault)
+    with qtbot.waitSignal(preview.rendered, timeout=5000):
+        preview.show_markdown(text, vault, vault)
     preview.show()
     qtbot.waitExposed(preview)
     preview.grab()
@@ -200,12 +209,13 @@ def test_outside_files_keep_their_access_time(qtbot, tmp_path: Path, case: str) 
 
 def test_a_huge_body_is_cut_and_can_be_shown_in_full(qtbot, tmp_path: Path) -> None:
     head = "|a|b|\n|---|---|\n"
-    text = head + "|1|2|\n" * 200 + "\nthe end\n"
+    text = head + "|1|2|\n" * 700 + "\nthe end\n"  # 1,400 cells: more than the preview lays out
     preview = MarkdownPreview()
     qtbot.addWidget(preview)
-    preview.show_markdown(text, tmp_path, tmp_path)
+    with qtbot.waitSignal(preview.rendered, timeout=5000):
+        preview.show_markdown(text, tmp_path, tmp_path)
     assert preview.is_cut and "Show all" in preview.toPlainText()
-    with qtbot.assertNotEmitted(preview.link_clicked):
+    with qtbot.assertNotEmitted(preview.link_clicked), qtbot.waitSignal(preview.rendered):
         preview.anchorClicked.emit(QUrl("pixelmem:show-all"))
     assert not preview.is_cut and "Show all" not in preview.toPlainText()
 

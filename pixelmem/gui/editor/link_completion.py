@@ -1,0 +1,167 @@
+"""``[[`` completion in the editor, as Obsidian offers it (issue 28): titles, aliases and,
+after ``#``, the headings of the note named.
+
+Typing ``[[`` (or going on typing after it) opens a popup of the vault's notes whose title or
+alias contains what was typed (an alias shows the title it belongs to); Enter or Tab puts
+``[[Title]]`` (``[[Title|alias]]`` for an alias) in place of what was typed, Esc closes it.
+After ``[[Note#`` the popup lists that note's headings. The notes are listed on a worker
+when the popup first opens and again after a change set; ranking is Qt's (substring, case
+aside), a few thousand names stay instant.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PySide6.QtCore import QObject, QStringListModel, Qt
+from PySide6.QtGui import QKeyEvent, QTextCursor
+from PySide6.QtWidgets import QAbstractItemView, QCompleter, QPlainTextEdit
+
+from pixelmem.core.vault.links import LinkResolver, link_target_for
+from pixelmem.core.vault.memory import Memory
+from pixelmem.gui.bus import MemoryBus
+from pixelmem.gui.session import VaultSession
+from pixelmem.gui.workers import LatestOnly
+
+# What was typed since the last "[[" on this line: the target, then maybe "#heading".
+_TYPED = re.compile(r"\[\[([^\[\]|#\n]*)(?:#([^\[\]|\n]*))?$")
+_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
+MAX_ROWS = 12
+
+
+@dataclass(frozen=True)
+class Candidate:
+    shown: str  # what the popup lists
+    inserted: str  # what goes between [[ and ]]
+
+
+def link_candidates(memories: list[Memory]) -> list[Candidate]:
+    """A title for each note, then each alias (``Title|alias``), titles sorted."""
+    found: list[Candidate] = []
+    for memory in sorted(memories, key=lambda m: m.title.casefold()):
+        target = link_target_for(memory)
+        found.append(Candidate(memory.title, target))
+        for alias in memory.aliases:
+            found.append(Candidate(f"{alias} → {memory.title}", f"{target}|{alias}"))
+    return found
+
+
+def heading_candidates(memory: Memory) -> list[Candidate]:
+    return [Candidate(h, h) for h in dict.fromkeys(_HEADING.findall(memory.body))]
+
+
+class CompletingEdit(QPlainTextEdit):
+    """The body editor: while a completion popup is open, Enter, Tab and Esc are the
+    popup's (QCompleter hands every key to the editor first; one it ignores, the popup
+    takes: the Qt "custom completer" pattern)."""
+
+    popup_open: Callable[[], bool] = staticmethod(lambda: False)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if self.popup_open() and event.key() in _POPUP_KEYS:
+            event.ignore()
+            return
+        super().keyPressEvent(event)
+
+
+_POPUP_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Tab, Qt.Key.Key_Escape)
+
+
+class LinkCompleter(QObject):
+    """Completes ``[[links]]`` in ``editor`` from ``session``'s notes."""
+
+    def __init__(self, editor: CompletingEdit, session: VaultSession, bus: MemoryBus) -> None:
+        super().__init__(editor)
+        self.editor = editor
+        editor.popup_open = self._popup_open
+        self.session = session
+        self.model = QStringListModel(self)
+        self.completer = QCompleter(self.model, self)
+        self.completer.setWidget(editor)
+        self.completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.completer.setFilterMode(Qt.MatchFlag.MatchContains)
+        self.completer.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
+        self.completer.setMaxVisibleItems(MAX_ROWS)
+        self.completer.activated[str].connect(self._insert)  # type: ignore[index]
+        self._memories: list[Memory] | None = None
+        self._candidates: dict[str, Candidate] = {}
+        self._latest = LatestOnly()
+        editor.textChanged.connect(self._typed)
+        bus.memory_updated.connect(self._stale)
+
+    def _popup_open(self) -> bool:
+        return self._popup().isVisible()
+
+    def _popup(self) -> QAbstractItemView:
+        popup = self.completer.popup()
+        assert popup is not None  # a completer made with a model has its popup
+        return popup
+
+    def _stale(self, *_: object) -> None:
+        self._memories = None
+
+    def _typed(self) -> None:
+        typed = self._context()
+        if typed is None:
+            self._popup().hide()
+            return
+        if self._memories is None:
+            store = self.session.store
+            self._latest.submit(store.list, self._listed, context=self)
+            return
+        self._offer(*typed)
+
+    def _listed(self, memories: list[Memory]) -> None:
+        self._memories = memories
+        typed = self._context()
+        if typed is not None:
+            self._offer(*typed)
+
+    def _context(self) -> tuple[str, str | None] | None:
+        """(the target typed, the heading typed or None) when the cursor is in a ``[[``."""
+        cursor = self.editor.textCursor()
+        if cursor.hasSelection():
+            return None
+        block = cursor.block().text()[: cursor.positionInBlock()]
+        match = _TYPED.search(block)
+        if match is None:
+            return None
+        return match.group(1), match.group(2)
+
+    def _offer(self, target: str, heading: str | None) -> None:
+        memories = self._memories or []
+        if heading is None:
+            candidates, prefix = link_candidates(memories), target
+        else:
+            found = LinkResolver(memories, self.session.store.root).resolve(target)
+            note = next((m for m in memories if m.id == found), None)
+            candidates = heading_candidates(note) if note is not None else []
+            prefix = heading
+        self._candidates = {c.shown: c for c in candidates}
+        self.model.setStringList([c.shown for c in candidates])
+        self.completer.setCompletionPrefix(prefix)
+        if not candidates or self.completer.completionCount() == 0:
+            self._popup().hide()
+            return
+        rect = self.editor.cursorRect()
+        rect.setWidth(max(240, self._popup().sizeHintForColumn(0) + 24))
+        self.completer.complete(rect)
+        self._popup().setCurrentIndex(self.completer.completionModel().index(0, 0))
+
+    def _insert(self, shown: str) -> None:
+        candidate = self._candidates.get(shown)
+        typed = self._context()
+        if candidate is None or typed is None:
+            return
+        target, heading = typed
+        cursor = self.editor.textCursor()
+        back = len(heading) if heading is not None else len(target)
+        cursor.movePosition(QTextCursor.MoveOperation.Left, QTextCursor.MoveMode.KeepAnchor, back)
+        after = cursor.block().text()[cursor.positionInBlock() + back :]
+        closing = "" if after.startswith("]]") else "]]"
+        cursor.insertText(candidate.inserted + closing)
+        if closing == "":  # jump past the "]]" that was there
+            cursor.movePosition(QTextCursor.MoveOperation.Right, n=2)
+        self.editor.setTextCursor(cursor)
