@@ -60,15 +60,15 @@ class ChatBody(QWidget):
         self.messages.addStretch(1)
         container = QWidget()
         container.setLayout(self.messages)
-        self.scroll = QScrollArea()
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.scroll.setWidget(container)
-        self.scroll.setMinimumHeight(self.fontMetrics().lineSpacing() * 2)  # short screens
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll_area.setWidget(container)
+        self.scroll_area.setMinimumHeight(self.fontMetrics().lineSpacing() * 2)  # short screens
         # Bound methods that ask the scroll area for its bar each time: a lambda holding the
         # bar's wrapper breaks once Python lets go of the wrapper Qt made ("already deleted").
-        bar = self.scroll.verticalScrollBar()
+        bar = self.scroll_area.verticalScrollBar()
         bar.rangeChanged.connect(self._follow_range)
         bar.valueChanged.connect(self._track_bottom)
 
@@ -91,7 +91,7 @@ class ChatBody(QWidget):
         layout.addWidget(self.conversation_bar)
         layout.addWidget(self.pinned_bar)
         layout.addWidget(self.excluded_bar)
-        layout.addWidget(self.scroll, 1)
+        layout.addWidget(self.scroll_area, 1)
         layout.addWidget(self.input)
         layout.addWidget(buttons)
         self.set_busy(False)
@@ -135,8 +135,8 @@ class ChatBody(QWidget):
         self.messages.insertWidget(self.messages.count() - 1, message)
 
     def message_widgets(self) -> list[MessageWidget]:
-        widgets = (self.messages.itemAt(i).widget() for i in range(self.messages.count()))
-        return [w for w in widgets if isinstance(w, MessageWidget)]
+        items = (self.messages.itemAt(i) for i in range(self.messages.count()))
+        return [w for item in items if isinstance(w := item and item.widget(), MessageWidget)]
 
     def remove_message(self, message: MessageWidget) -> None:
         self.messages.removeWidget(message)
@@ -151,11 +151,11 @@ class ChatBody(QWidget):
 
     def _follow_range(self, _low: int, high: int) -> None:
         if self._stick_to_bottom:
-            self.scroll.verticalScrollBar().setValue(high)
+            self.scroll_area.verticalScrollBar().setValue(high)
 
     def _track_bottom(self, value: int) -> None:
         """Follow a streaming answer only while the person has not scrolled up to read."""
-        self._stick_to_bottom = value >= self.scroll.verticalScrollBar().maximum() - 4
+        self._stick_to_bottom = value >= self.scroll_area.verticalScrollBar().maximum() - 4
 
     # -- drops -----------------------------------------------------------------------------
 

@@ -47,7 +47,7 @@ _CITATION = re.compile(r"\[([^\[\]\n]{1,200})\](?![(\[])")  # not a link already
 
 
 def memory_url(memory_id: str) -> str:
-    return f"{MEMORY_SCHEME}:{bytes(QUrl.toPercentEncoding(memory_id)).decode()}"
+    return f"{MEMORY_SCHEME}:{bytes(QUrl.toPercentEncoding(memory_id).data()).decode()}"
 
 
 def memory_id_of(url: QUrl) -> str | None:
@@ -119,7 +119,7 @@ class MarkdownView(QTextBrowser):
         self.anchorClicked.connect(self._open_link)
         self.source_text = ""
         self._titles: dict[str, str] = {}
-        self.cut = False
+        self.is_cut = False
         self.policy = ResourcePolicy(root=None, allow_data=False)  # refuses everything
         self._fit_height()
 
@@ -127,7 +127,7 @@ class MarkdownView(QTextBrowser):
         self.source_text = text
         self._titles = titles or {}
         bounded = bounded_markdown(text)
-        self.cut = bounded.cut
+        self.is_cut = bounded.cut
         shown = link_citations(bounded.text, self._titles)
         if bounded.cut:
             link = self.tr("Show all (may be slow)")
@@ -135,7 +135,7 @@ class MarkdownView(QTextBrowser):
         self.setMarkdown(shown)
 
     def show_all(self) -> None:
-        self.cut = False
+        self.is_cut = False
         self.setMarkdown(link_citations(self.source_text, self._titles))
 
     def set_plain(self, text: str) -> None:
@@ -185,6 +185,7 @@ class MessageWidget(QFrame):
     save_requested = Signal(str)
     settings_requested = Signal()
     regenerate_requested = Signal()
+    view: MarkdownView  # made below the buttons whose actions reach it
 
     def __init__(self, role: str, sender: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -682,8 +682,10 @@ def test_the_pane_at_320_px_shows_nothing_clipped(
         ask(qtbot, pane, "espresso ratio?")
     pane.parent().resizeDocks([pane], [320], Qt.Orientation.Horizontal)
     qtbot.waitUntil(lambda: pane.width() <= 330, timeout=TIMEOUT)
-    viewport = pane.body.scroll.viewport()
-    qtbot.waitUntil(lambda: pane.body.scroll.widget().width() <= viewport.width(), timeout=TIMEOUT)
+    viewport = pane.body.scroll_area.viewport()
+    qtbot.waitUntil(
+        lambda: pane.body.scroll_area.widget().width() <= viewport.width(), timeout=TIMEOUT
+    )
     for message in pane.message_widgets():
         for widget in message.findChildren(QWidget):
             if not widget.isVisible():

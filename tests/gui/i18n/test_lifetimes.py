@@ -94,11 +94,11 @@ def _open_with_the_switcher(qtbot, window) -> None:
 
 def _chat_follows_new_messages(qtbot, window) -> None:
     body = window.chat_dock.body
-    body.scroll.resize(300, 200)
+    body.scroll_area.resize(300, 200)
     window.chat_dock.show()
     window.chat_dock.raise_()
     gc.collect()
     for number in range(30):  # taller than the area: the bar must move to the bottom
         body.messages.insertWidget(body.messages.count() - 1, QLabel(f"line {number}"))
-    bar = body.scroll.verticalScrollBar()
+    bar = body.scroll_area.verticalScrollBar()
     qtbot.waitUntil(lambda: bar.maximum() > 0 and bar.value() == bar.maximum(), timeout=3000)

@@ -224,6 +224,6 @@ def test_the_chat_view_cuts_a_huge_answer(qtbot) -> None:
     view = MarkdownView()
     qtbot.addWidget(view)
     view.set_markdown("x" * 2_000_000)
-    assert view.cut and len(view.toPlainText()) < 20_000
+    assert view.is_cut and len(view.toPlainText()) < 20_000
     view.anchorClicked.emit(QUrl("pixelmem:show-all"))
-    assert not view.cut
+    assert not view.is_cut
