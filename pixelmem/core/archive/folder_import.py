@@ -17,7 +17,9 @@ Rules (README, "Importing"):
   twice does not double the vault; a file inside the vault is refused; a file of a kind no
   reader takes is skipped when named alone, copied as an attachment when in a folder.
 
-Dot-files and dot-folders (``.obsidian/``, ``.git/``) are left out. Every write is a new
+Permissions: a copy or converted note is no more open to other accounts than its source (a
+0600 file stays 0600 in a 0755 vault folder). Dot-files and dot-folders (``.obsidian/``,
+``.git/``) are left out. Every write is a new
 file (never over one); the store re-reads each note it gains, so the change set names them.
 """
 
@@ -42,6 +44,7 @@ from pixelmem.core.errors import ImportFailed, ImportSkipped, PixelmemError
 from pixelmem.core.files.atomic import remove_quietly
 from pixelmem.core.files.checked_replace import write_new
 from pixelmem.core.files.folders import unique_path, walk_tree
+from pixelmem.core.files.permissions import copy_mode, no_more_open_than
 from pixelmem.core.vault.memory import Memory
 from pixelmem.core.vault.store import MemoryStore
 from pixelmem.core.vault.titles import OBSIDIAN, vault_title_rule
@@ -120,7 +123,7 @@ class FolderImport:
         doc = read_importable(source)  # refuses what the vault could not read
         self._check_new(source, doc)
         data = source.read_bytes()
-        target = self._write(into, source.name, data)
+        target = self._write(into, source.name, data, source)
         _keep_times(source, target)
         found = self.store.reload_path(target)
         if found is None:  # pragma: no cover - a file just written is always read
@@ -133,6 +136,8 @@ class FolderImport:
         self._check_new(source, doc)
         into.mkdir(parents=True, exist_ok=True)
         memory = import_doc(self.store, doc, place=into / f"{source.stem}.md")
+        if memory.path is not None:  # written by the store: narrowed once it is there
+            no_more_open_than(source, memory.path)
         self.known[content_key(doc.title, doc.body)] = memory.title
         return memory
 
@@ -147,6 +152,7 @@ class FolderImport:
         partial = target.with_name(f".{target.name}.importing")
         try:
             shutil.copyfile(source, partial)
+            os.chmod(partial, copy_mode(source, target))
             _place_new(partial, target)
         finally:
             remove_quietly(partial)
@@ -160,14 +166,14 @@ class FolderImport:
                 path=source, reason="already there (the text of “{title}”)", title=self.known[key]
             )
 
-    def _write(self, into: Path, name: str, data: bytes) -> Path:
+    def _write(self, into: Path, name: str, data: bytes, source: Path) -> Path:
         if len(data) > MAX_IMPORT_BYTES:
             raise ImportFailed(reason="larger than {mb} MB", mb=MAX_IMPORT_BYTES >> 20)
         into.mkdir(parents=True, exist_ok=True)
         while True:  # another program may take the free name first: the next one then
             target = unique_path(into, name)
             try:
-                write_new(target, data)
+                write_new(target, data, copy_mode(source, target))
                 return target
             except FileExistsError:
                 continue

@@ -71,11 +71,14 @@ def checked_replace(path: Path, data: bytes, expected_hash: str | None) -> None:
     fsync_dir(path.parent)
 
 
-def write_new(path: Path, data: bytes) -> None:
-    """Create ``path`` with ``data``; ``FileExistsError`` if something appeared there."""
+def write_new(path: Path, data: bytes, mode: int | None = None) -> None:
+    """Create ``path`` with ``data`` (and ``mode``, set before the file has its name);
+    ``FileExistsError`` if something appeared there."""
     path = Path(path)
     tmp = write_temp(path, data)
     try:
+        if mode is not None:
+            os.chmod(tmp, mode)
         _after_write(path)
         _before_swap(path)
         try:

@@ -54,6 +54,29 @@ def new_file_mode(path: Path) -> int:
     return mode
 
 
+def copy_mode(source: Path, target: Path) -> int:
+    """The mode for a new copy of ``source`` at ``target``: :func:`new_file_mode` less the
+    group and other permissions ``source`` does not grant — an imported copy of a private
+    (0600) file stays private in an ordinary 0755 vault folder. The owner's bits are the new
+    file's (the copy is the user's to edit)."""
+    mode = new_file_mode(target)
+    try:
+        return mode & (stat.S_IMODE(os.stat(source).st_mode) | 0o700)
+    except OSError:
+        return mode & 0o700  # a source that cannot be read back: the private choice
+
+
+def no_more_open_than(source: Path, target: Path) -> None:
+    """Narrow an existing ``target`` to :func:`copy_mode` (for a file another writer made)."""
+    try:
+        current = stat.S_IMODE(os.stat(target).st_mode)
+        narrowed = current & (copy_mode(source, target) | 0o700)
+        if narrowed != current:
+            os.chmod(target, narrowed)
+    except OSError as exc:  # the copy is made; say why its mode could not be narrowed
+        log.warning("could not narrow the permissions of %s: %s", target, exc)
+
+
 def make_private_dirs(folder: Path) -> None:
     """Create ``folder`` and any missing parents as 0700 folders (existing ones untouched)."""
     missing: list[Path] = []

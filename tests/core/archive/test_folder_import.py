@@ -3,7 +3,11 @@ resolves in the vault as it did in Obsidian (issue 28; core/archive/folder_impor
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
+
+import pytest
 
 from pixelmem.core.vault.attachments import AttachmentIndex, is_image
 from pixelmem.core.vault.links import LinkResolver, parse_links
@@ -88,3 +92,27 @@ def test_every_reason_the_core_gives_is_marked_for_translation() -> None:
         re.findall(r'QT_TRANSLATE_NOOP\(\s*"import_reasons",\s*"([^"]+)"', report.read_text())
     )
     assert raised == marked
+
+
+@pytest.mark.permissions  # also run without CAP_DAC_OVERRIDE (dev.sh)
+def test_a_copy_is_no_more_open_than_its_source(tmp_path: Path, vault: Path) -> None:
+    """A private (0600) note, text file and attachment stay private in an ordinary 0755 vault
+    folder; an ordinary 0644 one gets the vault's usual mode (issue 26: import keeps modes)."""
+    source = tmp_path / "Private"
+    source.mkdir()
+    (source / "Diary.md").write_text("# Diary\n\nA private note.\n", encoding="utf-8")
+    (source / "Letter.txt").write_text("A private letter.\n", encoding="utf-8")
+    (source / "scan.png").write_bytes(b"\x89PNG private")
+    (source / "Public.md").write_text("# Public\n\nAnyone may read this.\n", encoding="utf-8")
+    for name in ("Diary.md", "Letter.txt", "scan.png"):
+        (source / name).chmod(0o600)
+    (source / "Public.md").chmod(0o644)
+    vault.chmod(0o755)
+    old_umask = os.umask(0o022)
+    try:
+        MemoryWrites(MemoryStore(vault)).import_files([source])
+    finally:
+        os.umask(old_umask)
+    imported = vault / "Private"
+    modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in imported.iterdir()}
+    assert modes == {"Diary.md": 0o600, "Letter.md": 0o600, "scan.png": 0o600, "Public.md": 0o644}
