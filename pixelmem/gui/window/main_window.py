@@ -64,6 +64,7 @@ if TYPE_CHECKING:  # built after the first paint
 log = logging.getLogger(__name__)
 
 MAIN_VIEWS = "pixelmem.gui.window.main_views"
+WIDGET_TYPES = "pixelmem.gui.widget_types"  # PySide's lazily made types, made on the worker
 # The views are built once the list has painted the scan cache's picture, or at once when there
 # is none; or this long after start at the latest (a slow disk).
 VIEWS_LATEST_MS = 2000
@@ -225,7 +226,7 @@ class MainWindow(QMainWindow):
             gc.freeze()
 
     def _load_views(self, msecs: int = 0) -> None:
-        self.panels.load_soon(Stage.AFTER_PAINT, msecs, also=[MAIN_VIEWS])
+        self.panels.load_soon(Stage.AFTER_PAINT, msecs, also=[WIDGET_TYPES, MAIN_VIEWS])
 
     def _right_column(self) -> list[QDockWidget]:
         """A short window's first layout stacks these as tabs (layout_policy.DockShares)."""
