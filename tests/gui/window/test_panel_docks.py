@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QLineEdit, QVBoxLayout, QWidget
 
 from pixelmem.core.index.engine import Engine
@@ -105,6 +105,58 @@ def test_its_modules_are_imported_on_a_worker_first(qtbot, engine, settings, mon
     assert __name__ in imported[0] and "pixelmem.gui.chat.pane" in imported[0]
     window.panels.load(Stage.AFTER_SCAN)  # once
     assert len(imported) == 1
+    _stop(window)
+
+
+def _record_turns(window: MainWindow, monkeypatch) -> dict[str, int]:
+    """Which turn of the event loop each panel is built in (a zero timer counts the turns)."""
+    turns, built_in = [0], {}
+    ticker = QTimer(window, interval=0)
+    ticker.timeout.connect(lambda: turns.__setitem__(0, turns[0] + 1))
+    ticker.start()
+    build = window.panels._build
+
+    def record(panel: Panel) -> None:
+        built_in.setdefault(panel.name, turns[0])
+        build(panel)
+
+    monkeypatch.setattr(window.panels, "_build", record)
+    return built_in
+
+
+@pytest.mark.parametrize("stage", list(Stage))
+def test_a_stage_on_time_is_built_one_panel_per_event_loop_turn(
+    qtbot, engine, settings, monkeypatch, stage
+) -> None:
+    window = _window(qtbot, engine, settings, PROBE, EARLY)
+    built_in = _record_turns(window, monkeypatch)
+    with qtbot.waitSignal(window.panels.stage_built, timeout=10_000) as built:
+        window.panels.load(stage)
+    assert built.args == [stage]
+    names = [panel.name for panel in window.panels.of_stage(stage)]
+    assert list(built_in) == names  # every one, in the registry's order
+    assert len(set(built_in.values())) == len(names)  # each in a turn of its own: no stall
+    for name in names:
+        assert window.panels.dock(name).widget() is not None
+    _stop(window)
+
+
+def test_a_first_use_while_a_stage_is_built_in_turns_builds_the_rest_at_once(
+    qtbot, engine, settings, monkeypatch
+) -> None:
+    window = _window(qtbot, engine, settings, PROBE)
+    built_in = _record_turns(window, monkeypatch)
+    stages: list[Stage] = []
+    window.panels.stage_built.connect(stages.append)
+    window.panels.load(Stage.AFTER_SCAN)
+    qtbot.waitUntil(lambda: len(built_in) >= 1, timeout=10_000)
+    assert not window.panels.is_built(Stage.AFTER_SCAN)  # on its way, a panel at a time
+    probe = window.panels.widget("probe")  # the last one, used now
+    assert isinstance(probe, ProbePanel) and window.panels.is_built(Stage.AFTER_SCAN)
+    assert list(built_in) == [p.name for p in window.panels.of_stage(Stage.AFTER_SCAN)]
+    qtbot.wait(50)  # the turns left find it built: nothing twice, one stage_built
+    assert stages == [Stage.AFTER_SCAN]
+    assert len(window.findChildren(ProbePanel)) == 1
     _stop(window)
 
 
