@@ -64,7 +64,8 @@ if TYPE_CHECKING:  # built after the first paint
 log = logging.getLogger(__name__)
 
 MAIN_VIEWS = "pixelmem.gui.window.main_views"
-WIDGET_TYPES = "pixelmem.gui.widget_types"  # PySide's lazily made types, made on the worker
+# PySide's lazily made widget types, made on the worker with the views' modules.
+WIDGET_TYPES = "pixelmem.gui.widgets.widget_types"
 # The views are built once the list has painted the scan cache's picture, or at once when there
 # is none; or this long after start at the latest (a slow disk).
 VIEWS_LATEST_MS = 2000

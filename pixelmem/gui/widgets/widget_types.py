@@ -5,8 +5,8 @@ first time it is used. The first widget handed back to Python as a plain ``QWidg
 area's ``viewport()``: the editor's) makes it look through every ``QWidget`` subclass, so ~80
 enums of classes the app may never use are made then: ~9 ms of Python on the GUI thread, in the
 middle of building the editor. The window imports this module on a worker with the views'
-modules (:mod:`.window.panel_docks`), as importing any module that names a widget class does:
-there, the ~25 ms share the GIL a little at a time and the window stays smooth.
+modules (``window.main_window``), as importing any module that names a widget class does: there,
+the ~25 ms share the GIL a little at a time and the window stays smooth.
 """
 
 from __future__ import annotations
