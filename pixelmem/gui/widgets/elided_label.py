@@ -56,9 +56,8 @@ class ElidedLabel(QLabel):
 
 class ElidedComboBox(QComboBox):
     def paintEvent(self, _event: QPaintEvent) -> None:
-        with QStylePainter(
-            self
-        ) as painter:  # ended here, whoever keeps the frame (a stack sampler)
+        painter = QStylePainter(self)
+        with painter:  # ended here, whoever keeps the frame (a stack sampler)
             option = QStyleOptionComboBox()
             self.initStyleOption(option)
             painter.drawComplexControl(QStyle.ComplexControl.CC_ComboBox, option)

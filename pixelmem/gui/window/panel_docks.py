@@ -22,7 +22,8 @@ its stage at once, as before.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import partial
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal
@@ -51,7 +52,8 @@ def new_dock(window: QMainWindow, name: str, widget: QWidget) -> QDockWidget:
 
 class PanelDocks(QObject):
     """The registered panels of one window. ``stage_built(stage)`` once a stage's panels are
-    built and placed; ``before_stage(stage)`` runs first (the window builds the editor there)."""
+    built and placed; ``before_stage(stage)`` runs first (the window builds the editor there):
+    it yields between its parts, each a turn of its own when the stage is built in turns."""
 
     stage_built = Signal(object)  # Stage
 
@@ -62,7 +64,7 @@ class PanelDocks(QObject):
         *,
         covered: CoveredTabs,
         view_menu: QMenu,
-        before_stage: Callable[[Stage], None] = lambda _stage: None,
+        before_stage: Callable[[Stage], Iterable[None]] = lambda _stage: (),
         panels: Sequence[Panel] = PANELS,
     ) -> None:
         super().__init__(window)
@@ -77,6 +79,7 @@ class PanelDocks(QObject):
         self._widgets: dict[str, QWidget] = {}
         self._loading: set[Stage] = set()
         self._building: set[Stage] = set()
+        self._preparing: dict[Stage, Iterator[None]] = {}  # a before_stage under way
         self._prepared: set[Stage] = set()  # its before_stage has run
         self._built: set[Stage] = set()
         for panel in self.of_stage(Stage.AFTER_PAINT):
@@ -140,23 +143,33 @@ class PanelDocks(QObject):
     def _build_in_turns(self, stage: Stage) -> None:
         """Build ``stage`` one step per event-loop turn: the window paints and answers between
         them. A first use meanwhile (:meth:`build`) builds the rest at once and ends this."""
-        steps: list[Callable[[], None]] = [lambda: self._prepare(stage)]
-        steps += [lambda panel=panel: self._build(panel) for panel in self.of_stage(stage)]
+        steps: list[Callable[[], None]] = [partial(self._build, p) for p in self.of_stage(stage)]
         steps.append(lambda: self._finish(stage))
 
         def next_step() -> None:
             if stage in self._built or stage in self._building:
                 return  # built at once by a first use
-            steps.pop(0)()
+            if not self._prepare_part(stage):
+                steps.pop(0)()
             if steps:
                 QTimer.singleShot(0, self, next_step)
 
         next_step()
 
     def _prepare(self, stage: Stage) -> None:
-        if stage not in self._prepared:
-            self._before_stage(stage)
+        """The stage's ``before_stage``, all that is left of it."""
+        while self._prepare_part(stage):
+            pass
+
+    def _prepare_part(self, stage: Stage) -> bool:
+        """Run the next part of the stage's ``before_stage``; False when none was left."""
+        if stage in self._prepared:
+            return False
+        parts = self._preparing.setdefault(stage, iter(self._before_stage(stage)))
+        if next(parts, StopIteration) is StopIteration:  # that was its last part
             self._prepared.add(stage)
+            del self._preparing[stage]
+        return True
 
     def _finish(self, stage: Stage) -> None:
         if stage in self._built:
