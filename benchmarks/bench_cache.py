@@ -1,4 +1,4 @@
-"""Embedding cache save/load of 100k × 384 (SPEC §8: load ≤ 0.3 s, save ≤ 0.5 s).
+"""Embedding cache save/load of 100k × 384 (target: load ≤ 0.3 s, save ≤ 0.5 s).
 
 Run: .venv/bin/python benchmarks/bench_cache.py [--rows 100000]
 The in-run reference is np.save / np.load of the same matrix (no hashes, no compression).

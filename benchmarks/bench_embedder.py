@@ -1,4 +1,4 @@
-"""Local embedder throughput and query latency (SPEC §8: ≥ 25 chunks/s of ≤ 256 tokens, 2 cores).
+"""Local embedder throughput and query latency (target: ≥ 25 chunks/s of ≤ 256 tokens, 2 cores).
 
 Run: .venv/bin/python benchmarks/bench_embedder.py [--chunks 160] [--rounds 3]
 The in-run reference is the same embedder with length-sorting switched off.

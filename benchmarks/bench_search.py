@@ -1,4 +1,4 @@
-"""Search benchmarks (SPEC §8): exact top-10, keyword build, hybrid search over a synthetic vault.
+"""Search benchmarks: exact top-10, keyword build, hybrid search over a synthetic vault.
 
 Run: ``./dev.sh bench search`` (or ``.venv/bin/python benchmarks/bench_search.py [--quick]``).
 Prints numbers and ratios to targets; asserts nothing. faiss-cpu is optional (bench extra).

@@ -3,7 +3,7 @@ next to the time to merely read every file's bytes.
 
     .venv/bin/python benchmarks/bench_store.py [--n 10000] [--repeat 3]
 
-Targets (SPEC §8): scan of 10k memories ≤ 1.5 s on 2 cores; a start on a warm 10k vault shows
+Targets: scan of 10k memories ≤ 1.5 s on 2 cores; a start on a warm 10k vault shows
 the list within 1 s. The vault is generated once and cached under /tmp. The OS page cache is
 warm for every figure (same conditions). Each scan but the in-process rescan is done by a new
 MemoryStore, as a fresh process would.

@@ -1,4 +1,4 @@
-"""UI responsiveness benchmarks (SPEC §8), offscreen. Prints figures; asserts nothing.
+"""UI responsiveness benchmarks, offscreen. Prints figures; asserts nothing.
 
     ./dev.sh bench ui                  # or: .venv/bin/python benchmarks/bench_ui.py
     .venv/bin/python benchmarks/bench_ui.py --embedder fake --index-memories 500   # quick

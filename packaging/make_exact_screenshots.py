@@ -20,12 +20,15 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "packaging"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from screenshot_window import application, open_window, throwaway_folder  # noqa: E402
+from screenshot_window import (  # noqa: E402
+    application,
+    open_window,
+    scene_from_environment,
+    throwaway_folder,
+)
 
-LANGUAGE = os.environ.get("SCREENSHOT_LANGUAGE", "en")
-CHINESE = LANGUAGE.startswith("zh")
-SIZE = os.environ.get("SCREENSHOT_SIZE", "1366x768")
-QUERY = os.environ.get("SCREENSHOT_QUERY", "小火炖" if CHINESE else "a finer grind")
+SCENE = scene_from_environment()
+QUERY = os.environ.get("SCREENSHOT_QUERY", "小火炖" if SCENE.chinese else "a finer grind")
 DOCS = ROOT / "docs"
 
 
@@ -37,13 +40,12 @@ def main() -> int:
     from pixelmem.core.settings import Settings
     from pixelmem.gui import workers
 
-    _app = application(LANGUAGE)  # held to the end of main()
+    _app = application(SCENE.language)  # held to the end of main()
     vault = folder / "Knowledge"
     build_vault(vault)
     settings = Settings()
     settings.search.mode = "keyword"  # the exact mode asks no model: none is loaded
-    width, height = (int(x) for x in SIZE.split("x"))
-    window = open_window(vault, settings, (width, height))
+    window = open_window(vault, settings, SCENE.size)
     window.start()
     wait_until(lambda: window.session.index_ready, 300)
 
@@ -58,7 +60,7 @@ def main() -> int:
     panel.mode_combo.showPopup()
     wait_until(lambda: False, 0.8)
     screen = window.screen().grabWindow(0)  # the open list is a window of its own
-    out = DOCS / f"screenshot-exact-{SIZE}{'-zh' if CHINESE else ''}.png"
+    out = DOCS / f"screenshot-exact{SCENE.suffix}.png"
     screen.copy(window.frameGeometry()).save(str(out))
     panel.mode_combo.hidePopup()
     print("wrote", out, "with", shown[-1], "results")

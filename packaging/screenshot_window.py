@@ -9,8 +9,32 @@ from __future__ import annotations
 
 import os
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+
+@dataclass(frozen=True)
+class Scene:
+    """What the environment asks of a screenshot: ``SCREENSHOT_LANGUAGE`` (en) and
+    ``SCREENSHOT_SIZE`` (1366x768)."""
+
+    language: str
+    size: tuple[int, int]
+
+    @property
+    def chinese(self) -> bool:
+        return self.language.startswith("zh")
+
+    @property
+    def suffix(self) -> str:
+        """``-800x600`` and, in Chinese, ``-zh``: the end of the file's name."""
+        return f"-{self.size[0]}x{self.size[1]}" + ("-zh" if self.chinese else "")
+
+
+def scene_from_environment() -> Scene:
+    width, height = os.environ.get("SCREENSHOT_SIZE", "1366x768").split("x")
+    return Scene(os.environ.get("SCREENSHOT_LANGUAGE", "en"), (int(width), int(height)))
 
 
 def throwaway_folder(prefix: str) -> Path:

@@ -20,7 +20,12 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     failure (disk full, permission) the temp file is removed and the original stays intact.
     """
     path = Path(path)
-    tmp_name = write_temp(path, data)
+    put_in_place(write_temp(path, data), path)
+
+
+def put_in_place(tmp_name: str, path: Path) -> None:
+    """Move the finished temp file ``tmp_name`` over ``path`` and make the rename durable;
+    the temp file is removed if the move fails."""
     try:
         os.replace(tmp_name, path)
     except BaseException:

@@ -30,7 +30,7 @@ from typing import Any
 import msgpack
 import numpy as np
 
-from pixelmem.core.files.atomic import fsync_dir, remove_quietly, temp_beside
+from pixelmem.core.files.atomic import put_in_place, temp_beside
 from pixelmem.core.files.permissions import make_private_dirs
 from pixelmem.core.files.safe_open import open_regular
 
@@ -66,12 +66,7 @@ def write_array_file(path: Path, meta: Mapping[str, Any], arrays: Mapping[str, n
             out.seek(start + offsets[name])
             out.write(array.reshape(-1).view(np.uint8).data)
         out.truncate(start + offset)
-    try:
-        os.replace(tmp_name, path)
-    except BaseException:
-        remove_quietly(tmp_name)
-        raise
-    fsync_dir(path.parent)
+    put_in_place(tmp_name, path)
 
 
 def read_array_file(path: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:

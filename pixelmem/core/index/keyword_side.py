@@ -169,6 +169,15 @@ class LocalKeywordSide:
         absent = (len(set(terms)) - len(found)) * float(np.log1p((n + 0.5) / 0.5))
         return present + absent
 
+    def idfs(self, terms: Iterable[str]) -> dict[str, float]:
+        n = self._n
+        distinct = sorted(set(terms))
+        rarest = float(np.log1p((n + 0.5) / 0.5))
+        return {
+            term: rarest if pos is None else float(np.log1p((n - df + 0.5) / (df + 0.5)))
+            for term, (pos, df, _) in zip(distinct, self._term_postings(distinct), strict=True)
+        }
+
     def upsert(self, batch: ChunkBatch) -> LocalKeywordSide:
         parts = [
             token_hashes(keyword_tokens(title, chunk.text))

@@ -135,6 +135,9 @@ class PostgresKeywordSide:
     def idf_sum(self, terms: Iterable[str]) -> float:
         return self.store.idf_sum(terms)
 
+    def idfs(self, terms: Iterable[str]) -> dict[str, float]:
+        return self.store.idfs(terms)
+
     def upsert(self, batch: ChunkBatch) -> PostgresKeywordSide:
         memories = batch.memories or [None] * len(batch)
         rows = [

@@ -934,9 +934,10 @@ class SearchIndex:
         stems = [stem_of(w) if stem_of(w) in strong else w for w in words]
         held = self._memory_tokens(position)
         has = np.array([w in held or st in held for w, st in zip(words, stems, strict=True)])
-        idf = np.array([self._keywords.idf_sum((w,)) for w in words], np.float64)
-        nowhere = self._keywords.idf_sum((_NO_TERM,))  # the idf of a word no chunk holds
-        known = np.array([self._keywords.idf_sum((st,)) < nowhere - 1e-9 for st in stems])
+        idfs = self._keywords.idfs([*words, *stems, _NO_TERM])  # one look-up (a query on PG)
+        idf = np.array([idfs[w] for w in words], np.float64)
+        nowhere = idfs[_NO_TERM]  # the idf of a word no chunk holds
+        known = np.array([idfs[st] < nowhere - 1e-9 for st in stems])
         weights = idf**2
         total = float(weights.sum())
         if total <= 0:
