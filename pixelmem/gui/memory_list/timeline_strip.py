@@ -103,39 +103,38 @@ class TimelineBars(QWidget):
         return int(starts[bar]), int(ends[bar]) - 1
 
     def paintEvent(self, event: QPaintEvent) -> None:
-        painter = QPainter(self)
-        palette = self.palette()
-        painter.fillRect(self.rect(), palette.color(QPalette.ColorRole.Base))
-        timeline, n = self.timeline, len(self.timeline)
-        if not n:
-            return
-        import numpy as np
+        with QPainter(self) as painter:  # ended here, whoever keeps the frame (a stack sampler)
+            palette = self.palette()
+            painter.fillRect(self.rect(), palette.color(QPalette.ColorRole.Base))
+            timeline, n = self.timeline, len(self.timeline)
+            if not n:
+                return
+            import numpy as np
 
-        per_week = self.width() / n
-        if self.chosen:
-            first, last = self.chosen
-            band = QRectF(first * per_week, 0, (last - first + 1) * per_week, self.height())
-            painter.fillRect(band, palette.color(QPalette.ColorRole.Highlight).lighter(160))
-        # Years of weeks in a narrow strip: neighbouring weeks share a bar at least MIN_BAR px
-        # wide, so a paint draws at most (width / MIN_BAR) × groups rectangles (10 years at
-        # 320 px: 17-23 ms one by one, 3 ms binned).
-        starts, ends = self.bars()
-        counts = np.add.reduceat(timeline.counts, starts, axis=0)
-        tops = np.cumsum(counts, axis=1)
-        height = self.height() - 2.0
-        scale = height / max(int(tops[:, -1].max()), 1)
-        gap = 1.0 if (ends - starts).min() * per_week >= 4 else 0.0  # a hairline where room
-        # Plain floats: numpy scalars in this loop cost 20 ms a paint.
-        xs = (starts * per_week).tolist()
-        widths = np.maximum((ends - starts) * per_week - gap, 1.0).tolist()
-        ys = (height + 2 - tops * scale).tolist()
-        sizes = (counts * scale).tolist()
-        painter.setPen(Qt.PenStyle.NoPen)
-        for g in range(len(timeline.groups)):
-            painter.setBrush(group_colour(timeline, g))
-            for c in np.flatnonzero(counts[:, g]).tolist():
-                painter.drawRect(QRectF(xs[c], ys[c][g], widths[c], sizes[c][g]))
-        painter.end()
+            per_week = self.width() / n
+            if self.chosen:
+                first, last = self.chosen
+                band = QRectF(first * per_week, 0, (last - first + 1) * per_week, self.height())
+                painter.fillRect(band, palette.color(QPalette.ColorRole.Highlight).lighter(160))
+            # Years of weeks in a narrow strip: neighbouring weeks share a bar at least MIN_BAR px
+            # wide, so a paint draws at most (width / MIN_BAR) × groups rectangles (10 years at
+            # 320 px: 17-23 ms one by one, 3 ms binned).
+            starts, ends = self.bars()
+            counts = np.add.reduceat(timeline.counts, starts, axis=0)
+            tops = np.cumsum(counts, axis=1)
+            height = self.height() - 2.0
+            scale = height / max(int(tops[:, -1].max()), 1)
+            gap = 1.0 if (ends - starts).min() * per_week >= 4 else 0.0  # a hairline where room
+            # Plain floats: numpy scalars in this loop cost 20 ms a paint.
+            xs = (starts * per_week).tolist()
+            widths = np.maximum((ends - starts) * per_week - gap, 1.0).tolist()
+            ys = (height + 2 - tops * scale).tolist()
+            sizes = (counts * scale).tolist()
+            painter.setPen(Qt.PenStyle.NoPen)
+            for g in range(len(timeline.groups)):
+                painter.setBrush(group_colour(timeline, g))
+                for c in np.flatnonzero(counts[:, g]).tolist():
+                    painter.drawRect(QRectF(xs[c], ys[c][g], widths[c], sizes[c][g]))
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton:

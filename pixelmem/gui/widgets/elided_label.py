@@ -35,18 +35,18 @@ class ElidedLabel(QLabel):
         )
 
     def paintEvent(self, _event: QPaintEvent) -> None:
-        painter = QPainter(self)
-        painter.setPen(self.palette().color(self.foregroundRole()))
-        flags = Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft
-        self.style().drawItemText(
-            painter,
-            self.contentsRect(),
-            int(flags),
-            self.palette(),
-            self.isEnabled(),
-            self.shown_text(),
-            self.foregroundRole(),
-        )
+        with QPainter(self) as painter:  # ended here, whoever keeps the frame (a stack sampler)
+            painter.setPen(self.palette().color(self.foregroundRole()))
+            flags = Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft
+            self.style().drawItemText(
+                painter,
+                self.contentsRect(),
+                int(flags),
+                self.palette(),
+                self.isEnabled(),
+                self.shown_text(),
+                self.foregroundRole(),
+            )
 
     def event(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ToolTip:
@@ -57,16 +57,20 @@ class ElidedLabel(QLabel):
 class ElidedComboBox(QComboBox):
     def paintEvent(self, _event: QPaintEvent) -> None:
         painter = QStylePainter(self)
-        option = QStyleOptionComboBox()
-        self.initStyleOption(option)
-        painter.drawComplexControl(QStyle.ComplexControl.CC_ComboBox, option)
-        text_rect = self.style().subControlRect(
-            QStyle.ComplexControl.CC_ComboBox, option, QStyle.SubControl.SC_ComboBoxEditField, self
-        )
-        room = text_rect.width() - (
-            option.iconSize.width() + 4 if not option.currentIcon.isNull() else 0
-        )
-        option.currentText = self.fontMetrics().elidedText(
-            option.currentText, Qt.TextElideMode.ElideRight, max(room, 0)
-        )
-        painter.drawControl(QStyle.ControlElement.CE_ComboBoxLabel, option)
+        with painter:  # ended here, whoever keeps the frame (a stack sampler)
+            option = QStyleOptionComboBox()
+            self.initStyleOption(option)
+            painter.drawComplexControl(QStyle.ComplexControl.CC_ComboBox, option)
+            text_rect = self.style().subControlRect(
+                QStyle.ComplexControl.CC_ComboBox,
+                option,
+                QStyle.SubControl.SC_ComboBoxEditField,
+                self,
+            )
+            room = text_rect.width() - (
+                option.iconSize.width() + 4 if not option.currentIcon.isNull() else 0
+            )
+            option.currentText = self.fontMetrics().elidedText(
+                option.currentText, Qt.TextElideMode.ElideRight, max(room, 0)
+            )
+            painter.drawControl(QStyle.ControlElement.CE_ComboBoxLabel, option)

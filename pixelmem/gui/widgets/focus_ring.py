@@ -77,9 +77,11 @@ class FocusRing(QWidget):
         return False
 
     def paintEvent(self, _event: QPaintEvent) -> None:
-        painter = QPainter(self)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        color = self.palette().color(QPalette.ColorGroup.Active, QPalette.ColorRole.Highlight)
-        painter.setPen(QPen(color, WIDTH))
-        inset = WIDTH / 2
-        painter.drawRoundedRect(QRectF(self.rect()).adjusted(inset, inset, -inset, -inset), 3, 3)
+        with QPainter(self) as painter:  # ended here, whoever keeps the frame (a stack sampler)
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            color = self.palette().color(QPalette.ColorGroup.Active, QPalette.ColorRole.Highlight)
+            painter.setPen(QPen(color, WIDTH))
+            inset = WIDTH / 2
+            painter.drawRoundedRect(
+                QRectF(self.rect()).adjusted(inset, inset, -inset, -inset), 3, 3
+            )

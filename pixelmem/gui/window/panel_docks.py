@@ -11,12 +11,19 @@ A stage's docks are made when the stage says: ``AFTER_PAINT`` ones with the wind
 widget until the panel comes, so ``restoreState`` places them at once), ``AFTER_SCAN`` ones when
 built (``restoreState`` keeps a place for a dock it does not know yet; ``restoreDockWidget``
 fills it).
+
+On time, a stage is built one step per turn of the event loop (:meth:`PanelDocks.load`): its
+``before_stage`` (the editor), then each panel, each a timer of its own. One panel takes 2-10 ms
+on the GUI thread and the editor ~20 ms; a stage in one go took 20-50 ms, over the one frame
+(16 ms) the window may be late while a vault indexes (issue 29). A first use builds the rest of
+its stage at once, as before.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import partial
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal
@@ -45,7 +52,8 @@ def new_dock(window: QMainWindow, name: str, widget: QWidget) -> QDockWidget:
 
 class PanelDocks(QObject):
     """The registered panels of one window. ``stage_built(stage)`` once a stage's panels are
-    built and placed; ``before_stage(stage)`` runs first (the window builds the editor there)."""
+    built and placed; ``before_stage(stage)`` runs first (the window builds the editor there):
+    it yields between its parts, each a turn of its own when the stage is built in turns."""
 
     stage_built = Signal(object)  # Stage
 
@@ -56,7 +64,7 @@ class PanelDocks(QObject):
         *,
         covered: CoveredTabs,
         view_menu: QMenu,
-        before_stage: Callable[[Stage], None] = lambda _stage: None,
+        before_stage: Callable[[Stage], Iterable[None]] = lambda _stage: (),
         panels: Sequence[Panel] = PANELS,
     ) -> None:
         super().__init__(window)
@@ -71,6 +79,8 @@ class PanelDocks(QObject):
         self._widgets: dict[str, QWidget] = {}
         self._loading: set[Stage] = set()
         self._building: set[Stage] = set()
+        self._preparing: dict[Stage, Iterator[None]] = {}  # a before_stage under way
+        self._prepared: set[Stage] = set()  # its before_stage has run
         self._built: set[Stage] = set()
         for panel in self.of_stage(Stage.AFTER_PAINT):
             self._add(panel, new_dock(window, panel.dock_name, QWidget()), restore=False)
@@ -115,24 +125,62 @@ class PanelDocks(QObject):
         for panel in self.of_stage(stage):
             modules += [panel.module, panel.factory_path[0]]
         modules = list(dict.fromkeys(modules))
-        workers.import_then(modules, lambda: self.build(stage), context=self)
+        workers.import_then(modules, lambda: self._build_in_turns(stage), context=self)
 
     def build(self, stage: Stage) -> None:
-        """Build every panel of ``stage`` now (once)."""
+        """Build every panel of ``stage`` not built yet, now (once)."""
         if stage in self._built or stage in self._building:
             return
         self._building.add(stage)
         try:
-            self._before_stage(stage)
+            self._prepare(stage)
             for panel in self.of_stage(stage):
                 self._build(panel)
         finally:
             self._building.discard(stage)
+        self._finish(stage)
+
+    def _build_in_turns(self, stage: Stage) -> None:
+        """Build ``stage`` one step per event-loop turn: the window paints and answers between
+        them. A first use meanwhile (:meth:`build`) builds the rest at once and ends this."""
+        steps: list[Callable[[], None]] = [partial(self._build, p) for p in self.of_stage(stage)]
+        steps.append(lambda: self._finish(stage))
+
+        def next_step() -> None:
+            if stage in self._built or stage in self._building:
+                return  # built at once by a first use
+            if not self._prepare_part(stage):
+                steps.pop(0)()
+            if steps:
+                QTimer.singleShot(0, self, next_step)
+
+        next_step()
+
+    def _prepare(self, stage: Stage) -> None:
+        """The stage's ``before_stage``, all that is left of it."""
+        while self._prepare_part(stage):
+            pass
+
+    def _prepare_part(self, stage: Stage) -> bool:
+        """Run the next part of the stage's ``before_stage``; False when none was left."""
+        if stage in self._prepared:
+            return False
+        parts = self._preparing.setdefault(stage, iter(self._before_stage(stage)))
+        if next(parts, StopIteration) is StopIteration:  # that was its last part
+            self._prepared.add(stage)
+            del self._preparing[stage]
+        return True
+
+    def _finish(self, stage: Stage) -> None:
+        if stage in self._built:
+            return
         self._built.add(stage)
         fit_tab_bars(self._window)  # their tabs may have made a new tab bar
         self.stage_built.emit(stage)
 
     def _build(self, panel: Panel) -> None:
+        if panel.name in self._widgets:
+            return
         module, function = panel.factory_path
         factory: Callable[[PanelHost], QWidget] = getattr(importlib.import_module(module), function)
         widget = factory(self._host)

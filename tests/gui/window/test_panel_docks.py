@@ -4,10 +4,11 @@ on first use, and the window's events through its host; this module is the probe
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QLineEdit, QVBoxLayout, QWidget
 
 from pixelmem.core.index.engine import Engine
@@ -105,6 +106,76 @@ def test_its_modules_are_imported_on_a_worker_first(qtbot, engine, settings, mon
     assert __name__ in imported[0] and "pixelmem.gui.chat.pane" in imported[0]
     window.panels.load(Stage.AFTER_SCAN)  # once
     assert len(imported) == 1
+    _stop(window)
+
+
+def _record_turns(window: MainWindow, monkeypatch) -> tuple[dict[str, int], Callable[[], int]]:
+    """Which turn of the event loop each panel is built in (a zero timer counts the turns)."""
+    turns, built_in = [0], {}
+    ticker = QTimer(window, interval=0)
+    ticker.timeout.connect(lambda: turns.__setitem__(0, turns[0] + 1))
+    ticker.start()
+    build = window.panels._build
+
+    def record(panel: Panel) -> None:
+        built_in.setdefault(panel.name, turns[0])
+        build(panel)
+
+    monkeypatch.setattr(window.panels, "_build", record)
+    return built_in, lambda: turns[0]
+
+
+@pytest.mark.parametrize("stage", list(Stage))
+def test_a_stage_on_time_is_built_one_panel_per_event_loop_turn(
+    qtbot, engine, settings, monkeypatch, stage
+) -> None:
+    from pixelmem.gui.window import main_views
+
+    window = _window(qtbot, engine, settings, PROBE, EARLY)
+    built_in, turn = _record_turns(window, monkeypatch)
+    build_views, place = main_views.build_views, window.setCentralWidget
+
+    def editor_made(*args):  # the window builds the editor before the AFTER_PAINT panels
+        built_in["editor made"] = turn()
+        return build_views(*args)
+
+    def editor_placed(widget: QWidget) -> None:
+        built_in["editor placed"] = turn()
+        place(widget)
+
+    monkeypatch.setattr(main_views, "build_views", editor_made)
+    monkeypatch.setattr(window, "setCentralWidget", editor_placed)
+    with qtbot.waitSignal(window.panels.stage_built, timeout=10_000) as built:
+        window.panels.load(stage)
+    assert built.args == [stage]
+    names = [panel.name for panel in window.panels.of_stage(stage)]
+    if stage is Stage.AFTER_PAINT:  # the editor first, made and placed in two turns
+        names = ["editor made", "editor placed", *names]
+        assert window.centralWidget() is not None and window._views is not None
+    assert list(built_in) == names  # every one, in the registry's order
+    assert len(set(built_in.values())) == len(names), built_in  # each in a turn of its own
+    for panel in window.panels.of_stage(stage):  # in its dock (the chat is its own dock)
+        widget, dock = window.panels.widget(panel.name), window.panels.dock(panel.name)
+        assert widget in (dock, dock.widget())
+    _stop(window)
+
+
+def test_a_first_use_while_a_stage_is_built_in_turns_builds_the_rest_at_once(
+    qtbot, engine, settings, monkeypatch
+) -> None:
+    window = _window(qtbot, engine, settings, PROBE)
+    built_in, _turn = _record_turns(window, monkeypatch)
+    stages: list[Stage] = []
+    window.panels.stage_built.connect(stages.append)
+    window.panels.load(Stage.AFTER_SCAN)
+    qtbot.waitUntil(lambda: len(built_in) >= 1, timeout=10_000)
+    assert not window.panels.is_built(Stage.AFTER_SCAN)  # on its way, a panel at a time
+    probe = window.panels.widget("probe")  # the last one, used now
+    assert isinstance(probe, ProbePanel) and window.panels.is_built(Stage.AFTER_SCAN)
+    assert list(built_in) == [p.name for p in window.panels.of_stage(Stage.AFTER_SCAN)]
+    qtbot.wait(50)  # the turns left find it built: nothing twice, one stage_built
+    assert stages == [Stage.AFTER_SCAN]
+    assert len(window.findChildren(ProbePanel)) == 1
     _stop(window)
 
 
