@@ -189,8 +189,13 @@ def write_lane() -> SerialLane:
         return _write_lane
 
 
+class Superseded(Exception):
+    """A :class:`LatestOnly` request that a newer one replaced before it started."""
+
+
 class LatestOnly:
-    """Numbers requests; only the answer to the newest one is delivered (search as you type)."""
+    """Numbers requests; only the answer to the newest one is delivered (search as you type).
+    A request replaced before a worker started it is not run."""
 
     def __init__(self, pool: QThreadPool | None = None) -> None:
         self._pool = pool
@@ -211,8 +216,17 @@ class LatestOnly:
         """Start ``fn``; return its sequence number. Older pending answers become stale."""
         self._sequence += 1
         number = self._sequence
+
+        def unless_superseded() -> Any:
+            # Queued behind busy workers while newer requests came (typing fast on a busy
+            # machine): its answer would be dropped, so it does not run at all. Running it
+            # only took a CPU and the GIL from the window and from the newest request.
+            if number != self._sequence:
+                raise Superseded(number)
+            return fn()
+
         run_in_pool(
-            fn,
+            unless_superseded,
             lambda value: self._if_current(number, on_result, value),
             lambda exc: self._if_current(number, on_error or _report, exc),
             pool=self._pool,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, QThreadPool
 
 from pixelmem.gui import workers
 from pixelmem.gui.workers import LatestOnly, SerialLane, run_in_pool
@@ -46,6 +46,23 @@ def test_latest_only_drops_a_superseded_answer(qtbot) -> None:
     gate.set()
     qtbot.waitUntil(lambda: not workers._live)  # the old answer was delivered... and dropped
     assert shown == ["new"]
+
+
+def test_latest_only_never_runs_a_request_replaced_before_it_started(qtbot) -> None:
+    pool = QThreadPool()
+    pool.setMaxThreadCount(1)  # the second request waits behind the first
+    latest = LatestOnly(pool)
+    started, gate = threading.Event(), threading.Event()
+    ran: list[str] = []
+    shown: list[str] = []
+    latest.submit(lambda: (started.set(), gate.wait(5), ran.append("first"))[1], shown.append)
+    assert started.wait(5)
+    latest.submit(lambda: ran.append("second"), shown.append)
+    latest.submit(lambda: (ran.append("third"), "third")[1], shown.append)
+    gate.set()
+    qtbot.waitUntil(lambda: shown == ["third"])
+    assert pool.waitForDone(5000)
+    assert ran == ["first", "third"]
 
 
 def test_nothing_is_delivered_to_a_deleted_context(qtbot) -> None:
