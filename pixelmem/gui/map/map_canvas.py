@@ -2,7 +2,8 @@
 
 No item per memory: 10k ``QGraphicsEllipseItem`` make the scene index and hover handling the
 bottleneck. One :class:`PointsItem` draws each cluster's points with a single ``drawPoints``
-call and a cosmetic pen (dots keep their pixel size at every zoom). Hit-testing (hover title,
+call and a cosmetic pen (dots keep their pixel size at every zoom); more than a thousand points
+are drawn into an image on a worker, the GUI thread only shows it. Hit-testing (hover title,
 click to open, Shift-drag to select) is a numpy distance over the point array.
 
 Mouse: drag pans, the wheel zooms around the cursor, Shift+drag selects a rectangle, a click
@@ -11,14 +12,15 @@ on a point opens its memory, hovering shows its title.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from PySide6.QtCore import QPointF, QRect, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
-    QColor,
     QFont,
+    QImage,
     QMouseEvent,
     QPainter,
-    QPen,
     QPolygonF,
     QResizeEvent,
     QWheelEvent,
@@ -33,24 +35,44 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from pixelmem.gui.map.map_paint import draw_points, polygon_of, polygons_by_cluster
+from pixelmem.gui.map.map_paint import (
+    Frame,
+    PointsLayer,
+    draw_marks,
+    draw_points,
+    polygon_of,
+    polygons_by_cluster,
+    render_layer,
+)
+from pixelmem.gui.workers import LatestOnly
 
 DOT = 6.0  # device pixels
 HIT_PIXELS = 6.0
 ZOOM_STEP = 1.15
 SMOOTH_POINTS = 3000
+PAINTED_POINTS = 1000  # more are drawn on a worker (PointsItem)
 
 
 class PointsItem(QGraphicsItem):
-    """Every point of the map, painted by cluster; marked points drawn again on top."""
+    """Every point of the map, painted by cluster; marked points drawn again on top.
 
-    def __init__(self) -> None:
+    Up to :data:`PAINTED_POINTS` points are painted in place. More are drawn into an image on
+    a worker (10k dots took 11-24 ms to paint, 33k ~35 ms, at every repaint of the view), for
+    the view's transform and size; the GUI thread only puts that image on the screen. After a
+    zoom, a pan or new points it shows the last image moved and scaled to where it belongs
+    while ``render`` has the next one drawn, then :meth:`show_picture` takes it."""
+
+    def __init__(self, render: Callable[[PointsLayer, Frame], None] | None = None) -> None:
         super().__init__()
         self._polygons: dict[int, QPolygonF] = {}
         self._marked = QPolygonF()
         self._selected = QPolygonF()
         self._bounds = QRectF()
         self._count = 0
+        self._render = render
+        self._version = 0  # of the points and marks: a picture of an older one is stale
+        self._picture: tuple[Frame, QImage] | None = None
+        self._asked: Frame | None = None
 
     def set_points(
         self, xy: np.ndarray, groups: np.ndarray, polygons: dict[int, QPolygonF] | None = None
@@ -65,16 +87,30 @@ class PointsItem(QGraphicsItem):
         else:
             self._bounds = QRectF()
         self._marked, self._selected = QPolygonF(), QPolygonF()
-        self.update()
+        self._changed()
 
     def set_marks(self, marked: np.ndarray, selected: np.ndarray) -> None:
         """``marked``: search matches (others fade); ``selected``: the rubber-band selection."""
         self._marked = polygon_of(marked)
         self._selected = polygon_of(selected)
+        self._changed()
+
+    def _changed(self) -> None:
+        self._version += 1
         self.update()
 
     def boundingRect(self) -> QRectF:
         return self._bounds
+
+    def layer(self) -> PointsLayer:
+        # Antialiased round dots cost 24 ms for 10k on the dev VM, plain round dots 11 ms: above
+        # a few thousand points the plain ones keep pan and zoom within a frame.
+        smooth = self._count <= SMOOTH_POINTS
+        return PointsLayer(self._polygons, self._marked, self._selected, DOT, smooth)
+
+    @property
+    def drawn_on_worker(self) -> bool:
+        return self._render is not None and self._count > PAINTED_POINTS
 
     def paint(
         self,
@@ -82,21 +118,45 @@ class PointsItem(QGraphicsItem):
         option: QStyleOptionGraphicsItem,
         widget: QWidget | None = None,
     ) -> None:
-        # Antialiased round dots cost 24 ms for 10k on the dev VM, plain round dots 11 ms: above
-        # a few thousand points the plain ones keep pan and zoom within a frame.
-        smooth = self._count <= SMOOTH_POINTS
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, smooth)
-        draw_points(painter, self._polygons, DOT, faded=not self._marked.isEmpty(), round_=smooth)
-        for polygon, colour, size in (
-            (self._marked, QColor("#d62728"), DOT + 4),
-            (self._selected, QColor("#111111"), DOT + 3),
-        ):
-            if polygon.isEmpty():
-                continue
-            pen = QPen(colour, size, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
-            pen.setCosmetic(True)
-            painter.setPen(pen)
-            painter.drawPoints(polygon)
+        if not self.drawn_on_worker or widget is None:
+            layer = self.layer()
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing, layer.smooth)
+            faded = not layer.marked.isEmpty()
+            draw_points(painter, layer.polygons, DOT, faded=faded, round_=layer.smooth)
+            draw_marks(painter, layer.marked, layer.selected, DOT)
+            return
+        frame = Frame(
+            painter.worldTransform(),
+            widget.width(),
+            widget.height(),
+            widget.devicePixelRatioF(),
+            self._version,
+        )
+        if self._picture is not None:
+            self._put(painter, *self._picture, frame)
+            if self._picture[0] == frame:
+                return
+        if frame != self._asked and self._render is not None:
+            self._asked = frame
+            self._render(self.layer(), frame)
+
+    @staticmethod
+    def _put(painter: QPainter, drawn: Frame, image: QImage, frame: Frame) -> None:
+        """``image``, drawn for ``drawn``, where its points are in ``frame``: device pixels
+        then were at scene points now shown elsewhere (the same place: a plain copy)."""
+        back, invertible = drawn.transform.inverted()
+        if not invertible:
+            return
+        painter.save()
+        painter.setWorldTransform(back * frame.transform)
+        painter.drawImage(QPointF(0, 0), image)
+        painter.restore()
+
+    def show_picture(self, frame: Frame, image: QImage) -> None:
+        """The worker's image for ``frame``: shown unless the points changed meanwhile."""
+        if frame.version == self._version:
+            self._picture = (frame, image)
+            self.update()
 
 
 class MapCanvas(QGraphicsView):
@@ -106,7 +166,8 @@ class MapCanvas(QGraphicsView):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setScene(QGraphicsScene(self))
-        self.points = PointsItem()
+        self._pictures = LatestOnly()
+        self.points = PointsItem(self._draw_picture)
         self.scene().addItem(self.points)
         self.titles: list[str] = []
         self._xy = np.zeros((0, 2))
@@ -201,6 +262,14 @@ class MapCanvas(QGraphicsView):
         item.setZValue(1)
         self.scene().addItem(item)
         return item
+
+    def _draw_picture(self, layer: PointsLayer, frame: Frame) -> None:
+        """Draw the points for ``frame`` on a worker; the item shows the image when it comes."""
+        self._pictures.submit(
+            lambda: render_layer(layer, frame),
+            lambda image: self.points.show_picture(frame, image),
+            context=self,
+        )
 
     def set_marks(self, marked: np.ndarray) -> None:
         self.points.set_marks(self._xy[marked], self._xy[self.selected])

@@ -8,9 +8,20 @@ what keeps 10k points smooth to pan and zoom. The same code renders the map view
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from PySide6.QtCore import QByteArray, QDataStream, QIODevice, QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QImage,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPolygonF,
+    QTransform,
+)
 
 from pixelmem.core.insight.semantic_map import SemanticMap
 from pixelmem.gui.widgets.colors import HUES
@@ -65,6 +76,60 @@ def draw_points(
         pen.setCosmetic(True)
         painter.setPen(pen)
         painter.drawPoints(polygon)
+
+
+def draw_marks(painter: QPainter, marked: QPolygonF, selected: QPolygonF, size: float) -> None:
+    """Search matches (red, larger) and the rubber-band selection (dark) over the points."""
+    for polygon, colour, grow in ((marked, QColor("#d62728"), 4), (selected, QColor("#111111"), 3)):
+        if polygon.isEmpty():
+            continue
+        pen = QPen(colour, size + grow, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
+        pen.setCosmetic(True)
+        painter.setPen(pen)
+        painter.drawPoints(polygon)
+
+
+@dataclass(frozen=True)
+class PointsLayer:
+    """Everything a picture of the points depends on, fixed when it is asked for: a worker
+    draws from it while the GUI thread goes on (Qt's polygons are values, shared read-only)."""
+
+    polygons: dict[int, QPolygonF]
+    marked: QPolygonF
+    selected: QPolygonF
+    dot: float
+    smooth: bool  # antialiased round dots (few points), else plain ones
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Where a picture of the points goes: scene-to-device transform, size and pixel ratio of
+    the view, and the version of the points it shows."""
+
+    transform: QTransform
+    width: int
+    height: int
+    ratio: float
+    version: int
+
+
+def render_layer(layer: PointsLayer, frame: Frame) -> QImage:
+    """The points as ``frame`` shows them, in a transparent image (any thread: QPainter on a
+    QImage needs no GUI thread; no text, so no font cache of the worker's is kept)."""
+    image = QImage(
+        max(1, round(frame.width * frame.ratio)),
+        max(1, round(frame.height * frame.ratio)),
+        QImage.Format.Format_ARGB32_Premultiplied,
+    )
+    image.setDevicePixelRatio(frame.ratio)
+    image.fill(Qt.GlobalColor.transparent)
+    with QPainter(image) as painter:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, layer.smooth)
+        painter.setWorldTransform(frame.transform)
+        faded = not layer.marked.isEmpty()
+        draw_points(painter, layer.polygons, layer.dot, faded=faded, round_=layer.smooth)
+        draw_marks(painter, layer.marked, layer.selected, layer.dot)
+    return image
 
 
 def draw_label(painter: QPainter, at: QPointF, text: str, font: QFont, colour: QColor) -> None:

@@ -118,3 +118,58 @@ def test_cluster_labels_never_overlap_at_any_zoom(qtbot):
         canvas.spread_labels()
         shown = rects()
         assert not any(a.intersects(b) for i, a in enumerate(shown) for b in shown[i + 1 :])
+
+
+def _big_canvas(qtbot, points: int = 5000):
+    from pixelmem.gui.map.map_canvas import MapCanvas
+
+    canvas = MapCanvas()
+    qtbot.addWidget(canvas)
+    canvas.resize(400, 300)
+    canvas.show()
+    rng = np.random.default_rng(5)
+    xy = rng.uniform(-300, 300, (points, 2))
+    xy[0] = (0.0, 0.0)  # a point alone in the middle
+    xy[1:] += np.sign(xy[1:]) * 40
+    canvas.set_points(xy, np.zeros(points, np.int32), [str(i) for i in range(points)], [])
+    canvas.fit()
+    return canvas
+
+
+def _colour_at_point(canvas, row: int):
+    spot = canvas.mapFromScene(QPointF(*canvas._xy[row]))
+    return canvas.viewport().grab().toImage().pixelColor(spot)
+
+
+def test_a_big_map_is_drawn_on_a_worker_and_shown(qtbot, monkeypatch):
+    import threading
+
+    from pixelmem.gui.map import map_canvas, map_paint
+    from pixelmem.gui.map.map_paint import cluster_colour
+
+    gui = threading.get_ident()
+    drawn_on: list[bool] = []
+    real = map_paint.draw_points
+    for module in (map_paint, map_canvas):  # the worker's and the GUI thread's
+        monkeypatch.setattr(
+            module,
+            "draw_points",
+            lambda *a, **k: (drawn_on.append(threading.get_ident() == gui), real(*a, **k))[1],
+        )
+    canvas = _big_canvas(qtbot)
+    assert canvas.points.drawn_on_worker
+    qtbot.waitUntil(lambda: _colour_at_point(canvas, 0) == cluster_colour(0), timeout=5000)
+    assert drawn_on and not any(drawn_on)  # every dot drawn off the GUI thread
+
+
+def test_a_big_map_follows_zoom_and_marks(qtbot):
+    from PySide6.QtGui import QColor
+
+    from pixelmem.gui.map.map_paint import cluster_colour
+
+    canvas = _big_canvas(qtbot)
+    qtbot.waitUntil(lambda: _colour_at_point(canvas, 0) == cluster_colour(0), timeout=5000)
+    canvas.scale(3, 3)  # the centre point stays in the view, elsewhere on the screen
+    qtbot.waitUntil(lambda: _colour_at_point(canvas, 0) == cluster_colour(0), timeout=5000)
+    canvas.set_marks(np.array([0], np.int64))
+    qtbot.waitUntil(lambda: _colour_at_point(canvas, 0) == QColor("#d62728"), timeout=5000)
