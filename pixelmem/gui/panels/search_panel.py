@@ -25,11 +25,14 @@ from pixelmem.core.index.time_search import time_search
 from pixelmem.core.search_mode import DEFAULT_MODE, SearchMode, uses_meaning
 from pixelmem.gui.bus import ChangeSet, MemoryBus
 from pixelmem.gui.panels.search_results import (
+    Picture,
+    ResultDelegate,
     ResultRow,
     SearchResultsModel,
     placeholder_label,
     result_rows,
     results_view,
+    row_pictures,
 )
 from pixelmem.gui.session import describe_error
 from pixelmem.gui.workers import LatestOnly
@@ -49,6 +52,7 @@ class SearchOutcome:
     time_range: str = ""  # the range read from the query ("2024-03-01 – 2024-03-31")
     time_text: str = ""  # the words it was read from ("in March 2024")
     rows: tuple[ResultRow, ...] = ()  # the hits' rows (result_rows), made on the worker
+    pictures: tuple[Picture, ...] = ()  # the first screenful drawn (row_pictures), on the worker
 
 
 class SearchPanel(QWidget):
@@ -88,6 +92,9 @@ class SearchPanel(QWidget):
         self.warning_label.hide()
         self.model = SearchResultsModel(self)
         self.view = results_view(self.model)
+        delegate = self.view.itemDelegate()
+        assert isinstance(delegate, ResultDelegate)
+        self.delegate = delegate
         self.empty_label = placeholder_label(top_margin=24)
         self.stack = QStackedWidget()
         self.stack.addWidget(self.empty_label)
@@ -171,6 +178,9 @@ class SearchPanel(QWidget):
             self._show_idle()
             return
 
+        look = self.delegate.look()
+        screenful = self.delegate.rows_shown(look)
+
         def work() -> SearchOutcome:
             start = time.perf_counter()
             found = time_search(
@@ -181,7 +191,11 @@ class SearchPanel(QWidget):
             label, words = (span.label(), span.text) if span is not None else ("", "")
             error = engine.semantic_error
             rows = tuple(result_rows(query, found.hits))
-            return SearchOutcome(query, mode, found.hits, elapsed, error, label, words, rows)
+            first = [r for r in rows if not r.hit.weaker][:screenful]
+            pictures = tuple(row_pictures(first, look))
+            return SearchOutcome(
+                query, mode, found.hits, elapsed, error, label, words, rows, pictures
+            )
 
         self._latest.submit(work, self._show, self._failed, context=self)
 
@@ -200,6 +214,7 @@ class SearchPanel(QWidget):
         strong = [r for r in outcome.rows if not r.hit.weaker]
         weaker = [r for r in outcome.rows if r.hit.weaker]
         shown = strong + weaker if self._weaker_open else strong
+        self.delegate.adopt(outcome.pictures)
         self.model.set_rows(outcome.query, shown)
         self._show_weaker_button(len(weaker))
         self._show_warning(outcome)

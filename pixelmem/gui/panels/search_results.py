@@ -1,8 +1,10 @@
 """Search hits in a list: a small model and a delegate that draws title, score and snippet.
 
 A row's snippet and the words to mark are worked out on the search's worker
-(:func:`result_rows`); its HTML (escaped, matched words marked) is laid out once in a
-``QTextDocument``, kept by what it shows: the next answer showing the same hit reuses it.
+(:func:`result_rows`), and so is the picture of each row of the answer's first screenful
+(:func:`row_pictures`: its HTML, escaped with matched words marked, laid out and drawn); the
+GUI thread only puts pictures on the screen. Pictures are kept by what they show: the next
+answer showing the same hit reuses one.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import html
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from math import ceil
 from typing import Any
 
 from PySide6.QtCore import (
@@ -18,6 +21,7 @@ from PySide6.QtCore import (
     QCoreApplication,
     QModelIndex,
     QPersistentModelIndex,
+    QPoint,
     QRect,
     QSize,
     Qt,
@@ -26,6 +30,7 @@ from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QFont,
     QFontMetrics,
+    QImage,
     QPainter,
     QPalette,
     QTextDocument,
@@ -46,7 +51,7 @@ from pixelmem.gui.widgets import colors
 
 HitRole = Qt.ItemDataRole.UserRole + 1
 PAD_X, PAD_Y, SCORE_GAP = 12, 8, 10
-KEPT_DOCUMENTS = 200  # laid-out rows kept for reuse: a few screenfuls at a few widths
+KEPT_PICTURES = 200  # drawn rows kept for reuse: a few screenfuls at a few widths
 AnyIndex = QModelIndex | QPersistentModelIndex
 
 
@@ -144,22 +149,179 @@ def _row(query: str, hit: SearchHit) -> ResultRow:
     return ResultRow(hit, tuple(dict.fromkeys(terms)), snippet)
 
 
+@dataclass(frozen=True)
+class RowLook:
+    """What a row's picture depends on besides the row: read from the view on the GUI thread,
+    so a worker can draw the pictures of an answer's rows (:func:`row_pictures`)."""
+
+    font: QFont
+    palette: QPalette
+    width: int  # of the row's content (title, score, snippet), in pixels
+    ratio: float  # the view's device pixel ratio
+    snippet_lines: int
+
+    @property
+    def height(self) -> int:
+        title = QFontMetrics(self.font).height()
+        return title + 4 + QFontMetrics(small_font(self.font)).lineSpacing() * self.snippet_lines
+
+
+Picture = tuple[tuple[object, ...], QImage]  # (row_key, picture)
+
+
+def row_key(row: ResultRow, look: RowLook, selected: bool) -> tuple[object, ...]:
+    """Everything :func:`row_picture` draws from: the same key, the same pixels."""
+    hit = row.hit
+    colours = (
+        look.palette.color(
+            QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+        ),
+        colors.muted_text(look.palette, selected),
+        colors.match_background(look.palette),
+        colors.chip_background(look.palette, selected),
+    )
+    return (
+        hit.title,
+        score_text(hit),
+        copies_text(hit),
+        row.snippet,
+        row.terms,
+        look.width,
+        look.height,
+        look.ratio,
+        selected,
+        tuple(c.rgba() for c in colours),
+        look.font.key(),
+    )
+
+
+def row_pictures(
+    rows: Sequence[ResultRow], look: RowLook, *, selected_first: bool = True
+) -> list[Picture]:
+    """Pictures of ``rows`` (an answer's first screenful): any thread. The view selects the
+    first row when an answer comes, so it is drawn selected (and plain, for when it is not)."""
+    pictures = [(row_key(row, look, False), row_picture(row, look, False)) for row in rows]
+    if rows and selected_first:
+        pictures.append((row_key(rows[0], look, True), row_picture(rows[0], look, True)))
+    return pictures
+
+
+def row_picture(row: ResultRow, look: RowLook, selected: bool) -> QImage:
+    """Title, score and snippet, matches marked, drawn into a transparent image ``look.width``
+    by ``look.height`` pixels. Any thread: QPainter on a QImage needs no GUI thread, and the
+    laid-out text stays on the thread that made it (its glyphs belong to that thread's font
+    cache; only the pixels leave)."""
+    image = QImage(
+        max(1, ceil(look.width * look.ratio)),
+        max(1, ceil(look.height * look.ratio)),
+        QImage.Format.Format_ARGB32_Premultiplied,
+    )
+    image.setDevicePixelRatio(look.ratio)
+    image.fill(Qt.GlobalColor.transparent)
+    with QPainter(image) as painter:
+        _paint_score(painter, look, row.hit, selected)
+        document = _document(row, look, selected)
+        painter.setClipRect(QRect(0, 0, look.width, look.height))
+        context = QAbstractTextDocumentLayout.PaintContext()
+        text_role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+        context.palette.setColor(QPalette.ColorRole.Text, look.palette.color(text_role))
+        document.documentLayout().draw(painter, context)
+    return image
+
+
+def _paint_score(painter: QPainter, look: RowLook, hit: SearchHit, selected: bool) -> None:
+    """The relevance in a rounded chip at the right end of the title's line."""
+    font = small_font(look.font)
+    metrics = QFontMetrics(font)
+    text = score_text(hit)
+    width = metrics.horizontalAdvance(text) + 12
+    height = metrics.height() + 2
+    top = (QFontMetrics(look.font).height() - height) // 2 + 2
+    rect = QRect(look.width - width, top, width, height)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(colors.chip_background(look.palette, selected))
+    painter.drawRoundedRect(rect, height / 2, height / 2)
+    painter.setFont(font)
+    painter.setPen(colors.muted_text(look.palette, selected))
+    painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
+
+
+def copies_text(hit: SearchHit) -> str:
+    """ "3 copies" for a hit standing for other memories with the same content, else ""."""
+    copies = len(getattr(hit, "copies", ()))
+    if not copies:
+        return ""
+    return QCoreApplication.translate("ResultDelegate", "%n copies", None, copies + 1)
+
+
+def _document(row: ResultRow, look: RowLook, selected: bool) -> QTextDocument:
+    palette = look.palette
+    doc = QTextDocument()
+    doc.setDocumentMargin(0)
+    doc.setDefaultFont(look.font)
+    doc.setTextWidth(look.width)
+    mark = f"background-color: {colors.match_background(palette).name()}; font-weight: 600;"
+    if selected:
+        mark = "text-decoration: underline; font-weight: 700;"
+    muted = colors.muted_text(palette, selected).name()
+    badge = QFontMetrics(small_font(look.font)).horizontalAdvance(score_text(row.hit))
+    room = badge + 12 + SCORE_GAP  # keeps the title clear of the score badge
+    bold = QFont(look.font)
+    bold.setWeight(QFont.Weight.DemiBold)
+    shown_title = QFontMetrics(bold).elidedText(
+        row.hit.title, Qt.TextElideMode.ElideRight, look.width - room
+    )
+    title = highlight_html(shown_title, row.terms, mark)
+    count = copies_text(row.hit)
+    if count:  # an import made twice is one row
+        title += f' <span style="color:{muted}; font-weight:400;">· {html.escape(count)}</span>'
+    snippet = highlight_html(row.snippet, row.terms, mark)
+    size = small_font(look.font).pointSizeF()
+    doc.setHtml(
+        f'<div style="font-weight:600; margin-bottom:3px; margin-right:{room}px;">{title}</div>'
+        f'<div style="color:{muted}; font-size:{size:.1f}pt;">{snippet}</div>'
+    )
+    return doc
+
+
 class ResultDelegate(QStyledItemDelegate):
-    """Title (bold) and score on the first line, the snippet below, matches highlighted."""
+    """Title (bold) and score on the first line, the snippet below, matches highlighted.
+
+    A row is drawn from its picture (:func:`row_picture`): laying out rich text is the costly
+    part of a row (~0.3-1 ms each, a screenful per answer while someone types), so the search's
+    worker draws the first screenful of its answer (:meth:`look`, :func:`row_pictures`) and the
+    view only puts them on the screen (:meth:`adopt`). Pictures are kept by what they show:
+    the next answer showing the same hit reuses one; a row without one is drawn here."""
 
     def __init__(self, view: QListView, *, snippet_lines: int = 3) -> None:
         super().__init__(view)
         self._view = view
         self._snippet_lines = snippet_lines
-        # Laying out rich text is the costly part of a row (~1 ms each, a screenful per
-        # answer): a document is kept by what it shows, not by row, so the next keystroke's
-        # answer, often the same hits with the same words marked, reuses it.
-        self._docs: OrderedDict[tuple[object, ...], QTextDocument] = OrderedDict()
+        self._pictures: OrderedDict[tuple[object, ...], QImage] = OrderedDict()
+        self.drawn_here = 0  # pictures this delegate drew on the GUI thread (tests, benchmarks)
+
+    def look(self, option: QStyleOptionViewItem | None = None) -> RowLook:
+        """What rows look like in the view now (GUI thread)."""
+        font = option.font if option is not None else self._view.font()
+        palette = option.palette if option is not None else self._view.palette()
+        width = max(120, self._view.viewport().width() - 2 * PAD_X)
+        ratio = self._view.devicePixelRatioF()
+        return RowLook(QFont(font), QPalette(palette), width, ratio, self._snippet_lines)
+
+    def rows_shown(self, look: RowLook) -> int:
+        """How many rows a screenful of the view holds (at least one)."""
+        return max(1, self._view.viewport().height() // (look.height + 2 * PAD_Y) + 1)
+
+    def adopt(self, pictures: Sequence[Picture]) -> None:
+        """Keep pictures a worker drew, for the rows painted next."""
+        for key, image in pictures:
+            self._keep(key, image)
 
     def sizeHint(self, option: QStyleOptionViewItem, index: AnyIndex) -> QSize:
         # One height for every row: the view then lays out only what is visible, and no
         # rich text is laid out just to be measured.
-        return QSize(200, self._max_height(option) + 2 * PAD_Y)
+        return QSize(200, self.look(option).height + 2 * PAD_Y)
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
         row = index.data(HitRole)
@@ -173,112 +335,31 @@ class ResultDelegate(QStyledItemDelegate):
                 QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget
             )
         selected = bool(opt.state & QStyle.StateFlag.State_Selected)
-        painter.save()
-        self._paint_score(painter, opt, row, selected)
-        doc = self._document(opt, row, selected)
-        rect = opt.rect.adjusted(PAD_X, PAD_Y, -PAD_X, -PAD_Y)
-        painter.translate(rect.topLeft())
-        clip = QRect(0, 0, rect.width(), min(rect.height(), self._max_height(opt)))
-        painter.setClipRect(clip)
-        context = QAbstractTextDocumentLayout.PaintContext()
-        text_role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
-        context.palette.setColor(QPalette.ColorRole.Text, opt.palette.color(text_role))
-        doc.documentLayout().draw(painter, context)
-        painter.restore()
+        painter.drawImage(
+            opt.rect.topLeft() + QPoint(PAD_X, PAD_Y), self._picture(row, self.look(opt), selected)
+        )
         painter.save()
         painter.setPen(colors.chip_background(opt.palette))
         y = opt.rect.bottom()
         painter.drawLine(opt.rect.left() + PAD_X, y, opt.rect.right() - PAD_X, y)
         painter.restore()
 
-    def _paint_score(
-        self, painter: QPainter, opt: QStyleOptionViewItem, row: ResultRow, selected: bool
-    ) -> None:
-        font = small_font(opt.font)
-        metrics = QFontMetrics(font)
-        text = score_text(row.hit)
-        width = metrics.horizontalAdvance(text) + 12
-        height = metrics.height() + 2
-        title_height = QFontMetrics(opt.font).height()
-        top = opt.rect.top() + PAD_Y + (title_height - height) // 2 + 2
-        rect = QRect(opt.rect.right() - PAD_X - width, top, width, height)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(colors.chip_background(opt.palette, selected))
-        painter.drawRoundedRect(rect, height / 2, height / 2)
-        painter.setFont(font)
-        painter.setPen(colors.muted_text(opt.palette, selected))
-        painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
+    def _picture(self, row: ResultRow, look: RowLook, selected: bool) -> QImage:
+        key = row_key(row, look, selected)
+        image = self._pictures.get(key)
+        if image is not None:
+            self._pictures.move_to_end(key)
+            return image
+        self.drawn_here += 1
+        image = row_picture(row, look, selected)
+        self._keep(key, image)
+        return image
 
-    def _text_width(self, option: QStyleOptionViewItem) -> int:
-        width = self._view.viewport().width() if self._view is not None else option.rect.width()
-        return max(120, width - 2 * PAD_X)
-
-    def _max_height(self, option: QStyleOptionViewItem) -> int:
-        title = QFontMetrics(option.font).height()
-        return title + 4 + QFontMetrics(small_font(option.font)).lineSpacing() * self._snippet_lines
-
-    def _document(
-        self, option: QStyleOptionViewItem, row: ResultRow, selected: bool
-    ) -> QTextDocument:
-        hit = row.hit
-        key = (
-            hit.title,
-            score_text(hit),
-            self._copies_text(hit),
-            row.snippet,
-            row.terms,
-            self._text_width(option),
-            selected,
-            option.palette.cacheKey(),
-            option.font.key(),
-        )  # everything _build_document reads
-        doc = self._docs.get(key)
-        if doc is not None:
-            self._docs.move_to_end(key)
-            return doc
-        doc = self._build_document(option, row, selected)
-        self._docs[key] = doc
-        if len(self._docs) > KEPT_DOCUMENTS:  # the least recently painted goes
-            self._docs.popitem(last=False)
-        return doc
-
-    def _copies_text(self, hit: SearchHit) -> str:
-        """ "3 copies" for a hit standing for other memories with the same content, else ""."""
-        copies = len(getattr(hit, "copies", ()))
-        return self.tr("%n copies", "", copies + 1) if copies else ""
-
-    def _build_document(
-        self, option: QStyleOptionViewItem, row: ResultRow, selected: bool
-    ) -> QTextDocument:
-        palette = option.palette
-        doc = QTextDocument()
-        doc.setDocumentMargin(0)
-        doc.setDefaultFont(option.font)
-        doc.setTextWidth(self._text_width(option))
-        mark = f"background-color: {colors.match_background(palette).name()}; font-weight: 600;"
-        if selected:
-            mark = "text-decoration: underline; font-weight: 700;"
-        muted = colors.muted_text(palette, selected).name()
-        badge = QFontMetrics(small_font(option.font)).horizontalAdvance(score_text(row.hit))
-        room = badge + 12 + SCORE_GAP  # keeps the title clear of the score badge
-        bold = QFont(option.font)
-        bold.setWeight(QFont.Weight.DemiBold)
-        shown_title = QFontMetrics(bold).elidedText(
-            row.hit.title, Qt.TextElideMode.ElideRight, self._text_width(option) - room
-        )
-        title = highlight_html(shown_title, row.terms, mark)
-        count = self._copies_text(row.hit)
-        if count:  # an import made twice is one row
-            title += f' <span style="color:{muted}; font-weight:400;">· {html.escape(count)}</span>'
-
-        snippet = highlight_html(row.snippet, row.terms, mark)
-        size = small_font(option.font).pointSizeF()
-        doc.setHtml(
-            f'<div style="font-weight:600; margin-bottom:3px; margin-right:{room}px;">{title}</div>'
-            f'<div style="color:{muted}; font-size:{size:.1f}pt;">{snippet}</div>'
-        )
-        return doc
+    def _keep(self, key: tuple[object, ...], image: QImage) -> None:
+        self._pictures[key] = image
+        self._pictures.move_to_end(key)
+        if len(self._pictures) > KEPT_PICTURES:  # the least recently painted goes
+            self._pictures.popitem(last=False)
 
 
 def results_view(model: SearchResultsModel, *, snippet_lines: int = 3) -> QListView:

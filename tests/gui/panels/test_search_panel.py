@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QStyleOptionViewItem
 
 from pixelmem.core.errors import ProviderUnavailable
 from pixelmem.core.index.engine import Engine
-from pixelmem.gui.panels.search_results import HitRole, ResultRow
+from pixelmem.gui.panels.search_results import PAD_X, PAD_Y, HitRole, ResultRow
 
 
 def _titles(panel) -> list[str]:
@@ -171,24 +171,47 @@ def test_a_time_in_the_query_is_shown_with_the_results(qtbot, window) -> None:
     assert "first (“this year”)" in text and "-01-01 – " in text
 
 
-def test_a_row_laid_out_once_is_reused_by_the_next_answer(qtbot, window) -> None:
+def test_a_row_drawn_once_is_reused_by_the_next_answer(qtbot, window) -> None:
     """The next keystroke's answer, the same hit with the same words marked, paints with the
-    document already laid out; a different mark or width lays out a new one."""
+    picture already drawn; a different mark or width draws a new one."""
     panel = window.search_panel
     with qtbot.waitSignal(panel.results_shown, timeout=5000):
         panel.search_box.setText("espresso")
         panel.run_search()
-    delegate = panel.view.itemDelegate()
-    option = QStyleOptionViewItem()
-    option.initFrom(panel.view.viewport())
+    delegate = panel.delegate
+    look = delegate.look()
     row = panel.model.index(0).data(HitRole)
-    first = delegate._document(option, row, False)
+    first = delegate._picture(row, look, False)
     again = ResultRow(row.hit, tuple(row.terms), str(row.snippet))  # the next answer's row
-    assert again is not row and delegate._document(option, again, False) is first
-    assert delegate._document(option, again, True) is not first  # selected: marked otherwise
+    assert again is not row and delegate._picture(again, look, False) is first
+    assert delegate._picture(again, look, True) is not first  # selected: marked otherwise
     other = ResultRow(row.hit, ("ratio",), row.snippet)
-    assert delegate._document(option, other, False) is not first
-    assert delegate._document(option, row, False) is first
+    assert delegate._picture(other, look, False) is not first
+    wider = replace(look, width=look.width + 40)
+    assert delegate._picture(row, wider, False) is not first
+    assert delegate._picture(row, look, False) is first
+
+
+def test_an_answers_first_screenful_is_drawn_on_the_worker(qtbot, window) -> None:
+    """The GUI thread only puts the rows' pictures on the screen: the search's worker drew the
+    first screenful, the first row also selected (the view selects it)."""
+    panel = window.search_panel
+    window.show()
+    qtbot.waitUntil(panel.isVisible, timeout=5000)
+    with qtbot.waitSignal(panel.results_shown, timeout=5000):
+        panel.search_box.setText("espresso")
+        panel.run_search()
+    delegate = panel.delegate
+    before = delegate.drawn_here
+    picture = panel.view.viewport().grab().toImage()
+    assert delegate.drawn_here == before
+    rect = panel.view.visualRect(panel.model.index(0)).adjusted(PAD_X, PAD_Y, -PAD_X, -PAD_Y)
+    shades = {
+        picture.pixel(x, y)
+        for x in range(rect.left(), rect.right(), 2)
+        for y in range(rect.top(), rect.bottom(), 2)
+    }
+    assert len(shades) > 8  # the first row's text and score are there, antialiased
 
 
 def test_the_exact_phrase_mode_is_chosen_from_the_combo_by_keyboard(qtbot, window) -> None:
