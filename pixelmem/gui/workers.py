@@ -19,6 +19,8 @@ from typing import Any
 import shiboken6
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 
+from pixelmem.core import step_aside
+
 log = logging.getLogger(__name__)
 
 ResultFn = Callable[[Any], None]
@@ -195,11 +197,13 @@ class Superseded(Exception):
 
 class LatestOnly:
     """Numbers requests; only the answer to the newest one is delivered (search as you type).
-    A request replaced before a worker started it is not run."""
+    A request replaced before a worker started it is not run. ``interactive``: someone waits
+    for these answers, so background work steps aside while one runs (core/step_aside)."""
 
-    def __init__(self, pool: QThreadPool | None = None) -> None:
+    def __init__(self, pool: QThreadPool | None = None, *, interactive: bool = False) -> None:
         self._pool = pool
         self._sequence = 0
+        self._interactive = interactive
 
     @property
     def sequence(self) -> int:
@@ -223,7 +227,10 @@ class LatestOnly:
             # only took a CPU and the GIL from the window and from the newest request.
             if number != self._sequence:
                 raise Superseded(number)
-            return fn()
+            if not self._interactive:
+                return fn()
+            with step_aside.interactive():
+                return fn()
 
         run_in_pool(
             unless_superseded,

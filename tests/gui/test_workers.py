@@ -129,3 +129,14 @@ def test_a_task_whose_handle_was_destroyed_ends_quietly(qtbot, capfd) -> None:
     release.set()
     assert workers.wait_for_all(5000)
     assert "Signal source has been deleted" not in capfd.readouterr().err
+
+
+def test_interactive_requests_make_background_work_step_aside(qtbot) -> None:
+    from pixelmem.core.step_aside import interactive_running
+
+    seen: list[bool] = []
+    LatestOnly(interactive=True).submit(interactive_running, seen.append)
+    qtbot.waitUntil(lambda: len(seen) == 1)
+    LatestOnly().submit(interactive_running, seen.append)
+    qtbot.waitUntil(lambda: len(seen) == 2)
+    assert seen == [True, False] and not interactive_running()

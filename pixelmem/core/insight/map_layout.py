@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from pixelmem.core.insight.memory_vectors import nearest, unit_rows
+from pixelmem.core.step_aside import step_aside
 
 NEIGHBOURS = 15
 NEGATIVES = 6  # random non-neighbours per point per epoch
@@ -62,6 +63,7 @@ def layout(vectors: np.ndarray, *, seed: int = 0, epochs: int | None = None) -> 
     degree = np.bincount(heads, minlength=n) + np.bincount(tails, minlength=n)
     scale = (STEP / np.maximum(degree, 1)).astype(np.float32)
     for epoch in range(epochs):
+        step_aside()  # a search someone is typing goes first (core/step_aside)
         y = _epoch(y, heads, tails, 1.0 - epoch / epochs, scale, rng)
     return (y - y.mean(axis=0)).astype(np.float32)
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pixelmem.core.index.search import SearchIndex
+from pixelmem.core.step_aside import step_aside
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,7 @@ def nearest(
     if k == 0:
         return idx, sim
     for start in range(0, q, block):
+        step_aside()  # a search someone is typing goes first (core/step_aside)
         scores = np.asarray(queries[start : start + block] @ vectors.T, np.float32)
         i, s = _top_k_rows(scores, k)
         idx[start : start + len(scores)] = i

@@ -32,6 +32,7 @@ from pixelmem.core.insight.map_clusters import choose_clusters, cluster_keywords
 from pixelmem.core.insight.map_layout import layout, place_new
 from pixelmem.core.insight.memory_vectors import MemoryVectors, memory_vectors
 from pixelmem.core.paths import appdata_dir
+from pixelmem.core.step_aside import step_aside
 
 if TYPE_CHECKING:
     from pixelmem.core.index.engine import Engine
@@ -187,9 +188,11 @@ def _with_clusters(
     labels = choose_clusters(base.xy, seed=base.seed)
     cache = terms_cache if terms_cache is not None else {}
     terms = []
-    for mid, fp in zip(base.ids, base.fingerprints, strict=True):
+    for number, (mid, fp) in enumerate(zip(base.ids, base.fingerprints, strict=True)):
         key = (mid, fp)
         if key not in cache:
+            if number % 256 == 0:
+                step_aside()  # a search someone is typing goes first (core/step_aside)
             cache[key] = label_terms(text_of(mid))
         terms.append(cache[key])
     live = set(zip(base.ids, base.fingerprints, strict=True))

@@ -104,7 +104,7 @@ class MapView(QWidget):
         self._prepared = PreparedMap(None, np.zeros((0, 2)), [], np.zeros(0, np.int32))
         self._maps = MapStore(appdata_dir(self.engine.vault))
         self._latest = LatestOnly()
-        self._search = LatestOnly()
+        self._search = LatestOnly(interactive=True)
         self._stale = True
         self.canvas = MapCanvas()
         self.query = QLineEdit()

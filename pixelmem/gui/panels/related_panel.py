@@ -22,7 +22,7 @@ class RelatedPanel(QWidget):
         super().__init__(parent)
         self.engine = engine
         self.memory_id = ""
-        self._latest = LatestOnly()
+        self._latest = LatestOnly(interactive=True)
         self.model = SearchResultsModel(self)
         self.view = results_view(self.model, snippet_lines=2)
         self.empty_label = placeholder_label(top_margin=16)

@@ -72,7 +72,7 @@ class SearchPanel(QWidget):
         super().__init__(parent)
         self.engine = engine
         self._index_ready = index_ready
-        self._latest = LatestOnly()
+        self._latest = LatestOnly(interactive=True)
         self._debounce = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
         self._debounce.timeout.connect(self.run_search)
         self._build()
