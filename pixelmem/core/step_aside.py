@@ -1,4 +1,5 @@
-"""Long background computations step aside while a person waits for an answer.
+"""Long background computations step aside while a person waits for an answer, or while the
+window's thread is late.
 
 A small machine has two cores and one GIL. While the map lays out 30k memories, a search
 typed meanwhile shares both with it and with the window's thread: three threads wanting the
@@ -9,6 +10,15 @@ block of rows, an epoch); while :func:`interactive` work runs (a search someone 
 the call waits until it ends, at most ``MAX_WAIT_S`` at a time so background work always
 advances. Between interactive requests it runs at full speed.
 
+The window's thread needs the GIL for every event it handles in Python. A worker running
+Python between two of those steps lets it go every switch interval, but when that worker
+loses its CPU while it holds the GIL, the window waits as long (bench_ui --why, indexing with
+the real model: the keyword snapshot's tokenising in most of the stalls that were not the
+window's own work). So the window beats while background work runs (:func:`ui_beat`, from a
+timer the GUI starts when :func:`step_aside` is first called: :func:`watch_ui`), and a step
+taken while the last beat is more than ``UI_LATE_S`` old sleeps until the window beats again
+(at most ``UI_WAIT_S``): the window gets the GIL and a CPU without competing for them.
+
 Rules: a step between two calls takes a few milliseconds (a switch of the GIL and CPU comes
 that soon); a caller holds no lock an interactive request needs while it waits.
 """
@@ -16,15 +26,25 @@ that soon); a caller holds no lock an interactive request needs while it waits.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 MAX_WAIT_S = 0.25  # a background step waits at most this long for interactive work
+UI_LATE_S = 0.008  # the window's thread this late on its beat: background steps let it run
+UI_WAIT_S = 0.05  # ... waiting at most this long for it
+_NAP_S = 0.0005
+WAKE_EVERY_S = 0.1  # background steps remind the window to beat this often
 
 _lock = threading.Lock()
 _running = 0  # interactive requests in progress
 _quiet = threading.Event()  # set while none is
 _quiet.set()
+_beat = 0.0  # perf_counter of the window's last beat; 0 while it does not beat
+_wake: Callable[[], None] | None = None  # asks the window to beat (any thread)
+_woken = 0.0  # when a step last asked
+_ui_thread = 0  # the window's thread (watch_ui's caller)
+_last_step = 0.0  # when background work last took a step
 
 
 @contextmanager
@@ -45,11 +65,54 @@ def interactive() -> Iterator[None]:
 
 def step_aside(limit: float = MAX_WAIT_S) -> bool:
     """Between two steps of background work: wait while interactive work runs (at most
-    ``limit`` seconds). True when it waited."""
-    if _quiet.is_set():
-        return False
-    _quiet.wait(limit)
+    ``limit`` seconds), or while the window's thread is late (at most ``UI_WAIT_S``). True
+    when it waited."""
+    global _last_step, _woken
+    now = _last_step = time.perf_counter()
+    if _wake is not None and now - _woken > WAKE_EVERY_S:
+        _woken = now
+        _wake()
+    if not _quiet.is_set():
+        _quiet.wait(limit)
+        return True
+    return _let_the_window_run(now)
+
+
+def _let_the_window_run(now: float) -> bool:
+    beat = _beat
+    if not beat or now - beat < UI_LATE_S or threading.get_ident() == _ui_thread:
+        return False  # (on the window's own thread nothing could make it beat)
+    deadline = now + UI_WAIT_S
+    while _beat == beat and _beat and time.perf_counter() < deadline:
+        time.sleep(_NAP_S)  # lets go of the GIL and of the CPU
     return True
+
+
+def watch_ui(wake: Callable[[], None] | None) -> None:
+    """``wake()`` (callable from any thread) makes the window's thread beat (:func:`ui_beat`)
+    while background work takes steps; None: no window to wait for. Called on the window's
+    thread, which itself never waits in a step."""
+    global _wake, _beat, _ui_thread
+    _wake = wake
+    _ui_thread = threading.get_ident() if wake is not None else 0
+    if wake is None:
+        _beat = 0.0
+
+
+def ui_beat() -> None:
+    """The window's thread is on time (called by its timer while background work runs)."""
+    global _beat
+    _beat = time.perf_counter()
+
+
+def ui_rest() -> None:
+    """The window stops beating (no background work lately): steps no longer wait for it."""
+    global _beat
+    _beat = 0.0
+
+
+def seconds_since_last_step() -> float:
+    return time.perf_counter() - _last_step
 
 
 def interactive_running() -> bool:

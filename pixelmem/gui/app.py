@@ -109,6 +109,8 @@ def create_application(argv: list[str] | None = None) -> QApplication:
     # waits 23-123 ms at 1 ms, 16-29 ms at 0.2 ms). It forces a switch only while another
     # thread waits: a worker running alone, or in onnxruntime, is not slowed.
     sys.setswitchinterval(GIL_SWITCH_SECONDS)
+    # ... and background work that takes steps (core/step_aside) lets it run when it is late.
+    workers.install_pulse(app)
     return app
 
 

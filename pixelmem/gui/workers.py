@@ -6,6 +6,7 @@
 the GUI thread. Writes go through a :class:`SerialLane` (one thread, first in first out) so two
 saves never race; :func:`write_lane` is the lane the whole app shares. :class:`LatestOnly`
 numbers each request and drops answers to superseded ones (search as you type).
+:class:`UiPulse` lets background work (core/step_aside) know when the window's thread is late.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
+from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal, Slot
 
 from pixelmem.core import step_aside
 
@@ -265,3 +266,48 @@ def active_thread_count() -> int:
     """Workers still running a task, across the global pool and every lane."""
     pools = [QThreadPool.globalInstance(), *_pools]
     return sum(p.activeThreadCount() for p in pools)
+
+
+# -- the window's pulse ------------------------------------------------------------------
+# While background work takes steps, a timer on the GUI thread says it is on time, so a step
+# taken while it is late lets it run first (core/step_aside). Only while background work runs:
+# the first step asks for the pulse (a queued signal, from any thread); it stops once no step
+# came for IDLE_S, so an idle window never wakes for it.
+
+PULSE_MS = 4  # twice within step_aside.UI_LATE_S: a late beat means a late window
+IDLE_S = 0.5
+
+
+class UiPulse(QObject):
+    _wanted = Signal()  # emitted on any thread, delivered on the GUI thread
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._timer = QTimer(self, interval=PULSE_MS)
+        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self._timer.timeout.connect(self._beat)
+        self._wanted.connect(self._start, Qt.ConnectionType.QueuedConnection)
+        step_aside.watch_ui(self._wanted.emit)
+        self.destroyed.connect(lambda *_: step_aside.watch_ui(None))
+
+    @property
+    def beating(self) -> bool:
+        return self._timer.isActive()
+
+    def _start(self) -> None:
+        if not self._timer.isActive():
+            step_aside.ui_beat()
+            self._timer.start()
+
+    def _beat(self) -> None:
+        if step_aside.seconds_since_last_step() > IDLE_S:
+            self._timer.stop()
+            step_aside.ui_rest()
+            return
+        step_aside.ui_beat()
+
+
+def install_pulse(app: QObject) -> UiPulse:
+    """The application's pulse (one; kept by the application object)."""
+    pulse = app.findChild(UiPulse)
+    return pulse if isinstance(pulse, UiPulse) else UiPulse(app)

@@ -65,3 +65,59 @@ def test_the_map_layout_steps_aside_for_a_search(monkeypatch) -> None:
     map_layout.layout(vectors / np.linalg.norm(vectors, axis=1, keepdims=True), epochs=5)
     assert calls.count("pixelmem.core.insight.map_layout") == 5
     assert "pixelmem.core.insight.memory_vectors" in calls
+
+
+def test_a_step_asks_the_window_to_beat_and_waits_while_it_is_late(monkeypatch) -> None:
+    woken: list[int] = []
+    monkeypatch.setattr(step_aside, "_woken", 0.0)
+    step_aside.watch_ui(lambda: woken.append(1))
+    try:
+        assert _in_worker(step_aside.step_aside)[0] is False and woken == [1]  # no beat yet
+        step_aside.ui_beat()
+        assert _in_worker(step_aside.step_aside)[0] is False  # on time
+        time.sleep(step_aside.UI_LATE_S * 2)  # the window is late now
+        beat_again = threading.Timer(0.02, step_aside.ui_beat)
+        beat_again.start()
+        assert _in_worker(step_aside.step_aside) == (True, True)  # waited, until the beat
+        beat_again.join()
+        step_aside.ui_rest()
+        assert _in_worker(step_aside.step_aside)[0] is False  # it stopped beating: no wait
+    finally:
+        step_aside.watch_ui(None)
+
+
+def test_without_a_window_a_step_never_waits() -> None:
+    step_aside.watch_ui(None)
+    step_aside.ui_beat()  # a stray beat
+    step_aside.watch_ui(None)
+    time.sleep(step_aside.UI_LATE_S * 2)
+    assert step_aside.step_aside() is False
+
+
+def test_the_windows_own_thread_never_waits_for_itself() -> None:
+    step_aside.watch_ui(lambda: None)  # this thread is the window's
+    try:
+        step_aside.ui_beat()
+        time.sleep(step_aside.UI_LATE_S * 2)  # late: it is busy in this very step
+        start = time.perf_counter()
+        assert step_aside.step_aside() is False
+        assert time.perf_counter() - start < step_aside.UI_WAIT_S / 2
+    finally:
+        step_aside.watch_ui(None)
+
+
+def _in_worker(step) -> tuple[bool, bool]:
+    """(``step()``'s answer, whether it took between 10 ms and UI_WAIT_S + slack) run on a
+    thread that is not the window's."""
+    out: list[tuple[bool, bool]] = []
+
+    def run() -> None:
+        start = time.perf_counter()
+        waited = step()
+        took = time.perf_counter() - start
+        out.append((waited, 0.01 < took < step_aside.UI_WAIT_S + 0.5))
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(5)
+    return out[0]

@@ -140,3 +140,20 @@ def test_interactive_requests_make_background_work_step_aside(qtbot) -> None:
     LatestOnly().submit(interactive_running, seen.append)
     qtbot.waitUntil(lambda: len(seen) == 2)
     assert seen == [True, False] and not interactive_running()
+
+
+def test_the_window_beats_while_background_work_takes_steps(qtbot, monkeypatch) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    from pixelmem.core import step_aside
+
+    monkeypatch.setattr(workers, "IDLE_S", 0.2)
+    pulse = workers.install_pulse(QApplication.instance())
+    assert workers.install_pulse(QApplication.instance()) is pulse  # one per application
+    assert not pulse.beating
+    worker = threading.Thread(target=step_aside.step_aside)  # a background step elsewhere
+    worker.start()
+    worker.join()
+    qtbot.waitUntil(lambda: pulse.beating, timeout=2000)
+    qtbot.waitUntil(lambda: not pulse.beating, timeout=3000)  # no step since: it rests
+    assert step_aside._beat == 0.0

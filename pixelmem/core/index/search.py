@@ -71,6 +71,7 @@ from pixelmem.core.index.text_tokens import (
 )
 from pixelmem.core.index.vector_side import LocalVectorSide, row_group_sums
 from pixelmem.core.search_mode import SearchMode
+from pixelmem.core.step_aside import step_aside
 from pixelmem.core.vault.memory import Memory, searchable_title
 
 # The modes the index scores; ``exact`` chooses which memories may answer first (Engine.search)
@@ -237,6 +238,8 @@ class SearchIndex:
                     title_hashes[title] = token_hashes(tokenize(title))
                 part = np.concatenate((token_hashes(tokenize(chunk.text)), title_hashes[title]))
             parts.append(part)
+            if len(parts) % 64 == 0:
+                step_aside()  # the window first when it is late (core/step_aside)
         # Not one np.concatenate (nor np.fromiter over map): either held the GIL 5-40 ms.
         lengths = np.array([len(part) for part in parts], np.int64)
         hashes = numpy_pieces.concatenate(parts, np.int64)
