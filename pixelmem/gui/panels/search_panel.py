@@ -32,7 +32,6 @@ from pixelmem.gui.panels.search_results import (
     placeholder_label,
     result_rows,
     results_view,
-    row_pictures,
 )
 from pixelmem.gui.session import describe_error
 from pixelmem.gui.workers import LatestOnly
@@ -178,8 +177,7 @@ class SearchPanel(QWidget):
             self._show_idle()
             return
 
-        look = self.delegate.look()
-        screenful = self.delegate.rows_shown(look)
+        looks = self.delegate.answer_looks(self.stack.contentsRect().size())
 
         def work() -> SearchOutcome:
             start = time.perf_counter()
@@ -191,8 +189,7 @@ class SearchPanel(QWidget):
             label, words = (span.label(), span.text) if span is not None else ("", "")
             error = engine.semantic_error
             rows = tuple(result_rows(query, found.hits))
-            first = [r for r in rows if not r.hit.weaker][:screenful]
-            pictures = tuple(row_pictures(first, look))
+            pictures = tuple(looks.first_screen([r for r in rows if not r.hit.weaker]))
             return SearchOutcome(
                 query, mode, found.hits, elapsed, error, label, words, rows, pictures
             )

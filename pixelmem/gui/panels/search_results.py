@@ -169,6 +169,20 @@ class RowLook:
 Picture = tuple[tuple[object, ...], QImage]  # (row_key, picture)
 
 
+@dataclass(frozen=True)
+class AnswerLooks:
+    """The rows' look in a view that shows an answer: without and with a scroll bar."""
+
+    few: RowLook  # at most ``fit`` rows: no scroll bar
+    many: RowLook
+    fit: int
+
+    def first_screen(self, rows: Sequence[ResultRow]) -> list[Picture]:
+        """Pictures of the rows the view shows first (any thread)."""
+        look = self.few if len(rows) <= self.fit else self.many
+        return row_pictures(rows[: self.fit + 1], look)
+
+
 def row_key(row: ResultRow, look: RowLook, selected: bool) -> tuple[object, ...]:
     """Everything :func:`row_picture` draws from: the same key, the same pixels."""
     hit = row.hit
@@ -301,17 +315,27 @@ class ResultDelegate(QStyledItemDelegate):
         self._pictures: OrderedDict[tuple[object, ...], QImage] = OrderedDict()
         self.drawn_here = 0  # pictures this delegate drew on the GUI thread (tests, benchmarks)
 
-    def look(self, option: QStyleOptionViewItem | None = None) -> RowLook:
-        """What rows look like in the view now (GUI thread)."""
+    def look(self, option: QStyleOptionViewItem | None = None, width: int = -1) -> RowLook:
+        """What rows look like in the view now (GUI thread); ``width``: of the viewport, when
+        it is not the one it has now."""
         font = option.font if option is not None else self._view.font()
         palette = option.palette if option is not None else self._view.palette()
-        width = max(120, self._view.viewport().width() - 2 * PAD_X)
+        width = width if width >= 0 else self._view.viewport().width()
         ratio = self._view.devicePixelRatioF()
-        return RowLook(QFont(font), QPalette(palette), width, ratio, self._snippet_lines)
+        return RowLook(QFont(font), QPalette(palette), max(120, width - 2 * PAD_X), ratio,
+                       self._snippet_lines)  # fmt: skip
 
-    def rows_shown(self, look: RowLook) -> int:
-        """How many rows a screenful of the view holds (at least one)."""
-        return max(1, self._view.viewport().height() // (look.height + 2 * PAD_Y) + 1)
+    def answer_looks(self, size: QSize) -> AnswerLooks:
+        """How the next answer's rows will look in the view once it is ``size`` (the room it
+        is given: hidden behind a placeholder, it has not been laid out): with few rows, and
+        with enough for a scroll bar, which takes width from them (GUI thread)."""
+        bar = self._view.verticalScrollBar()
+        style = self._view.style()
+        overlay = style.styleHint(QStyle.StyleHint.SH_ScrollBar_Transient, None, bar)
+        extent = 0 if overlay else style.pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        few = self.look(width=size.width())
+        fit = max(1, size.height() // (few.height + 2 * PAD_Y))
+        return AnswerLooks(few, self.look(width=size.width() - extent), fit)
 
     def adopt(self, pictures: Sequence[Picture]) -> None:
         """Keep pictures a worker drew, for the rows painted next."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from dataclasses import replace
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 
 from pixelmem.core.errors import ProviderUnavailable
 from pixelmem.core.index.engine import Engine
@@ -196,8 +196,10 @@ def test_an_answers_first_screenful_is_drawn_on_the_worker(qtbot, window) -> Non
     """The GUI thread only puts the rows' pictures on the screen: the search's worker drew the
     first screenful, the first row also selected (the view selects it)."""
     panel = window.search_panel
+    window.resize(1280, 800)
     window.show()
     qtbot.waitUntil(panel.isVisible, timeout=5000)
+    qtbot.wait(300)  # the docks built after the first paint are placed: widths settle
     with qtbot.waitSignal(panel.results_shown, timeout=5000):
         panel.search_box.setText("espresso")
         panel.run_search()
@@ -232,3 +234,20 @@ def test_the_exact_phrase_mode_is_chosen_from_the_combo_by_keyboard(qtbot, windo
     with qtbot.waitSignal(panel.results_shown, timeout=5000):
         panel.run_search()
     assert _titles(panel) == []
+
+
+def test_the_first_screen_is_drawn_as_wide_as_the_rows_will_be(qtbot, window) -> None:
+    """A scroll bar takes width from the rows once an answer has more than fit: the worker
+    draws them as wide as the view will show them."""
+    panel = window.search_panel
+    with qtbot.waitSignal(panel.results_shown, timeout=5000):
+        panel.search_box.setText("espresso")
+        panel.run_search()
+    rows = [panel.model.index(r).data(HitRole) for r in range(panel.model.rowCount())]
+    looks = panel.delegate.answer_looks(QSize(400, 10_000))  # room for every row
+    assert looks.fit >= len(rows)
+    assert {key[5] for key, _ in looks.first_screen(rows)} == {looks.few.width}
+    crowded = panel.delegate.answer_looks(QSize(400, 1))
+    assert crowded.fit == 1 and len(crowded.first_screen(rows)) == min(len(rows), 2) + 1
+    assert {key[5] for key, _ in crowded.first_screen(rows)} == {crowded.many.width}
+    assert crowded.many.width <= crowded.few.width
