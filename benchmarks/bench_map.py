@@ -153,7 +153,9 @@ def refresh_stall(old: MemoryVectors, text_of, seconds: float) -> str:
 
 
 def repaint_ms(semantic_map) -> float:
-    """Median time to repaint a 1000×800 map view while panning and zooming (GUI thread)."""
+    """Median time to repaint a 1000×800 map view while panning and zooming (GUI thread):
+    every repaint (where a worker draws the points: the last picture moved, then the new one
+    copied)."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtWidgets import QApplication
 
@@ -173,11 +175,28 @@ def repaint_ms(semantic_map) -> float:
             canvas.scale(1.05, 1.05)
         else:
             canvas.translate(5, 5)
-        start = time.perf_counter()
-        canvas.viewport().repaint()
-        times.append(1000 * (time.perf_counter() - start))
+        times.append(_timed_repaint(canvas))
+        # Code that draws the points on a worker painted the last picture, moved; the next
+        # repaint, once the worker's picture for this view has come, only copies it.
+        if getattr(canvas.points, "drawn_on_worker", False):
+            deadline = time.perf_counter() + 5
+            while not _current(canvas.points) and time.perf_counter() < deadline:
+                app.processEvents()
+                time.sleep(0.001)
+            times.append(_timed_repaint(canvas))
     canvas.close()
     return float(np.median(times))
+
+
+def _timed_repaint(canvas) -> float:
+    start = time.perf_counter()
+    canvas.viewport().repaint()
+    return 1000 * (time.perf_counter() - start)
+
+
+def _current(points) -> bool:
+    """The worker's picture is the one for the view as it is (a repaint asked for it)."""
+    return points._picture is not None and points._picture[0] == points._asked
 
 
 def measure(n: int, ui: bool) -> str:
