@@ -1,12 +1,9 @@
-"""One way to open an ONNX model for the built-in embedders: CPU, a few threads, no spinning,
-the pool's threads below the window's priority (:mod:`pixelmem.core.thread_priority`)."""
+"""One way to open an ONNX model for the built-in embedders: CPU, a few threads, no spinning."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
-
-from pixelmem.core.thread_priority import started_below_ui
 
 
 def open_cpu_session(path: Path, threads: int) -> Any:
@@ -20,10 +17,4 @@ def open_cpu_session(path: Path, threads: int) -> Any:
     options.log_severity_level = 3
     # Idle worker threads must not spin: they would take CPU from the UI thread.
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    # Its pool threads never hold the GIL: they may yield the CPU to the window's thread and to
-    # a worker that holds the GIL (bench_ui --only index: see thread_priority).
-    return started_below_ui(
-        lambda: ort.InferenceSession(
-            str(path), sess_options=options, providers=["CPUExecutionProvider"]
-        )
-    )
+    return ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
