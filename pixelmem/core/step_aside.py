@@ -17,7 +17,9 @@ the real model: the keyword snapshot's tokenising in most of the stalls that wer
 window's own work). So the window beats while background work runs (:func:`ui_beat`, from a
 timer the GUI starts when :func:`step_aside` is first called: :func:`watch_ui`), and a step
 taken while the last beat is more than ``UI_LATE_S`` old sleeps until the window beats again
-(at most ``UI_WAIT_S``): the window gets the GIL and a CPU without competing for them.
+(at most ``UI_WAIT_S``): the window gets the GIL and a CPU without competing for them. A
+window that does not beat within that time is blocked, not starved (it waits for workers to
+finish, a modal loop, a long call of its own): steps go on at full speed until it beats again.
 
 Rules: a step between two calls takes a few milliseconds (a switch of the GIL and CPU comes
 that soon); a caller holds no lock an interactive request needs while it waits.
@@ -44,6 +46,7 @@ _beat = 0.0  # perf_counter of the window's last beat; 0 while it does not beat
 _wake: Callable[[], None] | None = None  # asks the window to beat (any thread)
 _woken = 0.0  # when a step last asked
 _ui_thread = 0  # the window's thread (watch_ui's caller)
+_given_up = 0.0  # a beat the window did not follow within UI_WAIT_S: steps go on
 _last_step = 0.0  # when background work last took a step
 
 
@@ -79,12 +82,17 @@ def step_aside(limit: float = MAX_WAIT_S) -> bool:
 
 
 def _let_the_window_run(now: float) -> bool:
+    global _given_up
     beat = _beat
     if not beat or now - beat < UI_LATE_S or threading.get_ident() == _ui_thread:
         return False  # (on the window's own thread nothing could make it beat)
+    if beat == _given_up:
+        return False  # it did not beat within UI_WAIT_S: blocked (maybe waiting for us)
     deadline = now + UI_WAIT_S
-    while _beat == beat and _beat and time.perf_counter() < deadline:
+    while _beat == beat and time.perf_counter() < deadline:
         time.sleep(_NAP_S)  # lets go of the GIL and of the CPU
+    if _beat == beat:
+        _given_up = beat
     return True
 
 

@@ -121,3 +121,21 @@ def _in_worker(step) -> tuple[bool, bool]:
     thread.start()
     thread.join(5)
     return out[0]
+
+
+def test_a_window_that_stopped_beating_costs_one_wait_only() -> None:
+    """The window blocked (waiting for the workers to finish, say): one step waits for it, the
+    next ones go on at once until it beats again."""
+    step_aside.watch_ui(lambda: None)
+    try:
+        step_aside.ui_beat()
+        time.sleep(step_aside.UI_LATE_S * 2)
+        assert _in_worker(step_aside.step_aside) == (True, True)  # waited UI_WAIT_S, in vain
+        start = time.perf_counter()
+        assert _in_worker(step_aside.step_aside)[0] is False
+        assert time.perf_counter() - start < step_aside.UI_WAIT_S
+        step_aside.ui_beat()  # it is back, then late again: worth a wait again
+        time.sleep(step_aside.UI_LATE_S * 2)
+        assert _in_worker(step_aside.step_aside)[0] is True
+    finally:
+        step_aside.watch_ui(None)

@@ -157,3 +157,5 @@ def test_the_window_beats_while_background_work_takes_steps(qtbot, monkeypatch) 
     qtbot.waitUntil(lambda: pulse.beating, timeout=2000)
     qtbot.waitUntil(lambda: not pulse.beating, timeout=3000)  # no step since: it rests
     assert step_aside._beat == 0.0
+    pulse.deleteLater()  # the other tests run without a pulse, as before
+    qtbot.waitUntil(lambda: step_aside._wake is None, timeout=2000)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import html
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from math import ceil
 from typing import Any
@@ -159,6 +159,7 @@ class RowLook:
     width: int  # of the row's content (title, score, snippet), in pixels
     ratio: float  # the view's device pixel ratio
     snippet_lines: int
+    copies_text: Callable[[SearchHit], str]  # "3 copies" (ResultDelegate.copies_text)
 
     @property
     def height(self) -> int:
@@ -197,7 +198,7 @@ def row_key(row: ResultRow, look: RowLook, selected: bool) -> tuple[object, ...]
     return (
         hit.title,
         score_text(hit),
-        copies_text(hit),
+        look.copies_text(hit),
         row.snippet,
         row.terms,
         look.width,
@@ -261,14 +262,6 @@ def _paint_score(painter: QPainter, look: RowLook, hit: SearchHit, selected: boo
     painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
 
 
-def copies_text(hit: SearchHit) -> str:
-    """ "3 copies" for a hit standing for other memories with the same content, else ""."""
-    copies = len(getattr(hit, "copies", ()))
-    if not copies:
-        return ""
-    return QCoreApplication.translate("ResultDelegate", "%n copies", None, copies + 1)
-
-
 def _document(row: ResultRow, look: RowLook, selected: bool) -> QTextDocument:
     palette = look.palette
     doc = QTextDocument()
@@ -287,7 +280,7 @@ def _document(row: ResultRow, look: RowLook, selected: bool) -> QTextDocument:
         row.hit.title, Qt.TextElideMode.ElideRight, look.width - room
     )
     title = highlight_html(shown_title, row.terms, mark)
-    count = copies_text(row.hit)
+    count = look.copies_text(row.hit)
     if count:  # an import made twice is one row
         title += f' <span style="color:{muted}; font-weight:400;">· {html.escape(count)}</span>'
     snippet = highlight_html(row.snippet, row.terms, mark)
@@ -323,7 +316,13 @@ class ResultDelegate(QStyledItemDelegate):
         width = width if width >= 0 else self._view.viewport().width()
         ratio = self._view.devicePixelRatioF()
         return RowLook(QFont(font), QPalette(palette), max(120, width - 2 * PAD_X), ratio,
-                       self._snippet_lines)  # fmt: skip
+                       self._snippet_lines, self.copies_text)  # fmt: skip
+
+    def copies_text(self, hit: SearchHit) -> str:
+        """ "3 copies" for a hit standing for other memories with the same content, else ""
+        (any thread: a translation look-up only)."""
+        copies = len(getattr(hit, "copies", ()))
+        return self.tr("%n copies", "", copies + 1) if copies else ""
 
     def answer_looks(self, size: QSize) -> AnswerLooks:
         """How the next answer's rows will look in the view once it is ``size`` (the room it
