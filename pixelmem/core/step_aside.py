@@ -35,7 +35,6 @@ from contextlib import contextmanager
 MAX_WAIT_S = 0.25  # a background step waits at most this long for interactive work
 UI_LATE_S = 0.008  # the window's thread this late on its beat: background steps let it run
 UI_WAIT_S = 0.05  # ... waiting at most this long for it
-_NAP_S = 0.0005
 WAKE_EVERY_S = 0.1  # background steps remind the window to beat this often
 
 _lock = threading.Lock()
@@ -47,6 +46,7 @@ _wake: Callable[[], None] | None = None  # asks the window to beat (any thread)
 _woken = 0.0  # when a step last asked
 _ui_thread = 0  # the window's thread (watch_ui's caller)
 _given_up = 0.0  # a beat the window did not follow within UI_WAIT_S: steps go on
+_beaten = threading.Event()  # set by every beat: a waiting step wakes
 _last_step = 0.0  # when background work last took a step
 
 
@@ -88,9 +88,11 @@ def _let_the_window_run(now: float) -> bool:
         return False  # (on the window's own thread nothing could make it beat)
     if beat == _given_up:
         return False  # it did not beat within UI_WAIT_S: blocked (maybe waiting for us)
-    deadline = now + UI_WAIT_S
-    while _beat == beat and time.perf_counter() < deadline:
-        time.sleep(_NAP_S)  # lets go of the GIL and of the CPU
+    # Asleep on an event the beat sets: the GIL and the CPU are the window's until then (a
+    # loop of short sleeps took the GIL back at every wake-up, competing with the window).
+    _beaten.clear()
+    if _beat == beat:
+        _beaten.wait(UI_WAIT_S)
     if _beat == beat:
         _given_up = beat
     return True
@@ -111,12 +113,14 @@ def ui_beat() -> None:
     """The window's thread is on time (called by its timer while background work runs)."""
     global _beat
     _beat = time.perf_counter()
+    _beaten.set()
 
 
 def ui_rest() -> None:
     """The window stops beating (no background work lately): steps no longer wait for it."""
     global _beat
     _beat = 0.0
+    _beaten.set()
 
 
 def seconds_since_last_step() -> float:
