@@ -41,6 +41,7 @@ _lock = threading.Lock()
 _running = 0  # interactive requests in progress
 _quiet = threading.Event()  # set while none is
 _quiet.set()
+_mine = threading.local()  # depth: interactive blocks this thread is in
 _beat = 0.0  # perf_counter of the window's last beat; 0 while it does not beat
 _wake: Callable[[], None] | None = None  # asks the window to beat (any thread)
 _woken = 0.0  # when a step last asked
@@ -57,9 +58,11 @@ def interactive() -> Iterator[None]:
     with _lock:
         _running += 1
         _quiet.clear()
+    _mine.depth = getattr(_mine, "depth", 0) + 1
     try:
         yield
     finally:
+        _mine.depth -= 1
         with _lock:
             _running -= 1
             if _running == 0:
@@ -71,6 +74,8 @@ def step_aside(limit: float = MAX_WAIT_S) -> bool:
     ``limit`` seconds), or while the window's thread is late (at most ``UI_WAIT_S``). True
     when it waited."""
     global _last_step, _woken
+    if getattr(_mine, "depth", 0):
+        return False  # interactive work itself (a search building a small index) never waits
     now = _last_step = time.perf_counter()
     if _wake is not None and now - _woken > WAKE_EVERY_S:
         _woken = now
