@@ -155,3 +155,40 @@ def test_a_panels_rule_filters_with_the_others_and_goes_again(qtbot) -> None:
     assert shown() == ["Espresso", "Pour-over", "Sourdough"] and not proxy.filtering
     proxy.set_rule("never set", None)  # dropping a rule that is not there changes nothing
     assert proxy.rule("tag") is None
+
+
+def test_topic_counts_follow_every_change_without_a_recount() -> None:
+    """Counted once when the rows come (on the worker that orders them), then row by row."""
+    from collections import Counter
+
+    memories = [
+        _memory("a", "A", 3, ["garden", "tomato"]),
+        _memory("b", "B", 2, ["garden"]),
+        _memory("c", "C", 1),
+    ]
+    model, table = _model([])
+    model.set_memories(model.in_order(memories))  # as the session does, off the GUI thread
+
+    def recount() -> tuple[Counter[str], int]:
+        rows = model.memories()
+        return Counter(t for m in rows for t in m.topics), sum(not m.topics for m in rows)
+
+    def check() -> None:
+        assert (model.topic_counts(), model.without_topics_count()) == recount()
+
+    check()
+    table.update({m.id: m for m in memories})
+    table["d"] = _memory("d", "D", 0, ["rust"])
+    model.apply_change("created", "d")
+    check()
+    table["b"] = dataclasses.replace(table["b"], topics=["rust"])  # in place
+    model.apply_change("updated", "b")
+    check()
+    table["a"] = dataclasses.replace(table["a"], topics=[], updated=NOW)  # moves to the top
+    model.apply_change("updated", "a")
+    check()
+    model.apply_change("deleted", "d")
+    check()
+    model.adopt([dataclasses.replace(table["c"], topics=["garden"])])
+    check()
+    assert "tomato" not in model.topic_counts()  # no memory carries it any more
