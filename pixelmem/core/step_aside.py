@@ -74,7 +74,7 @@ def step_aside(limit: float = MAX_WAIT_S) -> bool:
     ``limit`` seconds), or while the window's thread is late (at most ``UI_WAIT_S``). True
     when it waited."""
     global _last_step, _woken
-    if getattr(_mine, "depth", 0):
+    if getattr(_mine, "depth", 0) or _on_the_windows_thread():
         return False  # interactive work itself (a search building a small index) never waits
     now = _last_step = time.perf_counter()
     if _wake is not None and now - _woken > WAKE_EVERY_S:
@@ -86,11 +86,18 @@ def step_aside(limit: float = MAX_WAIT_S) -> bool:
     return _let_the_window_run(now)
 
 
+def _on_the_windows_thread() -> bool:
+    """The window's thread (or the main thread, where it runs) never waits in a step: it
+    would wait for work that waits for it, or freeze the window meanwhile."""
+    me = threading.get_ident()
+    return me == _ui_thread or me == threading.main_thread().ident
+
+
 def _let_the_window_run(now: float) -> bool:
     global _given_up
     beat = _beat
-    if not beat or now - beat < UI_LATE_S or threading.get_ident() == _ui_thread:
-        return False  # (on the window's own thread nothing could make it beat)
+    if not beat or now - beat < UI_LATE_S:
+        return False
     if beat == _given_up:
         return False  # it did not beat within UI_WAIT_S: blocked (maybe waiting for us)
     # Asleep on an event the beat sets: the GIL and the CPU are the window's until then (a

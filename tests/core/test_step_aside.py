@@ -141,7 +141,35 @@ def test_a_window_that_stopped_beating_costs_one_wait_only() -> None:
 
 def test_interactive_work_never_waits_for_itself() -> None:
     """A search that takes a background step (building a small index) goes on at once."""
-    with interactive():
+
+    def search() -> tuple[bool, float]:
+        with interactive():
+            start = time.perf_counter()
+            return step_aside.step_aside(limit=1), time.perf_counter() - start
+
+    out: list[tuple[bool, float]] = []
+    thread = threading.Thread(target=lambda: out.append(search()))
+    thread.start()
+    thread.join(5)
+    assert out[0][0] is False and out[0][1] < 0.1
+
+
+def test_the_main_thread_never_waits() -> None:
+    """Where the window runs: a step there would freeze it while a search runs elsewhere."""
+    entered, release = threading.Event(), threading.Event()
+
+    def search() -> None:
+        with interactive():
+            entered.set()
+            release.wait(5)
+
+    thread = threading.Thread(target=search)
+    thread.start()
+    try:
+        assert entered.wait(5)
         start = time.perf_counter()
         assert step_aside.step_aside(limit=1) is False
         assert time.perf_counter() - start < 0.1
+    finally:
+        release.set()
+        thread.join()

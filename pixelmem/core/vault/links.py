@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import NamedTuple
 
+from pixelmem.core.step_aside import step_aside
 from pixelmem.core.vault.memory import Memory
 
 # Starts with the literal "[[" so the engine can skip ahead; a "!" before it makes an embed.
@@ -142,7 +143,9 @@ class LinkResolver:
         self._names: dict[str, str] = {}
         self._titles: dict[str, str] = {}
         self._aliases: dict[str, str] = {}
-        for rel, memory in keyed:
+        for number, (rel, memory) in enumerate(keyed):
+            if number % 256 == 255:
+                step_aside()  # a search, or a late window, first (core/step_aside)
             self._paths.append((link_key(rel), memory.id))
             self._names.setdefault(link_key(rel.rsplit("/", 1)[-1]), memory.id)
             self._titles.setdefault(link_key(memory.title), memory.id)
@@ -202,7 +205,9 @@ class LinkGraph:
         self._links: dict[str, list[WikiLink]] = {}
         self._folded: dict[str, str] = {}  # casefolded bodies, made on the first mention search
         resolved: dict[str, str | None] = {}  # most targets repeat: resolve each once
-        for memory in self.memories.values():
+        for number, memory in enumerate(self.memories.values()):
+            if number % 256 == 255:
+                step_aside()  # a search, or a late window, first (core/step_aside)
             links = parse_links(memory.body)
             self._links[memory.id] = links
             for link in links:
