@@ -203,3 +203,29 @@ def test_explain_gives_each_hit_its_evidence() -> None:
     assert not hits[1].evidence.best and not hits[1].evidence.parts  # it trails the best
     assert any("cosine" in line for line in evidence.lines())
     assert index.search("green tea", query, min_relevance=0.0)[0].evidence is None
+
+
+def test_an_english_only_model_does_not_rank_by_meaning_across_scripts() -> None:
+    one_script = rel.calibration_for("all-minilm-l6", multilingual=False)
+    assert not one_script.reads_across and rel.calibration_for("all-minilm-l6").reads_across
+    # A Chinese note with a noisy cosine, an English paraphrase sharing no word.
+    semantic, keyword, cross = np.array([0.07, 0.21]), np.zeros(2), np.array([1.0, 0.0])
+    rank = rel.rank_logits("hybrid", semantic, keyword, 1.0, one_script, cross=cross)
+    assert rank[1] > rank[0]
+    # The multilingual model reads both: its meaning speaks across scripts.
+    both = rel.calibration_for("multilingual-e5-small")
+    across = rel.rank_logits("hybrid", semantic[:1], keyword[:1], 1.0, both, cross=cross[:1])
+    assert across[0] >= float(both.semantic.logit(0.07, 0.0, 1.0)) - 1e-12
+
+
+@pytest.mark.parametrize("family", list(rel.CALIBRATIONS))
+def test_a_note_sharing_no_word_ranks_by_its_meaning_less_the_silence(family: str) -> None:
+    calibration = rel.CALIBRATIONS[family]
+    for s in np.linspace(-0.2, 1.0, 13):
+        rank = rel.rank_logits("hybrid", np.array([s]), np.zeros(1), 1.0, calibration)[0]
+        alone = float(calibration.semantic.logit(s, 0.0)) - calibration.silence
+        assert rank >= alone - 1e-12
+    # MiniLM: a paraphrase (more meaning, no word) above a note sharing one weak word.
+    minilm = rel.CALIBRATIONS["all-minilm-l6"]
+    rank = rel.rank_logits("hybrid", np.array([0.18, 0.14]), np.array([0.0, 0.15]), 1.0, minilm)
+    assert rank[0] > rank[1]
