@@ -192,12 +192,18 @@ CALIBRATIONS: dict[str, Calibration] = {
         semantic=Logistic(intercept=-1.44, semantic=5.552, keyword=0.0),
         keyword=Logistic(intercept=-1.261, semantic=0.0, keyword=3.798),
         behind=1.0,
-        meaning=Decision(-2.09, semantic=5.552),
+        meaning=Decision(-2.14, semantic=5.552),
         same=Decision(
-            -3.091, rank=1.248, coverage=2.983, margin=0.155, standout=0.265, short=-2.046
+            -2.329,
+            rank=1.245,
+            coverage=2.321,
+            margin=0.431,
+            standout=0.257,
+            short=-2.18,
+            unknown=-0.466,
         ),
         same_cjk=Decision(-0.6, rank=1.0),
-        across=Decision(-2.0, rank=1.0),
+        across=Decision(0.0, rank=1.0),
         across_cjk=Decision(0.0, rank=1.0),
     ),
     "e5-small": Calibration(
