@@ -159,8 +159,11 @@ def _names(text: str) -> QueryTerms:
         if word.casefold() in STOPWORDS or word.isdigit():
             continue
         parts.append(word)
-    strong = split_query(" ".join(parts)).strong
-    if set(strong) >= set(split_query(text).strong):
+    # A name is held as written: its stem is another word ("Marshall" is not "marshal", the
+    # "Doctor" of "Doctor Who" not "doctors").
+    strong = tuple(t for t in split_query(" ".join(parts)).strong if not t.startswith(STEM_MARK))
+    words = {t for t in split_query(text).strong if not t.startswith(STEM_MARK)}
+    if set(strong) >= words:
         return QueryTerms((), ())  # the whole question is names: nothing to single out
     return QueryTerms(strong, ())
 
