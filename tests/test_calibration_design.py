@@ -136,6 +136,20 @@ def test_names_in_a_question_are_found_and_openers_are_not() -> None:
     assert not parse_query("王磊什么时候结婚").names
 
 
+def test_a_name_is_held_as_written_not_by_its_stem() -> None:
+    names = parse_query("What position does Brandon Marshall currently play?").names.strong
+    assert set(names) == {"brandon", "marshall"}  # not "~marshal": a field marshal is not him
+    doctor = parse_query("In 2005, what did Doctor Who think of his home planet?").names
+    assert set(doctor.strong) == {"doctor"}  # a note's "doctors" does not hold the name
+    texts = [("Chopin's health", "Three doctors visited me in Majorca"), ("Tea", "green tea")]
+    index = _vault(texts, _unit(np.eye(2, 8)))
+    question = "What did Doctor Who think of his home planet?"
+    vector = _unit(np.ones((1, 8)))[0]
+    held = index.search(question, vector, k=2, min_relevance=0.0, explain=True)
+    chopin = next(h for h in held if h.title == "Chopin's health")
+    assert chopin.evidence is not None and not chopin.evidence.names_held
+
+
 def test_a_request_to_the_notebook_is_read_as_its_subject() -> None:
     asked, bare = parse_query("Which notes mention Priya?"), parse_query("Priya")
     assert asked.terms == bare.terms and asked.short  # "≈ Priya": the same keyword evidence

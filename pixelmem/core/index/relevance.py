@@ -214,10 +214,10 @@ CALIBRATIONS: dict[str, Calibration] = {
         meaning=Decision(-3.105, semantic=9.877),
         same=Decision(-0.1, rank=1.0),
         same_cjk=Decision(
-            -3.159, rank=0.919, coverage=4.784, margin=2.605, standout=0.758, short=-4.248
+            -3.048, rank=1.03, coverage=4.896, margin=2.446, standout=0.864, short=-4.393
         ),
         across=Decision(2.83, rank=5.31, margin=5.628, standout=0.065, short=-1.151),
-        across_cjk=Decision(-0.709, rank=1.41, margin=0.855, standout=1.039, short=-5.259),
+        across_cjk=Decision(-0.798, rank=1.252, margin=1.074, standout=1.053, short=-5.296),
     ),
     "default": Calibration(
         hybrid=Logistic(intercept=-2.35, semantic=5.86, keyword=1.674, short_keyword=0.422),
