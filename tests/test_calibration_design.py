@@ -150,6 +150,22 @@ def test_a_name_is_held_as_written_not_by_its_stem() -> None:
     assert chopin.evidence is not None and not chopin.evidence.names_held
 
 
+def test_coverage_counts_chinese_words_not_the_pairs_between_them() -> None:
+    words = parse_query("哪位演员在第 50 届超级碗上用手语演绎了国歌？").coverage
+    counted = {t for w in words for t in w.terms}
+    assert {"演员", "手语", "演绎", "国歌"} <= counted
+    assert not counted & {"位演", "碗上", "用手", "语演"}  # straddle two words: no word
+    # A note that holds every word of the question holds all of it, whichever pairs it lacks.
+    texts = [("国歌", "国歌由一位演员演绎，全程使用手语"), ("茶", "绿茶的冲泡方法")]
+    index = _vault(texts, _unit(np.eye(2, 8)))
+    vector = _unit(np.ones((1, 8)))[0]
+    hits = index.search("演员用手语演绎国歌", vector, k=2, min_relevance=0.0, explain=True)
+    anthem = next(h for h in hits if h.title == "国歌")
+    assert anthem.evidence is not None and anthem.evidence.coverage == pytest.approx(1.0)
+    english = parse_query("How many teams did Los Angeles have?").coverage
+    assert ("teams",) in english[1].ways and ("~team",) in english[1].ways  # a word, or its stem
+
+
 def test_a_request_to_the_notebook_is_read_as_its_subject() -> None:
     asked, bare = parse_query("Which notes mention Priya?"), parse_query("Priya")
     assert asked.terms == bare.terms and asked.short  # "≈ Priya": the same keyword evidence

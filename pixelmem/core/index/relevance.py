@@ -194,13 +194,13 @@ CALIBRATIONS: dict[str, Calibration] = {
         behind=1.0,
         meaning=Decision(-2.14, semantic=5.552),
         same=Decision(
-            -2.329,
-            rank=1.245,
-            coverage=2.321,
-            margin=0.431,
+            -2.336,
+            rank=1.247,
+            coverage=2.33,
+            margin=0.428,
             standout=0.257,
             short=-2.18,
-            unknown=-0.466,
+            unknown=-0.451,
         ),
         same_cjk=Decision(-0.6, rank=1.0),
         across=Decision(0.0, rank=1.0),
@@ -214,7 +214,7 @@ CALIBRATIONS: dict[str, Calibration] = {
         meaning=Decision(-3.105, semantic=9.877),
         same=Decision(-0.1, rank=1.0),
         same_cjk=Decision(
-            -3.048, rank=1.03, coverage=4.896, margin=2.446, standout=0.864, short=-4.393
+            -4.207, rank=0.498, coverage=6.391, margin=2.72, standout=1.021, short=-3.804
         ),
         across=Decision(2.83, rank=5.31, margin=5.628, standout=0.065, short=-1.151),
         across_cjk=Decision(-0.798, rank=1.252, margin=1.074, standout=1.053, short=-5.296),
