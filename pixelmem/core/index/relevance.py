@@ -216,8 +216,12 @@ CALIBRATIONS: dict[str, Calibration] = {
         same_cjk=Decision(
             -4.207, rank=0.498, coverage=6.391, margin=2.72, standout=1.021, short=-3.804
         ),
-        across=Decision(2.83, rank=5.31, margin=5.628, standout=0.065, short=-1.151),
-        across_cjk=Decision(-0.798, rank=1.252, margin=1.074, standout=1.053, short=-5.296),
+        across=Decision(
+            2.769, rank=5.225, coverage=3.318, margin=5.518, standout=0.092, short=-1.154
+        ),
+        across_cjk=Decision(
+            -0.789, rank=1.243, coverage=4.606, margin=1.105, standout=1.034, short=-5.267
+        ),
     ),
     "default": Calibration(
         hybrid=Logistic(intercept=-2.35, semantic=5.86, keyword=1.674, short_keyword=0.422),
