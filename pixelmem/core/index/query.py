@@ -31,9 +31,7 @@ whole query.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 
 from pixelmem.core.index.relevance import SHORT_QUERY_WORDS
 from pixelmem.core.index.scripts import CJK_RUN, main_script
@@ -41,6 +39,7 @@ from pixelmem.core.index.text_tokens import (
     STEM_MARK,
     STOPWORDS,
     QueryTerms,
+    chinese_words,
     longest_parts,
     name_key,
     normalise,
@@ -196,10 +195,10 @@ def _coverage_words(content: str) -> tuple[CoverageWord, ...]:
             continue
         stem = stem_of(term)
         out.append(CoverageWord((term,), ((term,), (stem,)) if stem in present else ((term,),)))
-    cut = _chinese_words() if any(CJK_RUN.fullmatch(t) for t in strong) else None
+    cut = chinese_words() if any(CJK_RUN.fullmatch(t) for t in strong) else None
     if cut is None:  # no segmenter: each character pair is a word
-        pairs = [t for t in dict.fromkeys(strong) if CJK_RUN.fullmatch(t)]
-        return (*out, *(CoverageWord((p,), ((p,),)) for p in pairs))
+        alone = [t for t in dict.fromkeys(strong) if CJK_RUN.fullmatch(t)]
+        return (*out, *(CoverageWord((p,), ((p,),)) for p in alone))
     seen = set()
     for run in CJK_RUN.findall(normalise(content)):
         for word in cut(run):
@@ -209,17 +208,6 @@ def _coverage_words(content: str) -> tuple[CoverageWord, ...]:
                 seen.add(word)
                 out.append(CoverageWord(pairs, (pairs,)))
     return tuple(out)
-
-
-@cache
-def _chinese_words() -> Callable[[str], list[str]] | None:
-    """jieba's word cut (rjieba: its dictionary loads once, ~0.2 s), or None without it."""
-    try:
-        import rjieba  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        return None
-    cut: Callable[[str], list[str]] = rjieba.cut
-    return cut
 
 
 def highlight_terms(query: str, text: str) -> tuple[str, ...]:

@@ -64,6 +64,7 @@ from pixelmem.core.index.search_backend import (
 )
 from pixelmem.core.index.text_tokens import (
     QueryTerms,
+    chinese_words,
     make_snippet,
     stem_of,
     tokenize,
@@ -199,6 +200,8 @@ class SearchIndex:
         if vectors is not None and len(vectors) and len(vectors) != len(chunks):
             raise ValueError(f"{len(vectors)} vectors for {len(chunks)} chunks")
         catalog, keywords, source = cls._local_parts(chunks, memories, titles_in_keyword, previous)
+        if (catalog.meta.scripts == CJK_SCRIPT).any():
+            chinese_words()  # the segmenter's dictionary (~0.15 s) loads here, not in a search
         vector_side = None
         if vectors is not None and len(vectors):
             vector_side = LocalVectorSide.from_matrix(vectors, catalog.owners)

@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cache
 from itertools import filterfalse
 
 import Stemmer
@@ -267,3 +268,15 @@ def _term_positions(text: str, terms: Iterable[str]) -> list[tuple[int, str]]:
         pattern = re.escape(term) if not term.isascii() else rf"(?<!\w){re.escape(term)}(?!\w)"
         positions += [(m.start(), term) for m in re.finditer(pattern, hay)]
     return positions
+
+
+@cache
+def chinese_words() -> Callable[[str], list[str]] | None:
+    """jieba's word cut (``rjieba``: its dictionary loads on the first call, ~0.2 s), or None
+    where it is not installed (callers fall back to character pairs)."""
+    try:
+        import rjieba  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        return None
+    cut: Callable[[str], list[str]] = rjieba.cut
+    return cut
