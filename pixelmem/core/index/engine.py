@@ -109,6 +109,7 @@ class Engine:
         self._build_lock = threading.RLock()
         self._query_cache: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
         self._query_lock = threading.Lock()
+        self._embedder_lock = threading.Lock()
         self._anchors: dict[str, np.ndarray] = {}  # model id → embedded anchor texts
         self._folded_texts: FoldedTexts | None = None  # the exact mode's, made on first use
         self._reranker: Reranker | None = None
@@ -143,15 +144,21 @@ class Engine:
     def embedder(self) -> Embedder | None:
         """The configured embedder, created on first use; None (with a reason) if it cannot be."""
         if not self._embedder_ready:
-            self._embedder_ready = True
-            try:
-                from pixelmem.core.providers.embeddings.factory import create_embedder
-
-                self._embedder = create_embedder(self._embedding_settings())
-            except PixelmemError as exc:
-                self._embedder_error = str(exc)
-                log.warning("semantic search unavailable: %s", exc)
+            with self._embedder_lock:  # a second thread waits for it, never sees None
+                if not self._embedder_ready:
+                    self._embedder = self._created_embedder()
+                    self._embedder_ready = True
         return self._embedder
+
+    def _created_embedder(self) -> Embedder | None:
+        try:
+            from pixelmem.core.providers.embeddings.factory import create_embedder
+
+            return create_embedder(self._embedding_settings())
+        except PixelmemError as exc:
+            self._embedder_error = str(exc)
+            log.warning("semantic search unavailable: %s", exc)
+            return None
 
     def _embedding_settings(self) -> EmbeddingSettings:
         """The embedding settings with ``auto`` resolved to a built-in model for this vault."""

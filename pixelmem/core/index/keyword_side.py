@@ -67,6 +67,22 @@ class _Segment:
         """Where ``term`` sorts in this segment's vocabulary (the order terms are summed in)."""
         return term_hash >> self.shift
 
+    def keys_of(self, terms: Sequence[str], hashes: np.ndarray) -> np.ndarray:
+        """The vocabulary keys of ``terms`` (their ``hash``es given): :meth:`sort_key` of each."""
+        return hashes >> self.shift
+
+    def spans(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Start and end of the postings of each vocabulary key (both 0: not in this segment):
+        one search for every term of a query (a pasted paragraph has hundreds)."""
+        size = len(self.terms)
+        at = np.searchsorted(self.terms, keys)
+        found = at < size
+        found[found] = self.terms[at[found]] == keys[found]
+        at = np.where(found, at, 0)
+        starts = np.where(found, self.indptr[at], 0)
+        ends = np.where(found, self.indptr[np.minimum(at + 1, size)], 0)
+        return starts, ends
+
     def span(self, term_hash: int) -> slice | None:
         """Where the postings of the term with this hash are (None: not in this segment)."""
         key = term_hash >> self.shift
@@ -110,6 +126,7 @@ class LocalKeywordSide:
         self._n = len(live)
         self._avgdl = float(live.mean()) if live.any() else 1.0
         self._memo = threading.local()
+        self._looked_up: dict[str, tuple[int | None, int, list[tuple[_Segment, slice]]]] = {}
         # Until the first update the statistics are those of the build: weigh postings once.
         self._weights = self._all_weights() if delta is None and alive is None else None
 
@@ -172,11 +189,11 @@ class LocalKeywordSide:
     def idfs(self, terms: Iterable[str]) -> dict[str, float]:
         n = self._n
         distinct = sorted(set(terms))
-        rarest = float(np.log1p((n + 0.5) / 0.5))
-        return {
-            term: rarest if pos is None else float(np.log1p((n - df + 0.5) / (df + 0.5)))
-            for term, (pos, df, _) in zip(distinct, self._term_postings(distinct), strict=True)
-        }
+        found = self._term_postings(distinct)
+        dfs = np.array([df for _, df, _ in found], np.float64)
+        idf = np.log1p((n - dfs + 0.5) / (dfs + 0.5))
+        idf[[pos is None for pos, _, _ in found]] = np.log1p((n + 0.5) / 0.5)  # the rarest
+        return dict(zip(distinct, idf.tolist(), strict=True))
 
     def upsert(self, batch: ChunkBatch) -> LocalKeywordSide:
         parts = [
@@ -272,14 +289,39 @@ class LocalKeywordSide:
         self, terms: Iterable[str]
     ) -> list[tuple[int | None, int, list[tuple[_Segment, slice]]]]:
         """Per distinct term: its sort key (base vocabulary order; None when indexed nowhere),
-        its live document frequency, and its postings in every segment."""
+        its live document frequency, and its postings in every segment. Kept per snapshot
+        (which never changes): a search asks for the same terms' BM25, idf sum and idfs."""
+        terms = list(terms)
+        known = self._looked_up  # shared by the threads searching this snapshot
+        found, missing = {}, []
+        for term in dict.fromkeys(terms):
+            if (entry := known.get(term)) is None:
+                missing.append(term)
+            else:
+                found[term] = entry
+        if missing:
+            fresh = dict(zip(missing, self._look_up(missing), strict=True))
+            found |= fresh
+            if len(known) > _LOOKED_UP_MAX:
+                known.clear()  # a new vocabulary's worth of queries: start again
+            known.update(fresh)
+        return [found[term] for term in terms]
+
+    def _look_up(
+        self, terms: list[str]
+    ) -> list[tuple[int | None, int, list[tuple[_Segment, slice]]]]:
+        hashes = np.fromiter(map(hash, terms), np.int64, count=len(terms))
         segments = [self._base] + ([self._delta[0]] if self._delta is not None else [])
-        out = []
-        for term in terms:
-            h = hash(term)
-            spans = [(s, span) for s in segments if (span := s.span_of(term, h)) is not None]
-            df = sum(self._live_count(s.docs[span]) for s, span in spans)
-            out.append((self._base.sort_key(term, h) if spans else None, df, spans))
+        found = []
+        for segment in segments:
+            starts, ends = segment.spans(segment.keys_of(terms, hashes))
+            found.append((segment, starts.tolist(), ends.tolist()))
+        base_keys = self._base.keys_of(terms, hashes).tolist()
+        out: list[tuple[int | None, int, list[tuple[_Segment, slice]]]] = []
+        for i in range(len(terms)):
+            spans = [(seg, slice(st[i], en[i])) for seg, st, en in found if en[i] > st[i]]
+            df = sum(self._live_count(seg.docs[span]) for seg, span in spans)
+            out.append((base_keys[i] if spans else None, df, spans))
         return out
 
     def _live_count(self, docs: np.ndarray) -> int:
@@ -291,6 +333,9 @@ class LocalKeywordSide:
 
     def _alive_or_all(self) -> np.ndarray:
         return np.ones(len(self._doc_len), bool) if self._alive is None else self._alive
+
+
+_LOOKED_UP_MAX = 50_000  # terms a snapshot keeps looked up
 
 
 def _by_position(item: tuple[int | None, int, object]) -> int:

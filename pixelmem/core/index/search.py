@@ -1140,7 +1140,7 @@ class _Ranked:
         depth = 2 * k + 8
         while True:
             if depth > len(ranked_all) and not complete:
-                return None
+                return self._certain_groups(ranked_all, k, content)
             ranked = ranked_all[:depth]
             for m in ranked.tolist():
                 group = chosen.setdefault(int(content[m]), [])
@@ -1151,6 +1151,28 @@ class _Ranked:
             chosen.clear()
             depth *= 4  # many copies near the top: look further
         return list(chosen.values())[:k]
+
+    @staticmethod
+    def _certain_groups(ranked: np.ndarray, k: int, content: np.ndarray) -> list[list[int]] | None:
+        """The first ``k`` groups when fewer memories are certain than the window a scan
+        groups in, or None. The certain ones are the scan's first memories; its first ``k``
+        groups are theirs when they hold ``k`` distinct contents, and their members are all
+        here when no other memory of the vault shares those contents (a copy ranked below the
+        cut would join its group in a scan). A made-up word in a short query gave a few
+        keyword matches far above every other memory, and the search deepened three times
+        (×4) to rank memories it would never list."""
+        chosen: dict[int, list[int]] = {}
+        keys = content[ranked]
+        for m, key in zip(ranked.tolist(), keys.tolist(), strict=True):
+            if key not in chosen and len(chosen) == k:
+                continue
+            chosen.setdefault(key, []).append(m)
+        if len(chosen) < k:
+            return None
+        members = sum(len(group) for group in chosen.values())
+        if int(np.isin(content, list(chosen)).sum()) != members:
+            return None  # a copy outside the certain memories: rank further
+        return list(chosen.values())
 
 
 def _split_weaker(

@@ -13,7 +13,7 @@ terms never hold one: :func:`~pixelmem.core.index.text_tokens.query_terms`).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -50,6 +50,9 @@ class StableSegment(_Segment):
 
     def sort_key(self, term: str, term_hash: int) -> int:
         return term_key(term)
+
+    def keys_of(self, terms: Sequence[str], hashes: np.ndarray) -> np.ndarray:
+        return np.fromiter(map(term_key, terms), np.int64, count=len(terms))
 
 
 @dataclass(frozen=True)

@@ -290,3 +290,30 @@ def test_a_model_switch_never_mixes_query_and_index_dimensions(vault: Path, monk
     thread.join(10)
     assert engine.status().model_id == "fake:new" and engine.index.has_vectors
     assert engine.search("Zorblax probe", mode="semantic")[0].title == "Zorblax-7 launch"
+
+
+def test_the_embedder_made_once_when_threads_ask_at_once(tmp_path: Path, monkeypatch) -> None:
+    """`pixelmem search` embeds the query on a thread while it loads the saved index: a
+    second thread asking for the embedder while the first makes it must wait for it, not
+    see None (the search then took the vault for one without a model and rebuilt it)."""
+    from pixelmem.core.providers.embeddings import factory
+
+    made: list[HashEmbedder] = []
+    entered = threading.Event()
+
+    def slow_create(_settings):  # type: ignore[no-untyped-def]
+        entered.set()
+        threading.Event().wait(0.2)
+        made.append(HashEmbedder())
+        return made[-1]
+
+    monkeypatch.setattr(factory, "create_embedder", slow_create)
+    engine = Engine(tmp_path, Settings())
+    seen: list[object] = []
+    first = threading.Thread(target=lambda: seen.append(engine.embedder))
+    first.start()
+    assert entered.wait(5)
+    seen.append(engine.embedder)  # while the first thread is still making it
+    first.join()
+    assert len(made) == 1
+    assert seen == [made[0], made[0]]

@@ -308,3 +308,36 @@ def test_the_catalogs_look_ups_and_flat_rows_follow_updates(vault) -> None:
         ids, _ = catalog.chunk_ids_of(picked)
         np.testing.assert_array_equal(ids, np.concatenate([catalog.rows[m] for m in picked]))
     assert members and named
+
+
+def test_a_few_certain_matches_far_above_the_rest_need_no_deeper_pass(monkeypatch) -> None:
+    """A word only a few memories hold puts them far above every other memory: they are the
+    scan's first hits, so even with no floor the search ranks once (it deepened ×4 three times
+    to rank memories it would never list) — and the same hits as a full scan."""
+    chunks, vectors, table = _vault(5, memories=600)
+    rare = "qzxvorbl"
+    holders = {"m0011", "m0020", "m0030"}  # none Chinese, none a copy
+    chunks = [
+        Chunk(c.memory_id, c.index, c.start, c.end, f"{c.text} {rare}")
+        if c.memory_id in holders and c.index == 0 else c
+        for c in chunks
+    ]  # fmt: skip
+    index = SearchIndex.build(chunks, vectors, table)
+    query = rare
+    vector = np.random.default_rng(9).standard_normal(DIM).astype(np.float32)
+    vector /= np.linalg.norm(vector)
+    passes: list[int] = []
+    ranked = SearchIndex._ranked_candidates
+
+    def counted(self, query_, allowed, depth):  # type: ignore[no-untyped-def]
+        passes.append(depth)
+        return ranked(self, query_, allowed, depth)
+
+    monkeypatch.setattr(search_module, "_FIRST_DEPTH", 8)  # a vault far deeper than a pass
+    monkeypatch.setattr(search_module, "_FIRST_DEPTH_PER_HIT", 0)
+    monkeypatch.setattr(SearchIndex, "_ranked_candidates", counted)
+    hits = index.search(query, vector, k=3, min_relevance=0.0)
+    assert {h.memory_id for h in hits} == holders
+    assert len(passes) == 1
+    monkeypatch.setattr(search_module, "_FIRST_DEPTH", 10 * len(chunks))
+    assert _key(index.search(query, vector, k=3, min_relevance=0.0)) == _key(hits)
