@@ -64,7 +64,6 @@ from pixelmem.core.index.search_backend import (
 )
 from pixelmem.core.index.text_tokens import (
     QueryTerms,
-    chinese_words,
     make_snippet,
     stem_of,
     tokenize,
@@ -200,8 +199,6 @@ class SearchIndex:
         if vectors is not None and len(vectors) and len(vectors) != len(chunks):
             raise ValueError(f"{len(vectors)} vectors for {len(chunks)} chunks")
         catalog, keywords, source = cls._local_parts(chunks, memories, titles_in_keyword, previous)
-        if (catalog.meta.scripts == CJK_SCRIPT).any():
-            chinese_words()  # the segmenter's dictionary (~0.15 s) loads here, not in a search
         vector_side = None
         if vectors is not None and len(vectors):
             vector_side = LocalVectorSide.from_matrix(vectors, catalog.owners)
@@ -934,9 +931,7 @@ class SearchIndex:
         if terms is None or not terms.strong or not words or query.mode == "semantic":
             return 0.0, 0.0
         held = self._memory_tokens(position)
-        looked = {t for w in words for t in w.terms} | {
-            t for w in words for way in w.ways for t in way
-        }
+        looked = {t for w in words for way in (w.terms, *w.ways) for t in way}
         idfs = self._keywords.idfs([*looked, _NO_TERM])  # one look-up (a query on PG)
         nowhere = idfs[_NO_TERM] - 1e-9  # the idf of a term no chunk holds
         weights = np.array([max(idfs[t] for t in w.terms) for w in words], np.float64) ** 2

@@ -272,8 +272,10 @@ def _term_positions(text: str, terms: Iterable[str]) -> list[tuple[int, str]]:
 
 @cache
 def chinese_words() -> Callable[[str], list[str]] | None:
-    """jieba's word cut (``rjieba``: its dictionary loads on the first call, ~0.2 s), or None
-    where it is not installed (callers fall back to character pairs)."""
+    """jieba's word cut, or None where ``rjieba`` is not installed (callers fall back to
+    character pairs). Its dictionary loads on the first call, ~0.15-0.2 s with the GIL held:
+    called on a worker the first time Chinese text needs it (the map's labels, a Chinese
+    query's coverage), never at launch nor while a vault is first indexed."""
     try:
         import rjieba  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
