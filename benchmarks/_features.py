@@ -79,6 +79,7 @@ def build(name: str, model: str) -> list[QueryFeatures]:
             script=parsed.script, short=parsed.short,
             named=index._named(parsed.key, None),
             names=parsed.names if mode == "hybrid" and parsed.names else None,
+            coverage=parsed.coverage,
         )  # fmt: skip
         ranked = index._ranked_candidates(q, None, max(1, catalog.chunk_capacity))
         positions = ranked._sorted_positions

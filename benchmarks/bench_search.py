@@ -187,16 +187,22 @@ def bench_vault(memories: int) -> None:
     params = inspect.signature(SearchIndex.search).parameters
     no_floor = {"min_relevance": 0.0} if "min_relevance" in params else {"min_score": 0.0}
     digest = hashlib.blake2b(digest_size=8)
+    pairs = list(zip(queries, qvecs, strict=True))
+    # Warm-up: the first queries, and one in Chinese (its first search in a process loads the
+    # word segmenter once, ~0.15 s: printed apart, not a search's steady cost).
+    chinese = next(p for p in pairs if any("\u4e00" <= ch <= "\u9fff" for ch in p[0]))
+    warm = [*pairs[:3], chinese]
     for mode in ("hybrid", "semantic", "keyword"):
-        pairs = list(zip(queries, qvecs, strict=True))
         times, cpu = [], []
-        for text, vec in pairs[:3] + pairs:
+        for text, vec in warm + pairs:
             t, c = time.perf_counter(), time.thread_time()
             hits = index.search(text, vec, mode=mode, k=5, **no_floor)
             times.append(time.perf_counter() - t)
             cpu.append(time.thread_time() - c)
             digest.update(_hits_key(hits))
-        times, cpu = times[3:], cpu[3:]
+        if mode == "hybrid":
+            print(f"first Chinese query of the process (warm-up): {times[3] * 1e3:.1f} ms")
+        times, cpu = times[len(warm) :], cpu[len(warm) :]
         med = statistics.median(times) * 1e3
         p99 = float(np.percentile(times, 99)) * 1e3
         # CPU time of the searching thread (one BLAS thread: all of the work) hardly depends

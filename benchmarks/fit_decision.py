@@ -71,8 +71,8 @@ FEATURES = {
     "meaning": ("semantic", "standout", "short"),
     "same": ("rank", "coverage", "margin", "standout", "short", "unknown"),
     "same_cjk": ("rank", "coverage", "margin", "standout", "short", "unknown"),
-    "across": ("rank", "margin", "standout", "short"),
-    "across_cjk": ("rank", "margin", "standout", "short"),
+    "across": ("rank", "coverage", "margin", "standout", "short"),
+    "across_cjk": ("rank", "coverage", "margin", "standout", "short"),
 }
 SIGNED = {"short"}  # not evidence about the hit: its weight may have either sign
 AGAINST = {"unknown"}  # words the vault never holds never make an answer likelier: weight ≤ 0

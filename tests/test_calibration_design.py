@@ -136,6 +136,36 @@ def test_names_in_a_question_are_found_and_openers_are_not() -> None:
     assert not parse_query("王磊什么时候结婚").names
 
 
+def test_a_name_is_held_as_written_not_by_its_stem() -> None:
+    names = parse_query("What position does Brandon Marshall currently play?").names.strong
+    assert set(names) == {"brandon", "marshall"}  # not "~marshal": a field marshal is not him
+    doctor = parse_query("In 2005, what did Doctor Who think of his home planet?").names
+    assert set(doctor.strong) == {"doctor"}  # a note's "doctors" does not hold the name
+    texts = [("Chopin's health", "Three doctors visited me in Majorca"), ("Tea", "green tea")]
+    index = _vault(texts, _unit(np.eye(2, 8)))
+    question = "What did Doctor Who think of his home planet?"
+    vector = _unit(np.ones((1, 8)))[0]
+    held = index.search(question, vector, k=2, min_relevance=0.0, explain=True)
+    chopin = next(h for h in held if h.title == "Chopin's health")
+    assert chopin.evidence is not None and not chopin.evidence.names_held
+
+
+def test_coverage_counts_chinese_words_not_the_pairs_between_them() -> None:
+    words = parse_query("哪位演员在第 50 届超级碗上用手语演绎了国歌？").coverage
+    counted = {t for w in words for t in w.terms}
+    assert {"演员", "手语", "演绎", "国歌"} <= counted
+    assert not counted & {"位演", "碗上", "用手", "语演"}  # straddle two words: no word
+    # A note that holds every word of the question holds all of it, whichever pairs it lacks.
+    texts = [("国歌", "国歌由一位演员演绎，全程使用手语"), ("茶", "绿茶的冲泡方法")]
+    index = _vault(texts, _unit(np.eye(2, 8)))
+    vector = _unit(np.ones((1, 8)))[0]
+    hits = index.search("演员用手语演绎国歌", vector, k=2, min_relevance=0.0, explain=True)
+    anthem = next(h for h in hits if h.title == "国歌")
+    assert anthem.evidence is not None and anthem.evidence.coverage == pytest.approx(1.0)
+    english = parse_query("How many teams did Los Angeles have?").coverage
+    assert ("teams",) in english[1].ways and ("~team",) in english[1].ways  # a word, or its stem
+
+
 def test_a_request_to_the_notebook_is_read_as_its_subject() -> None:
     asked, bare = parse_query("Which notes mention Priya?"), parse_query("Priya")
     assert asked.terms == bare.terms and asked.short  # "≈ Priya": the same keyword evidence
@@ -203,3 +233,29 @@ def test_explain_gives_each_hit_its_evidence() -> None:
     assert not hits[1].evidence.best and not hits[1].evidence.parts  # it trails the best
     assert any("cosine" in line for line in evidence.lines())
     assert index.search("green tea", query, min_relevance=0.0)[0].evidence is None
+
+
+def test_an_english_only_model_does_not_rank_by_meaning_across_scripts() -> None:
+    one_script = rel.calibration_for("all-minilm-l6", multilingual=False)
+    assert not one_script.reads_across and rel.calibration_for("all-minilm-l6").reads_across
+    # A Chinese note with a noisy cosine, an English paraphrase sharing no word.
+    semantic, keyword, cross = np.array([0.07, 0.21]), np.zeros(2), np.array([1.0, 0.0])
+    rank = rel.rank_logits("hybrid", semantic, keyword, 1.0, one_script, cross=cross)
+    assert rank[1] > rank[0]
+    # The multilingual model reads both: its meaning speaks across scripts.
+    both = rel.calibration_for("multilingual-e5-small")
+    across = rel.rank_logits("hybrid", semantic[:1], keyword[:1], 1.0, both, cross=cross[:1])
+    assert across[0] >= float(both.semantic.logit(0.07, 0.0, 1.0)) - 1e-12
+
+
+@pytest.mark.parametrize("family", list(rel.CALIBRATIONS))
+def test_a_note_sharing_no_word_ranks_by_its_meaning_less_the_silence(family: str) -> None:
+    calibration = rel.CALIBRATIONS[family]
+    for s in np.linspace(-0.2, 1.0, 13):
+        rank = rel.rank_logits("hybrid", np.array([s]), np.zeros(1), 1.0, calibration)[0]
+        alone = float(calibration.semantic.logit(s, 0.0)) - calibration.silence
+        assert rank >= alone - 1e-12
+    # MiniLM: a paraphrase (more meaning, no word) above a note sharing one weak word.
+    minilm = rel.CALIBRATIONS["all-minilm-l6"]
+    rank = rel.rank_logits("hybrid", np.array([0.18, 0.14]), np.array([0.0, 0.15]), 1.0, minilm)
+    assert rank[0] > rank[1]

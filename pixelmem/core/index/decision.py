@@ -9,7 +9,11 @@ best of them answers at all is read from more than its level of evidence (:class
 * **coverage**: the share of the query's words the best hit holds, each weighed by its idf
   squared (the rare words count). A question written about a note repeats its specific words;
   a question the note does not answer, on the same subject, shares the subject's name and
-  little else (a singer's biography under "in which year did she win her first contest?");
+  little else (a singer's biography under "in which year did she win her first contest?").
+  Chinese words are the words a segmenter cuts (:class:`~pixelmem.core.index.query.
+  CoverageWord`), not the character pairs the keyword side indexes: a pair straddling two
+  words (位演 of 哪位演员) is in no note of a small vault, and it weighed as the rarest word of
+  the question (XQuAD zh: 0.6-0.8 of a question's weight on words no note held);
 * **margin**: how far the best hit's rank logit stands above the next memory of other content
   (capped at :data:`MARGIN_CAP`): an answer stands out from its neighbours;
 * **standout**: how far the best hit's cosine stands above this vault's own notes in its

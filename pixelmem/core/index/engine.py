@@ -580,8 +580,11 @@ class Engine:
     @staticmethod
     def _calibration_of(embedder: Embedder | None) -> Calibration:
         from pixelmem.core.index.relevance import calibration_for
+        from pixelmem.core.providers.embeddings.base import is_multilingual
 
-        return calibration_for(embedder.model_id if embedder is not None else "")
+        if embedder is None:
+            return calibration_for("")
+        return calibration_for(embedder.model_id, is_multilingual(embedder))
 
     def background(self, vector: np.ndarray | None) -> float:
         """The query's cosine with unrelated text (0.0 without a vector or anchors)."""

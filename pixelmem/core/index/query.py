@@ -14,6 +14,10 @@ to all three:
   bare name would; search gives the memories that hold the whole name the evidence a bare
   name query would give them. Empty for a short query (it is all name already) and for
   Chinese, which writes names like any other word;
+* ``coverage``: the query's words as the decision's coverage counts them
+  (:class:`CoverageWord`): a word (or its stem), and a Chinese word as jieba cuts it, made
+  of the character pairs the keyword side indexes; a pair that straddles two Chinese words
+  (位演 in 哪位演员) is no word of the question and is not counted;
 * the parts :meth:`ParsedQuery.highlight` compares with a hit's text.
 
 Terms, length and names are read from the query's *content*: the query without the words that
@@ -35,6 +39,7 @@ from pixelmem.core.index.text_tokens import (
     STEM_MARK,
     STOPWORDS,
     QueryTerms,
+    chinese_words,
     longest_parts,
     name_key,
     normalise,
@@ -71,6 +76,16 @@ _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n)\W*$")
 
 
 @dataclass(frozen=True)
+class CoverageWord:
+    """One word of a query as coverage counts it: held by a memory that holds every term of
+    one of ``ways`` (a word, or its stem; a Chinese word's character pairs), weighed by the
+    idf of the rarest of ``terms``."""
+
+    terms: tuple[str, ...]
+    ways: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
 class ParsedQuery:
     """One query, read once (see the module docstring)."""
 
@@ -80,6 +95,7 @@ class ParsedQuery:
     words: int
     key: str
     names: QueryTerms
+    coverage: tuple[CoverageWord, ...]
     _wanted: tuple[str, ...]  # its non-CJK tokens, for highlighting
     _runs: tuple[str, ...]  # its CJK runs, normalised
 
@@ -117,6 +133,7 @@ def parse_query(text: str) -> ParsedQuery:
         words=words,
         key=name_key(text),
         names=_names(content) if words > SHORT_QUERY_WORDS else QueryTerms((), ()),
+        coverage=_coverage_words(content),
         _wanted=tuple(dict.fromkeys(tokenize(CJK_RUN.sub(" ", low)))),
         _runs=tuple(CJK_RUN.findall(low)),
     )
@@ -159,10 +176,38 @@ def _names(text: str) -> QueryTerms:
         if word.casefold() in STOPWORDS or word.isdigit():
             continue
         parts.append(word)
-    strong = split_query(" ".join(parts)).strong
-    if set(strong) >= set(split_query(text).strong):
+    # A name is held as written: its stem is another word ("Marshall" is not "marshal", the
+    # "Doctor" of "Doctor Who" not "doctors").
+    strong = tuple(t for t in split_query(" ".join(parts)).strong if not t.startswith(STEM_MARK))
+    words = {t for t in split_query(text).strong if not t.startswith(STEM_MARK)}
+    if set(strong) >= words:
         return QueryTerms((), ())  # the whole question is names: nothing to single out
     return QueryTerms(strong, ())
+
+
+def _coverage_words(content: str) -> tuple[CoverageWord, ...]:
+    """The strong words of ``content`` as :class:`CoverageWord` (see the module docstring)."""
+    strong = split_query(content).strong
+    present = set(strong)
+    out = []
+    for term in dict.fromkeys(strong):
+        if term.startswith(STEM_MARK) or CJK_RUN.fullmatch(term):
+            continue
+        stem = stem_of(term)
+        out.append(CoverageWord((term,), ((term,), (stem,)) if stem in present else ((term,),)))
+    cut = chinese_words() if any(CJK_RUN.fullmatch(t) for t in strong) else None
+    if cut is None:  # no segmenter: each character pair is a word
+        alone = [t for t in dict.fromkeys(strong) if CJK_RUN.fullmatch(t)]
+        return (*out, *(CoverageWord((p,), ((p,),)) for p in alone))
+    seen = set()
+    for run in CJK_RUN.findall(normalise(content)):
+        for word in cut(run):
+            pairs = tuple(p for p in dict.fromkeys(word[i : i + 2] for i in range(len(word) - 1))
+                          if p in present)  # fmt: skip
+            if pairs and word not in seen:
+                seen.add(word)
+                out.append(CoverageWord(pairs, (pairs,)))
+    return tuple(out)
 
 
 def highlight_terms(query: str, text: str) -> tuple[str, ...]:

@@ -40,7 +40,7 @@ from pixelmem.core.index.chunking import Chunk
 from pixelmem.core.index.decision import MARGIN_CAP, Best, decide, finish, standout
 from pixelmem.core.index.keyword_index import _POSITIVE, token_hashes
 from pixelmem.core.index.keyword_side import LocalKeywordSide
-from pixelmem.core.index.query import ParsedQuery, parse_query
+from pixelmem.core.index.query import CoverageWord, ParsedQuery, parse_query
 from pixelmem.core.index.relevance import (
     CALIBRATIONS,
     DEFAULT_MIN_RELEVANCE,
@@ -63,7 +63,6 @@ from pixelmem.core.index.search_backend import (
     VectorSide,
 )
 from pixelmem.core.index.text_tokens import (
-    STEM_MARK,
     QueryTerms,
     make_snippet,
     stem_of,
@@ -402,6 +401,7 @@ class SearchIndex:
             short=parsed.short,
             named=self._named(parsed.key, allowed) if mode != "semantic" else _NO_POSITIONS,
             names=parsed.names if mode == "hybrid" and parsed.names else None,
+            coverage=parsed.coverage,
         )
         if query_.terms is None and query_.vector is None:
             return []
@@ -926,22 +926,21 @@ class SearchIndex:
         return best, certain
 
     def _coverage(self, query: _Query, position: int) -> tuple[float, float]:
-        """Of the query's strong words, each weighed by its idf squared: the share the memory
-        holds (a word, or its stem when the query has it), and the share no memory of the
-        vault holds (its unknown words). (0, 0) without keyword terms."""
-        terms = query.terms
-        if terms is None or not terms.strong or query.mode == "semantic":
+        """Of the query's words (:class:`~pixelmem.core.index.query.CoverageWord`: a word or
+        its stem, a Chinese word's character pairs), each weighed by its idf squared: the
+        share the memory holds, and the share no memory of the vault holds (its unknown
+        words). (0, 0) without keyword terms."""
+        terms, words = query.terms, query.coverage
+        if terms is None or not terms.strong or not words or query.mode == "semantic":
             return 0.0, 0.0
-        strong = set(terms.strong)
-        words = [t for t in dict.fromkeys(terms.strong) if not t.startswith(STEM_MARK)]
-        stems = [stem_of(w) if stem_of(w) in strong else w for w in words]
         held = self._memory_tokens(position)
-        has = np.array([w in held or st in held for w, st in zip(words, stems, strict=True)])
-        idfs = self._keywords.idfs([*words, *stems, _NO_TERM])  # one look-up (a query on PG)
-        idf = np.array([idfs[w] for w in words], np.float64)
-        nowhere = idfs[_NO_TERM]  # the idf of a word no chunk holds
-        known = np.array([idfs[st] < nowhere - 1e-9 for st in stems])
-        weights = idf**2
+        looked = {t for w in words for way in (w.terms, *w.ways) for t in way}
+        idfs = self._keywords.idfs([*looked, _NO_TERM])  # one look-up (a query on PG)
+        nowhere = idfs[_NO_TERM] - 1e-9  # the idf of a term no chunk holds
+        weights = np.array([max(idfs[t] for t in w.terms) for w in words], np.float64) ** 2
+        has = np.array([any(all(t in held for t in way) for way in w.ways) for w in words])
+        known = np.array([any(all(idfs[t] < nowhere for t in way) for way in w.ways)
+                          for w in words])  # fmt: skip
         total = float(weights.sum())
         if total <= 0:
             return 0.0, 0.0
@@ -1065,6 +1064,7 @@ class _Query:
     short: bool = False  # a few words: a name, a code
     named: np.ndarray = dataclasses.field(default_factory=lambda: _NO_POSITIONS)
     names: QueryTerms | None = None  # the names a longer question contains (hybrid only)
+    coverage: tuple[CoverageWord, ...] = ()  # its words as coverage counts them (query.py)
 
 
 @dataclass(frozen=True)

@@ -16,13 +16,18 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
-from functools import cache
+from collections.abc import Sequence
 
 import numpy as np
 
 from pixelmem.core.index.scripts import has_cjk
-from pixelmem.core.index.text_tokens import CJK_STOP_CHARS, STEM_MARK, STOPWORDS, tokenize
+from pixelmem.core.index.text_tokens import (
+    CJK_STOP_CHARS,
+    STEM_MARK,
+    STOPWORDS,
+    chinese_words,
+    tokenize,
+)
 
 MAX_CLUSTERS = 24
 KEYWORDS_PER_CLUSTER = 3
@@ -109,22 +114,11 @@ def _plus_plus(x: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:
 
 def label_terms(text: str) -> set[str]:
     """The words of ``text`` that may name a cluster (one set per memory)."""
-    cut = _chinese_words() if has_cjk(text) else None
+    cut = chinese_words() if has_cjk(text) else None
     tokens = set(tokenize(text))
     if cut is not None:  # Chinese words from the segmenter, not the index's character pairs
         tokens = {t for t in tokens if not _is_cjk(t)} | {w for w in cut(text) if _is_cjk(w)}
     return {t for t in tokens if _labelable(t)}
-
-
-@cache
-def _chinese_words() -> Callable[[str], list[str]] | None:
-    """jieba's word cut, or None where rjieba is not installed (character pairs then)."""
-    try:
-        import rjieba  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        return None
-    cut: Callable[[str], list[str]] = rjieba.cut
-    return cut
 
 
 def _labelable(token: str) -> bool:
@@ -178,7 +172,7 @@ def _pick(scored: list[tuple[float, str]], top: int) -> list[str]:
     for sc, term in scored:
         if len(chosen) == top:
             break
-        if _is_cjk(term) and _chinese_words() is None:
+        if _is_cjk(term) and chinese_words() is None:
             term = _grow(term, sc, score)
         if any(_overlaps(term, c) for c in chosen):
             continue
