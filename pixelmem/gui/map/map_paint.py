@@ -25,6 +25,7 @@ from PySide6.QtGui import (
 
 from pixelmem.core.insight.semantic_map import SemanticMap
 from pixelmem.gui.widgets.colors import HUES
+from pixelmem.gui.widgets.offscreen_image import transparent_image
 
 SCALE = 30.0  # scene units per layout unit
 
@@ -116,13 +117,7 @@ class Frame:
 def render_layer(layer: PointsLayer, frame: Frame) -> QImage:
     """The points as ``frame`` shows them, in a transparent image (any thread: QPainter on a
     QImage needs no GUI thread; no text, so no font cache of the worker's is kept)."""
-    image = QImage(
-        max(1, round(frame.width * frame.ratio)),
-        max(1, round(frame.height * frame.ratio)),
-        QImage.Format.Format_ARGB32_Premultiplied,
-    )
-    image.setDevicePixelRatio(frame.ratio)
-    image.fill(Qt.GlobalColor.transparent)
+    image = transparent_image(frame.width, frame.height, frame.ratio)
     with QPainter(image) as painter:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, layer.smooth)
         painter.setWorldTransform(frame.transform)

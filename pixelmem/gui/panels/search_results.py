@@ -13,7 +13,6 @@ import html
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from math import ceil
 from typing import Any
 
 from PySide6.QtCore import (
@@ -48,6 +47,7 @@ from pixelmem.core.index.search import SearchHit
 from pixelmem.gui.memory_list.memory_delegate import small_font
 from pixelmem.gui.panels.highlight import compact, highlight_html, hit_terms
 from pixelmem.gui.widgets import colors
+from pixelmem.gui.widgets.offscreen_image import transparent_image
 
 HitRole = Qt.ItemDataRole.UserRole + 1
 PAD_X, PAD_Y, SCORE_GAP = 12, 8, 10
@@ -226,13 +226,7 @@ def row_picture(row: ResultRow, look: RowLook, selected: bool) -> QImage:
     by ``look.height`` pixels. Any thread: QPainter on a QImage needs no GUI thread, and the
     laid-out text stays on the thread that made it (its glyphs belong to that thread's font
     cache; only the pixels leave)."""
-    image = QImage(
-        max(1, ceil(look.width * look.ratio)),
-        max(1, ceil(look.height * look.ratio)),
-        QImage.Format.Format_ARGB32_Premultiplied,
-    )
-    image.setDevicePixelRatio(look.ratio)
-    image.fill(Qt.GlobalColor.transparent)
+    image = transparent_image(look.width, look.height, look.ratio)
     with QPainter(image) as painter:
         _paint_score(painter, look, row.hit, selected)
         document = _document(row, look, selected)
