@@ -18,17 +18,29 @@ def test_a_step_goes_on_at_once_when_nothing_interactive_runs() -> None:
     assert time.perf_counter() - start < 0.05
 
 
+class _SearchRunning:
+    """A search on a thread, running (interactive) until :meth:`end`."""
+
+    def __init__(self) -> None:
+        entered, self._release = threading.Event(), threading.Event()
+
+        def search() -> None:
+            with interactive():
+                entered.set()
+                self._release.wait(5)
+
+        self._thread = threading.Thread(target=search)
+        self._thread.start()
+        assert entered.wait(5)
+
+    def end(self) -> None:
+        self._release.set()
+        self._thread.join()
+
+
 def test_a_step_waits_until_the_interactive_work_ends() -> None:
-    entered, release = threading.Event(), threading.Event()
-
-    def search() -> None:
-        with interactive():
-            entered.set()
-            release.wait(5)
-
-    thread = threading.Thread(target=search)
-    thread.start()
-    assert entered.wait(5) and interactive_running()
+    search = _SearchRunning()
+    assert interactive_running()
     waited: list[float] = []
 
     def background() -> None:
@@ -40,8 +52,7 @@ def test_a_step_waits_until_the_interactive_work_ends() -> None:
     worker.start()
     time.sleep(0.1)
     assert not waited  # still waiting
-    release.set()
-    thread.join()
+    search.end()
     worker.join(5)
     assert waited and 0.08 < waited[0] < 2 and not interactive_running()
 
@@ -156,20 +167,10 @@ def test_interactive_work_never_waits_for_itself() -> None:
 
 def test_the_main_thread_never_waits() -> None:
     """Where the window runs: a step there would freeze it while a search runs elsewhere."""
-    entered, release = threading.Event(), threading.Event()
-
-    def search() -> None:
-        with interactive():
-            entered.set()
-            release.wait(5)
-
-    thread = threading.Thread(target=search)
-    thread.start()
+    search = _SearchRunning()
     try:
-        assert entered.wait(5)
         start = time.perf_counter()
         assert step_aside.step_aside(limit=1) is False
         assert time.perf_counter() - start < 0.1
     finally:
-        release.set()
-        thread.join()
+        search.end()
