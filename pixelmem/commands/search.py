@@ -5,17 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import threading
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from pixelmem.commands.common import ProgressBar, open_engine, vault_from_args
 from pixelmem.core.errors import PixelmemError
 from pixelmem.core.search_mode import SearchMode, uses_meaning
 from pixelmem.core.settings import Settings
-
-if TYPE_CHECKING:
-    from pixelmem.core.index.engine import Engine
 
 MODES = tuple(SearchMode)
 SCORED_MODES = tuple(m for m in SearchMode if m != SearchMode.EXACT)  # what eval compares
@@ -146,27 +141,10 @@ def _searched_here(args: argparse.Namespace, request: dict) -> dict:
 
     time_arguments(request["since"], request["until"])  # a bad date: said before any work
     engine = open_engine(args)
-    embedding = _embedding_ahead(engine, request)
     # The index another process saved, if every file is as it was then: no scan, no build.
     if not (engine.load_saved_index(check_files=True) and engine.index_ready):
         engine.open(progress=ProgressBar("embedding"))  # brings a loaded one up to date
-    if embedding is not None:
-        embedding.join()
     return search_records(engine, **request)
-
-
-def _embedding_ahead(engine: Engine, request: dict) -> threading.Thread | None:
-    """The query embedded (the model's query path loaded first) on a thread while this one
-    reads the saved index and compares the vault's files with it: the two waits overlap
-    (onnxruntime and the file checks leave the GIL), ~0.1 s of a fresh process's search.
-    The search then finds the vector in the engine's query cache."""
-    if not uses_meaning(request["mode"]) or not request["query"].strip():
-        return None
-    thread = threading.Thread(
-        target=engine.query_vector, args=(request["query"],), name="embed-query", daemon=True
-    )
-    thread.start()
-    return thread
 
 
 def _print_answer(answer: dict, args: argparse.Namespace) -> None:
