@@ -473,14 +473,18 @@ def code_fingerprint() -> str:
 _EXT_DATETIME, _EXT_DATE, _EXT_SET, _EXT_TUPLE, _EXT_BIGINT = 1, 2, 3, 4, 5
 
 
+def _set_order(item: Any) -> tuple[str, str]:
+    return type(item).__name__, repr(item)
+
+
 def _default(value: Any) -> msgpack.ExtType:
     kind = type(value)
     if kind is datetime and value.fold == 0 and _plain_tz(value.tzinfo):
         return msgpack.ExtType(_EXT_DATETIME, value.isoformat().encode())
     if kind is date:
         return msgpack.ExtType(_EXT_DATE, value.isoformat().encode())
-    if kind is set:
-        return msgpack.ExtType(_EXT_SET, _pack(list(value)))
+    if kind is set:  # in one order: a set's iteration order depends on how it was built
+        return msgpack.ExtType(_EXT_SET, _pack(sorted(value, key=_set_order)))
     if kind is tuple:
         return msgpack.ExtType(_EXT_TUPLE, _pack(list(value)))
     if kind is int:  # beyond 64 bits
