@@ -40,6 +40,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
 
+from _old_code import old_checkout  # noqa: E402
 from _vaultgen import SENTENCES_ZH, WORDS_EN, generate_vault  # noqa: E402
 
 from pixelmem.core.index.engine import Engine  # noqa: E402
@@ -170,17 +171,6 @@ def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
-
-
-def old_checkout(ref: str, into: Path) -> Path:
-    """REF's tracked files in a folder of their own (``git archive``: no worktree to clean up)."""
-    tree = into / "old-checkout"
-    tree.mkdir()
-    tracked = subprocess.run(
-        ["git", "archive", "--format=tar", ref], cwd=ROOT, check=True, capture_output=True
-    ).stdout
-    subprocess.run(["tar", "-x", "-C", str(tree)], input=tracked, check=True)
-    return tree
 
 
 class Serve:

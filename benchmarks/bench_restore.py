@@ -31,6 +31,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCE = Path(os.environ.get("PIXELMEM_BENCH_SOURCE", ROOT))  # the code a child restores with
 sys.path[:0] = [str(SOURCE), str(ROOT / "benchmarks")]
 
+from _old_code import old_checkout  # noqa: E402
+
 from pixelmem.core.archive import restore as restore_module  # noqa: E402
 from pixelmem.core.archive.backup import create_backup  # noqa: E402
 from pixelmem.core.archive.restore import restore_backup  # noqa: E402
@@ -119,17 +121,6 @@ def restore_in_child(source: Path, archive: Path, dest: Path, profile: bool) -> 
     words = [sys.executable, __file__, "--restore-only", str(archive), str(dest), str(out)]
     subprocess.run(words + (["--profile"] if profile else []), env=env, check=True)
     return dict(json.loads(out.read_text()))
-
-
-def old_checkout(ref: str, into: Path) -> Path:
-    """REF's tracked files in a folder of their own (``git archive``: no worktree to clean up)."""
-    tree = into / "old-checkout"
-    tree.mkdir()
-    tracked = subprocess.run(
-        ["git", "archive", "--format=tar", ref], cwd=ROOT, check=True, capture_output=True
-    ).stdout
-    subprocess.run(["tar", "-x", "-C", str(tree)], input=tracked, check=True)
-    return tree
 
 
 def main() -> None:
