@@ -136,15 +136,7 @@ def verify_backup(archive: Path, progress: Progress | None = None) -> dict[str, 
                 manifest_bytes = reader().read(_MAX_MANIFEST + 1)
             else:
                 hashes[member.name] = _sha256(reader())
-    if bad:
-        raise BackupError(
-            f"{archive} has unsafe or malformed entries; nothing was restored:\n  "
-            + "\n  ".join(bad[:20])
-        )
-    manifest = parse_manifest(archive, manifest_bytes)
-    entries = {e.path: e for e in manifest_entries(archive, manifest)}
-    _compare(archive, entries, hashes)
-    return entries
+    return _checked_entries(archive, bad, manifest_bytes, hashes)
 
 
 def _members(
@@ -327,6 +319,14 @@ def _stage(
                     hashes[member.name], staged[rel] = _stage_one(reader(), staging, dest, rel)
                 else:  # there already: the plan compares it, and it is not to be replaced
                     hashes[member.name] = _sha256(reader())
+    return _checked_entries(archive, bad, manifest_bytes, hashes), staged
+
+
+def _checked_entries(
+    archive: Path, bad: list[str], manifest_bytes: bytes | None, hashes: dict[str, str]
+) -> dict[str, FileEntry]:
+    """After one read of the archive: its problems refused, else the manifest's entries by
+    path, each member's checksum compared with them."""
     if bad:
         raise BackupError(
             f"{archive} has unsafe or malformed entries; nothing was restored:\n  "
@@ -335,7 +335,7 @@ def _stage(
     manifest = parse_manifest(archive, manifest_bytes)
     entries = {e.path: e for e in manifest_entries(archive, manifest)}
     _compare(archive, entries, hashes)
-    return entries, staged
+    return entries
 
 
 def _stage_one(source: IO[bytes], staging: Staging, dest: Path, rel: str) -> tuple[str, Path]:
