@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
@@ -90,6 +92,26 @@ def test_polygons_are_exact_and_grouped_by_colour():
     groups = polygons_by_cluster(xy, np.array([1, 0, 1]))
     assert sorted(groups) == [0, 1] and [len(groups[0]), len(groups[1])] == [1, 2]
     assert groups[1][1] == QPointF(1e6, -1e-6)
+
+
+def test_grouping_the_points_imports_nothing_on_the_windows_thread():
+    """np.unique's first call imports numpy.ma (~10 ms): the map's first draw must not."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, numpy as np\n"
+        "from pixelmem.gui.map.map_paint import polygons_by_cluster\n"
+        "groups = polygons_by_cluster(np.zeros((5, 2)), np.array([3, -1, 3, 0, -1]))\n"
+        "assert sorted(groups) == [-1, 0, 3], groups\n"
+        "assert [len(groups[c]) for c in (-1, 0, 3)] == [2, 1, 2]\n"
+        "print('numpy.ma' in sys.modules)\n"
+    )
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    assert out.stdout.strip() == "False"
 
 
 def test_cluster_labels_never_overlap_at_any_zoom(qtbot):
