@@ -11,3 +11,8 @@ order and layout), ``panels`` (the dock panels and their registry: a new panel i
 one entry), ``memory_list``, ``editor``, ``chat``, ``map``, ``dialogs``, ``widgets``, ``i18n``.
 The map, the bus and the panel recipe are in ``docs/ARCHITECTURE.md (The GUI)``.
 """
+
+from pixelmem.gui.pyside_imports import install as _read_sources_as_bytes
+
+# First, so every module the app imports after Qt is spared PySide's per-import source read.
+_read_sources_as_bytes()
