@@ -34,7 +34,7 @@ def install() -> bool:
     if feature is None or not callable(original):
         return False
     if not getattr(original, _MARK, False):
-        setattr(feature, "_mod_uses_pyside", uses_pyside_reading_bytes(original))
+        feature._mod_uses_pyside = uses_pyside_reading_bytes(original)  # type: ignore[attr-defined]
     return True
 
 
