@@ -49,3 +49,16 @@ def test_created_else_updated_and_undated_memories_are_left_out():
     assert int(timeline.totals.sum()) == 1
     assert build_timeline([undated]).weeks == ()
     assert week_start(date(2025, 3, 9)) == date(2025, 3, 3)
+
+
+def test_a_big_timeline_is_built_in_steps(monkeypatch):
+    """~10 µs of Python per memory on a worker: a late window or a search goes first."""
+    from pixelmem.core.insight import timeline
+
+    steps: list[int] = []
+    monkeypatch.setattr(timeline, "step_aside", lambda: steps.append(1))
+    memories = [_memory(str(i), i % 14, ["t"]) for i in range(timeline.STEP_MEMORIES * 2)]
+    built = build_timeline(memories)
+    assert len(steps) == 4  # two while reading the days, two while counting
+    first_week = sum(1 for i in range(len(memories)) if i % 14 < 7)
+    assert built.counts.tolist() == [[first_week, 0, 0], [len(memories) - first_week, 0, 0]]
