@@ -136,9 +136,12 @@ class LinkResolver:
     """Resolves link targets to memory ids over one snapshot of the vault."""
 
     def __init__(self, memories: Iterable[Memory], root: Path | None = None) -> None:
-        keyed = sorted(
-            ((_relative_stem(m, root), m) for m in memories), key=lambda p: (len(p[0]), p[0])
-        )
+        keyed = []
+        for number, memory in enumerate(memories):
+            if number % 256 == 255:
+                step_aside()  # the paths' string work too: ~30 ms at 10k memories
+            keyed.append((_relative_stem(memory, root), memory))
+        keyed.sort(key=lambda p: (len(p[0]), p[0]))
         self._paths: list[tuple[str, str]] = []  # (casefolded relative stem, id)
         self._names: dict[str, str] = {}
         self._titles: dict[str, str] = {}

@@ -154,3 +154,20 @@ def test_an_unlinked_mention_becomes_a_link(obsidian: Path) -> None:
     assert LinkGraph(store.list(), obsidian).unlinked_mentions(reading.id) == []
     stale = plan_link_mention(store.get(source.id), mention, reading)
     assert stale is None  # the words are no longer there as found
+
+
+def test_a_big_graph_is_built_in_steps(monkeypatch, tmp_path) -> None:
+    """The resolver's paths, the graph's links: each a step every 256 memories, so a late
+    window or a search someone types goes first (core/step_aside)."""
+    from pixelmem.core.vault import links
+    from pixelmem.core.vault.links import LinkGraph
+
+    steps: list[int] = []
+    monkeypatch.setattr(links, "step_aside", lambda: steps.append(1))
+    memories = [
+        Memory(f"m{i}", f"Note {i}", body=f"see [[Note {i + 1}]]", path=tmp_path / f"n{i}.md")
+        for i in range(512)
+    ]
+    graph = LinkGraph(memories, tmp_path)
+    assert len(steps) == 6  # paths, names and links: two steps each
+    assert graph.resolver.resolve("n7") == "m7" and graph.resolver.resolve("Note 8") == "m8"
