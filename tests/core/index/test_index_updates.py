@@ -139,3 +139,16 @@ def test_an_alias_added_by_a_save_is_searchable(vault: Path, monkeypatch) -> Non
     engine.reindex()
     assert builds == []  # an update, not a rebuild
     assert [h.memory_id for h in engine.search("ristretto", mode="keyword")] == [memory.id]
+
+
+def test_a_first_index_chunks_its_memories_in_steps(vault: Path, monkeypatch) -> None:
+    """Chunking and hashing every memory is Python on the indexing thread (0.5-1 s for 10k):
+    a step every CHUNK_STEP_MEMORIES memories lets a late window go first."""
+    steps: list[int] = []
+    monkeypatch.setattr(indexer_module, "step_aside", lambda: steps.append(1))
+    monkeypatch.setattr(indexer_module, "CHUNK_STEP_MEMORIES", 8)
+    store = _fill(vault, 30)  # 32 memories
+    engine = Engine(vault, Settings(), embedder=HashEmbedder(), store=store)
+    report = engine.open()
+    assert report.memories == 32 and len(steps) >= 32 // 8
+    assert engine.search("espresso ratio", k=1)[0].title == "Espresso ratio"
