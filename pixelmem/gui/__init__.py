@@ -9,7 +9,10 @@ hold, each ``__init__`` stating what it may import (import-linter's gui-packages
 checks it, and that no import circle exists): ``window`` (the main window, its menus, launch
 order and layout), ``panels`` (the dock panels and their registry: a new panel is one file and
 one entry), ``memory_list``, ``editor``, ``chat``, ``map``, ``dialogs``, ``widgets``, ``i18n``.
-The map, the bus and the panel recipe are in ``docs/ARCHITECTURE.md (The GUI)``.
+The map, the bus and the panel recipe are in ``docs/ARCHITECTURE.md (The GUI)``. At the very
+bottom, ``pyside_imports``, installed by this package before anything else: PySide's import
+hook checks each newly imported module for "PySide6" in its file's bytes, not in its source
+read line by line in Python.
 """
 
 from pixelmem.gui.pyside_imports import install as _read_sources_as_bytes

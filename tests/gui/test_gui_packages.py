@@ -15,7 +15,7 @@ import pixelmem.gui
 GUI = Path(pixelmem.gui.__file__).parent
 # The start and the foundation every package uses, at the top of pixelmem/gui.
 START = {"app", "app_icon", "system_check"}
-FOUNDATION = {"bus", "workers", "session", "welcome"}
+FOUNDATION = {"bus", "workers", "session", "welcome", "pyside_imports"}
 PACKAGES = {
     "window",
     "panels",
