@@ -26,9 +26,13 @@ _MARK = "_pixelmem_reads_bytes"
 
 
 def install() -> bool:
-    """Replace PySide's source check with one that reads bytes; True when it is in place."""
-    import PySide6  # noqa: F401  (loads the feature support that is replaced here)
-
+    """Replace PySide's source check with one that reads bytes; True when it is in place.
+    Where PySide6 does not load, nothing happens here: the app's start says why
+    (``system_check``, which must not fail on this package's import)."""
+    try:
+        import PySide6  # noqa: F401  (loads the feature support that is replaced here)
+    except ImportError:
+        return False
     feature = sys.modules.get(FEATURE_MODULE)
     original = getattr(feature, "_mod_uses_pyside", None)
     if feature is None or not callable(original):

@@ -76,3 +76,10 @@ def test_a_module_without_a_source_file_gets_pysides_answer(tmp_path):
     gone = type(sys)("gone_module")
     gone.__file__ = str(Path(tmp_path) / "missing.py")
     assert check(gone) and answers == ["sys", "gone_module"]
+
+
+def test_without_pyside_nothing_is_installed_and_nothing_fails(monkeypatch):
+    """The app's package is imported before its system check, which must get to say why Qt
+    cannot load."""
+    monkeypatch.setitem(sys.modules, "PySide6", None)  # import PySide6 raises ImportError
+    assert pyside_imports.install() is False
