@@ -185,7 +185,14 @@ def bench_vault(memories: int) -> None:
     qvecs = unit_rows(len(queries))
     # The same script measures older checkouts too (before/after figures in one run).
     params = inspect.signature(SearchIndex.search).parameters
-    no_floor = {"min_relevance": 0.0} if "min_relevance" in params else {"min_score": 0.0}
+    no_floor: dict[str, Any] = {"min_relevance": 0.0} if "min_relevance" in params else {}
+    no_floor = no_floor or {"min_score": 0.0}
+    if "hubs" in params:  # hub chunks damped as the engine does (core/index/hubs.py)
+        from pixelmem.core.index.hubs import HubMeasure
+
+        anchors = np.random.default_rng(7).standard_normal((36, DIM)).astype(np.float32)
+        anchors /= np.linalg.norm(anchors, axis=1, keepdims=True)  # RNG's draws stay the old's
+        no_floor["hubs"] = HubMeasure.of(anchors, anchors, np.zeros(36, np.int8))
     digest = hashlib.blake2b(digest_size=8)
     pairs = list(zip(queries, qvecs, strict=True))
     # Warm-up: the first queries, and one in Chinese (its first search in a process loads the
@@ -213,7 +220,8 @@ def bench_vault(memories: int) -> None:
               f"max {max(cpu) * 1e3:5.2f} ms)")  # fmt: skip
     for mode in ("hybrid", "semantic", "keyword"):  # the floor, filters and a deeper k
         for text, vec in zip(queries, qvecs, strict=True):
-            for kwargs in ({}, {"k": 20, **no_floor}):
+            hubs = {k: v for k, v in no_floor.items() if k == "hubs"}
+            for kwargs in (hubs, {"k": 20, **no_floor}):
                 hits = index.search(text, vec, mode=mode, **kwargs)
                 digest.update(_hits_key(hits))
     print(f"hits digest: {digest.hexdigest()}")

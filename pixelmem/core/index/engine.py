@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from pixelmem.core.index.cache import EmbeddingCache
     from pixelmem.core.index.chunking import ChunkerSettings
     from pixelmem.core.index.exact import FoldedTexts
+    from pixelmem.core.index.hubs import HubMeasure
     from pixelmem.core.index.indexer import Indexer, IndexReport, Progress
     from pixelmem.core.index.model_choice import ModelChoice
     from pixelmem.core.index.postgres_store import PostgresStore
@@ -110,7 +111,8 @@ class Engine:
         self._query_cache: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
         self._query_lock = threading.Lock()
         self._embedder_lock = threading.Lock()
-        self._anchors: dict[str, np.ndarray] = {}  # model id → embedded anchor texts
+        self._anchors: dict[tuple[str, bool], np.ndarray] = {}  # (model, as questions) → vectors
+        self._hubs: dict[str, HubMeasure] = {}  # model id → its measure of hub chunks
         self._folded_texts: FoldedTexts | None = None  # the exact mode's, made on first use
         self._reranker: Reranker | None = None
         self._reranker_settings: RerankSettings | None = None
@@ -513,6 +515,7 @@ class Engine:
             calibration=self._calibration_of(embedder),
             weaker=weaker,
             explain=explain,
+            hubs=self.hub_measure(embedder) if vector is not None else None,
         )
         from pixelmem.core.index.postgres_store import PostgresUnavailable
 
@@ -547,30 +550,64 @@ class Engine:
             return None
         return dataclasses.replace(filters or SearchFilters(), memory_ids=holders)
 
-    def anchor_vectors(self, embedder: Embedder | None = None) -> np.ndarray | None:
-        """The embedded :data:`~pixelmem.core.index.relevance.ANCHOR_TEXTS` (once per model);
-        ``embedder`` defaults to the configured one."""
+    def anchor_vectors(
+        self, embedder: Embedder | None = None, *, questions: bool = False
+    ) -> np.ndarray | None:
+        """The embedded :data:`~pixelmem.core.index.relevance.ANCHOR_TEXTS` (once per model),
+        as passages or (``questions``) as questions; ``embedder`` defaults to the configured
+        one."""
         embedder = embedder or self.embedder
         if embedder is None:
             return None
+        key = (embedder.model_id, questions)
         with self._query_lock:
-            cached = self._anchors.get(embedder.model_id)
+            cached = self._anchors.get(key)
         if cached is None:
             from pixelmem.core.index import saved_index
             from pixelmem.core.index.relevance import ANCHOR_TEXTS
 
             texts, model = list(ANCHOR_TEXTS), embedder.model_id
-            cached = saved_index.load_anchors(self.vault, model, texts)
+            cached = saved_index.load_anchors(self.vault, model, texts, questions)
             if cached is None:
                 try:
-                    cached = embedder.embed_documents(texts)
+                    if questions:
+                        from pixelmem.core.providers.embeddings.base import embed_queries
+
+                        cached = embed_queries(embedder, texts)
+                    else:
+                        cached = embedder.embed_documents(texts)
                 except ProviderError as exc:
                     log.warning("relevance background unavailable: %s", exc)
                     return None
-                saved_index.save_anchors(self.vault, model, texts, cached)
+                saved_index.save_anchors(self.vault, model, texts, cached, questions)
             with self._query_lock:
-                self._anchors[model] = cached
+                self._anchors[key] = cached
         return cached
+
+    def hub_measure(self, embedder: Embedder | None = None) -> HubMeasure | None:
+        """The model's measure of texts close to every question (:mod:`~pixelmem.core.index.
+        hubs`), from the anchor texts; None without them."""
+        embedder = embedder or self.embedder
+        if embedder is None:
+            return None
+        with self._query_lock:
+            measure = self._hubs.get(embedder.model_id)
+        if measure is None:
+            import numpy as np
+
+            from pixelmem.core.index.hubs import HubMeasure
+            from pixelmem.core.index.relevance import ANCHOR_TEXTS
+            from pixelmem.core.index.scripts import main_script
+
+            passages = self.anchor_vectors(embedder)
+            questions = self.anchor_vectors(embedder, questions=True)
+            if passages is None or questions is None:
+                return None
+            scripts = np.array([main_script(text) for text in ANCHOR_TEXTS], np.int8)
+            measure = HubMeasure.of(questions, passages, scripts)
+            with self._query_lock:
+                self._hubs[embedder.model_id] = measure
+        return measure
 
     @property
     def calibration(self) -> Calibration:

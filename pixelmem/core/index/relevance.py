@@ -441,6 +441,7 @@ class Evidence:
     names_held: bool  # best hit: it holds all of those names
     parts: dict[str, float]  # best hit: each decision model's P(relevant)
     relevance: float  # the score
+    hub: float = 0.0  # taken off the cosine: its chunk is close to every question (hubs.py)
 
     def lines(self) -> list[str]:
         """The evidence in a few lines of words, for a person."""
@@ -450,6 +451,11 @@ class Evidence:
                 f"meaning: cosine {self.cosine:.3f} against unrelated text at "
                 f"{self.background:.3f} → semantic evidence {self.semantic:.2f}"
                 + (" (another script than the query)" if self.cross else "")
+                + (
+                    f" (its text is close to every question: {self.hub:.3f} taken off)"
+                    if self.hub
+                    else ""
+                )
             )
         if self.bm25 is not None:
             out.append(

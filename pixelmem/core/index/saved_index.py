@@ -55,6 +55,7 @@ FORMAT_VERSION = 1
 _HOST_TAG = hashlib.blake2b(socket.gethostname().encode(), digest_size=4).hexdigest()
 INDEX_FILENAME = f"search-index-{_HOST_TAG}.pxm"
 ANCHORS_FILENAME = "anchors.pxm"
+ANCHOR_QUESTIONS_FILENAME = "anchor-questions.pxm"  # the same texts embedded as questions
 # Modules whose code decides what a saved index holds; their source is part of ``code``.
 _INDEX_MODULES = (
     "pixelmem.core.index.catalog",
@@ -375,17 +376,19 @@ def code_fingerprint() -> str:
 # ---------------------------------------------------------------- the relevance anchors
 
 
-def anchors_path(vault: Path) -> Path:
-    return appdata_dir(vault) / ANCHORS_FILENAME
+def anchors_path(vault: Path, questions: bool = False) -> Path:
+    return appdata_dir(vault) / (ANCHOR_QUESTIONS_FILENAME if questions else ANCHORS_FILENAME)
 
 
-def load_anchors(vault: Path, model_id: str, texts: Sequence[str]) -> np.ndarray | None:
+def load_anchors(
+    vault: Path, model_id: str, texts: Sequence[str], questions: bool = False
+) -> np.ndarray | None:
     """The vectors of the relevance anchor ``texts`` an engine embedded with ``model_id`` for
-    this vault (None: none saved, or saved for other texts or another model). Saved once,
-    they spare a new process the model's load and ~0.4 s of embedding before its first
-    search, and every process uses the same vectors."""
+    this vault, as passages or (``questions``) as questions (None: none saved, or saved for
+    other texts or another model). Saved once, they spare a new process the model's load and
+    ~0.4 s of embedding before its first search, and every process uses the same vectors."""
     try:
-        meta, arrays = read_array_file(anchors_path(vault))
+        meta, arrays = read_array_file(anchors_path(vault, questions))
     except (OSError, ArrayFileError):
         return None
     if meta.get("model_id") != model_id or meta.get("texts") != _texts_digest(texts):
@@ -396,10 +399,13 @@ def load_anchors(vault: Path, model_id: str, texts: Sequence[str]) -> np.ndarray
     return np.array(vectors, np.float32)  # a copy: the map closes with the file
 
 
-def save_anchors(vault: Path, model_id: str, texts: Sequence[str], vectors: np.ndarray) -> None:
+def save_anchors(
+    vault: Path, model_id: str, texts: Sequence[str], vectors: np.ndarray, questions: bool = False
+) -> None:
     meta = {"model_id": model_id, "texts": _texts_digest(texts)}
+    path = anchors_path(vault, questions)
     try:
-        write_array_file(anchors_path(vault), meta, {"vectors": np.asarray(vectors, np.float32)})
+        write_array_file(path, meta, {"vectors": np.asarray(vectors, np.float32)})
     except OSError as exc:  # a read-only vault: embedded again next time
         log.debug("the relevance anchors were not saved: %s", exc)
 

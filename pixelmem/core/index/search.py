@@ -38,6 +38,7 @@ from pixelmem.core.index import numpy_pieces
 from pixelmem.core.index.catalog import Catalog, MemoryChunks, as_utc
 from pixelmem.core.index.chunking import Chunk
 from pixelmem.core.index.decision import MARGIN_CAP, Best, decide, finish, standout
+from pixelmem.core.index.hubs import HubMeasure
 from pixelmem.core.index.keyword_index import _POSITIVE, token_hashes
 from pixelmem.core.index.keyword_side import LocalKeywordSide
 from pixelmem.core.index.query import CoverageWord, ParsedQuery, parse_query
@@ -179,6 +180,7 @@ class SearchIndex:
         self._fallback = fallback
         self.backend = backend
         self._sample: _VaultSample | None = None  # built on first use (backgrounds)
+        self._damped: tuple[bytes, VectorSide] | None = None  # hubs damped (_scoring)
         self._tokens: dict[int, frozenset[str]] = {}  # best hits' keyword tokens (coverage)
 
     @classmethod
@@ -366,6 +368,7 @@ class SearchIndex:
         calibration: Calibration | None = None,
         weaker: int = 0,
         explain: bool = False,
+        hubs: HubMeasure | None = None,
     ) -> list[SearchHit]:
         """Up to ``k`` memories for ``query``, most relevant first (see the module docstring).
 
@@ -378,7 +381,8 @@ class SearchIndex:
         ``semantic_weight`` (0–1) is how far the model can read the query's language (an
         English-only model, a Chinese query: 0).
         ``calibration``: the embedding model's
-        (:func:`~pixelmem.core.index.relevance.calibration_for`).
+        (:func:`~pixelmem.core.index.relevance.calibration_for`). ``hubs``: the model's
+        measure of texts close to every question, whose cosines are damped (:mod:`hubs`).
         """
         if mode not in MODES:
             raise ValueError(f"unknown search mode {mode!r}; use one of {', '.join(MODES)}")
@@ -402,6 +406,7 @@ class SearchIndex:
             named=self._named(parsed.key, allowed) if mode != "semantic" else _NO_POSITIONS,
             names=parsed.names if mode == "hybrid" and parsed.names else None,
             coverage=parsed.coverage,
+            vectors=self._scoring(hubs) if vector_ok else None,
         )
         if query_.terms is None and query_.vector is None:
             return []
@@ -593,6 +598,26 @@ class SearchIndex:
 
     # -- candidates ------------------------------------------------------------------------
 
+    def _scoring(self, hubs: HubMeasure | None) -> VectorSide | None:
+        """The vector side a search scores with: the local one with its hub chunks damped
+        (:mod:`~pixelmem.core.index.hubs`), made once per snapshot and model; a database's
+        side as it is (its rows are not here to measure)."""
+        vectors = self._vectors
+        if hubs is None or not isinstance(vectors, LocalVectorSide):
+            return vectors
+        key, damped = hubs.key(), self._damped
+        if damped is None or damped[0] != key:
+            scripts = self._catalog.meta.scripts[np.maximum(vectors.owners, 0)]
+            values = vectors.hub_values(hubs.direction)
+            penalty = hubs.penalties(values, scripts, vectors.alive)
+            damped = self._damped = (key, vectors.damped(penalty))
+        return damped[1]
+
+    def _side(self, query: _Query) -> VectorSide:
+        vectors = query.vectors or self._vectors
+        assert vectors is not None
+        return vectors
+
     def _candidates(self, query: _Query, allowed: Allowed | None, depth: int) -> _Candidates:
         """The memories of the ``depth`` best chunks on each side that runs, with their best
         chunk's cosine and BM25 (looked up on the other side when it did not list them), and
@@ -601,12 +626,12 @@ class SearchIndex:
         sides: list[tuple[np.ndarray, np.ndarray]] = []
         cosine_cap = bm25_cap = None
         if query.vector is not None:
-            assert self._vectors is not None
-            if isinstance(self._vectors, LocalVectorSide):  # the set, not sorted
-                ids, lowest = self._vectors.top_chunk_set(query.vector, depth, allowed)
-                sides.append(self._best_of(self._vectors.scores(query.vector), self._of(ids), None))
+            vectors = self._side(query)
+            if isinstance(vectors, LocalVectorSide):  # the set, not sorted
+                ids, lowest = vectors.top_chunk_set(query.vector, depth, allowed)
+                sides.append(self._best_of(vectors.scores(query.vector), self._of(ids), None))
             else:
-                ids, cos = self._vectors.top_chunks(query.vector, depth, allowed)
+                ids, cos = vectors.top_chunks(query.vector, depth, allowed)
                 sides.append(_best_per_memory(owners(ids), cos))
                 lowest = float(cos[-1]) if len(cos) else None
             cosine_cap = lowest if len(ids) >= depth else None
@@ -684,11 +709,12 @@ class SearchIndex:
         return Allowed(mask, memory_ids=names, chunk_ids=chunks)
 
     def _cosines(self, query: _Query, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        assert self._vectors is not None and query.vector is not None
-        if isinstance(self._vectors, LocalVectorSide):  # every chunk is scored already
-            return self._best_of(self._vectors.scores(query.vector), positions, None)
+        assert query.vector is not None
+        vectors = self._side(query)
+        if isinstance(vectors, LocalVectorSide):  # every chunk is scored already
+            return self._best_of(vectors.scores(query.vector), positions, None)
         every = self._catalog.chunk_capacity
-        ids, cos = self._vectors.top_chunks(query.vector, every, self._only(positions))
+        ids, cos = vectors.top_chunks(query.vector, every, self._only(positions))
         return _best_per_memory(self._known_owners(ids), cos)
 
     def _bm25(self, query: _Query, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -1003,7 +1029,8 @@ class SearchIndex:
         firsts = np.array([group[0] for group in groups], np.int64)
         cosine = bm25 = None
         if how.vector is not None and self._vectors is not None:
-            cosine = _by_chunk(*self._vectors.top_chunks(how.vector, 1 << 62, self._only(firsts)))
+            vectors = self._side(how)
+            cosine = _by_chunk(*vectors.top_chunks(how.vector, 1 << 62, self._only(firsts)))
         if how.terms is not None:
             bm25 = _by_chunk(*self._keywords.top_chunks(how.terms, 1 << 62, self._only(firsts)))
         hits = []
@@ -1014,9 +1041,20 @@ class SearchIndex:
             extra["weaker"] = score < floor
             if explain:
                 parts = ranked.parts if first == ranked.best else None
-                extra["evidence"] = explain_hit(ranked.values_of(first), score, parts)
+                evidence = explain_hit(ranked.values_of(first), score, parts)
+                hub = self._hub_of(first, cosine, how)
+                extra["evidence"] = dataclasses.replace(evidence, hub=hub) if hub else evidence
             hits.append(dataclasses.replace(hit, **extra))
         return hits
+
+    def _hub_of(self, m: int, cosine: dict[int, float] | None, how: _Query) -> float:
+        """What was taken off memory ``m``'s best cosine for its chunk being a hub."""
+        side = self._side(how)
+        penalty = side.penalty if isinstance(side, LocalVectorSide) else None
+        if cosine is None or penalty is None:
+            return 0.0
+        rows = self._catalog.rows[m].tolist()
+        return float(penalty[max(rows, key=lambda row: cosine.get(row, -np.inf))])
 
     def _hit(
         self,
@@ -1065,6 +1103,7 @@ class _Query:
     named: np.ndarray = dataclasses.field(default_factory=lambda: _NO_POSITIONS)
     names: QueryTerms | None = None  # the names a longer question contains (hybrid only)
     coverage: tuple[CoverageWord, ...] = ()  # its words as coverage counts them (query.py)
+    vectors: VectorSide | None = None  # the side to score with (None: the snapshot's own)
 
 
 @dataclass(frozen=True)

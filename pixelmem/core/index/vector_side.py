@@ -24,19 +24,28 @@ class _Buffer:
     def __init__(self, rows: np.ndarray, used: int) -> None:
         self.rows = rows
         self.used = used
+        # Rows' cosines with one direction (hub_values), computed up to their length: rows
+        # below ``used`` never change, so a later snapshot computes only those appended.
+        self.hub: tuple[bytes, np.ndarray] | None = None
 
 
 class LocalVectorSide:
     """Unit vectors of chunk ids 0..n-1 (some dead) and their memory positions."""
 
     def __init__(
-        self, buffer: _Buffer, n: int, owners: np.ndarray, alive: np.ndarray | None
+        self,
+        buffer: _Buffer,
+        n: int,
+        owners: np.ndarray,
+        alive: np.ndarray | None,
+        penalty: np.ndarray | None = None,
     ) -> None:
         """Use :meth:`from_matrix`; ``owners`` maps chunk id → memory position."""
         self._buffer, self._n = buffer, n
         self._index = VectorIndex(buffer.rows[:n])
         self._owners, self._alive = owners, alive
         self._live = n if alive is None else int(np.count_nonzero(alive))
+        self._penalty = penalty
         self._memo = threading.local()
 
     @classmethod
@@ -44,6 +53,23 @@ class LocalVectorSide:
         """Rows of unit vectors, used without a copy when C-ordered float32."""
         rows = np.ascontiguousarray(matrix, dtype=np.float32)
         return cls(_Buffer(rows, len(rows)), len(rows), owners, None)
+
+    def hub_values(self, direction: np.ndarray) -> np.ndarray:
+        """Each row's cosine with ``direction`` (:mod:`~pixelmem.core.index.hubs`), kept with
+        the rows: a snapshot after an edit computes only the rows appended since."""
+        key = np.asarray(direction, np.float32).tobytes()
+        kept = self._buffer.hub
+        values = kept[1] if kept is not None and kept[0] == key else np.zeros(0, np.float32)
+        if len(values) < self._n:
+            more = self._buffer.rows[len(values) : self._n] @ np.asarray(direction, np.float32)
+            values = np.concatenate([values, more])
+            self._buffer.hub = (key, values)
+        return values[: self._n]
+
+    def damped(self, penalty: np.ndarray) -> LocalVectorSide:
+        """The same rows, each cosine less ``penalty[row]`` (:mod:`~pixelmem.core.index.hubs`:
+        the hub chunks'); the rows are shared, not copied."""
+        return LocalVectorSide(self._buffer, self._n, self._owners, self._alive, penalty)
 
     @property
     def dim(self) -> int:
@@ -56,6 +82,16 @@ class LocalVectorSide:
     def matrix(self) -> np.ndarray:
         """The read-only rows, dead ones included (see :attr:`alive`)."""
         return self._index.matrix
+
+    @property
+    def penalty(self) -> np.ndarray | None:
+        """What is taken off each row's cosine (:meth:`damped`; None: nothing)."""
+        return self._penalty
+
+    @property
+    def owners(self) -> np.ndarray:
+        """Each row's memory position (-1: a row never written)."""
+        return self._owners
 
     @property
     def alive(self) -> np.ndarray | None:
@@ -97,6 +133,8 @@ class LocalVectorSide:
             kept: np.ndarray = memo[1]
             return kept
         scores = self._index.scores(query)
+        if self._penalty is not None:
+            scores -= self._penalty  # a new array: no copy needed
         self._memo.last = (key, scores)
         return scores
 
@@ -111,6 +149,9 @@ class LocalVectorSide:
         buffer = self._room_for(size)
         buffer.rows[ids] = batch.vectors
         buffer.used = size
+        if buffer.hub is not None and len(ids) and int(ids.min()) < len(buffer.hub[1]):
+            key, values = buffer.hub  # a row written again: computed again from there
+            buffer.hub = (key, values[: int(ids.min())])
         owners = _grown(self._owners, size, -1)
         owners[ids] = batch.owners
         alive = _grown(self._alive_or_all(), size, False)

@@ -184,7 +184,7 @@ def test_query_vectors_are_cached(vault: Path) -> None:
     engine.open()
     engine.search("espresso ratio")
     engine.search("espresso ratio")
-    assert calls == ["espresso ratio"]
+    assert calls.count("espresso ratio") == 1  # besides: the anchor texts, once (hubs)
 
 
 def test_external_edit_is_picked_up(vault: Path) -> None:

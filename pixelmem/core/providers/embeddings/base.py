@@ -57,6 +57,16 @@ def validate_vectors(matrix: np.ndarray, expected_rows: int, expected_dim: int |
         raise ProviderResponseError("the provider returned vectors containing NaN or infinity")
 
 
+def embed_queries(embedder: Embedder, texts: Sequence[str]) -> np.ndarray:
+    """Several queries' vectors: in one call where the embedder has ``embed_queries`` (a remote
+    model, whose queries are embedded as its documents: one request, not one per text), else
+    one :meth:`~Embedder.embed_query` each."""
+    batch = getattr(embedder, "embed_queries", None)
+    if batch is not None:
+        return np.asarray(batch(list(texts)), np.float32)
+    return np.array([embedder.embed_query(text) for text in texts], np.float32)
+
+
 def is_multilingual(embedder: object) -> bool:
     """Whether the model reads non-English text; remote models are assumed to."""
     return bool(getattr(embedder, "multilingual", True))

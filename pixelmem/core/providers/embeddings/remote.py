@@ -69,6 +69,10 @@ class RemoteEmbedder(ABC):
     def embed_query(self, text: str) -> np.ndarray:
         return self.embed_documents([text])[0]
 
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        """Several queries in one request (see base.embed_queries)."""
+        return self.embed_documents(texts)
+
     def close(self) -> None:
         self._client.close()
 
