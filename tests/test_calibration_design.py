@@ -270,6 +270,7 @@ def test_a_short_question_is_not_a_bare_name() -> None:
     assert parse_query("Brandon Marshall").short and parse_query("HX-99812").short
     assert parse_query("What did I write about Palma?").short
     assert parse_query("Who was Count of Melfi").short  # every content word is a name
+    assert parse_query("what is kubernetes").short  # one word: it asks about that word
     assert parse_query("火锅").short
 
 

@@ -7,10 +7,11 @@ to all three:
 * ``terms``: the keyword terms, strong and weak (:func:`~text_tokens.split_query`);
 * ``script``: :func:`~scripts.main_script`; ``words``: :func:`~text_tokens.query_word_count`,
   and ``short`` when a few words that name something (a name, a code: :data:`SHORT_QUERY_WORDS`),
-  not a short question: a question word ("who", "what", "how"…) with a word that is not a name
-  ("Who founded Tesla?", "What are cilia used for?") is a question of two content words, read
-  by all its words like any longer one and by its names ("Tesla"); "What did I write about
-  Palma?" and "Who was Count of Melfi" ask for names only, and stay short;
+  not a short question: a question word ("who", "what", "how"…) with two content words, one of
+  them not a name ("Who founded Tesla?", "What are cilia used for?"), is a question, read by
+  all its words like any longer one and by its names ("Tesla"); "What did I write about
+  Palma?" and "Who was Count of Melfi" ask for names only, and "what is kubernetes" for its
+  one word: they stay short;
 * ``key``: the form in which the query equals a memory's name (:func:`~text_tokens.name_key`);
 * ``names``: the names a longer question contains ("What did **Aiko** promise?", "notes on
   **Brandon Marshall**", "error **E0502**"): words written with a capital that do not open
@@ -99,7 +100,7 @@ class ParsedQuery:
     terms: QueryTerms
     script: int
     words: int
-    question: bool  # a question word with a word that is not a name (see the docstring)
+    question: bool  # a question word, two words or more, one not a name (see the docstring)
     key: str
     names: QueryTerms
     coverage: tuple[CoverageWord, ...]
@@ -133,7 +134,7 @@ def parse_query(text: str) -> ParsedQuery:
     content = content_of(text)
     low = normalise(text)  # a hit shows every query word it holds, request words too
     words = query_word_count(content)
-    question = _asks_beyond_names(content)
+    question = words > 1 and _asks_beyond_names(content)
     return ParsedQuery(
         text=text,
         terms=split_query(content),
