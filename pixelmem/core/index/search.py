@@ -1048,10 +1048,13 @@ class SearchIndex:
         return hits
 
     def _hub_of(self, m: int, cosine: dict[int, float] | None, how: _Query) -> float:
-        """What was taken off memory ``m``'s best cosine for its chunk being a hub."""
+        """What was taken off memory ``m``'s best cosine for its chunk being a hub (nothing
+        when the meaning side did not run: no vectors, or the embedder is down)."""
+        if cosine is None:
+            return 0.0
         side = self._side(how)
         penalty = side.penalty if isinstance(side, LocalVectorSide) else None
-        if cosine is None or penalty is None:
+        if penalty is None:
             return 0.0
         rows = self._catalog.rows[m].tolist()
         return float(penalty[max(rows, key=lambda row: cosine.get(row, -np.inf))])
