@@ -259,3 +259,34 @@ def test_a_note_sharing_no_word_ranks_by_its_meaning_less_the_silence(family: st
     minilm = rel.CALIBRATIONS["all-minilm-l6"]
     rank = rel.rank_logits("hybrid", np.array([0.18, 0.14]), np.array([0.0, 0.15]), 1.0, minilm)
     assert rank[0] > rank[1]
+
+
+def test_a_short_question_is_not_a_bare_name() -> None:
+    # Two content words asked as a question: read by all its words and by its names.
+    founded = parse_query("Who founded Tesla?")
+    assert not founded.short and founded.names.strong == ("tesla",)
+    assert not parse_query("What are cilia used for?").short
+    # A bare name or code, and a request for a name alone, stay short.
+    assert parse_query("Brandon Marshall").short and parse_query("HX-99812").short
+    assert parse_query("What did I write about Palma?").short
+    assert parse_query("Who was Count of Melfi").short  # every content word is a name
+    assert parse_query("what is kubernetes").short  # one word: it asks about that word
+    assert parse_query("火锅").short
+
+
+def test_a_short_question_gets_the_evidence_of_the_words_its_note_holds() -> None:
+    texts = [
+        ("Lunch", "Lunch with Priya on Tuesday about the garden project and the budget."),
+        ("Garden", "Plant the tomatoes in May and water them every evening."),
+        ("Budget", "The household budget for the year, rent and groceries."),
+        ("Reading", "A list of books to read this winter, and where to buy them."),
+    ]
+    vectors = _unit(np.ones((4, 16)))  # the embedding tells these notes apart by nothing,
+    query = _unit(np.r_[np.ones(4), np.zeros(12)][None])[0]  # and no better than unrelated text
+    index = _vault(texts, vectors)
+    args = {"background": np.full(3, 0.5), "calibration": rel.CALIBRATIONS["e5-small"],
+            "min_relevance": 0.0}  # fmt: skip
+    bare = index.search("Priya", query, **args)
+    asked = index.search("When did Priya eat?", query, **args)  # the note holds Priya, not eat
+    assert bare[0].title == asked[0].title == "Lunch"
+    assert asked[0].score == pytest.approx(bare[0].score, abs=0.1)

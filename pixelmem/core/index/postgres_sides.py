@@ -125,6 +125,9 @@ class PostgresKeywordSide:
     def __init__(self, store: PostgresStore, keys: ChunkKeys) -> None:
         self.store, self.keys = store, keys
 
+    def __len__(self) -> int:
+        return len(self.keys.keys)
+
     def top_chunks(
         self, query: QueryTerms, k: int, allowed: Allowed | None
     ) -> tuple[ChunkIds, Scores]:

@@ -6,7 +6,12 @@ to all three:
 
 * ``terms``: the keyword terms, strong and weak (:func:`~text_tokens.split_query`);
 * ``script``: :func:`~scripts.main_script`; ``words``: :func:`~text_tokens.query_word_count`,
-  and ``short`` when a few words (a name, a code: :data:`SHORT_QUERY_WORDS`);
+  and ``short`` when a few words that name something (a name, a code: :data:`SHORT_QUERY_WORDS`),
+  not a short question: a question word ("who", "what", "how"…) with two content words, one of
+  them not a name ("Who founded Tesla?", "What are cilia used for?"), is a question, read by
+  all its words like any longer one and by its names ("Tesla"); "What did I write about
+  Palma?" and "Who was Count of Melfi" ask for names only, and "what is kubernetes" for its
+  one word: they stay short;
 * ``key``: the form in which the query equals a memory's name (:func:`~text_tokens.name_key`);
 * ``names``: the names a longer question contains ("What did **Aiko** promise?", "notes on
   **Brandon Marshall**", "error **E0502**"): words written with a capital that do not open
@@ -68,6 +73,8 @@ REQUEST_SUFFIXES_ZH = (
     "的笔记", "笔记", "的资料", "资料", "的内容", "内容", "的记录", "的什么", "相关的", "相关",
     "有哪些", "吗", "呢", "的",
 )  # fmt: skip
+# Words that make a few words a question rather than a name or a code (query.short).
+QUESTION_WORDS = frozenset("who whom whose what when where which why how".split())  # noqa: SIM905
 _ASCII_WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?")
 
 # A capitalised word, or any word with a digit; a name may join several with a space or hyphen.
@@ -93,6 +100,7 @@ class ParsedQuery:
     terms: QueryTerms
     script: int
     words: int
+    question: bool  # a question word, two words or more, one not a name (see the docstring)
     key: str
     names: QueryTerms
     coverage: tuple[CoverageWord, ...]
@@ -101,7 +109,7 @@ class ParsedQuery:
 
     @property
     def short(self) -> bool:
-        return self.words <= SHORT_QUERY_WORDS
+        return self.words <= SHORT_QUERY_WORDS and not self.question
 
     def highlight(self, text: str) -> tuple[str, ...]:
         """The parts of the query that occur in ``text``, as strings a UI can highlight.
@@ -126,13 +134,15 @@ def parse_query(text: str) -> ParsedQuery:
     content = content_of(text)
     low = normalise(text)  # a hit shows every query word it holds, request words too
     words = query_word_count(content)
+    question = words > 1 and _asks_beyond_names(content)
     return ParsedQuery(
         text=text,
         terms=split_query(content),
         script=main_script(text),
         words=words,
+        question=question,
         key=name_key(text),
-        names=_names(content) if words > SHORT_QUERY_WORDS else QueryTerms((), ()),
+        names=_names(content) if words > SHORT_QUERY_WORDS or question else QueryTerms((), ()),
         coverage=_coverage_words(content),
         _wanted=tuple(dict.fromkeys(tokenize(CJK_RUN.sub(" ", low)))),
         _runs=tuple(CJK_RUN.findall(low)),
@@ -167,6 +177,15 @@ def _strip_run(run: str) -> str:
 
 def _names(text: str) -> QueryTerms:
     """The strong terms of the names in ``text`` (see the module docstring)."""
+    strong = _name_terms(text)
+    if set(strong) >= _plain_terms(text):
+        return QueryTerms((), ())  # the whole question is names: nothing to single out
+    return QueryTerms(strong, ())
+
+
+def _name_terms(text: str) -> tuple[str, ...]:
+    """The strong terms of the words of ``text`` written as names: with a capital that does
+    not only open the sentence, or with a digit."""
     parts = []
     for match in _NAME_WORD.finditer(text):
         word = match.group()
@@ -178,11 +197,22 @@ def _names(text: str) -> QueryTerms:
         parts.append(word)
     # A name is held as written: its stem is another word ("Marshall" is not "marshal", the
     # "Doctor" of "Doctor Who" not "doctors").
-    strong = tuple(t for t in split_query(" ".join(parts)).strong if not t.startswith(STEM_MARK))
-    words = {t for t in split_query(text).strong if not t.startswith(STEM_MARK)}
-    if set(strong) >= words:
-        return QueryTerms((), ())  # the whole question is names: nothing to single out
-    return QueryTerms(strong, ())
+    return tuple(t for t in split_query(" ".join(parts)).strong if not t.startswith(STEM_MARK))
+
+
+def _plain_terms(text: str) -> set[str]:
+    """The strong terms of ``text`` as written (not their stems)."""
+    return {t for t in split_query(text).strong if not t.startswith(STEM_MARK)}
+
+
+def _asks_beyond_names(content: str) -> bool:
+    """Whether ``content`` is a question (a question word: :data:`QUESTION_WORDS`) about
+    something beyond the names it holds: "Who founded Tesla?" asks who *founded*; "What did I
+    write about Palma?" (request words gone: "What … Palma?") asks for Palma alone."""
+    words = _ASCII_WORD.findall(content)
+    if not any(w.lower() in QUESTION_WORDS for w in words):
+        return False
+    return bool(_plain_terms(content) - set(_name_terms(content)))
 
 
 def _coverage_words(content: str) -> tuple[CoverageWord, ...]:

@@ -46,6 +46,7 @@ KEYWORD_CAP = 1.5
 SHORT_QUERY_WORDS = 2  # a query of at most this many words is "short" (see Logistic)
 NAME_RELEVANCE = 0.9  # the least relevance of a memory the query names exactly
 NAME_LEAD = 1.0  # logits a named memory stands above the best other one
+WORDS_TIE_BREAK = 0.01  # of the two-sided logit, under a short query's words-alone floor
 DEFAULT_MIN_RELEVANCE = SearchSettings().min_relevance
 
 # Everyday sentences on subjects a note is unlikely to share with a given query: the query's
@@ -539,7 +540,10 @@ def combined(
     across = np.where(other & models.reads_across, alone + models.hybrid.keyword * keyword, -np.inf)
     meaning = np.where(~other | models.reads_across, alone - models.silence, -np.inf)
     held = np.asarray(short) > 0
-    words = np.where(held, models.keyword.logit(0.0, keyword), -np.inf)
+    # At the words' floor every holder whose keyword evidence is capped would tie (and go in
+    # index order): a hundredth of the two-sided logit orders them by all their evidence.
+    floor = models.keyword.logit(0.0, keyword) + WORDS_TIE_BREAK * both
+    words = np.where(held, floor, -np.inf)
     return np.maximum(np.maximum(both, across), np.maximum(meaning, words))
 
 

@@ -78,6 +78,10 @@ from pixelmem.core.vault.memory import Memory, searchable_title
 # and is then scored as ``keyword``.
 MODES = (SearchMode.HYBRID, SearchMode.SEMANTIC, SearchMode.KEYWORD)
 NAME_HOLDERS = 3  # memories: a question's names count as a look-up when at most this many hold them
+# A short query is a look-up (a name, a code) when its rarest word is held by at most this many
+# chunks, or this share of the vault's: a word every tenth chunk holds is the vault's subject.
+LOOKUP_HOLDERS = 3
+LOOKUP_SHARE = 0.02
 WEAKER_FLOOR = 0.1  # the least relevance of a hit listed below the floor as a weaker one
 VAULT_SAMPLE = 256  # memories per script whose median cosine says where "unrelated" sits
 DEFAULT_SPREAD = 0.1  # of 1 − median: the spread of unrelated cosines when none is measured
@@ -402,7 +406,7 @@ class SearchIndex:
             semantic_weight,
             calibration,
             script=parsed.script,
-            short=parsed.short,
+            short=parsed.short and self._looked_up(terms),
             named=self._named(parsed.key, allowed) if mode != "semantic" else _NO_POSITIONS,
             names=parsed.names if mode == "hybrid" and parsed.names else None,
             coverage=parsed.coverage,
@@ -487,6 +491,22 @@ class SearchIndex:
                 np.asarray(vectors, np.float32), meta.scripts[chosen], counts
             )
         return self._sample
+
+    def _looked_up(self, terms: QueryTerms | None) -> bool:
+        """Whether a short query's words are a name or a code to look up: its rarest word is
+        held by few chunks (:data:`LOOKUP_HOLDERS`, or :data:`LOOKUP_SHARE` of the vault's).
+        A short query's words alone speak for a memory that holds them all, a floor under its
+        meaning; a word a tenth of the vault holds ("what is a vault" in a vault of notes
+        about vaults, "tags" in one about tagging) is its subject, not a look-up: every holder
+        tied at that floor, in index order (the shortest chunks holding it first, by BM25's
+        length norm), above the note about it. Those are ranked by all their evidence."""
+        if terms is None or not terms.strong:
+            return True
+        chunks = len(self._keywords)
+        rarest = max(self._keywords.idfs(terms.strong).values())
+        odds = float(np.expm1(rarest))  # idf = log(1 + (n - df + 0.5) / (df + 0.5))
+        holders = (chunks + 0.5 - 0.5 * odds) / (1.0 + odds)
+        return holders <= max(LOOKUP_HOLDERS, LOOKUP_SHARE * chunks)
 
     def _named(self, key: str, allowed: Allowed | None) -> np.ndarray:
         """Positions of the (allowed) memories whose title, alias or file name the query is
@@ -1048,10 +1068,13 @@ class SearchIndex:
         return hits
 
     def _hub_of(self, m: int, cosine: dict[int, float] | None, how: _Query) -> float:
-        """What was taken off memory ``m``'s best cosine for its chunk being a hub."""
+        """What was taken off memory ``m``'s best cosine for its chunk being a hub (nothing
+        when the meaning side did not run: no vectors, or the embedder is down)."""
+        if cosine is None:
+            return 0.0
         side = self._side(how)
         penalty = side.penalty if isinstance(side, LocalVectorSide) else None
-        if cosine is None or penalty is None:
+        if penalty is None:
             return 0.0
         rows = self._catalog.rows[m].tolist()
         return float(penalty[max(rows, key=lambda row: cosine.get(row, -np.inf))])

@@ -105,6 +105,8 @@ class VectorSide(Protocol):
 class KeywordSide(Protocol):
     """BM25 of a query's terms in chunk texts (title words included, see ``keyword_tokens``)."""
 
+    def __len__(self) -> int: ...  # the chunks idf counts in
+
     def top_chunks(
         self, query: QueryTerms, k: int, allowed: Allowed | None
     ) -> tuple[ChunkIds, Scores]:

@@ -159,6 +159,9 @@ def test_provider_down_keeps_keyword_search_and_says_why(vault: Path) -> None:
     assert hits and hits[0].title == "Zorblax-7 launch"
     assert engine.search("Zorblax-7", mode="semantic") == []
     assert "not running" in engine.status().semantic_error
+    # Explained too (the app's results ask for the evidence): no meaning side, no hub damping.
+    explained = engine.search("Zorblax-7", explain=True)
+    assert explained[0].evidence is not None and explained[0].evidence.cosine is None
 
 
 def test_status_counts(vault: Path) -> None:
