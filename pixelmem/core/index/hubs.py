@@ -19,7 +19,9 @@ ranking on clean text is what it was (XQuAD en/zh hybrid P@1 unchanged; across l
 band), and the decision's fitted features keep their meaning. :data:`HUB_SPREADS` was chosen on
 those development sets (at 2: zh→en 63.4 %; at 1: 66.1 % but Chinese semantic P@1 −0.4).
 
-The PostgreSQL backend's rows are not in memory to measure: it does not damp (yet).
+Both backends damp alike: the local side measures its rows (kept with them, so a snapshot after
+an edit measures only the rows it appended), the PostgreSQL server computes the inner products
+of its rows in one pass per snapshot.
 """
 
 from __future__ import annotations

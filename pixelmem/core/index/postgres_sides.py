@@ -107,6 +107,19 @@ class PostgresVectorSide:
         rows = self.store.nearest(q / norm if norm else q, k, filters, memory_ids)
         return self.keys.to_ids(rows)
 
+    def hub_values(self, direction: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """Each chunk id's cosine with ``direction``, computed by the server (hubs.py)."""
+        size = max(self.keys.keys, default=-1) + 1
+        values, live = np.zeros(size, np.float32), np.zeros(size, bool)
+        for memory_id, index, value in self.store.inner_products(direction):
+            cid = self.keys.ids.get((memory_id, index))
+            if cid is not None:
+                values[cid], live[cid] = value, True
+        return values, live
+
+    def damped(self, penalty: np.ndarray) -> DampedVectorSide:
+        return DampedVectorSide(self, penalty)
+
     def vectors(self, ids: ChunkIds) -> np.ndarray:
         keys = [self.keys.keys[int(c)] for c in ids]
         found = self.store.vectors_of(keys)
@@ -117,6 +130,39 @@ class PostgresVectorSide:
 
     def remove(self, ids: ChunkIds) -> PostgresVectorSide:
         return self
+
+
+class DampedVectorSide:
+    """The database's vector side with hub chunks' cosines lowered by ``penalty[chunk id]``
+    (hubs.py): the rows the server lists, each less its penalty, in their new order."""
+
+    def __init__(self, inner: PostgresVectorSide, penalty: np.ndarray) -> None:
+        self.inner, self.penalty = inner, penalty
+
+    @property
+    def dim(self) -> int:
+        return self.inner.dim
+
+    def __len__(self) -> int:
+        return len(self.inner)
+
+    def top_chunks(
+        self, query: np.ndarray, k: int, allowed: Allowed | None
+    ) -> tuple[ChunkIds, Scores]:
+        ids, cosines = self.inner.top_chunks(query, k, allowed)
+        known = ids < len(self.penalty)  # rows newer than the penalties: none taken off
+        damped = cosines - np.where(known, self.penalty[np.where(known, ids, 0)], 0.0)
+        order = np.lexsort((ids, -damped))
+        return ids[order], damped[order].astype(np.float32)
+
+    def vectors(self, ids: ChunkIds) -> np.ndarray:
+        return self.inner.vectors(ids)
+
+    def upsert(self, batch: ChunkBatch) -> PostgresVectorSide:
+        return self.inner.upsert(batch)
+
+    def remove(self, ids: ChunkIds) -> PostgresVectorSide:
+        return self.inner.remove(ids)
 
 
 class PostgresKeywordSide:

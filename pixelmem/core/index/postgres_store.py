@@ -268,6 +268,17 @@ class PostgresStore:
                 found[(mid, idx)] = _array(vector)
         return found
 
+    def inner_products(self, direction: np.ndarray) -> list[tuple[str, int, float]]:
+        """(memory id, chunk index, inner product with ``direction``) of every chunk with a
+        vector: one pass computed by the server (hubs.py measures each chunk by it)."""
+        with self._cursor() as cur:
+            cur.execute(
+                f"SELECT memory_id, chunk_index, -(embedding <#> %s) FROM {self.table} "
+                "WHERE embedding IS NOT NULL",
+                (np.asarray(direction, np.float32),),
+            )
+            return [(m, i, float(v)) for m, i, v in cur]
+
     def write(self, rows: Sequence[ChunkRow], delete_memories: Iterable[str] = ()) -> None:
         """Replace the chunks of the memories in ``rows`` and delete ``delete_memories``' (one
         transaction: other clients never see a memory half written)."""

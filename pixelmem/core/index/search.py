@@ -59,6 +59,7 @@ from pixelmem.core.index.scripts import CJK_SCRIPT, SCRIPTS
 from pixelmem.core.index.search_backend import (
     Allowed,
     ChunkBatch,
+    Damping,
     KeywordSide,
     SearchFilters,
     VectorSide,
@@ -619,17 +620,18 @@ class SearchIndex:
     # -- candidates ------------------------------------------------------------------------
 
     def _scoring(self, hubs: HubMeasure | None) -> VectorSide | None:
-        """The vector side a search scores with: the local one with its hub chunks damped
-        (:mod:`~pixelmem.core.index.hubs`), made once per snapshot and model; a database's
-        side as it is (its rows are not here to measure)."""
+        """The vector side a search scores with: its hub chunks damped
+        (:mod:`~pixelmem.core.index.hubs`), made once per snapshot and model."""
         vectors = self._vectors
-        if hubs is None or not isinstance(vectors, LocalVectorSide):
+        if hubs is None or not isinstance(vectors, Damping):
             return vectors
         key, damped = hubs.key(), self._damped
         if damped is None or damped[0] != key:
-            scripts = self._catalog.meta.scripts[np.maximum(vectors.owners, 0)]
-            values = vectors.hub_values(hubs.direction)
-            penalty = hubs.penalties(values, scripts, vectors.alive)
+            values, live = vectors.hub_values(hubs.direction)
+            owners = self._catalog.owners[: len(values)]
+            owners = np.concatenate([owners, np.full(len(values) - len(owners), -1)])
+            scripts = np.where(owners >= 0, self._catalog.meta.scripts[np.maximum(owners, 0)], 0)
+            penalty = hubs.penalties(values, scripts, live)
             damped = self._damped = (key, vectors.damped(penalty))
         return damped[1]
 
@@ -1073,7 +1075,7 @@ class SearchIndex:
         if cosine is None:
             return 0.0
         side = self._side(how)
-        penalty = side.penalty if isinstance(side, LocalVectorSide) else None
+        penalty = getattr(side, "penalty", None)  # a damped side's (hubs.py)
         if penalty is None:
             return 0.0
         rows = self._catalog.rows[m].tolist()

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -100,6 +100,19 @@ class VectorSide(Protocol):
     def upsert(self, batch: ChunkBatch) -> VectorSide: ...
 
     def remove(self, ids: ChunkIds) -> VectorSide: ...
+
+
+@runtime_checkable
+class Damping(Protocol):
+    """A vector side whose hub chunks a search can damp (:mod:`~pixelmem.core.index.hubs`)."""
+
+    def hub_values(self, direction: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """Each chunk id's cosine with ``direction``, and which ids hold a chunk (None: all)."""
+        ...
+
+    def damped(self, penalty: np.ndarray) -> VectorSide:
+        """This side with ``penalty[chunk id]`` taken off each cosine it gives."""
+        ...
 
 
 class KeywordSide(Protocol):

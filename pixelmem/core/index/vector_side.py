@@ -54,9 +54,10 @@ class LocalVectorSide:
         rows = np.ascontiguousarray(matrix, dtype=np.float32)
         return cls(_Buffer(rows, len(rows)), len(rows), owners, None)
 
-    def hub_values(self, direction: np.ndarray) -> np.ndarray:
-        """Each row's cosine with ``direction`` (:mod:`~pixelmem.core.index.hubs`), kept with
-        the rows: a snapshot after an edit computes only the rows appended since."""
+    def hub_values(self, direction: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """Each row's cosine with ``direction`` (:mod:`~pixelmem.core.index.hubs`), and the
+        live rows (:attr:`alive`). Kept with the rows: a snapshot after an edit computes only
+        the rows appended since."""
         key = np.asarray(direction, np.float32).tobytes()
         kept = self._buffer.hub
         values = kept[1] if kept is not None and kept[0] == key else np.zeros(0, np.float32)
@@ -64,7 +65,7 @@ class LocalVectorSide:
             more = self._buffer.rows[len(values) : self._n] @ np.asarray(direction, np.float32)
             values = np.concatenate([values, more])
             self._buffer.hub = (key, values)
-        return values[: self._n]
+        return values[: self._n], self._alive
 
     def damped(self, penalty: np.ndarray) -> LocalVectorSide:
         """The same rows, each cosine less ``penalty[row]`` (:mod:`~pixelmem.core.index.hubs`:

@@ -20,6 +20,7 @@ import pytest
 from fakes import HashEmbedder
 
 from pixelmem.core.index.engine import Engine
+from pixelmem.core.index.relevance import ANCHOR_TEXTS
 from pixelmem.core.index.search import SearchFilters
 from pixelmem.core.settings import Settings
 from pixelmem.core.vault.store import MemoryStore
@@ -264,6 +265,23 @@ def test_unknown_rows_are_left_alone_until_a_full_rebuild(vault: Path, settings_
     assert any(mid == created.id for mid, _ in fresh._store.row_states())
     fresh.reindex(full=True)
     assert not any(mid == created.id for mid, _ in fresh._store.row_states())
+
+
+def test_a_text_close_to_every_question_is_damped_alike(vault: Path, settings_for) -> None:
+    """A note made of every anchor sentence's words is close to any question (a hub,
+    core/index/hubs.py): both backends take the same excess off its cosine."""
+    store = _fill(vault)
+    body = " ".join(ANCHOR_TEXTS)
+    store.create("Everything", body)
+    embedder = HashEmbedder()
+    engine = Engine(vault, settings_for(), embedder=embedder)
+    engine.open()
+    query = "the train to the coast leaves at seven"
+    hits = engine.search(query, mode="semantic", min_relevance=0.0, explain=True)
+    hub = next(h for h in hits if h.title == "Everything")
+    assert hub.evidence is not None and hub.evidence.hub > 0.01
+    raw = float(embedder.embed_query(query) @ embedder.embed_documents([f"Everything\n{body}"])[0])
+    assert raw - hub.semantic_score == pytest.approx(hub.evidence.hub, abs=0.003)  # its chunk's
 
 
 def test_a_name_finds_its_memory_first_and_follows_edits(vault: Path, settings_for) -> None:
