@@ -60,6 +60,7 @@ def test_bundles_the_models_the_translations_and_the_desktop_files(spec: dict) -
     assert (models / "multilingual-e5-small" / "graph.onnx").is_file()
     assert (models / "multilingual-e5-small" / "layout.json").is_file()
     assert (models / "all-MiniLM-L6-v2" / "tokenizer.json").is_file()
+    assert (models / "jieba" / "dict.txt.zst").is_file()  # the word cut built in steps
     i18n = datas["pixelmem/gui/i18n"]
     for language in SUPPORTED[1:]:  # English is the source text
         assert (i18n / f"pixelmem_{language}.ts").is_file()  # dev.sh builds the .qm next to it

@@ -290,17 +290,17 @@ class VaultSession(QObject, RuntimeObserver):
 
     def _load_word_cut_ahead(self) -> None:
         """Chinese word cutting loaded on a worker once the index is first ready, when the
-        vault holds Chinese notes. Its dictionary loads with the GIL held (0.1-0.35 s, rjieba):
-        left to the first Chinese search, that froze the window while someone typed it; here
-        it falls in the launch's settling, before a search is likely."""
+        vault holds Chinese notes: left to the first Chinese search, its load froze the
+        window while someone typed it. Built a slice of the dictionary at a time
+        (core/index/word_cut: rjieba's own load holds the GIL 0.1-0.35 s in one call)."""
         index = self.engine.index
 
         def load() -> None:
             from pixelmem.core.index.scripts import CJK_SCRIPT
-            from pixelmem.core.index.text_tokens import chinese_words
+            from pixelmem.core.index.word_cut import load_in_steps
 
             if index.vault_counts()[CJK_SCRIPT] > 0:
-                chinese_words()
+                load_in_steps()  # a slice of the dictionary at a time: no long GIL hold
 
         run_in_pool(load, context=self)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pixelmem.core.index import text_tokens
+from pixelmem.core.index import word_cut
 from pixelmem.core.index.engine import Engine
 from pixelmem.core.vault.store import MemoryStore
 
@@ -26,7 +26,7 @@ def test_the_word_cut_loads_on_a_worker_when_the_vault_holds_chinese(
         store.create("周末爬山", "周六早上去香山爬山，带上水和午饭。")
     loaded: list[threading.Thread] = []
     monkeypatch.setattr(
-        text_tokens, "chinese_words", lambda: loaded.append(threading.current_thread())
+        word_cut, "load_in_steps", lambda: loaded.append(threading.current_thread())
     )
     window = MainWindow(Engine(store.root, settings, embedder=embedder), settings)
     qtbot.addWidget(window)

@@ -273,12 +273,8 @@ def _term_positions(text: str, terms: Iterable[str]) -> list[tuple[int, str]]:
 @cache
 def chinese_words() -> Callable[[str], list[str]] | None:
     """jieba's word cut, or None where ``rjieba`` is not installed (callers fall back to
-    character pairs). Its dictionary loads on the first call, ~0.15-0.2 s with the GIL held:
-    called on a worker the first time Chinese text needs it (the map's labels, a Chinese
-    query's coverage), never at launch nor while a vault is first indexed."""
-    try:
-        import rjieba  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        return None
-    cut: Callable[[str], list[str]] = rjieba.cut
-    return cut
+    character pairs). Built on the first call if the app has not built it in steps yet
+    (:mod:`~pixelmem.core.index.word_cut`: ~0.1-0.2 s with the GIL held at once)."""
+    from pixelmem.core.index.word_cut import word_cut
+
+    return word_cut()
