@@ -115,8 +115,9 @@ def _collect(folder: Path, provider: str, work: Path) -> Rows:
         vector = engine.query_vector(text)
         background = engine.backgrounds(vector)
         sem, kw = index.evidence(
-            split_query(text), vector, background=background, script=main_script(text)
-        )
+            split_query(text), vector, background=background, script=main_script(text),
+            hubs=engine.hub_measure() if hasattr(engine, "hub_measure") else None,
+        )  # fmt: skip
         before, _ = index.evidence(None, vector, background=engine.background(vector))
         relevant = np.isin(docs, [d for d, g in judged.items() if g > 0])
         cross, short, named = index.relevance_features(text)

@@ -545,12 +545,14 @@ class SearchIndex:
         *,
         background: float | np.ndarray = 0.0,
         script: int = 0,
+        hubs: HubMeasure | None = None,
     ) -> tuple[np.ndarray | None, np.ndarray | None]:
         """Every memory's semantic and keyword evidence (in :attr:`memory_ids` order), each
-        None when its side does not run (``script``: the query's main script). Scores every
-        chunk: for fitting, not for searching."""
+        None when its side does not run (``script``: the query's main script; ``hubs``: as
+        :meth:`search` damps them). Scores every chunk: for fitting, not for searching."""
         background = self.backgrounds(query_vector, background)
-        query = _Query("hybrid", terms or None, query_vector, background, 1.0, None, script=script)
+        query = _Query("hybrid", terms or None, query_vector, background, 1.0, None, script=script,
+                       vectors=self._scoring(hubs))  # fmt: skip
         if query.vector is not None and self._vectors is None:
             query = dataclasses.replace(query, vector=None)
         everything = max(1, self._catalog.chunk_capacity)
@@ -636,7 +638,7 @@ class SearchIndex:
         return damped[1]
 
     def _side(self, query: _Query) -> VectorSide:
-        vectors = query.vectors or self._vectors
+        vectors = query.vectors if query.vectors is not None else self._vectors
         assert vectors is not None
         return vectors
 
