@@ -55,7 +55,7 @@ STEPS = [
     ("load the saved index", "index/engine.py", "load_saved_index"),
     ("  of which: compare the files", "index/vault_state.py", "unchanged"),
     ("load the model (tokenizers + session)", "embeddings/e5_onnx.py", "_load"),
-    ("load the model (query path)", "embeddings/e5_onnx.py", "_query_parts"),
+    ("load the model (query path)", "embeddings/e5_onnx.py", "_parts"),
     ("embed the relevance anchors", "index/engine.py", "anchor_vectors"),
     ("embed the query (a model load included)", "embeddings/e5_onnx.py", "embed_query"),
     ("search", "index/search.py", "search"),

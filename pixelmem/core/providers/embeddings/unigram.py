@@ -1,10 +1,10 @@
-"""A query's token ids for multilingual-e5, in Python: the model answers before ``tokenizers``
-has built its 250,000-piece Unigram model.
+"""multilingual-e5's token ids, in Python: no ``tokenizers`` Unigram model to build.
 
-``tokenizers`` needs 0.5–1.2 s to load e5's tokenizer (it builds a trie of every piece), more
-than the rest of the model's load and a query's embedding together; ``pixelmem search`` paid
-it for every query. A query is a few words: a Viterbi pass over a dict of the pieces finds its
-ids in about a millisecond, and the sorted pieces load from a compact file in ~15 ms.
+``tokenizers`` needs 0.5–1.2 s to load e5's tokenizer (it builds a trie of every piece), in
+one call that holds the GIL: ``pixelmem search`` paid it for every query, and the app's window
+froze that long when a vault's first index began. Here the sorted pieces load from a compact
+file in ~15 ms; a Viterbi pass over them takes about a millisecond for a query and 1–4 ms for
+a chunk of a note (beside ~12 ms of the model's own run), in Python that lets the GIL go.
 
 It gives exactly the ids ``tokenizers`` gives for e5's tokenizer (tests/providers compare
 them on thousands of texts): runs of two or more spaces become one, spaces become ``▁`` and
@@ -17,6 +17,7 @@ token; ``<s>`` and ``</s>`` around, at most :data:`MAX_TOKENS` in all.
 
 from __future__ import annotations
 
+import heapq
 import re
 from bisect import bisect_left
 from collections.abc import Sequence
@@ -24,8 +25,11 @@ from collections.abc import Sequence
 import numpy as np
 
 UNK_PENALTY = 10.0
+SORT_RUN = 16_384  # pieces sorted in one call: a few milliseconds with the GIL held
+WORDS_KEPT = 65_536  # words whose ids are remembered (a few MB)
 _SPACES = re.compile(" {2,}")
 _META = "▁"
+_META_INSIDE = re.compile("[^\0]▁")  # in pieces joined by NUL: a ``▁`` not first in its piece
 
 
 class UnigramIds:
@@ -46,7 +50,7 @@ class UnigramIds:
         eos_id: int,
         max_tokens: int,
     ) -> None:
-        order = sorted(range(len(pieces)), key=pieces.__getitem__)
+        order = _sorted_order(pieces)
         # The id of a piece found twice: the last one's (as tokenizers' dict keeps it).
         keep = [
             i
@@ -60,6 +64,7 @@ class UnigramIds:
         self._unk_score = float(np.min(scores)) - UNK_PENALTY if len(pieces) else -UNK_PENALTY
         self._unk, self._bos, self._eos = unk_id, bos_id, eos_id
         self._max_tokens = max_tokens
+        self._start_words()
 
     @classmethod
     def presorted(
@@ -82,11 +87,24 @@ class UnigramIds:
         self._unk_score, self._longest = unk_score, longest
         self._unk, self._bos, self._eos = unk_id, bos_id, eos_id
         self._max_tokens = max_tokens
+        self._start_words()
         return self
+
+    def _start_words(self) -> None:
+        # Word by word only where no piece holds ``▁`` but first (e5's): every path then
+        # breaks before each ``▁``, and a word's best path is the same alone as in its text
+        # (its scores, float32 values, add up exactly in float64: no tie is rounded apart).
+        self._words: dict[str, list[int]] | None = (
+            {} if not _META_INSIDE.search("\0".join(self._sorted)) else None
+        )
 
     def table(self) -> tuple[list[str], list[int], list[float], float, int]:
         """The sorted pieces, their ids and scores, the unknown score and the longest piece."""
         return self._sorted, self._ids, self._scores, self._unk_score, self._longest
+
+    def specials(self) -> tuple[int, int, int]:
+        """The ids of the unknown piece, ``<s>`` and ``</s>``."""
+        return self._unk, self._bos, self._eos
 
     def _find(self, text: str) -> int:
         """Where ``text`` is, or would be, among the sorted pieces."""
@@ -99,8 +117,27 @@ class UnigramIds:
         text = _SPACES.sub(" ", text).replace(" ", _META)
         if not text.startswith(_META):
             text = _META + text
-        found = self._viterbi(text)
-        return [self._bos, *found[: self._max_tokens - 2], self._eos]
+        room = self._max_tokens - 2
+        found: list[int] = []
+        if self._words is None:
+            return [self._bos, *self._viterbi(text)[:room], self._eos]
+        for word in text[1:].split(_META):  # what follows each ``▁``
+            found += self._word_ids(_META + word)
+            if len(found) >= room:
+                break  # the rest is cut off, and no piece reaches back across a ``▁``
+        return [self._bos, *found[:room], self._eos]
+
+    def _word_ids(self, word: str) -> list[int]:
+        """A ``▁``-led word's ids, remembered: notes repeat their words, and a word's ids
+        depend on the word alone (no piece has ``▁`` but first, see :meth:`__init__`)."""
+        words = self._words
+        assert words is not None
+        known = words.get(word)
+        if known is None:
+            if len(words) >= WORDS_KEPT:
+                words.clear()
+            known = words[word] = self._viterbi(word)
+        return known
 
     def _viterbi(self, text: str) -> list[int]:
         n = len(text)
@@ -153,3 +190,18 @@ class UnigramIds:
         """A run of unknown characters: one token, its id if the run is a piece, else unk."""
         pos = self._find(run)
         return self._ids[pos] if pos < len(self._sorted) and self._sorted[pos] == run else self._unk
+
+
+def _sorted_order(pieces: Sequence[str]) -> list[int]:
+    """The pieces' positions in the order of their text, equal ones in input order.
+
+    One ``sorted`` of 250,000 pieces holds the GIL ~0.1 s in one call (a window on another
+    thread freezes that long); sorted runs merged by :func:`heapq.merge`, which runs Python
+    between its items, give the same order and let the GIL go every switch interval.
+    """
+    key = pieces.__getitem__
+    runs = [
+        sorted(range(start, min(start + SORT_RUN, len(pieces))), key=key)
+        for start in range(0, len(pieces), SORT_RUN)
+    ]
+    return list(heapq.merge(*runs, key=key))  # stable: equal pieces keep the runs' order
