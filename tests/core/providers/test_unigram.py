@@ -66,3 +66,15 @@ def test_remembered_words_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     for text in TEXTS * 2:
         assert ours.ids(text) == theirs.encode(text).ids, text
     assert ours._words is not None and len(ours._words) <= 3
+
+
+def test_long_runs_between_spaces_are_not_remembered() -> None:
+    """A run of Chinese between two spaces is one "word": kept, they would fill memory."""
+    ours, theirs = _both(VOCAB, max_tokens=512)
+    long_run = "数据库数据" * (unigram.WORD_KEPT_CHARS // 5 + 1)
+    for text in (long_run, f"the {long_run} cat"):
+        assert ours.ids(text) == theirs.encode(text).ids
+    assert ours._words is not None and not any(
+        len(w) > unigram.WORD_KEPT_CHARS for w in ours._words
+    )
+    assert "▁cat" in ours._words

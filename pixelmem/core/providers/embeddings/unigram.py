@@ -26,7 +26,9 @@ import numpy as np
 
 UNK_PENALTY = 10.0
 SORT_RUN = 16_384  # pieces sorted in one call: a few milliseconds with the GIL held
-WORDS_KEPT = 65_536  # words whose ids are remembered (a few MB)
+WORDS_KEPT = 65_536  # words whose ids are remembered (a few MB) ...
+WORD_KEPT_CHARS = 24  # ... if no longer than this: a run of Chinese between two spaces is a
+# "word" here, seldom seen twice, and 65,536 of them would keep hundreds of MB
 _SPACES = re.compile(" {2,}")
 _META = "▁"
 _META_INSIDE = re.compile("[^\0]▁")  # in pieces joined by NUL: a ``▁`` not first in its piece
@@ -132,6 +134,8 @@ class UnigramIds:
         depend on the word alone (no piece has ``▁`` but first, see :meth:`__init__`)."""
         words = self._words
         assert words is not None
+        if len(word) > WORD_KEPT_CHARS:
+            return self._viterbi(word)
         known = words.get(word)
         if known is None:
             if len(words) >= WORDS_KEPT:
