@@ -60,6 +60,13 @@ def test_a_piece_across_a_word_boundary_takes_the_whole_text_path() -> None:
     assert len(SPECIALS) + len(VOCAB) in ours.ids("the cat sat")  # the joined piece won
 
 
+def test_without_a_piece_for_the_space_unknowns_fuse_across_words() -> None:
+    ours, theirs = _both([(p, s) for p, s in VOCAB if p != "▁"])
+    assert ours._words is None
+    for text in [*TEXTS, "qq  zz", "the qq zz cat"]:
+        assert ours.ids(text) == theirs.encode(text).ids, text
+
+
 def test_remembered_words_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(unigram, "WORDS_KEPT", 3)
     ours, theirs = _both(VOCAB, max_tokens=512)

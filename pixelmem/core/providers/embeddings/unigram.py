@@ -93,12 +93,12 @@ class UnigramIds:
         return self
 
     def _start_words(self) -> None:
-        # Word by word only where no piece holds ``▁`` but first (e5's): every path then
-        # breaks before each ``▁``, and a word's best path is the same alone as in its text
-        # (its scores, float32 values, add up exactly in float64: no tie is rounded apart).
-        self._words: dict[str, list[int]] | None = (
-            {} if not _META_INSIDE.search("\0".join(self._sorted)) else None
-        )
+        # Word by word only where ``▁`` is a piece and no piece holds it but first (e5's):
+        # every path then breaks before each ``▁`` (no run of unknowns fuses across it), and
+        # a word's best path is the same alone as in its text (its scores, float32 values,
+        # add up exactly in float64: no tie is rounded apart).
+        by_words = self._piece(_META) >= 0 and not _META_INSIDE.search("\0".join(self._sorted))
+        self._words: dict[str, list[int]] | None = {} if by_words else None
 
     def table(self) -> tuple[list[str], list[int], list[float], float, int]:
         """The sorted pieces, their ids and scores, the unknown score and the longest piece."""
@@ -107,6 +107,11 @@ class UnigramIds:
     def specials(self) -> tuple[int, int, int]:
         """The ids of the unknown piece, ``<s>`` and ``</s>``."""
         return self._unk, self._bos, self._eos
+
+    def _piece(self, text: str) -> int:
+        """``text``'s id if it is a piece, else -1."""
+        pos = self._find(text)
+        return self._ids[pos] if pos < len(self._sorted) and self._sorted[pos] == text else -1
 
     def _find(self, text: str) -> int:
         """Where ``text`` is, or would be, among the sorted pieces."""
@@ -131,7 +136,7 @@ class UnigramIds:
 
     def _word_ids(self, word: str) -> list[int]:
         """A ``▁``-led word's ids, remembered: notes repeat their words, and a word's ids
-        depend on the word alone (no piece has ``▁`` but first, see :meth:`__init__`)."""
+        depend on the word alone (see :meth:`_start_words`)."""
         words = self._words
         assert words is not None
         if len(word) > WORD_KEPT_CHARS:
@@ -192,8 +197,8 @@ class UnigramIds:
 
     def _fused(self, run: str) -> int:
         """A run of unknown characters: one token, its id if the run is a piece, else unk."""
-        pos = self._find(run)
-        return self._ids[pos] if pos < len(self._sorted) and self._sorted[pos] == run else self._unk
+        known = self._piece(run)
+        return known if known >= 0 else self._unk
 
 
 def _sorted_order(pieces: Sequence[str]) -> list[int]:
