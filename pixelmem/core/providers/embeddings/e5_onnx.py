@@ -553,7 +553,8 @@ def _read_vocabulary(target: Path) -> UnigramIds:
     try:
         size, count, unk_score, longest, unk, bos, eos = _PIECES_HEAD.unpack_from(data)
         at = _PIECES_HEAD.size + size
-        pieces = data[_PIECES_HEAD.size : at].decode("utf-8").split("\0")
+        joined = data[_PIECES_HEAD.size : at].decode("utf-8")
+        pieces = joined.split("\0")
         ids = np.frombuffer(data, "<i4", count, at).tolist()
         scores = np.frombuffer(data, "<f8", count, at + 4 * count).tolist()
         if len(pieces) != count:
@@ -562,7 +563,7 @@ def _read_vocabulary(target: Path) -> UnigramIds:
         raise _damaged(target, exc) from exc
     return UnigramIds.presorted(
         pieces, ids, scores, unk_score=unk_score, longest=longest, unk_id=unk, bos_id=bos,
-        eos_id=eos, max_tokens=MAX_TOKENS,
+        eos_id=eos, max_tokens=MAX_TOKENS, joined=joined,
     )  # fmt: skip
 
 

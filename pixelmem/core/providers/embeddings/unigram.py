@@ -31,7 +31,6 @@ WORD_KEPT_CHARS = 24  # ... if no longer than this: a run of Chinese between two
 # "word" here, seldom seen twice, and 65,536 of them would keep hundreds of MB
 _SPACES = re.compile(" {2,}")
 _META = "▁"
-_META_INSIDE = re.compile("[^\0]▁")  # in pieces joined by NUL: a ``▁`` not first in its piece
 
 
 class UnigramIds:
@@ -81,23 +80,27 @@ class UnigramIds:
         bos_id: int,
         eos_id: int,
         max_tokens: int,
+        joined: str | None = None,
     ) -> UnigramIds:
         """From pieces already sorted and de-duplicated (:meth:`table`), with their ids and
-        scores: what a file written from :meth:`table` reads back without sorting."""
+        scores: what a file written from :meth:`table` reads back without sorting (``joined``:
+        the pieces joined by NUL, if the caller has them)."""
         self = cls.__new__(cls)
         self._sorted, self._ids, self._scores = pieces, ids, scores
         self._unk_score, self._longest = unk_score, longest
         self._unk, self._bos, self._eos = unk_id, bos_id, eos_id
         self._max_tokens = max_tokens
-        self._start_words()
+        self._start_words(joined)
         return self
 
-    def _start_words(self) -> None:
+    def _start_words(self, joined: str | None = None) -> None:
         # Word by word only where ``▁`` is a piece and no piece holds it but first (e5's):
         # every path then breaks before each ``▁`` (no run of unknowns fuses across it), and
         # a word's best path is the same alone as in its text (its scores, float32 values,
         # add up exactly in float64: no tie is rounded apart).
-        by_words = self._piece(_META) >= 0 and not _META_INSIDE.search("\0".join(self._sorted))
+        joined = "\0".join(self._sorted) if joined is None else joined
+        first = joined.count("\0" + _META) + joined.startswith(_META)
+        by_words = self._piece(_META) >= 0 and joined.count(_META) == first
         self._words: dict[str, list[int]] | None = {} if by_words else None
 
     def table(self) -> tuple[list[str], list[int], list[float], float, int]:
