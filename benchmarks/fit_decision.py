@@ -69,13 +69,13 @@ SHOWN = {"floor_bilingual": 0.10, "personal_bilingual": 0.15, "names_bilingual":
          "unans_en_700": 0.14}  # fmt: skip
 FEATURES = {
     "meaning": ("semantic", "standout", "short"),
-    "same": ("rank", "coverage", "margin", "standout", "short", "unknown"),
-    "same_cjk": ("rank", "coverage", "margin", "standout", "short", "unknown"),
+    "same": ("rank", "coverage", "margin", "standout", "short", "unknown", "elsewhere"),
+    "same_cjk": ("rank", "coverage", "margin", "standout", "short", "unknown", "elsewhere"),
     "across": ("rank", "coverage", "margin", "standout", "short"),
     "across_cjk": ("rank", "coverage", "margin", "standout", "short"),
 }
 SIGNED = {"short"}  # not evidence about the hit: its weight may have either sign
-AGAINST = {"unknown"}  # words the vault never holds never make an answer likelier: weight ≤ 0
+AGAINST = {"unknown", "elsewhere"}  # words the vault never holds never make an answer likelier: weight ≤ 0
 MIN_ROWS = 40  # of each kind (right first, nothing answers) for a model to be fitted
 SHIFTS = np.round(np.arange(-2.0, 2.0001, 0.05), 2)  # logits tried for each intercept
 # Logits per logit of margin below which the margin is left out: reading it costs the search
@@ -132,7 +132,7 @@ def collect(name: str, model: str, fresh: bool = False) -> list[Row]:
         if best is not None:
             evidence = {
                 "semantic": best.semantic, "keyword": best.keyword, "coverage": best.coverage,
-                "unknown": best.unknown,
+                "unknown": best.unknown, "elsewhere": best.elsewhere,
                 "margin": best.margin, "standout": best.standout, "cross": float(best.cross),
                 "held": float(best.short), "names_keyword": best.names_keyword,
                 "names_held": float(best.names_held), "named": float(best.named),
@@ -189,7 +189,7 @@ class Block:
         self.y = np.array([label(r) for r in kept], np.float64)
         get = lambda key: np.array([r.evidence.get(key, np.nan) for r in kept], np.float64)  # noqa: E731
         self.x = {key: get(key) for key in
-                  ("semantic", "keyword", "coverage", "unknown", "margin", "standout", "cross",
+                  ("semantic", "keyword", "coverage", "unknown", "elsewhere", "margin", "standout", "cross",
                    "held",
                    "names_keyword", "names_held", "named", "rank", "cjk", "short")}  # fmt: skip
         self.fixed = self._fixed(base)

@@ -74,6 +74,7 @@ class Decision:
     standout: float = 0.0
     short: float = 0.0
     unknown: float = 0.0
+    elsewhere: float = 0.0
 
     def logit(self, best: Best) -> float:
         return float(
@@ -86,6 +87,7 @@ class Decision:
             + self.standout * (best.standout or 0.0)
             + self.short * best.short_query
             + self.unknown * best.unknown
+            + self.elsewhere * best.elsewhere
         )
 
     def monotone(self) -> bool:
@@ -133,6 +135,7 @@ class Best:
     keyword: float | None  # 0 for a short query it holds only in part
     coverage: float = 0.0  # Σ idf² of the query words it holds / Σ idf² of them all
     unknown: float = 0.0  # Σ idf² of the query words no memory holds / Σ idf² of them all
+    elsewhere: float = 0.0  # Σ idf² of those it lacks and a next-ranked memory holds / of all
     margin: float = MARGIN_CAP  # its rank logit less the next other memory's, capped
     standout: float | None = None  # (cosine − vault median) / vault MAD − sqrt(2 ln N)
     cross: bool = False  # in another script than the query

@@ -89,6 +89,9 @@ DEFAULT_SPREAD = 0.1  # of 1 − median: the spread of unrelated cosines when no
 _NONE = -np.inf
 _NO_POSITIONS = np.zeros(0, np.int64)
 _NO_TERM = " "  # a keyword term no text can hold (no token holds a space)
+# The next memories ranked whose words the best hit's are compared with: a question about a
+# sibling of the best hit (another article's entity) names words the sibling holds.
+SIBLINGS = 4
 _TOKEN_CACHE = 1024  # memories whose keyword tokens a snapshot keeps for the coverage
 _SCRIPTS = SCRIPTS  # what main_script returns, in background order
 
@@ -908,7 +911,8 @@ class SearchIndex:
         final = finish(rank, top, decision, models.behind)
         score = probability(final)
         values |= {"coverage": np.full(n, best.coverage), "margin": np.full(n, best.margin),
-                   "unknown": np.full(n, best.unknown)}  # fmt: skip
+                   "unknown": np.full(n, best.unknown),
+                   "elsewhere": np.full(n, best.elsewhere)}  # fmt: skip
         if best.standout is not None:
             values["standout"] = np.full(n, best.standout)
         if best.names_keyword is not None:
@@ -963,11 +967,14 @@ class SearchIndex:
                 )
             )
         names = self._name_evidence(query, found.positions)
-        coverage, unknown = self._coverage(query, position)
+        siblings = found.positions[np.argsort(-listed, kind="stable")]
+        siblings = siblings[content[siblings] != content[position]][:SIBLINGS]
+        coverage, unknown, elsewhere = self._coverage(query, position, siblings)
         best = Best(
             rank=float(listed[top]), semantic=semantic,
             keyword=None if keyword is None else float(keyword[top]),
-            coverage=coverage, unknown=unknown, margin=margin, standout=standout_value,
+            coverage=coverage, unknown=unknown, elsewhere=elsewhere, margin=margin,
+            standout=standout_value,
             cross=cross, held=bool(query.short and short[top] > 0),
             names_keyword=None if names is None else float(names[0][top]),
             names_held=names is not None and bool(names[1][top]),
@@ -975,14 +982,18 @@ class SearchIndex:
         )  # fmt: skip
         return best, certain
 
-    def _coverage(self, query: _Query, position: int) -> tuple[float, float]:
+    def _coverage(
+        self, query: _Query, position: int, siblings: np.ndarray
+    ) -> tuple[float, float, float]:
         """Of the query's words (:class:`~pixelmem.core.index.query.CoverageWord`: a word or
         its stem, a Chinese word's character pairs), each weighed by its idf squared: the
-        share the memory holds, and the share no memory of the vault holds (its unknown
-        words). (0, 0) without keyword terms."""
+        share the memory holds, the share no memory of the vault holds (its unknown words),
+        and the share the memory lacks while one of ``siblings`` (the next memories ranked)
+        holds it: the question names another thing of the vault than the memory is about.
+        (0, 0, 0) without keyword terms."""
         terms, words = query.terms, query.coverage
         if terms is None or not terms.strong or not words or query.mode == "semantic":
-            return 0.0, 0.0
+            return 0.0, 0.0, 0.0
         held = self._memory_tokens(position)
         looked = {t for w in words for way in (w.terms, *w.ways) for t in way}
         idfs = self._keywords.idfs([*looked, _NO_TERM])  # one look-up (a query on PG)
@@ -991,10 +1002,15 @@ class SearchIndex:
         has = np.array([any(all(t in held for t in way) for way in w.ways) for w in words])
         known = np.array([any(all(idfs[t] < nowhere for t in way) for way in w.ways)
                           for w in words])  # fmt: skip
+        others = [self._memory_tokens(int(p)) for p in siblings]
+        sibling = np.array([not h and any(all(t in o for t in way) for o in others
+                                              for way in w.ways)
+                            for w, h in zip(words, has, strict=True)], bool)  # fmt: skip
         total = float(weights.sum())
         if total <= 0:
-            return 0.0, 0.0
-        return float(weights[has].sum() / total), float(weights[~known].sum() / total)
+            return 0.0, 0.0, 0.0
+        return (float(weights[has].sum() / total), float(weights[~known].sum() / total),
+                float(weights[sibling].sum() / total))  # fmt: skip
 
     def _memory_tokens(self, position: int) -> frozenset[str]:
         """The keyword tokens of one memory (its chunks and title), kept for this snapshot."""
