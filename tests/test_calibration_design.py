@@ -290,3 +290,36 @@ def test_a_short_question_gets_the_evidence_of_the_words_its_note_holds() -> Non
     asked = index.search("When did Priya eat?", query, **args)  # the note holds Priya, not eat
     assert bare[0].title == asked[0].title == "Lunch"
     assert asked[0].score == pytest.approx(bare[0].score, abs=0.1)
+
+
+def test_words_the_best_hit_lacks_and_a_sibling_holds_count_against_it() -> None:
+    # A question about one city of a vault of city passages, answered best by meaning by
+    # another city's passage: the name it asks about is in a sibling, not in the best hit.
+    texts = [
+        ("New York", "The port of New York was founded in 1624 by Dutch traders."),
+        ("Jacksonville", "Jacksonville lies on the St. Johns River in Florida."),
+        ("Boston", "Boston harbour held the tea party of 1773."),
+    ]
+    vectors = _unit(np.array([[1.0, 0.2, 0, 0], [0.3, 1.0, 0, 0], [0.2, 0, 1.0, 0]]))
+    index = _vault(texts, vectors)
+    query = _unit(np.array([[1.0, 0.1, 0, 0]]))[0]
+    calibration = rel.CALIBRATIONS["e5-small"]
+    args = {"min_relevance": 0.0, "explain": True, "calibration": calibration}
+    sibling = index.search("When was the port of Jacksonville founded?", query, **args)
+    assert sibling[0].title == "New York" and sibling[0].evidence is not None
+    assert sibling[0].evidence.elsewhere is not None and sibling[0].evidence.elsewhere > 0.1
+    assert "words only the next hits hold" in " ".join(sibling[0].evidence.lines())
+    # A word no note holds (another city the vault knows nothing of) is not a sibling's.
+    nowhere = index.search("When was the port of Savannah founded?", query, **args)
+    assert nowhere[0].title == "New York" and nowhere[0].evidence is not None
+    assert not nowhere[0].evidence.elsewhere
+
+
+@pytest.mark.parametrize("family", list(rel.CALIBRATIONS))
+def test_a_siblings_words_never_raise_the_decision(family: str) -> None:
+    calibration = rel.CALIBRATIONS[family]
+    for part in ("meaning", "same", "same_cjk", "across", "across_cjk"):
+        assert getattr(calibration, part).elsewhere <= 0
+    best = Best(rank=1.0, semantic=0.5, keyword=0.5, coverage=0.5, standout=1.0)
+    more = Best(rank=1.0, semantic=0.5, keyword=0.5, coverage=0.5, standout=1.0, elsewhere=0.4)
+    assert decide(calibration, more, "hybrid")[0] <= decide(calibration, best, "hybrid")[0]
