@@ -193,16 +193,15 @@ CALIBRATIONS: dict[str, Calibration] = {
         semantic=Logistic(intercept=-1.44, semantic=5.552, keyword=0.0),
         keyword=Logistic(intercept=-1.261, semantic=0.0, keyword=3.798),
         behind=1.0,
-        meaning=Decision(-2.09, semantic=5.552),
+        meaning=Decision(-2.14, semantic=5.552),
         same=Decision(
-            -2.055,
-            rank=1.485,
-            coverage=1.878,
-            margin=0.426,
-            standout=0.117,
-            short=-3.024,
-            unknown=-0.304,
-            elsewhere=-0.975,
+            -2.336,
+            rank=1.247,
+            coverage=2.33,
+            margin=0.428,
+            standout=0.257,
+            short=-2.18,
+            unknown=-0.451,
         ),
         same_cjk=Decision(-0.6, rank=1.0),
         across=Decision(0.0, rank=1.0),
@@ -214,28 +213,15 @@ CALIBRATIONS: dict[str, Calibration] = {
         keyword=Logistic(intercept=-1.261, semantic=0.0, keyword=3.798),
         behind=1.0,
         meaning=Decision(-3.105, semantic=9.877),
-        same=Decision(
-            0.494,
-            rank=1.733,
-            coverage=1.365,
-            standout=0.382,
-            short=-2.559,
-            unknown=-1.842,
-            elsewhere=-3.354,
-        ),
+        same=Decision(-0.1, rank=1.0),
         same_cjk=Decision(
-            -3.316,
-            rank=0.532,
-            coverage=6.093,
-            margin=2.601,
-            standout=1.064,
-            short=-4.123,
-            unknown=-0.654,
-            elsewhere=-3.422,
+            -4.207, rank=0.498, coverage=6.391, margin=2.72, standout=1.021, short=-3.804
         ),
-        across=Decision(2.589, rank=5.053, coverage=2.974, margin=5.019, standout=0.14, short=-3.0),
+        across=Decision(
+            2.769, rank=5.225, coverage=3.318, margin=5.518, standout=0.092, short=-1.154
+        ),
         across_cjk=Decision(
-            -0.357, rank=1.727, coverage=4.108, margin=0.416, standout=1.059, short=-5.201
+            -0.789, rank=1.243, coverage=4.606, margin=1.105, standout=1.034, short=-5.267
         ),
     ),
     "default": Calibration(
@@ -243,32 +229,15 @@ CALIBRATIONS: dict[str, Calibration] = {
         semantic=Logistic(intercept=-2.439, semantic=7.573, keyword=0.0),
         keyword=Logistic(intercept=-1.261, semantic=0.0, keyword=3.798),
         behind=1.0,
-        meaning=Decision(-10.759, semantic=28.644, standout=0.034, short=-1.631),
+        meaning=Decision(-7.693, semantic=14.69, standout=1.377, short=-0.13),
         same=Decision(
-            -0.93,
-            rank=1.591,
-            coverage=1.577,
-            margin=0.214,
-            standout=0.235,
-            short=-2.843,
-            unknown=-1.178,
-            elsewhere=-2.335,
+            -1.737, rank=1.473, coverage=2.62, standout=0.294, short=-1.899, unknown=-0.244
         ),
         same_cjk=Decision(
-            -1.132,
-            rank=2.118,
-            coverage=3.753,
-            margin=1.614,
-            standout=0.598,
-            short=-4.317,
-            elsewhere=-3.671,
+            -2.059, rank=1.593, coverage=5.341, margin=2.226, standout=0.557, short=-4.624
         ),
-        across=Decision(
-            2.775, rank=5.084, coverage=2.971, margin=5.0, standout=0.136, short=-3.441
-        ),
-        across_cjk=Decision(
-            -0.432, rank=1.735, coverage=4.081, margin=0.42, standout=1.201, short=-5.284
-        ),
+        across=Decision(-0.303, rank=1.554, margin=5.275, standout=0.12, short=-3.169),
+        across_cjk=Decision(-0.869, rank=1.397, margin=0.895, standout=1.18, short=-5.354),
     ),
 }
 
