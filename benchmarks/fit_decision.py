@@ -199,7 +199,8 @@ class Block:
         get = lambda key: np.array([r.evidence.get(key, np.nan) for r in kept], np.float64)  # noqa: E731
         self.x = {key: get(key) for key in
                   ("semantic", "keyword", "coverage", "unknown", "elsewhere", "margin", "standout",
-                   "cross", "held", "names_keyword", "names_held", "named", "rank", "cjk", "short")}  # fmt: skip
+                   "cross", "held", "names_keyword", "names_held", "named", "rank", "cjk",
+                   "short")}  # fmt: skip
         self.fixed = self._fixed(base)
 
     def _fixed(self, base: Calibration) -> np.ndarray:
