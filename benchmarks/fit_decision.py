@@ -1,6 +1,7 @@
 """Fit the decision on the best hit (pixelmem.core.index.decision) on development sets, and report.
 
     python benchmarks/fit_decision.py [--models local-multilingual,local] [--fresh] [--apply]
+                                      [--only FAMILY:PART ...] [--extend FAMILY:PART ...]
 
 Every question of every development set is searched through the real engine of this tree
 (hybrid, ``explain=True``); the best hit's evidence as the decision reads it (semantic,
@@ -24,6 +25,11 @@ Fitting, per model family (and "default" on all of them together):
 3. all of it done on each half of the questions (by a hash of their id) and the other half's
    figures printed (two-fold cross-validation: what the choosing is worth on questions it
    did not see), then on all of them: the models written with ``--apply``.
+
+``--extend e5-small:same_cjk`` fits nothing anew: it adds a sibling's words (``elsewhere``,
+the words the best hit lacks and a next-ranked memory holds) to a shipped model, its weight
+and the intercept chosen by the cost, and prints before and after; ``--only`` makes
+``--apply`` write only the models named.
 
 Development data only (benchmarks/data and shared/eval): never a held-out set.
 """
