@@ -415,6 +415,7 @@ class SearchIndex:
             names=parsed.names if mode == "hybrid" and parsed.names else None,
             coverage=parsed.coverage,
             vectors=self._scoring(hubs) if vector_ok else None,
+            siblings=explain or _reads_siblings(calibration or CALIBRATIONS["default"]),
         )
         if query_.terms is None and query_.vector is None:
             return []
@@ -967,8 +968,10 @@ class SearchIndex:
                 )
             )
         names = self._name_evidence(query, found.positions)
-        siblings = found.positions[np.argsort(-listed, kind="stable")]
-        siblings = siblings[content[siblings] != content[position]][:SIBLINGS]
+        siblings = _NO_POSITIONS
+        if query.siblings:  # a few memories' words: only where the decision or a person reads it
+            siblings = found.positions[np.argsort(-listed, kind="stable")]
+            siblings = siblings[content[siblings] != content[position]][:SIBLINGS]
         coverage, unknown, elsewhere = self._coverage(query, position, siblings)
         best = Best(
             rank=float(listed[top]), semantic=semantic,
@@ -1147,6 +1150,7 @@ class _Query:
     names: QueryTerms | None = None  # the names a longer question contains (hybrid only)
     coverage: tuple[CoverageWord, ...] = ()  # its words as coverage counts them (query.py)
     vectors: VectorSide | None = None  # the side to score with (None: the snapshot's own)
+    siblings: bool = False  # the best hit's words are compared with the next ones' (explained)
 
 
 @dataclass(frozen=True)
@@ -1269,6 +1273,12 @@ def _reads_margin(models: Calibration, cross: bool, cjk: bool) -> bool:
     """Whether the decision on a best hit so placed reads its margin (decision.decide)."""
     part = getattr(models, ("across" if cross else "same") + ("_cjk" if cjk else ""))
     return part.margin > 0 or (not cross and models.meaning.margin > 0)
+
+
+def _reads_siblings(models: Calibration) -> bool:
+    """Whether a decision model reads a sibling's words (decision.Best.elsewhere)."""
+    parts = (models.meaning, models.same, models.same_cjk, models.across, models.across_cjk)
+    return any(part.elsewhere for part in parts)
 
 
 def _monotone(calibration: Calibration | None) -> bool:
