@@ -5,6 +5,7 @@ get the weaker hits apart, with the evidence of each."""
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime
 
 import numpy as np
@@ -12,7 +13,7 @@ import pytest
 
 from pixelmem.core.index import relevance as rel
 from pixelmem.core.index.chunking import Chunk
-from pixelmem.core.index.decision import Best, decide, finish
+from pixelmem.core.index.decision import Best, Decision, decide, finish
 from pixelmem.core.index.query import parse_query
 from pixelmem.core.index.relevance import VAULT_PRIOR
 from pixelmem.core.index.scripts import CJK_SCRIPT, OTHER_SCRIPT
@@ -292,7 +293,7 @@ def test_a_short_question_gets_the_evidence_of_the_words_its_note_holds() -> Non
     assert asked[0].score == pytest.approx(bare[0].score, abs=0.1)
 
 
-def test_words_the_best_hit_lacks_and_a_sibling_holds_count_against_it() -> None:
+def test_words_the_best_hit_lacks_and_a_sibling_holds_are_its_evidence() -> None:
     # A question about one city of a vault of city passages, answered best by meaning by
     # another city's passage: the name it asks about is in a sibling, not in the best hit.
     texts = [
@@ -323,3 +324,21 @@ def test_a_siblings_words_never_raise_the_decision(family: str) -> None:
     best = Best(rank=1.0, semantic=0.5, keyword=0.5, coverage=0.5, standout=1.0)
     more = Best(rank=1.0, semantic=0.5, keyword=0.5, coverage=0.5, standout=1.0, elsewhere=0.4)
     assert decide(calibration, more, "hybrid")[0] <= decide(calibration, best, "hybrid")[0]
+
+
+def test_a_decision_that_reads_a_siblings_words_gets_them_unexplained() -> None:
+    texts = [
+        ("New York", "The port of New York was founded in 1624 by Dutch traders."),
+        ("Jacksonville", "Jacksonville lies on the St. Johns River in Florida."),
+    ]
+    index = _vault(texts, _unit(np.array([[1.0, 0.2, 0, 0], [0.3, 1.0, 0, 0]])))
+    query = _unit(np.array([[1.0, 0.1, 0, 0]]))[0]
+    # The words' model alone decides here (a meaning model that never says yes).
+    shipped = dataclasses.replace(rel.CALIBRATIONS["e5-small"], meaning=Decision(-50.0))
+    against = dataclasses.replace(shipped.same, elsewhere=-5.0)
+    reading = dataclasses.replace(shipped, same=against)
+    question = "When was the port of Jacksonville founded?"
+    plain = index.search(question, query, min_relevance=0.0, calibration=shipped)
+    read = index.search(question, query, min_relevance=0.0, calibration=reading)
+    assert plain[0].title == read[0].title == "New York"
+    assert read[0].score < plain[0].score  # the sibling's words were read without --explain
