@@ -14,6 +14,11 @@ best of them answers at all is read from more than its level of evidence (:class
   CoverageWord`), not the character pairs the keyword side indexes: a pair straddling two
   words (位演 of 哪位演员) is in no note of a small vault, and it weighed as the rarest word of
   the question (XQuAD zh: 0.6-0.8 of a question's weight on words no note held);
+* **elsewhere**: the share (idf²) of the query's words the best hit lacks while one of the
+  next memories ranked holds them: a question about another thing of the vault, answered by
+  its sibling. Measured (calib5), and read by no shipped model: a weight on it moved the
+  Chinese decision along the same trade-off and did not hold up on held-back questions; a
+  search reads it only when a model weighs it or the evidence is explained;
 * **margin**: how far the best hit's rank logit stands above the next memory of other content
   (capped at :data:`MARGIN_CAP`): an answer stands out from its neighbours;
 * **standout**: how far the best hit's cosine stands above this vault's own notes in its
