@@ -6,7 +6,8 @@ area's ``viewport()``: the editor's) makes it look through every ``QWidget`` sub
 enums of classes the app may never use are made then: ~9 ms of Python on the GUI thread, in the
 middle of building the editor. The window imports this module on a worker with the views'
 modules (``window.main_window``), as importing any module that names a widget class does: there,
-the ~25 ms share the GIL a little at a time and the window stays smooth.
+the ~25 ms share the GIL a little at a time and the window stays smooth (between two types the
+worker steps aside for a late window: core/step_aside).
 
 QtGui's and QtCore's types too (~45 ms more, ~370 enums): the first use of one of them makes
 all of its class's enums (``QPalette`` five at once), and a paint that met one first stalled
@@ -17,6 +18,8 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from pixelmem.core.step_aside import step_aside
+
 
 def make_all() -> int:
     """Make every QtWidgets, QtGui and QtCore type; how many there are."""
@@ -25,6 +28,7 @@ def make_all() -> int:
         names = dir(module)
         for name in names:
             getattr(module, name)
+            step_aside()  # a type is a few enums: a late window runs between two (core/step_aside)
         made += len(names)
     return made
 
