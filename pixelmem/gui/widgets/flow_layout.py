@@ -15,6 +15,8 @@ when there is room:
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from PySide6.QtCore import QPoint, QRect, QSize, Qt
 from PySide6.QtWidgets import QLayout, QLayoutItem, QWidget, QWidgetItem
 
@@ -26,9 +28,12 @@ class FlowLayout(QLayout):
         super().__init__(parent)
         self._items: list[QLayoutItem] = []
         self._spacing = spacing
-        # heightForWidth by width until the layout is invalidated (an item added, shown,
-        # hidden or resized hints): Qt asks it dozens of times per layout pass.
+        # heightForWidth by width, and each item's (preferred, least) width, until the layout
+        # is invalidated (an item added, shown, hidden or its hints changed): Qt asks for the
+        # height dozens of times per layout pass, and each arrangement read every item's
+        # hints five times (a widget's sizeHint is not cached by a plain QWidgetItem).
         self._heights: dict[int, int] = {}
+        self._hints: dict[int, _Hint] = {}
 
     def addWidget(self, widget: QWidget) -> None:
         """Wrap ``widget`` in an item made here: the wrapper of one Qt's ``addWidget`` makes
@@ -66,6 +71,7 @@ class FlowLayout(QLayout):
 
     def invalidate(self) -> None:
         self._heights.clear()
+        self._hints.clear()
         super().invalidate()
 
     def setGeometry(self, rect: QRect) -> None:
@@ -103,7 +109,8 @@ class FlowLayout(QLayout):
         lines: list[list[QLayoutItem]] = [[]]
         used = 0
         for item in self._shown():
-            wanted = max(item.minimumSize().width(), round(item.sizeHint().width() * SHRINK))
+            hint = self._hint(item)
+            wanted = max(hint.least, round(hint.preferred * SHRINK))
             if lines[-1] and used + self._spacing + wanted > width:
                 lines.append([])
                 used = 0
@@ -113,10 +120,9 @@ class FlowLayout(QLayout):
 
     def _widths(self, line: list[QLayoutItem], width: int) -> list[int]:
         """Share a line's room: minimums first, then towards preferred, then to expanders."""
-        least = [item.minimumSize().width() for item in line]
-        lacking = [
-            max(item.sizeHint().width() - low, 0) for item, low in zip(line, least, strict=True)
-        ]
+        hints = [self._hint(item) for item in line]
+        least = [hint.least for hint in hints]
+        lacking = [max(hint.preferred - hint.least, 0) for hint in hints]
         room = max(width - sum(least) - self._spacing * (len(line) - 1), 0)
         if sum(lacking) > room:
             return [
@@ -129,6 +135,27 @@ class FlowLayout(QLayout):
             widths = [w + (extra if s else 0) for w, s in zip(widths, stretchy, strict=True)]
         return widths
 
+    def _hint(self, item: QLayoutItem) -> _Hint:
+        """The item's hints, read once per invalidation."""
+        hint = self._hints.get(id(item))
+        if hint is None:
+            preferred, least = item.sizeHint(), item.minimumSize()
+            hint = self._hints[id(item)] = _Hint(
+                preferred.width(),
+                least.width(),
+                preferred.height(),
+                least.height(),
+                item.hasHeightForWidth(),
+            )
+        return hint
+
+    def _height(self, item: QLayoutItem, width: int) -> int:
+        """An item's height at ``width``: a word-wrapped label is taller when narrower."""
+        hint = self._hint(item)
+        if hint.for_width:
+            return max(item.heightForWidth(width), hint.least_height)
+        return hint.height
+
     def _arrange(self, rect: QRect, *, move: bool) -> int:
         margins = self.contentsMargins()
         area = rect.adjusted(margins.left(), margins.top(), -margins.right(), -margins.bottom())
@@ -136,7 +163,7 @@ class FlowLayout(QLayout):
         lines = self._lines(area.width())
         for number, line in enumerate(lines):
             widths = self._widths(line, area.width())
-            heights = [_height(item, width) for item, width in zip(line, widths, strict=True)]
+            heights = [self._height(item, w) for item, w in zip(line, widths, strict=True)]
             height = max(heights)
             if move:
                 x = area.x()
@@ -148,8 +175,9 @@ class FlowLayout(QLayout):
         return y - rect.y() + margins.bottom()
 
 
-def _height(item: QLayoutItem, width: int) -> int:
-    """An item's height at ``width``: a word-wrapped label is taller when narrower."""
-    if item.hasHeightForWidth():
-        return max(item.heightForWidth(width), item.minimumSize().height())
-    return item.sizeHint().height()
+class _Hint(NamedTuple):
+    preferred: int  # widths
+    least: int
+    height: int  # preferred
+    least_height: int
+    for_width: bool  # its height depends on its width (a word-wrapped label)

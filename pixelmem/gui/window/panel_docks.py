@@ -200,10 +200,12 @@ class PanelDocks(QObject):
 
     def _add(self, panel: Panel, dock: QDockWidget, *, restore: bool) -> None:
         self._docks[panel.name] = dock
+        # Titled before it is placed: a placed dock's new title relays out the window's dock
+        # areas and their tab bars (19 ms on the GUI thread with the window's docks open).
+        self._retitle(panel, dock)
         self._covered.watch(dock)  # before placing it: placing says whether it is covered
         if not (restore and self._window.restoreDockWidget(dock)):
             self._place(panel, dock)
-        self._retitle(panel, dock)
         self._view_menu.addAction(dock.toggleViewAction())
 
     def _place(self, panel: Panel, dock: QDockWidget) -> None:

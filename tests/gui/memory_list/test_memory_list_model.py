@@ -192,3 +192,20 @@ def test_topic_counts_follow_every_change_without_a_recount() -> None:
     model.adopt([dataclasses.replace(table["c"], topics=["garden"])])
     check()
     assert "tomato" not in model.topic_counts()  # no memory carries it any more
+
+
+def test_topic_filter_width_does_not_measure_every_topic(qtbot) -> None:
+    """A big vault has thousands of topics: the filter's preferred width is a fixed number of
+    characters (measuring each entry at every refill stalled the window while indexing)."""
+    from pixelmem.gui.memory_list.memory_list import MemoryListPanel
+
+    model, _ = _model([_memory("a", "A", 1, ["garden"])])
+    panel = MemoryListPanel(model)
+    qtbot.addWidget(panel)
+    panel.refresh_topics()
+    few = panel.topic_combo.sizeHint().width()
+    long_topic = "a-very-long-topic-name-that-would-widen-the-row " * 3
+    model.set_memories([_memory(f"m{i}", "M", 1, [f"{long_topic}{i}"]) for i in range(2000)])
+    panel.refresh_topics()
+    assert panel.topic_combo.count() == 2001
+    assert panel.topic_combo.sizeHint().width() == few

@@ -35,3 +35,31 @@ def test_heights_follow_hidden_items_and_new_size_hints(qtbot) -> None:
     layout.addWidget(QPushButton("five"))
     taken = layout.takeAt(0)
     assert taken is not None and layout.count() == 4
+
+
+class _CountingButton(QPushButton):
+    asked = 0
+
+    def sizeHint(self):
+        _CountingButton.asked += 1
+        return super().sizeHint()
+
+
+def test_each_item_hint_is_read_once_per_change(qtbot) -> None:
+    """A layout pass asks the height at many widths: the items' hints are read once, until
+    one of them changes (a widget's sizeHint can cost milliseconds: a long combo box)."""
+    box = QWidget()
+    qtbot.addWidget(box)
+    layout = FlowLayout(box)
+    buttons = [_CountingButton(f"button {i}") for i in range(3)]
+    for button in buttons:
+        layout.addWidget(button)
+    box.show()
+    layout.heightForWidth(500)
+    _CountingButton.asked = 0
+    for width in (80, 120, 200, 300, 400):
+        layout.heightForWidth(width)
+    assert _CountingButton.asked == 0
+    buttons[0].setText("a much longer text than before")  # its hint changes: read again
+    layout.heightForWidth(80)
+    assert _CountingButton.asked >= 1
