@@ -167,11 +167,27 @@ def test_a_first_use_while_a_stage_is_built_in_turns_builds_the_rest_at_once(
     built_in, _turn = _record_turns(window, monkeypatch)
     stages: list[Stage] = []
     window.panels.stage_built.connect(stages.append)
+    used: dict[str, object] = {}
+
+    def use_probe() -> None:  # the turn after the stage's first panel: the rest on their way
+        used["built before"] = window.panels.is_built(Stage.AFTER_SCAN)
+        used["probe"] = window.panels.widget("probe")  # the last one, used now
+        used["built after"] = window.panels.is_built(Stage.AFTER_SCAN)
+
+    recorded = window.panels._build
+
+    def first_then_use(panel: Panel) -> None:
+        recorded(panel)
+        if not used:
+            used["scheduled"] = True
+            QTimer.singleShot(0, use_probe)
+
+    monkeypatch.setattr(window.panels, "_build", first_then_use)
     window.panels.load(Stage.AFTER_SCAN)
-    qtbot.waitUntil(lambda: len(built_in) >= 1, timeout=10_000)
-    assert not window.panels.is_built(Stage.AFTER_SCAN)  # on its way, a panel at a time
-    probe = window.panels.widget("probe")  # the last one, used now
-    assert isinstance(probe, ProbePanel) and window.panels.is_built(Stage.AFTER_SCAN)
+    # Polling for the first panel let the loop build the rest under load before the use.
+    qtbot.waitUntil(lambda: "built after" in used, timeout=10_000)
+    assert used["built before"] is False  # on its way, a panel at a time
+    assert isinstance(used["probe"], ProbePanel) and used["built after"] is True
     assert list(built_in) == [p.name for p in window.panels.of_stage(Stage.AFTER_SCAN)]
     qtbot.wait(50)  # the turns left find it built: nothing twice, one stage_built
     assert stages == [Stage.AFTER_SCAN]
