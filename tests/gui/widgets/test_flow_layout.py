@@ -7,14 +7,20 @@ from PySide6.QtWidgets import QPushButton, QWidget
 from pixelmem.gui.widgets.flow_layout import FlowLayout
 
 
-def test_heights_follow_hidden_items_and_new_size_hints(qtbot) -> None:
+def _shown_row(qtbot, buttons: list[QPushButton]) -> tuple[QWidget, FlowLayout]:
+    """The buttons in a flow layout of a shown widget (kept by the caller: Python owns it)."""
     box = QWidget()
     qtbot.addWidget(box)
     layout = FlowLayout(box)
-    buttons = [QPushButton(f"button {i}") for i in range(4)]
     for button in buttons:
         layout.addWidget(button)
     box.show()
+    return box, layout
+
+
+def test_heights_follow_hidden_items_and_new_size_hints(qtbot) -> None:
+    buttons = [QPushButton(f"button {i}") for i in range(4)]
+    _box, layout = _shown_row(qtbot, buttons)
     width = buttons[0].sizeHint().width() + 10  # one button a line
     four_lines = layout.heightForWidth(width)
     assert layout.heightForWidth(width) == four_lines  # asked again: the same
@@ -48,13 +54,8 @@ class _CountingButton(QPushButton):
 def test_each_item_hint_is_read_once_per_change(qtbot) -> None:
     """A layout pass asks the height at many widths: the items' hints are read once, until
     one of them changes (a widget's sizeHint can cost milliseconds: a long combo box)."""
-    box = QWidget()
-    qtbot.addWidget(box)
-    layout = FlowLayout(box)
-    buttons = [_CountingButton(f"button {i}") for i in range(3)]
-    for button in buttons:
-        layout.addWidget(button)
-    box.show()
+    buttons: list[QPushButton] = [_CountingButton(f"button {i}") for i in range(3)]
+    _box, layout = _shown_row(qtbot, buttons)
     layout.heightForWidth(500)
     _CountingButton.asked = 0
     for width in (80, 120, 200, 300, 400):
