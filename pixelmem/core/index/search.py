@@ -416,6 +416,7 @@ class SearchIndex:
             coverage=parsed.coverage,
             vectors=self._scoring(hubs) if vector_ok else None,
             siblings=explain or _reads_siblings(calibration or CALIBRATIONS["default"]),
+            margins=explain,
         )
         if query_.terms is None and query_.vector is None:
             return []
@@ -950,7 +951,9 @@ class SearchIndex:
         cross = bool(self._differs(query.script, scripts[top : top + 1])[0])
         cjk = query.script == CJK_SCRIPT
         reads_margin = (
-            cosine is not None and query.mode != "keyword" and _reads_margin(models, cross, cjk)
+            cosine is not None
+            and query.mode != "keyword"
+            and (query.margins or _reads_margin(models, cross, cjk))
         )
         certain = unlisted <= listed[top] and (  # a tie at the top is as arbitrary as at the cut
             not reads_margin or unlisted < second or listed[top] - unlisted >= MARGIN_CAP
@@ -1151,6 +1154,9 @@ class _Query:
     coverage: tuple[CoverageWord, ...] = ()  # its words as coverage counts them (query.py)
     vectors: VectorSide | None = None  # the side to score with (None: the snapshot's own)
     siblings: bool = False  # the best hit's words are compared with the next ones' (explained)
+    # The best hit's margin made certain whatever the decision reads (explained): evidence a
+    # fit learns from must not depend on the models it replaces (fit_decision --fresh).
+    margins: bool = False
 
 
 @dataclass(frozen=True)

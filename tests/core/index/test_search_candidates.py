@@ -341,3 +341,34 @@ def test_a_few_certain_matches_far_above_the_rest_need_no_deeper_pass(monkeypatc
     assert len(passes) == 1
     monkeypatch.setattr(search_module, "_FIRST_DEPTH", 10 * len(chunks))
     assert _key(index.search(query, vector, k=3, min_relevance=0.0)) == _key(hits)
+
+
+def _explained_margins(index: SearchIndex, queries: list, family: str) -> list:
+    margins = []
+    for text, vector, background in queries:
+        hits = index.search(
+            text, vector, k=1, min_relevance=0.0, background=background, explain=True,
+            calibration=CALIBRATIONS[family],
+        )  # fmt: skip
+        if hits and hits[0].evidence is not None and hits[0].evidence.semantic is not None:
+            margins.append(round(float(hits[0].evidence.margin), 9))
+    return margins
+
+
+def test_explained_margin_does_not_depend_on_the_models(vault, monkeypatch) -> None:
+    """e5-small's decision on a query in an alphabet reads no margin, so a search need not make
+    it certain; an explained one (what fit_decision learns from) makes it certain anyway: its
+    evidence must not depend on the models the fit replaces, or a refit on fresh rows does not
+    give the models back."""
+    chunks, vectors, table = vault
+    index = SearchIndex.build(chunks, vectors, table)
+    queries = [q for q in _queries(chunks, vectors, 11, n=40) if q[1] is not None and q[0]]
+    with monkeypatch.context() as patch:
+        patch.setattr(search_module, "_FIRST_DEPTH", 10 * len(chunks))
+        full = _explained_margins(index, queries, "e5-small")
+    with monkeypatch.context() as patch:  # one chunk at first: only certainty deepens it
+        patch.setattr(search_module, "_FIRST_DEPTH", 1)
+        patch.setattr(search_module, "_FIRST_DEPTH_PER_HIT", 0)
+        shallow = _explained_margins(index, queries, "e5-small")
+    assert len(full) > 30 and len(set(full)) > 10
+    assert shallow == full
