@@ -132,6 +132,12 @@ def fingerprint(vector: np.ndarray) -> str:
     return hashlib.blake2b(rounded.tobytes(), digest_size=6).hexdigest()
 
 
+def fingerprints(vectors: np.ndarray) -> tuple[str, ...]:
+    """:func:`fingerprint` of every row (30k hashes: run in the map's child process, see
+    core/insight/apart)."""
+    return tuple(fingerprint(v) for v in vectors)
+
+
 def build_map(
     vectors: MemoryVectors,
     text_of: Callable[[str], str],
@@ -146,7 +152,7 @@ def build_map(
     ``text_of(memory_id)`` gives the text cluster keywords are taken from; ``terms_cache``
     (keyed by id and fingerprint) saves tokenising unchanged memories again.
     """
-    fps = tuple(fingerprint(v) for v in vectors.vectors)
+    fps = run_apart(fingerprints, vectors.vectors)
     xy, placed = _positions(vectors, fps, model_id, previous, seed)
     base = SemanticMap(model_id, seed, vectors.ids, xy, fps, np.zeros(len(fps), np.int32))
     return _with_clusters(base, text_of, terms_cache, placed)
