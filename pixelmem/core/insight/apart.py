@@ -14,10 +14,13 @@ Rules:
   calling thread (a few milliseconds, less than a hand-over costs).
 * One child per process, started at the first large call (``spawn``: a fresh interpreter, never
   a fork of a threaded GUI process), kept for the next ones, at a lower priority
-  (:data:`NICE`: the window's thread wins a CPU from it), stopped at exit.
+  (:data:`NICE`: the window's thread wins a CPU from it), stopped after :data:`IDLE_STOP_S`
+  without a call (it holds ~60 MB) and at exit.
+* The same numbers as in the calling thread when both use one BLAS thread (the app, the
+  service and the commands do, ``core/blas_threads``; the child always does): a matrix
+  product summed by two threads differs in its last bits, and the layout follows them.
 * The array goes over shared memory, copied in blocks of rows (no single numpy call holds the
   GIL long); the result (a few values per row) comes back pickled.
-* The same numbers as in the calling thread: the child runs the same function on the same bytes.
 * A child that cannot start or dies (a sandbox without processes, a frozen build without
   multiprocessing support): the call runs in the calling thread, as before, and later ones
   too; the reason is logged once. An exception of the function itself is raised as it would be.
@@ -32,7 +35,7 @@ import logging
 import multiprocessing
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import shared_memory
@@ -47,12 +50,15 @@ log = logging.getLogger(__name__)
 
 APART_MIN = 2000  # rows: smaller arrays are computed in the calling thread
 NICE = 5  # the child's priority below the app's: the window's thread gets a CPU first
+IDLE_STOP_S = 120.0  # the child (~60 MB) stops after this long without a call
 _COPY_BYTES = 1 << 21  # bytes per copying step into shared memory (~0.2 ms each)
 
 T = TypeVar("T")
 _lock = threading.Lock()
 _pool: ProcessPoolExecutor | None = None
 _broken: str | None = None  # why the child is not used, once it failed
+_calls = 0  # calls using the child now
+_idle_timer: threading.Timer | None = None
 
 
 def run_apart(function: Callable[..., T], array: np.ndarray, **options: Any) -> T:
@@ -61,16 +67,17 @@ def run_apart(function: Callable[..., T], array: np.ndarray, **options: Any) -> 
     if len(array) < APART_MIN or _broken is not None:
         return function(array, **options)
     try:
-        with _Shared(array) as shared:
-            future = _child().submit(_call_with, function, shared.handle, options)
-            return future.result()
+        with _Shared(array) as shared, _child() as child:
+            return child.submit(_call_with, function, shared.handle, options).result()
     except (BrokenProcessPool, OSError, PicklingError) as exc:
         _give_up(exc)
         return function(array, **options)
 
 
-def _child() -> ProcessPoolExecutor:
-    global _pool
+@contextlib.contextmanager
+def _child() -> Iterator[ProcessPoolExecutor]:
+    """The child (started if need be) for one call; stopped once idle for IDLE_STOP_S."""
+    global _pool, _calls
     with _lock:
         if _pool is None:
             use_one_blas_thread()  # the child reads it at its numpy import: one BLAS thread
@@ -79,7 +86,36 @@ def _child() -> ProcessPoolExecutor:
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_lower_priority,
             )
-        return _pool
+        _calls += 1
+        pool = _pool
+    try:
+        yield pool
+    finally:
+        with _lock:
+            _calls -= 1
+            if _calls == 0:
+                _stop_when_idle()
+
+
+def _stop_when_idle() -> None:
+    """(Under _lock.) Stop the child unless another call comes within IDLE_STOP_S."""
+    global _idle_timer
+    if _idle_timer is not None:
+        _idle_timer.cancel()
+    timer = threading.Timer(IDLE_STOP_S, lambda: _stop_if_idle(timer))
+    timer.daemon = True
+    _idle_timer = timer
+    timer.start()
+
+
+def _stop_if_idle(timer: threading.Timer) -> None:
+    global _pool
+    with _lock:
+        if _calls or timer is not _idle_timer:
+            return  # in use again, or a later call armed its own timer
+        pool, _pool = _pool, None
+    if pool is not None:
+        pool.shutdown(wait=False)
 
 
 def _give_up(exc: BaseException) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import multiprocessing.spawn
 import os
+import time
 
 import numpy as np
 import pytest
@@ -45,6 +46,14 @@ def test_a_large_array_is_worked_on_in_a_child_process_with_the_same_results(fre
     assert _child_pids() == pids  # the same child serves the next call
 
 
+def _exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
 def run_and_compare(function, array: np.ndarray) -> bool:
     return apart.run_apart(function, array) == function(array)
 
@@ -72,3 +81,21 @@ def test_an_error_of_the_function_itself_is_raised_as_it_would_be_here(fresh_chi
     with pytest.raises(TypeError):  # choose_clusters has no option "colour"
         apart.run_apart(choose_clusters, _vectors(apart.APART_MIN)[:, :2], colour=1)
     assert apart._broken is None  # the child is still used
+
+
+def test_an_idle_child_stops_and_the_next_call_starts_another(
+    fresh_child, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.setattr(apart, "IDLE_STOP_S", 0.05)
+    vectors = _vectors(apart.APART_MIN)
+    assert run_and_compare(fingerprints, vectors)
+    first = apart._pool
+    assert first is not None
+    process = next(iter(first._processes.values()))  # type: ignore[attr-defined]
+    deadline = time.monotonic() + 30
+    while _exists(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not _exists(process.pid)  # the idle child ended
+    assert apart._pool is None
+    assert run_and_compare(fingerprints, vectors)
+    assert apart._pool is not None and apart._pool is not first
