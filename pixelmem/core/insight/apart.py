@@ -25,6 +25,11 @@ Rules:
   multiprocessing support): the call runs in the calling thread, as before, and later ones
   too; the reason is logged once. An exception of the function itself is raised as it would be.
 * ``function`` must be importable by name (a module-level function of pixelmem).
+* As with every ``spawn``ed process, the child imports the parent's main script (not a
+  package's ``__main__``, as ``python -m pixelmem``): a script that uses pixelmem must keep
+  its work under ``if __name__ == "__main__":`` (the ``pixelmem`` command, the frozen app's
+  entry and the benchmarks do). One that does not gets the map computed in its own process
+  after the child fails, and its top-level code run once more in that child.
 """
 
 from __future__ import annotations
