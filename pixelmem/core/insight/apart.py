@@ -20,7 +20,8 @@ Rules:
   service and the commands do, ``core/blas_threads``; the child always does): a matrix
   product summed by two threads differs in its last bits, and the layout follows them.
 * The array goes over shared memory, copied in blocks of rows (no single numpy call holds the
-  GIL long); the result (a few values per row) comes back pickled.
+  GIL long); the result (a few values per row) comes back pickled. Where ``/dev/shm`` has not
+  twice the array's size free (a container's 64 MB), the work is done in the calling thread.
 * A child that cannot start or dies (a sandbox without processes, a frozen build without
   multiprocessing support): the call runs in the calling thread, as before, and later ones
   too; the reason is logged once. An exception of the function itself is raised as it would be.
@@ -39,6 +40,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import shutil
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -56,6 +58,7 @@ log = logging.getLogger(__name__)
 APART_MIN = 2000  # rows: smaller arrays are computed in the calling thread
 NICE = 5  # the child's priority below the app's: the window's thread gets a CPU first
 IDLE_STOP_S = 120.0  # the child (~60 MB) stops after this long without a call
+_SHM_FOLDER = "/dev/shm"
 _COPY_BYTES = 1 << 21  # bytes per copying step into shared memory (~0.2 ms each)
 
 T = TypeVar("T")
@@ -69,7 +72,7 @@ _idle_timer: threading.Timer | None = None
 def run_apart(function: Callable[..., T], array: np.ndarray, **options: Any) -> T:
     """``function(array, **options)``, in the child process when ``array`` is large."""
     array = np.ascontiguousarray(array)
-    if len(array) < APART_MIN or _broken is not None:
+    if len(array) < APART_MIN or _broken is not None or not _room_for(array.nbytes):
         return function(array, **options)
     try:
         with _Shared(array) as shared, _child() as child:
@@ -77,6 +80,18 @@ def run_apart(function: Callable[..., T], array: np.ndarray, **options: Any) -> 
     except (BrokenProcessPool, OSError, PicklingError) as exc:
         _give_up(exc)
         return function(array, **options)
+
+
+def _room_for(size: int) -> bool:
+    """Whether shared memory can hold ``size`` more bytes. On Linux it is the ``/dev/shm``
+    file system, 64 MB in a default container: writing past its end kills the process
+    (SIGBUS) instead of raising, so a block that may not fit is never made."""
+    if not os.path.isdir(_SHM_FOLDER):
+        return True  # macOS, Windows: no such file system to fill
+    try:
+        return shutil.disk_usage(_SHM_FOLDER).free >= size * 2
+    except OSError:
+        return False
 
 
 @contextlib.contextmanager

@@ -99,3 +99,20 @@ def test_an_idle_child_stops_and_the_next_call_starts_another(
     assert apart._pool is None
     assert run_and_compare(fingerprints, vectors)
     assert apart._pool is not None and apart._pool is not first
+
+
+def test_without_room_in_shared_memory_the_work_is_done_here(
+    fresh_child, monkeypatch: pytest.MonkeyPatch, tmp_path
+):
+    # a tiny /dev/shm (a container's) is never filled: writing past it would kill the app
+    monkeypatch.setattr(apart, "_SHM_FOLDER", str(tmp_path))
+    monkeypatch.setattr(apart.shutil, "disk_usage", lambda _path: shutil_usage(free=1 << 16))
+    assert run_and_compare(fingerprints, _vectors(apart.APART_MIN))
+    assert _child_pids() == []
+    assert apart._broken is None  # not given up: a smaller array may still go
+
+
+def shutil_usage(*, free: int):
+    import shutil
+
+    return shutil._ntuple_diskusage(1 << 30, (1 << 30) - free, free)  # type: ignore[attr-defined]
