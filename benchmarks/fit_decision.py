@@ -9,6 +9,11 @@ keyword, coverage, margin, standout, other script, a held short query, names, na
 with whether that hit is the right note and the question's class. Vectors come from the
 on-disk cache (``benchmarks/_embed_cache.py``) and the rows are kept beside it, so a refit
 costs no model time (``--fresh`` collects again: needed when ranking or evidence changes).
+The rows do not depend on the models shipped (an explained search measures every feature,
+its margin made certain whatever the models read), so ``--fresh`` on a tree gives that tree's
+fit back: the tree that fitted e5-small's models (da1beab) gives them to the last digit; a
+later tree gives others when it changed the evidence since (round 4: hub damping, short
+questions), and whether to ship such a refit is the figures' call, not the fit's.
 
 Fitting, per model family (and "default" on all of them together):
 
