@@ -101,6 +101,8 @@ def main() -> None:
             *(f"{f}: {quant(nulls[name][f])}" for f in ("standout", "semantic")),
             sep="\n  ",
         )
+        scores = nulls[name]["score"]
+        print(f"  shown at the floor 0.5: {int((scores >= 0.5).sum())} of {len(scores)} probes")
     for field in ("standout", "semantic"):
         print(f"\n== {field}: as is | less the vault's null median")
         pos_all, neg_all, pos_c, neg_c = [], [], [], []
