@@ -12,6 +12,12 @@ Durable without a ``fsync`` per file (one each took 92 of 135 s for 50,000 small
 staged files are flushed by one ``syncfs`` of the destination's file system (``os.sync``
 where there is no ``syncfs``) before the first link, and each folder that received a link is
 fsynced once after. Where neither exists (Windows), each staged file is fsynced as before.
+
+Staged files sit under ``tree/`` at their own relative paths (their folders made with the
+modes placing would give them), so a folder the destination lacks altogether goes into place
+whole, by one ``renameat2(RENAME_NOREPLACE)`` (:func:`rename_no_replace`: never over anything
+that is there) instead of a link per file. A name the tree cannot hold (a clash of case on a
+case-insensitive disk, a path too long) is staged in a numbered folder instead and linked.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
+import errno
 import os
 import shutil
 import sys
@@ -32,6 +39,7 @@ from pixelmem.core.paths import APPDATA_DIRNAME
 
 PER_FOLDER = 256
 STAGING_PREFIX = ".restore-"
+TREE = "tree"  # staged files at their own relative paths
 _OWNER = "owner"  # the restoring process's id: a folder whose process is gone is abandoned
 _OPEN_FLAGS = (
     os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
@@ -46,6 +54,7 @@ class Staging:
         self.folder: Path | None = None
         self._made: list[Path] = []  # folders this restore created, outermost first
         self._count = 0
+        self._tree_folders: set[str] = {""}  # relative folders made under tree/
         self.placed = False  # set once a file is in place: the folders made then stay
 
     def __enter__(self) -> Staging:
@@ -62,8 +71,39 @@ class Staging:
         if not os.path.realpath(folder).startswith(inside):  # a .pixelmem linked elsewhere
             shutil.rmtree(folder, ignore_errors=True)
             raise BackupError(f"{APPDATA_DIRNAME} in {self.dest} leads outside it; stopped")
+        (folder / TREE).mkdir(0o700)
         self.folder = folder
         return self
+
+    @property
+    def tree(self) -> Path:
+        assert self.folder is not None
+        return self.folder / TREE
+
+    def new_file(self, rel: str | None = None) -> tuple[int, Path]:
+        """A new staged file for ``rel``, open for writing (0600), and its path: at ``rel``
+        under :attr:`tree` where it can be, else numbered (:meth:`numbered_file`)."""
+        if rel is not None:
+            path = self.tree / rel
+            try:
+                self._tree_folder(rel.rpartition("/")[0])
+                return os.open(path, _OPEN_FLAGS, 0o600), path
+            except OSError as exc:
+                if exc.errno in _DISK_FULL:
+                    raise
+        return self.numbered_file()
+
+    def _tree_folder(self, rel_folder: str) -> None:
+        """``tree/rel_folder`` and its parents, each made with the mode placing gives a new
+        folder (the umask's; 0700 in the app's data): a whole one can then be moved in."""
+        if rel_folder in self._tree_folders:
+            return
+        self._tree_folder(rel_folder.rpartition("/")[0])
+        path = self.tree / rel_folder
+        os.mkdir(path, 0o777)
+        if rel_folder.split("/", 1)[0] == APPDATA_DIRNAME:
+            os.chmod(path, 0o700)
+        self._tree_folders.add(rel_folder)
 
     def __exit__(self, *exc: object) -> None:
         if self.folder is not None:
@@ -73,7 +113,7 @@ class Staging:
                 with contextlib.suppress(OSError):
                     made.rmdir()
 
-    def new_file(self) -> tuple[int, Path]:
+    def numbered_file(self) -> tuple[int, Path]:
         """A new staged file, open for writing (0600), and its path: :data:`PER_FOLDER` to a
         sub-folder (a file system without hashed directories looks through every name of a
         folder at each create: 50,000 in one took 8× as long as in folders of a few hundred)."""
@@ -91,6 +131,52 @@ def write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view) :]
+
+
+_DISK_FULL = (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC), errno.EIO, errno.EROFS)
+_RENAME_NOREPLACE = 1
+_AT_FDCWD = -100
+_renameat2: list[object] = []  # libc's renameat2 once looked up (None: there is none)
+
+
+def rename_no_replace(source: Path, folder_fd: int, name: str) -> bool:
+    """Move ``source`` (a file or a whole folder) to ``name`` in the folder open as
+    ``folder_fd``, never over anything there: ``renameat2(RENAME_NOREPLACE)``. False where
+    that cannot be done (something is there now, no such call on this system or file system,
+    another file system): the caller then links file by file."""
+    call = _libc_renameat2()
+    if call is None:
+        return False
+    result = call(_AT_FDCWD, os.fsencode(source), folder_fd, os.fsencode(name), _RENAME_NOREPLACE)
+    if result == 0:
+        return True
+    error = ctypes.get_errno()
+    if error in (errno.EEXIST, errno.ENOTEMPTY, errno.EXDEV):
+        return False
+    if error in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP):
+        _renameat2[:] = [None]  # not on this kernel or file system: not asked again
+        return False
+    raise OSError(error, os.strerror(error))
+
+
+def can_rename_no_replace() -> bool:
+    return _libc_renameat2() is not None
+
+
+def _libc_renameat2() -> ctypes._CFuncPtr | None:
+    if not _renameat2:
+        found = None
+        if sys.platform.startswith("linux"):
+            try:
+                libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+                found = libc.renameat2
+                found.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p,
+                                  ctypes.c_uint]  # fmt: skip
+                found.restype = ctypes.c_int
+            except (OSError, AttributeError):
+                found = None
+        _renameat2.append(found)
+    return _renameat2[0]  # type: ignore[return-value]
 
 
 def flush_to_disk(dest: Path, staged: list[Path]) -> None:

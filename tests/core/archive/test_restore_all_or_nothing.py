@@ -210,9 +210,9 @@ def test_restoring_a_few_lost_notes_stages_only_those(
     staged = [0]
     real = Staging.new_file
 
-    def new_file(self: Staging) -> tuple[int, Path]:
+    def new_file(self: Staging, rel: str | None = None) -> tuple[int, Path]:
         staged[0] += 1
-        return real(self)
+        return real(self, rel)
 
     monkeypatch.setattr(Staging, "new_file", new_file)
     report = restore_backup(archive, dest, keep_existing=True)
