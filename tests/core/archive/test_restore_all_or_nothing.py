@@ -47,6 +47,27 @@ def archive(tmp_path: Path) -> Path:
     return made
 
 
+def _failing_placement_after(
+    monkeypatch: pytest.MonkeyPatch, way: str, calls: int, error: BaseException
+) -> None:
+    """The ``calls``-th placement (and each after it) fails with ``error``: a link per file
+    (``way == "link"``: folders are not moved in whole) or a folder moved in whole."""
+    if way == "link":
+        monkeypatch.setattr(restore_module, "can_rename_no_replace", lambda: False)
+        _failing_link_after(monkeypatch, calls, error)
+        return
+    real = restore_module._rename_no_replace
+    count = [0]
+
+    def rename(source: Path, folder_fd: int, name: str) -> bool:
+        count[0] += 1
+        if count[0] >= calls:
+            raise error
+        return real(source, folder_fd, name)
+
+    monkeypatch.setattr(restore_module, "_rename_no_replace", rename)
+
+
 def _failing_link_after(monkeypatch: pytest.MonkeyPatch, calls: int, error: BaseException) -> None:
     """The ``calls``-th link into place (and each after it) fails with ``error``."""
     real = restore_module._link_no_clobber
@@ -61,28 +82,31 @@ def _failing_link_after(monkeypatch: pytest.MonkeyPatch, calls: int, error: Base
     monkeypatch.setattr(restore_module, "_link_no_clobber", link)
 
 
+@pytest.mark.parametrize(("way", "calls"), [("link", NOTES // 2), ("graft", 3)])
 def test_a_full_disk_while_placing_takes_every_placed_file_back(
-    archive: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    archive: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, way: str, calls: int
 ) -> None:
     dest = tmp_path / "dest"
     dest.mkdir()
     (dest / "mine.md").write_text("mine\n")
-    _failing_link_after(monkeypatch, NOTES // 2, OSError(errno.ENOSPC, "No space left on device"))
+    error = OSError(errno.ENOSPC, "No space left on device")
+    _failing_placement_after(monkeypatch, way, calls, error)
 
     with pytest.raises(BackupError) as caught:
         restore_backup(archive, dest)
 
     message = str(caught.value)
     assert "No space left on device" in message and "nothing was restored" in message
-    assert _tree(dest) == {"mine.md": b"mine\n"}  # 19 files had been placed: all taken back
+    assert _tree(dest) == {"mine.md": b"mine\n"}  # 19 files (2 folders) placed: taken back
     assert _folders(dest) == []  # the folders it made, its staging folder and .pixelmem too
 
 
+@pytest.mark.parametrize(("way", "calls"), [("link", 7), ("graft", 2)])
 def test_ctrl_c_while_placing_leaves_a_new_destination_absent(
-    archive: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    archive: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, way: str, calls: int
 ) -> None:
     dest = tmp_path / "new" / "dest"
-    _failing_link_after(monkeypatch, 7, KeyboardInterrupt())
+    _failing_placement_after(monkeypatch, way, calls, KeyboardInterrupt())
 
     with pytest.raises(KeyboardInterrupt):
         restore_backup(archive, dest)
@@ -123,7 +147,7 @@ def test_an_overwrite_that_fails_puts_the_old_versions_back(
         path.write_text("edited since the backup\n")
     (dest / "topic 0" / "deeper" / "note 0.md").unlink()  # one to restore, four to replace
     before = _tree(dest)
-    _failing_link_after(monkeypatch, 4, OSError(errno.EIO, "Input/output error"))
+    _failing_placement_after(monkeypatch, "link", 4, OSError(errno.EIO, "Input/output error"))
 
     with pytest.raises(BackupError, match="Input/output error"):
         restore_backup(archive, dest, overwrite=True)
@@ -153,35 +177,42 @@ KILLED_MIDWAY = """
 import os, signal, sys
 from pathlib import Path
 from pixelmem.core.archive import restore
-real = restore._link_no_clobber
+way, at = sys.argv[3], int(sys.argv[4])
+name = "_link_no_clobber" if way == "link" else "_rename_no_replace"
+real = getattr(restore, name)
 count = [0]
-def link(staged, target, folder_fd):
+def placing(*args):
     count[0] += 1
-    if count[0] == 15:
+    if count[0] == at:
         os.kill(os.getpid(), signal.SIGKILL)
-    real(staged, target, folder_fd)
-restore._link_no_clobber = link
+    return real(*args)
+setattr(restore, name, placing)
+if way == "link":
+    restore.can_rename_no_replace = lambda: False
 restore.restore_backup(Path(sys.argv[1]), Path(sys.argv[2]))
 """
 
 
 @pytest.mark.skipif(os.name != "posix", reason="SIGKILL")
+@pytest.mark.parametrize(("way", "at", "placed_before"), [("link", 15, 14), ("graft", 3, 20)])
 def test_a_killed_restore_leaves_complete_files_and_a_second_run_finishes_it(
-    archive: Path, tmp_path: Path
+    archive: Path, tmp_path: Path, way: str, at: int, placed_before: int
 ) -> None:
     source = tmp_path / "vault"
     dest = tmp_path / "dest"
-    done = subprocess.run([sys.executable, "-c", KILLED_MIDWAY, str(archive), str(dest)])
+    words = [sys.executable, "-c", KILLED_MIDWAY, str(archive), str(dest), way, str(at)]
+    done = subprocess.run(words)
     assert done.returncode == -signal.SIGKILL
 
     placed = {k: v for k, v in _tree(dest).items() if not k.startswith(".pixelmem/")}
-    assert len(placed) == 14  # killed at the 15th link
+    assert len(placed) == placed_before  # killed at the 15th link, or the 3rd folder
     assert all(data == (source / rel).read_bytes() for rel, data in placed.items())
     assert list((dest / ".pixelmem").glob(STAGING_PREFIX + "*"))  # left by the killed one
 
     report = restore_backup(archive, dest)
 
-    assert len(report.restored) == NOTES - 14 and len(report.identical) == 14
+    assert len(report.restored) == NOTES - placed_before
+    assert len(report.identical) == placed_before
     assert _tree(dest) == _tree(source)  # the abandoned staging folder is gone too
 
 
