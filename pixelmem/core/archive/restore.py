@@ -9,10 +9,7 @@ folder and the folders the restore made). Then the files go into place without c
 each target folder is made and checked once (inside the destination, no symlink leading out)
 and held open, the staged files get their modes and times, their data is flushed in one go
 (``syncfs``), and each is hard-linked into its folder (``link`` fails rather than replace a
-file) — or, where the destination lacks a folder altogether, that folder goes in whole from the
-staging tree by one rename that never replaces (``renameat2(RENAME_NOREPLACE)``; a restore into
-a new folder is a rename per top folder, not a link per file); every folder that received one
-is fsynced once. All or nothing: a failure or an
+file); every folder that received one is fsynced once. All or nothing: a failure or an
 interruption (Ctrl-C) while placing takes back every file placed so far (and puts back the old
 versions it had moved to the trash) before it is raised; a restore killed outright leaves only
 complete files (run it again: the identical ones are skipped) and a staging folder that the
@@ -52,15 +49,14 @@ from pixelmem.core.archive.archive_manifest import (
 )
 from pixelmem.core.archive.restore_staging import (
     Staging,
-    can_rename_no_replace,
     flush_to_disk,
     missing_folders,
     rename_no_replace,
     write_all,
 )
-from pixelmem.core.files.folders import make_dirs, walk_tree
 from pixelmem.core.errors import PixelmemError
 from pixelmem.core.files.atomic import remove_quietly, temp_beside
+from pixelmem.core.files.folders import make_dirs
 from pixelmem.core.files.permissions import make_private_dirs, new_file_mode
 from pixelmem.core.paths import APPDATA_DIRNAME
 from pixelmem.core.wording import counted
@@ -253,42 +249,17 @@ def _plan(entries: dict[str, FileEntry], dest: Path, report: RestoreReport) -> l
     """Sort entries into new (``report.restored``), identical, and conflicts (returned)."""
     conflicts = []
     inside = _Inside(dest)
-    absent = _Absent(dest)
     for path, entry in sorted(entries.items()):
         target = dest / path
         if not inside(target.parent):
             raise BackupError(f"{path} would be written outside {dest} (a symlinked folder?)")
-        if absent(path):
+        if not os.path.lexists(target):
             report.restored.append(path)
         elif target.is_file() and not target.is_symlink() and _file_sha256(target) == entry.sha256:
             report.identical.append(path)
         else:
             conflicts.append(path)
     return conflicts
-
-
-class _Absent:
-    """Whether a relative path is free in ``dest``: a file in a folder that is not there is
-    known to be free without a look of its own (a restore into a new folder: a look per
-    folder, not per file)."""
-
-    def __init__(self, dest: Path) -> None:
-        self.dest = dest
-        self._folders: dict[str, bool] = {"": True}
-
-    def __call__(self, rel: str) -> bool:
-        folder = rel.rpartition("/")[0]
-        if not self._folder_exists(folder):
-            return True
-        return not os.path.lexists(self.dest / rel)
-
-    def _folder_exists(self, folder: str) -> bool:
-        found = self._folders.get(folder)
-        if found is None:
-            parent = folder.rpartition("/")[0]
-            found = self._folder_exists(parent) and os.path.lexists(self.dest / folder)
-            self._folders[folder] = found
-        return found
 
 
 class _Inside:
@@ -328,7 +299,6 @@ def _stage(
     staged: dict[str, Path] = {}
     bad: list[str] = []
     manifest_bytes: bytes | None = None
-    absent = _Absent(dest)
     with _reading(archive):
         for member, reader in _members(archive, progress):
             problem = member_problem(member)
@@ -346,7 +316,7 @@ def _stage(
                 hashes[member.name] = ""
             else:
                 rel = member.name[len(FILES_PREFIX) :]
-                if replacing or absent(rel):
+                if replacing or not os.path.lexists(dest / rel):
                     hashes[member.name], staged[rel] = _stage_one(reader(), staging, dest, rel)
                 else:  # there already: the plan compares it, and it is not to be replaced
                     hashes[member.name] = _sha256(reader())
@@ -385,9 +355,8 @@ def _stage_one(source: IO[bytes], staging: Staging, dest: Path, rel: str) -> tup
 
 class _Placing:
     """Puts the staged files in place: each folder made and checked once, the files' modes and
-    times set, their data flushed in one go, then each folder the destination lacks moved in
-    whole (a *graft*: one rename, never over anything) and each other file linked in (never
-    over a file), and each folder that received one fsynced once."""
+    times set, their data flushed in one go, then each linked in (never over a file), and each
+    folder that received one fsynced once."""
 
     def __init__(
         self,
@@ -405,7 +374,6 @@ class _Placing:
         self._made: list[Path] = []  # folders this restore made, each after its parent
         self._linked: list[str] = []  # files put in place so far
         self._moved: list[str] = []  # old versions moved to the trash so far
-        self._grafted: list[tuple[str, list[str]]] = []  # folders moved in whole, their files
 
     def place(self, todo: list[str], progress: Progress | None) -> None:
         """All of ``todo`` in place, or none of it: a failure or an interruption (Ctrl-C)
@@ -428,26 +396,27 @@ class _Placing:
         self.report.kept.sort()
 
     def _place_all(self, todo: list[str], progress: Progress | None) -> None:
-        grafts, singles = self._grafts(todo)
-        for top in grafts:
-            self._folder(top)  # the folder it goes into, made and checked
-        for rel in singles:
+        whole = self._whole_folders(todo)
+        one_by_one = [rel for rel in todo if rel.split("/", 1)[0] not in whole]
+        for rel in one_by_one:
             self._folder(rel)
+        for top in whole:
+            self._folder(top)  # the destination itself, checked and held open
         for rel in todo:
             self._stamp(rel)
         with _writing(self.dest, todo[0] if todo else ""):
             flush_to_disk(self.dest, [self.staged[rel] for rel in todo])
         done = 0
-        for top, files in grafts.items():
-            if not self._graft(top, files):  # something is there now: file by file
-                singles += files
+        for top, files in whole.items():
+            if not self._move_in(top, files):
+                one_by_one += files  # no such rename here, or the folder appeared meanwhile
                 for rel in files:
                     self._folder(rel)
-            else:
-                done += len(files)
-                if progress:
-                    progress(done, len(todo))
-        for rel in singles:
+                continue
+            done += len(files)
+            if progress:
+                progress(done, len(todo))
+        for rel in one_by_one:
             self._link(rel)
             done += 1
             if progress:
@@ -456,48 +425,34 @@ class _Placing:
             with _writing(self.dest, folder):
                 _fsync_folder(fd)
 
-    def _grafts(self, todo: list[str]) -> tuple[dict[str, list[str]], list[str]]:
-        """``({top folder: its files}, the other files)``: a top folder is the outermost one of
-        a file's folders that the destination lacks, and moves in whole when every file staged
-        under it (at its own path in the staging tree) is to be placed."""
-        if not can_rename_no_replace():
-            return {}, list(todo)
-        tree = self.staging.tree
-        absent = _Absent(self.dest)
-        tops: dict[str, list[str]] = {}
-        singles: list[str] = []
-        for rel in todo:
-            top = _outermost_absent(rel, absent)
-            if top is None or self.staged[rel] != tree / rel:
-                singles.append(rel)
-            else:
-                tops.setdefault(top, []).append(rel)
-        staged_under: dict[str, int] = {}
-        for rel, path in self.staged.items():
-            if path == tree / rel:
-                for top in _folder_prefixes(rel):
-                    if top in tops:
-                        staged_under[top] = staged_under.get(top, 0) + 1
-                        break
-        grafts = {}
-        for top, files in tops.items():
-            if staged_under.get(top) == len(files):
-                grafts[top] = files
-            else:
-                singles += files
-        return grafts, sorted(singles)
+    def _whole_folders(self, todo: list[str]) -> dict[str, list[str]]:
+        """Top folders to move in whole: every file staged in the mirror under one is to be
+        placed (none left out: an identical or kept file is never staged there)."""
+        wanted = set(todo)
+        return {
+            top: files
+            for top, files in self.staging.mirrored.items()
+            if files and wanted.issuperset(files)
+        }
 
-    def _graft(self, top: str, files: list[str]) -> bool:
-        """Move the staged folder ``top`` in whole; False (nothing moved) where it cannot."""
-        target = self.dest / top
-        fd = self._folders[str(target.parent)]
-        with _writing(self.dest, top):
-            moved = _rename_no_replace(self.staging.tree / top, fd, target.name)
-        if moved:
-            self._grafted.append((top, files))
-            self.staging.placed = True
-            self._inside.forget()
-        return moved
+    def _move_in(self, top: str, files: list[str]) -> bool:
+        """The mirrored folder ``top`` into the destination by one no-replace rename; False
+        where that cannot be done (the files are then linked one by one)."""
+        try:
+            moved = rename_no_replace(
+                self.staging.mirror_path(top), self._folders[str(self.dest)], top
+            )
+        except FileExistsError:
+            return False  # someone made the folder since the plan: file by file into it
+        except OSError:
+            with _writing(self.dest, top):
+                raise
+        if not moved:
+            return False
+        self._made += [self.dest / folder for folder in self.staging.mirror_folders[top]]
+        self._linked += files
+        self.staging.placed = True
+        return True
 
     def _undo(self) -> list[str]:
         """Take back what this restore did: each file it put in place is unlinked (only if it
@@ -518,29 +473,9 @@ class _Placing:
                 _put_back(trash / rel, self.dest / rel)
             except (OSError, _Appeared):
                 left.append(rel)
-        for top, files in reversed(self._grafted):
-            left += self._take_back_graft(top, files)
         for folder in reversed(self._made):
             with contextlib.suppress(OSError):
                 folder.rmdir()
-        return left
-
-    def _take_back_graft(self, top: str, files: list[str]) -> list[str]:
-        """A folder moved in whole goes: each of its files that is still the backup's, then
-        its folders where empty (a file someone put there meanwhile stays, in its folder)."""
-        left: list[str] = []
-        for rel in files:
-            try:
-                if self._still_restored(rel):
-                    os.unlink(self.dest / rel)
-            except FileNotFoundError:
-                continue
-            except OSError:
-                left.append(rel)
-        folders = [folder for folder, _dirs, _files in walk_tree(self.dest / top)]
-        for folder in reversed(folders):  # walk_tree lists a folder before what it holds
-            with contextlib.suppress(OSError):
-                os.rmdir(folder)
         return left
 
     def _still_restored(self, rel: str) -> bool:
@@ -551,8 +486,7 @@ class _Placing:
 
     def _folder(self, rel: str) -> int:
         """The target's folder, made (0700 in .pixelmem) and found inside the destination,
-        as an open descriptor: links (and grafts) go into that folder even if its path is
-        swapped later."""
+        as an open descriptor: links go into that folder even if its path is swapped later."""
         parent = (self.dest / rel).parent
         key = str(parent)
         fd = self._folders.get(key)
@@ -612,26 +546,6 @@ class _Placing:
         except _Appeared:  # created by someone else since the plan: theirs wins
             report.restored.remove(rel)
             report.kept.append(rel)
-
-
-def _outermost_absent(rel: str, absent: _Absent) -> str | None:
-    """The outermost of ``rel``'s folders that the destination lacks, or None."""
-    for folder in _folder_prefixes(rel):
-        if absent(folder):
-            return folder
-    return None
-
-
-def _folder_prefixes(rel: str) -> Iterator[str]:
-    """``a``, ``a/b`` for ``a/b/c.md``: the folders of a relative path, outermost first."""
-    end = rel.find("/")
-    while end != -1:
-        yield rel[:end]
-        end = rel.find("/", end + 1)
-
-
-def _rename_no_replace(source: Path, folder_fd: int, name: str) -> bool:
-    return rename_no_replace(source, folder_fd, name)
 
 
 class _Appeared(Exception):

@@ -47,29 +47,10 @@ def archive(tmp_path: Path) -> Path:
     return made
 
 
-def _failing_placement_after(
-    monkeypatch: pytest.MonkeyPatch, way: str, calls: int, error: BaseException
-) -> None:
-    """The ``calls``-th placement (and each after it) fails with ``error``: a link per file
-    (``way == "link"``: folders are not moved in whole) or a folder moved in whole."""
-    if way == "link":
-        monkeypatch.setattr(restore_module, "can_rename_no_replace", lambda: False)
-        _failing_link_after(monkeypatch, calls, error)
-        return
-    real = restore_module._rename_no_replace
-    count = [0]
-
-    def rename(source: Path, folder_fd: int, name: str) -> bool:
-        count[0] += 1
-        if count[0] >= calls:
-            raise error
-        return real(source, folder_fd, name)
-
-    monkeypatch.setattr(restore_module, "_rename_no_replace", rename)
-
-
 def _failing_link_after(monkeypatch: pytest.MonkeyPatch, calls: int, error: BaseException) -> None:
-    """The ``calls``-th link into place (and each after it) fails with ``error``."""
+    """The ``calls``-th link into place (and each after it) fails with ``error``; folders are
+    placed file by file (as where there is no no-replace rename of a whole folder)."""
+    monkeypatch.setattr(restore_module, "rename_no_replace", lambda *args: False)
     real = restore_module._link_no_clobber
     count = [0]
 
@@ -82,31 +63,69 @@ def _failing_link_after(monkeypatch: pytest.MonkeyPatch, calls: int, error: Base
     monkeypatch.setattr(restore_module, "_link_no_clobber", link)
 
 
-@pytest.mark.parametrize(("way", "calls"), [("link", NOTES // 2), ("graft", 3)])
 def test_a_full_disk_while_placing_takes_every_placed_file_back(
-    archive: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, way: str, calls: int
+    archive: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     dest = tmp_path / "dest"
     dest.mkdir()
     (dest / "mine.md").write_text("mine\n")
-    error = OSError(errno.ENOSPC, "No space left on device")
-    _failing_placement_after(monkeypatch, way, calls, error)
+    _failing_link_after(monkeypatch, NOTES // 2, OSError(errno.ENOSPC, "No space left on device"))
 
     with pytest.raises(BackupError) as caught:
         restore_backup(archive, dest)
 
     message = str(caught.value)
     assert "No space left on device" in message and "nothing was restored" in message
-    assert _tree(dest) == {"mine.md": b"mine\n"}  # 19 files (2 folders) placed: taken back
+    assert _tree(dest) == {"mine.md": b"mine\n"}  # 19 files had been placed: all taken back
     assert _folders(dest) == []  # the folders it made, its staging folder and .pixelmem too
 
 
-@pytest.mark.parametrize(("way", "calls"), [("link", 7), ("graft", 2)])
+def _failing_move_after(monkeypatch: pytest.MonkeyPatch, calls: int, error: BaseException) -> None:
+    """The ``calls``-th whole folder moved into place (and each after it) fails with ``error``."""
+    real = restore_module.rename_no_replace
+    count = [0]
+
+    def move(source: Path, folder_fd: int, name: str) -> bool:
+        count[0] += 1
+        if count[0] >= calls:
+            raise error
+        return real(source, folder_fd, name)
+
+    monkeypatch.setattr(restore_module, "rename_no_replace", move)
+
+
+def test_a_full_disk_while_moving_folders_in_takes_every_placed_one_back(
+    archive: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dest = tmp_path / "dest"
+    dest.mkdir()
+    (dest / "mine.md").write_text("mine\n")
+    _failing_move_after(monkeypatch, 3, OSError(errno.ENOSPC, "No space left on device"))
+
+    with pytest.raises(BackupError, match="No space left on device"):
+        restore_backup(archive, dest)
+
+    assert _tree(dest) == {"mine.md": b"mine\n"}  # two folders had been moved in: taken back
+    assert _folders(dest) == []
+
+
 def test_ctrl_c_while_placing_leaves_a_new_destination_absent(
-    archive: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, way: str, calls: int
+    archive: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     dest = tmp_path / "new" / "dest"
-    _failing_placement_after(monkeypatch, way, calls, KeyboardInterrupt())
+    _failing_link_after(monkeypatch, 7, KeyboardInterrupt())
+
+    with pytest.raises(KeyboardInterrupt):
+        restore_backup(archive, dest)
+
+    assert not (tmp_path / "new").exists()
+
+
+def test_ctrl_c_while_moving_folders_in_leaves_a_new_destination_absent(
+    archive: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dest = tmp_path / "new" / "dest"
+    _failing_move_after(monkeypatch, 2, KeyboardInterrupt())
 
     with pytest.raises(KeyboardInterrupt):
         restore_backup(archive, dest)
@@ -147,7 +166,7 @@ def test_an_overwrite_that_fails_puts_the_old_versions_back(
         path.write_text("edited since the backup\n")
     (dest / "topic 0" / "deeper" / "note 0.md").unlink()  # one to restore, four to replace
     before = _tree(dest)
-    _failing_placement_after(monkeypatch, "link", 4, OSError(errno.EIO, "Input/output error"))
+    _failing_link_after(monkeypatch, 4, OSError(errno.EIO, "Input/output error"))
 
     with pytest.raises(BackupError, match="Input/output error"):
         restore_backup(archive, dest, overwrite=True)
@@ -177,35 +196,50 @@ KILLED_MIDWAY = """
 import os, signal, sys
 from pathlib import Path
 from pixelmem.core.archive import restore
-way, at = sys.argv[3], int(sys.argv[4])
-name = "_link_no_clobber" if way == "link" else "_rename_no_replace"
-real = getattr(restore, name)
+restore.rename_no_replace = lambda *args: False  # file by file
+real = restore._link_no_clobber
 count = [0]
-def placing(*args):
+def link(staged, target, folder_fd):
     count[0] += 1
-    if count[0] == at:
+    if count[0] == 15:
         os.kill(os.getpid(), signal.SIGKILL)
-    return real(*args)
-setattr(restore, name, placing)
-if way == "link":
-    restore.can_rename_no_replace = lambda: False
+    real(staged, target, folder_fd)
+restore._link_no_clobber = link
+restore.restore_backup(Path(sys.argv[1]), Path(sys.argv[2]))
+"""
+
+KILLED_MOVING = """
+import os, signal, sys
+from pathlib import Path
+from pixelmem.core.archive import restore
+real = restore.rename_no_replace
+count = [0]
+def move(source, folder_fd, name):
+    count[0] += 1
+    if count[0] == 3:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return real(source, folder_fd, name)
+restore.rename_no_replace = move
 restore.restore_backup(Path(sys.argv[1]), Path(sys.argv[2]))
 """
 
 
 @pytest.mark.skipif(os.name != "posix", reason="SIGKILL")
-@pytest.mark.parametrize(("way", "at", "placed_before"), [("link", 15, 14), ("graft", 3, 20)])
+@pytest.mark.parametrize(
+    ("script", "placed_before"),
+    [(KILLED_MIDWAY, 14), (KILLED_MOVING, 20)],  # at the 15th link / the 3rd folder of 10
+    ids=["file by file", "whole folders"],
+)
 def test_a_killed_restore_leaves_complete_files_and_a_second_run_finishes_it(
-    archive: Path, tmp_path: Path, way: str, at: int, placed_before: int
+    archive: Path, tmp_path: Path, script: str, placed_before: int
 ) -> None:
     source = tmp_path / "vault"
     dest = tmp_path / "dest"
-    words = [sys.executable, "-c", KILLED_MIDWAY, str(archive), str(dest), way, str(at)]
-    done = subprocess.run(words)
+    done = subprocess.run([sys.executable, "-c", script, str(archive), str(dest)])
     assert done.returncode == -signal.SIGKILL
 
     placed = {k: v for k, v in _tree(dest).items() if not k.startswith(".pixelmem/")}
-    assert len(placed) == placed_before  # killed at the 15th link, or the 3rd folder
+    assert len(placed) == placed_before
     assert all(data == (source / rel).read_bytes() for rel, data in placed.items())
     assert list((dest / ".pixelmem").glob(STAGING_PREFIX + "*"))  # left by the killed one
 
@@ -241,7 +275,7 @@ def test_restoring_a_few_lost_notes_stages_only_those(
     staged = [0]
     real = Staging.new_file
 
-    def new_file(self: Staging, rel: str | None = None) -> tuple[int, Path]:
+    def new_file(self: Staging, rel: str) -> tuple[int, Path]:
         staged[0] += 1
         return real(self, rel)
 
