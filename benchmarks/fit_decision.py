@@ -74,11 +74,11 @@ SHOWN = {"floor_bilingual": 0.10, "personal_bilingual": 0.15, "names_bilingual":
          # the code that showed 14 of these 100 showed 4 of those.
          "unans_en_700": 0.14}  # fmt: skip
 FEATURES = {
-    "meaning": ("semantic", "standout", "short"),
+    "meaning": ("semantic", "standout", "loo", "short"),
     # English questions: a sibling's words gave no decision that hides fewer XQuAD en answers
     # at as many EN-700 shown (calib5: the frontier is the same): not read there.
-    "same": ("rank", "coverage", "margin", "standout", "short", "unknown"),
-    "same_cjk": ("rank", "coverage", "margin", "standout", "short", "unknown", "elsewhere"),
+    "same": ("rank", "coverage", "margin", "standout", "loo", "short", "unknown"),
+    "same_cjk": ("rank", "coverage", "margin", "standout", "loo", "short", "unknown", "elsewhere"),
     "across": ("rank", "coverage", "margin", "standout", "short"),
     "across_cjk": ("rank", "coverage", "margin", "standout", "short"),
 }
@@ -148,7 +148,7 @@ def collect(name: str, model: str, fresh: bool = False) -> list[Row]:
             evidence = {
                 "semantic": best.semantic, "keyword": best.keyword, "coverage": best.coverage,
                 "unknown": best.unknown, "elsewhere": best.elsewhere,
-                "margin": best.margin, "standout": best.standout, "cross": float(best.cross),
+                "margin": best.margin, "standout": best.standout, "loo": best.loo, "cross": float(best.cross),
                 "held": float(best.short), "names_keyword": best.names_keyword,
                 "names_held": float(best.names_held), "named": float(best.named),
                 "rank": float(np.log(best.rank / max(1e-12, 1 - best.rank))),
@@ -205,7 +205,7 @@ class Block:
         get = lambda key: np.array([r.evidence.get(key, np.nan) for r in kept], np.float64)  # noqa: E731
         self.x = {key: get(key) for key in
                   ("semantic", "keyword", "coverage", "unknown", "elsewhere", "margin", "standout",
-                   "cross", "held", "names_keyword", "names_held", "named", "rank", "cjk",
+                   "loo", "cross", "held", "names_keyword", "names_held", "named", "rank", "cjk",
                    "short")}  # fmt: skip
         self.fixed = self._fixed(base)
 
