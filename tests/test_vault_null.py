@@ -4,6 +4,7 @@ vault — measured from its own memories, per script, once per snapshot."""
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime
 
 import numpy as np
@@ -97,3 +98,15 @@ def test_more_above_the_null_never_lowers_the_decision() -> None:
             assert model.logit(high) >= model.logit(low)
     reads = Decision(-1.0, rank=1.0, loo=0.8)
     assert reads.logit(Best(rank=0.0, semantic=0.3, keyword=0.2, loo=2.0)) == pytest.approx(0.6)
+
+
+def test_the_null_is_measured_only_when_read() -> None:
+    index, vectors = _topic_vault(80, shared=4.0)
+    shipped = rel.CALIBRATIONS["e5-small"]
+    index.prepare(shipped)  # no shipped model reads it: the indexing worker skips it
+    index.search("note text 3", vectors[3], background=np.full(3, 0.2), min_relevance=0.0,
+                 calibration=shipped)  # fmt: skip
+    assert index._nulls is None
+    reading = dataclasses.replace(shipped, same=Decision(-1.0, rank=1.0, loo=0.5))
+    index.prepare(reading)
+    assert index._nulls is not None and np.isfinite(index._nulls[0, OTHER_SCRIPT])

@@ -128,9 +128,7 @@ class _VaultSample:
     vectors: np.ndarray  # float32, one row per sampled memory
     scripts: np.ndarray  # main_script of each row
     counts: np.ndarray  # memories per script, indexed by main_script
-    # Per script (columns as counts): row 0 the mean, row 1 the standard deviation of the
-    # cosine of a memory's first chunk with its nearest other memory (nan: too few to say).
-    nulls: np.ndarray | None = None
+    memories: np.ndarray  # the memory position of each row
 
 
 @dataclass(frozen=True)
@@ -198,6 +196,7 @@ class SearchIndex:
         self._fallback = fallback
         self.backend = backend
         self._sample: _VaultSample | None = None  # built on first use (backgrounds)
+        self._nulls: np.ndarray | None = None  # the leave-one-out null per script (loo_null)
         self._damped: tuple[bytes, VectorSide] | None = None  # hubs damped (_scoring)
         self._tokens: dict[int, frozenset[str]] = {}  # best hits' keyword tokens (coverage)
 
@@ -426,6 +425,7 @@ class SearchIndex:
             coverage=parsed.coverage,
             vectors=self._scoring(hubs) if vector_ok else None,
             siblings=explain or _reads_siblings(calibration or CALIBRATIONS["default"]),
+            null=explain or _reads_loo(calibration or CALIBRATIONS["default"]),
         )
         if query_.terms is None and query_.vector is None:
             return []
@@ -486,6 +486,15 @@ class SearchIndex:
         counts[0] = counts.sum()
         return counts
 
+    def prepare(self, calibration: Calibration | None = None) -> None:
+        """Measure what a search of this snapshot reads of the whole vault (its sample of
+        unrelated notes; its leave-one-out null when ``calibration``'s decision reads it):
+        called by the engine on the indexing worker before the snapshot is published, so no
+        search pays for it."""
+        self._vault_sample()
+        if calibration is not None and _reads_loo(calibration):
+            self.loo_null(0)
+
     def _vault_sample(self) -> _VaultSample | None:
         """The vault's sample (see :class:`_VaultSample`), made once per snapshot."""
         if self._sample is None and self._vectors is not None:
@@ -503,8 +512,7 @@ class SearchIndex:
             first_rows = np.array([rows[m][0] for m in chosen.tolist()], np.int64)
             vectors = self._vectors.vectors(first_rows) if len(first_rows) else np.zeros((0, 0))
             vectors = np.asarray(vectors, np.float32)
-            nulls = self._loo_nulls(chosen, vectors, counts)
-            self._sample = _VaultSample(vectors, meta.scripts[chosen], counts, nulls)
+            self._sample = _VaultSample(vectors, meta.scripts[chosen], counts, chosen)
         return self._sample
 
     def _loo_nulls(self, chosen: np.ndarray, vectors: np.ndarray, counts: np.ndarray) -> np.ndarray:
@@ -560,11 +568,17 @@ class SearchIndex:
 
     def loo_null(self, script: int) -> tuple[float, float] | None:
         """The vault's leave-one-out null for memories of ``script`` (mean, deviation), None
-        when the vault has too few memories there to say (see :meth:`_loo_nulls`)."""
-        sample = self._vault_sample()
-        if sample is None or sample.nulls is None or not np.isfinite(sample.nulls[0, script]):
+        when the vault has too few memories there to say (see :meth:`_loo_nulls`). Measured
+        once per snapshot, when first asked (by :meth:`prepare` when a decision model reads
+        it, else by the first search explained)."""
+        if self._nulls is None:
+            sample = self._vault_sample()
+            if sample is None:
+                return None
+            self._nulls = self._loo_nulls(sample.memories, sample.vectors, sample.counts)
+        if not np.isfinite(self._nulls[0, script]):
             return None
-        return float(sample.nulls[0, script]), float(sample.nulls[1, script])
+        return float(self._nulls[0, script]), float(self._nulls[1, script])
 
     def _looked_up(self, terms: QueryTerms | None) -> bool:
         """Whether a short query's words are a name or a code to look up: its rarest word is
@@ -1028,7 +1042,7 @@ class SearchIndex:
         )
         semantic = standout_value = loo = None
         if cosine is not None and query.vector is not None:
-            null = None if cross else self.loo_null(script)
+            null = None if cross or not query.null else self.loo_null(script)
             if null is not None:
                 loo = min(STANDOUT_CAP, (float(cosine[top]) - null[0]) / null[1])
             counts = self.vault_counts()
@@ -1225,6 +1239,7 @@ class _Query:
     coverage: tuple[CoverageWord, ...] = ()  # its words as coverage counts them (query.py)
     vectors: VectorSide | None = None  # the side to score with (None: the snapshot's own)
     siblings: bool = False  # the best hit's words are compared with the next ones' (explained)
+    null: bool = False  # the best hit is measured against the vault's leave-one-out null
 
 
 @dataclass(frozen=True)
@@ -1353,6 +1368,11 @@ def _reads_siblings(models: Calibration) -> bool:
     """Whether a decision model reads a sibling's words (decision.Best.elsewhere)."""
     parts = (models.meaning, models.same, models.same_cjk, models.across, models.across_cjk)
     return any(part.elsewhere for part in parts)
+
+
+def _reads_loo(models: Calibration) -> bool:
+    """Whether a decision model reads the vault's leave-one-out null (decision.Best.loo)."""
+    return any(part.loo for part in (models.meaning, models.same, models.same_cjk))
 
 
 def _monotone(calibration: Calibration | None) -> bool:
