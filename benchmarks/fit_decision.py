@@ -29,7 +29,8 @@ Fitting, per model family (and "default" on all of them together):
 ``--extend e5-small:same_cjk`` fits nothing anew: it adds a sibling's words (``elsewhere``,
 the words the best hit lacks and a next-ranked memory holds) to a shipped model, its weight
 and the intercept chosen by the cost, and prints before and after (each half's choice on the
-other half first); ``--extend e5-small:same_cjk:loo`` adds the vault's own null instead; ``--only`` makes
+other half first); ``--extend e5-small:same_cjk:loo`` adds the vault's own null instead;
+``--only`` makes
 ``--apply`` write only the models named.
 
 Development data only (benchmarks/data and shared/eval): never a held-out set.
@@ -149,7 +150,8 @@ def collect(name: str, model: str, fresh: bool = False) -> list[Row]:
             evidence = {
                 "semantic": best.semantic, "keyword": best.keyword, "coverage": best.coverage,
                 "unknown": best.unknown, "elsewhere": best.elsewhere,
-                "margin": best.margin, "standout": best.standout, "loo": best.loo, "cross": float(best.cross),
+                "margin": best.margin, "standout": best.standout, "loo": best.loo,
+                "cross": float(best.cross),
                 "held": float(best.short), "names_keyword": best.names_keyword,
                 "names_held": float(best.names_held), "named": float(best.named),
                 "rank": float(np.log(best.rank / max(1e-12, 1 - best.rank))),
@@ -401,7 +403,8 @@ def extend(
     models = {p: getattr(base, p) for p in FEATURES}
     here = dataclasses.replace(models[part], **{feature: 0.0})
     weights = AGAINST_WEIGHTS if feature in AGAINST else FOR_WEIGHTS
-    trials = [dataclasses.replace(here, intercept=round(here.intercept + d, 3), **{feature: float(w)})
+    trials = [dataclasses.replace(here, intercept=round(here.intercept + d, 3),
+                                  **{feature: float(w)})
               for w in weights for d in SHIFTS]  # fmt: skip
 
     def best_on(blocks: list[Block]) -> Decision:
@@ -488,7 +491,8 @@ def main() -> None:
     parser.add_argument("--apply", action="store_true", help="write the fit into relevance.py")
     parser.add_argument(
         "--extend", nargs="*", default=None, metavar="FAMILY:PART[:FEATURE]",
-        help="instead of refitting: add a sibling's words (or :loo, the vault's null) to these shipped models (see extend)",
+        help="instead of refitting: add a sibling's words (or :loo, the vault's null) to "
+             "these shipped models (see extend)",
     )  # fmt: skip
     parser.add_argument(
         "--only", nargs="*", default=None, metavar="FAMILY:PART",

@@ -515,7 +515,8 @@ def explain(
         cross=bool(values.get("cross")), named=bool(values.get("named")),
         rank=_p(values.get("rank") or 0.0), best=best, coverage=own("coverage"),
         unknown=own("unknown"), elsewhere=own("elsewhere"),
-        margin=own("margin"), standout=own("standout"), loo=own("loo"), names_keyword=own("names_keyword"),
+        margin=own("margin"), standout=own("standout"), loo=own("loo"),
+        names_keyword=own("names_keyword"),
         names_held=bool(own("names_held")),
         parts={name: _p(logit) for name, logit in (parts or {}).items()}, relevance=final,
     )  # fmt: skip
