@@ -84,14 +84,17 @@ def instrument() -> list[Callable[[], None]]:
         (restore_module, "_link_no_clobber", "  link into place"),
         (restore_module, "new_file_mode", "  the new file's mode"),
         (getattr(restore_module, "tempfile", None), "mkstemp", "  mkstemp"),
-        # this code: one pass into a staging folder, one flush, a link per file
+        # this code: one pass into a staging folder, one flush, a rename per new top folder
+        # (a link per file elsewhere)
         (restore_module, "_stage", "read, check and stage (one pass)"),
         (restore_module, "_stage_one", "  write one staged file"),
         (placing, "_folder", "make and check each folder (once)"),
         (placing, "_stamp", "modes and times"),
         (restore_module, "flush_to_disk", "one flush (syncfs)"),
+        (placing, "_move_in", "move a whole new folder into place"),
         (placing, "_link", "link each file into place"),
         (restore_module, "_fsync_folder", "fsync each folder (once)"),
+        (getattr(restore_module, "Staging", None), "__exit__", "remove the staging folder"),
     ]
     return [timed(owner, name, label) for owner, name, label in steps if owner is not None]
 

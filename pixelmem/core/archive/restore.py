@@ -51,6 +51,7 @@ from pixelmem.core.archive.restore_staging import (
     Staging,
     flush_to_disk,
     missing_folders,
+    rename_no_replace,
     write_all,
 )
 from pixelmem.core.errors import PixelmemError
@@ -341,7 +342,7 @@ def _checked_entries(
 def _stage_one(source: IO[bytes], staging: Staging, dest: Path, rel: str) -> tuple[str, Path]:
     digest = hashlib.sha256()
     with _writing(dest, rel):
-        fd, path = staging.new_file()
+        fd, path = staging.new_file(rel)
     try:
         for block in _blocks(source):  # a failed read is the archive's (see _reading)
             digest.update(block)
@@ -395,19 +396,63 @@ class _Placing:
         self.report.kept.sort()
 
     def _place_all(self, todo: list[str], progress: Progress | None) -> None:
-        for rel in todo:
+        whole = self._whole_folders(todo)
+        one_by_one = [rel for rel in todo if rel.split("/", 1)[0] not in whole]
+        for rel in one_by_one:
             self._folder(rel)
+        for top in whole:
+            self._folder(top)  # the destination itself, checked and held open
         for rel in todo:
             self._stamp(rel)
         with _writing(self.dest, todo[0] if todo else ""):
             flush_to_disk(self.dest, [self.staged[rel] for rel in todo])
-        for done, rel in enumerate(todo, 1):
+        done = 0
+        for top, files in whole.items():
+            if not self._move_in(top, files):
+                one_by_one += files  # no such rename here, or the folder appeared meanwhile
+                for rel in files:
+                    self._folder(rel)
+                continue
+            done += len(files)
+            if progress:
+                progress(done, len(todo))
+        for rel in one_by_one:
             self._link(rel)
+            done += 1
             if progress:
                 progress(done, len(todo))
         for folder, fd in self._folders.items():
             with _writing(self.dest, folder):
                 _fsync_folder(fd)
+
+    def _whole_folders(self, todo: list[str]) -> dict[str, list[str]]:
+        """Top folders to move in whole: every file staged in the mirror under one is to be
+        placed (none left out: an identical or kept file is never staged there)."""
+        wanted = set(todo)
+        return {
+            top: files
+            for top, files in self.staging.mirrored.items()
+            if files and wanted.issuperset(files)
+        }
+
+    def _move_in(self, top: str, files: list[str]) -> bool:
+        """The mirrored folder ``top`` into the destination by one no-replace rename; False
+        where that cannot be done (the files are then linked one by one)."""
+        try:
+            moved = rename_no_replace(
+                self.staging.mirror_path(top), self._folders[str(self.dest)], top
+            )
+        except FileExistsError:
+            return False  # someone made the folder since the plan: file by file into it
+        except OSError:
+            with _writing(self.dest, top):
+                raise
+        if not moved:
+            return False
+        self._made += [self.dest / folder for folder in self.staging.mirror_folders[top]]
+        self._linked += files
+        self.staging.placed = True
+        return True
 
     def _undo(self) -> list[str]:
         """Take back what this restore did: each file it put in place is unlinked (only if it

@@ -48,7 +48,9 @@ def archive(tmp_path: Path) -> Path:
 
 
 def _failing_link_after(monkeypatch: pytest.MonkeyPatch, calls: int, error: BaseException) -> None:
-    """The ``calls``-th link into place (and each after it) fails with ``error``."""
+    """The ``calls``-th link into place (and each after it) fails with ``error``; folders are
+    placed file by file (as where there is no no-replace rename of a whole folder)."""
+    monkeypatch.setattr(restore_module, "rename_no_replace", lambda *args: False)
     real = restore_module._link_no_clobber
     count = [0]
 
@@ -78,11 +80,52 @@ def test_a_full_disk_while_placing_takes_every_placed_file_back(
     assert _folders(dest) == []  # the folders it made, its staging folder and .pixelmem too
 
 
+def _failing_move_after(monkeypatch: pytest.MonkeyPatch, calls: int, error: BaseException) -> None:
+    """The ``calls``-th whole folder moved into place (and each after it) fails with ``error``."""
+    real = restore_module.rename_no_replace
+    count = [0]
+
+    def move(source: Path, folder_fd: int, name: str) -> bool:
+        count[0] += 1
+        if count[0] >= calls:
+            raise error
+        return real(source, folder_fd, name)
+
+    monkeypatch.setattr(restore_module, "rename_no_replace", move)
+
+
+def test_a_full_disk_while_moving_folders_in_takes_every_placed_one_back(
+    archive: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dest = tmp_path / "dest"
+    dest.mkdir()
+    (dest / "mine.md").write_text("mine\n")
+    _failing_move_after(monkeypatch, 3, OSError(errno.ENOSPC, "No space left on device"))
+
+    with pytest.raises(BackupError, match="No space left on device"):
+        restore_backup(archive, dest)
+
+    assert _tree(dest) == {"mine.md": b"mine\n"}  # two folders had been moved in: taken back
+    assert _folders(dest) == []
+
+
 def test_ctrl_c_while_placing_leaves_a_new_destination_absent(
     archive: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     dest = tmp_path / "new" / "dest"
     _failing_link_after(monkeypatch, 7, KeyboardInterrupt())
+
+    with pytest.raises(KeyboardInterrupt):
+        restore_backup(archive, dest)
+
+    assert not (tmp_path / "new").exists()
+
+
+def test_ctrl_c_while_moving_folders_in_leaves_a_new_destination_absent(
+    archive: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dest = tmp_path / "new" / "dest"
+    _failing_move_after(monkeypatch, 2, KeyboardInterrupt())
 
     with pytest.raises(KeyboardInterrupt):
         restore_backup(archive, dest)
@@ -153,6 +196,7 @@ KILLED_MIDWAY = """
 import os, signal, sys
 from pathlib import Path
 from pixelmem.core.archive import restore
+restore.rename_no_replace = lambda *args: False  # file by file
 real = restore._link_no_clobber
 count = [0]
 def link(staged, target, folder_fd):
@@ -164,24 +208,45 @@ restore._link_no_clobber = link
 restore.restore_backup(Path(sys.argv[1]), Path(sys.argv[2]))
 """
 
+KILLED_MOVING = """
+import os, signal, sys
+from pathlib import Path
+from pixelmem.core.archive import restore
+real = restore.rename_no_replace
+count = [0]
+def move(source, folder_fd, name):
+    count[0] += 1
+    if count[0] == 3:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return real(source, folder_fd, name)
+restore.rename_no_replace = move
+restore.restore_backup(Path(sys.argv[1]), Path(sys.argv[2]))
+"""
+
 
 @pytest.mark.skipif(os.name != "posix", reason="SIGKILL")
+@pytest.mark.parametrize(
+    ("script", "placed_before"),
+    [(KILLED_MIDWAY, 14), (KILLED_MOVING, 20)],  # at the 15th link / the 3rd folder of 10
+    ids=["file by file", "whole folders"],
+)
 def test_a_killed_restore_leaves_complete_files_and_a_second_run_finishes_it(
-    archive: Path, tmp_path: Path
+    archive: Path, tmp_path: Path, script: str, placed_before: int
 ) -> None:
     source = tmp_path / "vault"
     dest = tmp_path / "dest"
-    done = subprocess.run([sys.executable, "-c", KILLED_MIDWAY, str(archive), str(dest)])
+    done = subprocess.run([sys.executable, "-c", script, str(archive), str(dest)])
     assert done.returncode == -signal.SIGKILL
 
     placed = {k: v for k, v in _tree(dest).items() if not k.startswith(".pixelmem/")}
-    assert len(placed) == 14  # killed at the 15th link
+    assert len(placed) == placed_before
     assert all(data == (source / rel).read_bytes() for rel, data in placed.items())
     assert list((dest / ".pixelmem").glob(STAGING_PREFIX + "*"))  # left by the killed one
 
     report = restore_backup(archive, dest)
 
-    assert len(report.restored) == NOTES - 14 and len(report.identical) == 14
+    assert len(report.restored) == NOTES - placed_before
+    assert len(report.identical) == placed_before
     assert _tree(dest) == _tree(source)  # the abandoned staging folder is gone too
 
 
@@ -210,9 +275,9 @@ def test_restoring_a_few_lost_notes_stages_only_those(
     staged = [0]
     real = Staging.new_file
 
-    def new_file(self: Staging) -> tuple[int, Path]:
+    def new_file(self: Staging, rel: str) -> tuple[int, Path]:
         staged[0] += 1
-        return real(self)
+        return real(self, rel)
 
     monkeypatch.setattr(Staging, "new_file", new_file)
     report = restore_backup(archive, dest, keep_existing=True)
