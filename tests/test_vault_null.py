@@ -110,3 +110,24 @@ def test_the_null_is_measured_only_when_read() -> None:
     reading = dataclasses.replace(shipped, same=Decision(-1.0, rank=1.0, loo=0.5))
     index.prepare(reading)
     assert index._nulls is not None and np.isfinite(index._nulls[0, OTHER_SCRIPT])
+
+
+class _DatabaseLike:
+    """A vector side as the PostgreSQL one offers it: a search, no matrix."""
+
+    def __init__(self, side: object) -> None:
+        self._side = side
+
+    def top_chunks(self, query: np.ndarray, k: int, allowed: object) -> object:
+        return self._side.top_chunks(query, k, allowed)  # type: ignore[attr-defined]
+
+
+def test_a_database_side_gives_the_same_null_through_its_search() -> None:
+    index, vectors = _topic_vault(60, shared=2.0)
+    probes = vectors[:40].astype(np.float32)
+    mine = np.arange(40)
+    owners = index._catalog.owners
+    local = index._nearest_others(probes, mine, owners)
+    index._vectors = _DatabaseLike(index._vectors)  # type: ignore[assignment]
+    searched = index._nearest_others(probes, mine, owners)
+    assert searched == pytest.approx(local, abs=1e-5)
