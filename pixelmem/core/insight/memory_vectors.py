@@ -7,11 +7,14 @@ the same "document vector" :meth:`SearchIndex.related` uses.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from pixelmem.core.index.search import SearchIndex
 from pixelmem.core.step_aside import step_aside
+
+if TYPE_CHECKING:  # not imported at run time: the map's child process needs none of it
+    from pixelmem.core.index.search import SearchIndex
 
 
 @dataclass(frozen=True)

@@ -28,11 +28,13 @@ import numpy as np
 
 from pixelmem.core.files.atomic import atomic_write_text
 from pixelmem.core.files.permissions import make_private_dirs
+from pixelmem.core.insight.apart import run_apart
 from pixelmem.core.insight.map_clusters import choose_clusters, cluster_keywords, label_terms
 from pixelmem.core.insight.map_layout import layout, place_new
 from pixelmem.core.insight.memory_vectors import MemoryVectors, memory_vectors
 from pixelmem.core.paths import appdata_dir
 from pixelmem.core.step_aside import step_aside
+from pixelmem.core.vault.gc_pause import collector_paused
 
 if TYPE_CHECKING:
     from pixelmem.core.index.engine import Engine
@@ -130,6 +132,12 @@ def fingerprint(vector: np.ndarray) -> str:
     return hashlib.blake2b(rounded.tobytes(), digest_size=6).hexdigest()
 
 
+def fingerprints(vectors: np.ndarray) -> tuple[str, ...]:
+    """:func:`fingerprint` of every row (30k hashes: run in the map's child process, see
+    core/insight/apart)."""
+    return tuple(fingerprint(v) for v in vectors)
+
+
 def build_map(
     vectors: MemoryVectors,
     text_of: Callable[[str], str],
@@ -144,7 +152,7 @@ def build_map(
     ``text_of(memory_id)`` gives the text cluster keywords are taken from; ``terms_cache``
     (keyed by id and fingerprint) saves tokenising unchanged memories again.
     """
-    fps = tuple(fingerprint(v) for v in vectors.vectors)
+    fps = run_apart(fingerprints, vectors.vectors)
     xy, placed = _positions(vectors, fps, model_id, previous, seed)
     base = SemanticMap(model_id, seed, vectors.ids, xy, fps, np.zeros(len(fps), np.int32))
     return _with_clusters(base, text_of, terms_cache, placed)
@@ -169,7 +177,7 @@ def _positions(
     fresh = [i for i, mid in enumerate(vectors.ids) if mid not in kept]
     placed = (previous.placed_since_layout if previous is not None and kept else 0) + len(fresh)
     if not kept or placed > RELAYOUT_SHARE * n:
-        return layout(vectors.vectors, seed=seed), 0
+        return run_apart(layout, vectors.vectors, seed=seed), 0
     xy = np.zeros((n, 2), np.float32)
     rows = [i for i, mid in enumerate(vectors.ids) if mid in kept]
     xy[rows] = np.array([kept[vectors.ids[i]] for i in rows], np.float32)
@@ -185,16 +193,9 @@ def _with_clusters(
     terms_cache: dict[tuple[str, str], set[str]] | None,
     placed: int,
 ) -> SemanticMap:
-    labels = choose_clusters(base.xy, seed=base.seed)
+    labels = run_apart(choose_clusters, base.xy, seed=base.seed)
     cache = terms_cache if terms_cache is not None else {}
-    terms = []
-    for number, (mid, fp) in enumerate(zip(base.ids, base.fingerprints, strict=True)):
-        key = (mid, fp)
-        if key not in cache:
-            if number % 256 == 0:
-                step_aside()  # a search someone is typing goes first (core/step_aside)
-            cache[key] = label_terms(text_of(mid))
-        terms.append(cache[key])
+    terms = _terms(base, text_of, cache)
     live = set(zip(base.ids, base.fingerprints, strict=True))
     for key in [key for key in cache if key not in live]:
         del cache[key]  # edited or deleted memories
@@ -215,6 +216,24 @@ def _with_clusters(
         tuple(info),
         placed,
     )
+
+
+def _terms(
+    base: SemanticMap, text_of: Callable[[str], str], cache: dict[tuple[str, str], set[str]]
+) -> list[set[str]]:
+    """Each point's label words, from ``cache`` or its text. The sets made live on in the
+    cache: the collector is paused while they are made and they are frozen after (a full
+    collection walking 30k new sets held the GIL 29 ms on the map's worker, bench_ui --why)."""
+    terms = []
+    with collector_paused(keep=True):
+        for number, (mid, fp) in enumerate(zip(base.ids, base.fingerprints, strict=True)):
+            key = (mid, fp)
+            if key not in cache:
+                if number % 256 == 0:
+                    step_aside()  # a search someone is typing goes first (core/step_aside)
+                cache[key] = label_terms(text_of(mid))
+            terms.append(cache[key])
+    return terms
 
 
 class MapStore:

@@ -1,5 +1,6 @@
 """widget_types makes PySide's lazily made types (and their enums) on the thread importing it,
-so a paint on the GUI thread that meets a QtGui or QtCore class first makes no enum there."""
+so a paint on the GUI thread that meets a QtGui or QtCore class (or the ``Qt`` namespace's
+enums) first makes no enum there."""
 
 from __future__ import annotations
 
@@ -21,11 +22,12 @@ if sys.argv[1] == "ahead":
     worker.start()
     worker.join()
 before = len(made)
-from PySide6.QtCore import QItemSelectionModel
+from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtGui import QPainterPath, QPalette, QTextOption
 
 QPalette.ColorRole.Base, QTextOption.WrapMode.WordWrap, QPainterPath().fillRule()
 QItemSelectionModel.SelectionFlag.Select
+Qt.GlobalColor.black, Qt.PenStyle.NoPen, Qt.AlignmentFlag.AlignLeft  # a paint's first use
 print(len(made) - before)
 """
 
