@@ -33,7 +33,9 @@ Fitting, per model family (and "default" on all of them together):
 
 ``--extend e5-small:same_cjk`` fits nothing anew: it adds a sibling's words (``elsewhere``,
 the words the best hit lacks and a next-ranked memory holds) to a shipped model, its weight
-and the intercept chosen by the cost, and prints before and after; ``--only`` makes
+and the intercept chosen by the cost, and prints before and after (each half's choice on the
+other half first); ``--extend e5-small:same_cjk:loo`` adds the vault's own null instead;
+``--only`` makes
 ``--apply`` write only the models named.
 
 Development data only (benchmarks/data and shared/eval): never a held-out set.
@@ -79,11 +81,11 @@ SHOWN = {"floor_bilingual": 0.10, "personal_bilingual": 0.15, "names_bilingual":
          # the code that showed 14 of these 100 showed 4 of those.
          "unans_en_700": 0.14}  # fmt: skip
 FEATURES = {
-    "meaning": ("semantic", "standout", "short"),
+    "meaning": ("semantic", "standout", "loo", "short"),
     # English questions: a sibling's words gave no decision that hides fewer XQuAD en answers
     # at as many EN-700 shown (calib5: the frontier is the same): not read there.
-    "same": ("rank", "coverage", "margin", "standout", "short", "unknown"),
-    "same_cjk": ("rank", "coverage", "margin", "standout", "short", "unknown", "elsewhere"),
+    "same": ("rank", "coverage", "margin", "standout", "loo", "short", "unknown"),
+    "same_cjk": ("rank", "coverage", "margin", "standout", "loo", "short", "unknown", "elsewhere"),
     "across": ("rank", "coverage", "margin", "standout", "short"),
     "across_cjk": ("rank", "coverage", "margin", "standout", "short"),
 }
@@ -153,7 +155,8 @@ def collect(name: str, model: str, fresh: bool = False) -> list[Row]:
             evidence = {
                 "semantic": best.semantic, "keyword": best.keyword, "coverage": best.coverage,
                 "unknown": best.unknown, "elsewhere": best.elsewhere,
-                "margin": best.margin, "standout": best.standout, "cross": float(best.cross),
+                "margin": best.margin, "standout": best.standout, "loo": best.loo,
+                "cross": float(best.cross),
                 "held": float(best.short), "names_keyword": best.names_keyword,
                 "names_held": float(best.names_held), "named": float(best.named),
                 "rank": float(np.log(best.rank / max(1e-12, 1 - best.rank))),
@@ -210,7 +213,7 @@ class Block:
         get = lambda key: np.array([r.evidence.get(key, np.nan) for r in kept], np.float64)  # noqa: E731
         self.x = {key: get(key) for key in
                   ("semantic", "keyword", "coverage", "unknown", "elsewhere", "margin", "standout",
-                   "cross", "held", "names_keyword", "names_held", "named", "rank", "cjk",
+                   "loo", "cross", "held", "names_keyword", "names_held", "named", "rank", "cjk",
                    "short")}  # fmt: skip
         self.fixed = self._fixed(base)
 
@@ -385,27 +388,45 @@ def choose(blocks: list[Block], base: Calibration) -> dict[str, Decision]:
 
 
 AGAINST_WEIGHTS = np.round(np.arange(-10.0, 0.0001, 0.5), 1)  # tried by :func:`extend`
+FOR_WEIGHTS = np.round(np.arange(0.0, 3.0001, 0.1), 1)  # the same for evidence for (loo)
 
 
-def extend(family: str, members: list[list[Row]], part: str) -> Decision:
-    """The shipped model ``part`` of ``family`` with the evidence against it its shipped
-    weights lack (``elsewhere``: a sibling's words) added: that weight (over
-    :data:`AGAINST_WEIGHTS`) and the intercept (over :data:`SHIFTS`) where :func:`cost` is
-    least, every other weight and model as shipped. Adding one piece of evidence to a tuned
-    decision moves two numbers, not all of them (a refit of every model moves the ones the new
-    evidence does not touch, and their targets with them)."""
+def extend(
+    family: str, members: list[list[Row]], part: str, feature: str = "elsewhere"
+) -> Decision:
+    """The shipped model ``part`` of ``family`` with one piece of evidence its shipped weights
+    lack added (``feature``: ``elsewhere``, a sibling's words, over :data:`AGAINST_WEIGHTS`;
+    ``loo``, the vault's own null, over :data:`FOR_WEIGHTS`): that weight and the intercept
+    (over :data:`SHIFTS`) where :func:`cost` is least, every other weight and model as
+    shipped. Adding one piece of evidence to a tuned decision moves two numbers, not all of
+    them (a refit of every model moves the ones the new evidence does not touch, and their
+    targets with them). The choice made on each half of the questions is printed on the other
+    half first (two-fold cross-validation), against the shipped model on that half."""
     from pixelmem.core.index.relevance import CALIBRATIONS
 
     base = CALIBRATIONS[family]
-    blocks = [Block(rows, base) for rows in members]
     models = {p: getattr(base, p) for p in FEATURES}
-    here = dataclasses.replace(models[part], elsewhere=0.0)
-    trials = [dataclasses.replace(here, intercept=round(here.intercept + d, 3), elsewhere=float(w))
-              for w in AGAINST_WEIGHTS for d in SHIFTS]  # fmt: skip
-    costs = [cost(blocks, {**models, part: t}) for t in trials]
-    chosen = trials[int(np.argmin(costs))]
-    report(blocks, {**models, part: here}, f"{part} as shipped, without a sibling's words")
-    report(blocks, {**models, part: chosen}, f"{part} with them: {short_form(chosen)}")
+    here = dataclasses.replace(models[part], **{feature: 0.0})
+    weights = AGAINST_WEIGHTS if feature in AGAINST else FOR_WEIGHTS
+    trials = [dataclasses.replace(here, intercept=round(here.intercept + d, 3),
+                                  **{feature: float(w)})
+              for w in weights for d in SHIFTS]  # fmt: skip
+
+    def best_on(blocks: list[Block]) -> Decision:
+        costs = [cost(blocks, {**models, part: t}) for t in trials]
+        return trials[int(np.argmin(costs))]
+
+    halves = [[Block([r for r in rows if half_of(r) == h], base) for rows in members]
+              for h in (0, 1)]  # fmt: skip
+    for seen, unseen in ((0, 1), (1, 0)):
+        picked = best_on(halves[seen])
+        report(halves[unseen], {**models, part: here}, f"half {unseen}: {part} as shipped")
+        report(halves[unseen], {**models, part: picked},
+               f"half {unseen}, {feature} chosen on half {seen}: {short_form(picked)}")  # fmt: skip
+    blocks = [Block(rows, base) for rows in members]
+    chosen = best_on(blocks)
+    report(blocks, {**models, part: here}, f"{part} as shipped, without {feature}")
+    report(blocks, {**models, part: chosen}, f"{part} with it: {short_form(chosen)}")
     return chosen
 
 
@@ -474,8 +495,9 @@ def main() -> None:
     parser.add_argument("--fresh", action="store_true")
     parser.add_argument("--apply", action="store_true", help="write the fit into relevance.py")
     parser.add_argument(
-        "--extend", nargs="*", default=None, metavar="FAMILY:PART",
-        help="instead of refitting: add a sibling's words to these shipped models (see extend)",
+        "--extend", nargs="*", default=None, metavar="FAMILY:PART[:FEATURE]",
+        help="instead of refitting: add a sibling's words (or :loo, the vault's null) to "
+             "these shipped models (see extend)",
     )  # fmt: skip
     parser.add_argument(
         "--only", nargs="*", default=None, metavar="FAMILY:PART",
@@ -495,11 +517,11 @@ def main() -> None:
 
         grouped = families(table)
         for target in args.extend:
-            family, part = target.split(":")
-            print(f"\n[{family}] {part}")
+            family, part, *feature = target.split(":")
+            print(f"\n[{family}] {part} {' '.join(feature)}")
             models = fitted.setdefault(family, {p: getattr(CALIBRATIONS[family], p)
                                                 for p in FEATURES})  # fmt: skip
-            models[part] = extend(family, grouped[family], part)
+            models[part] = extend(family, grouped[family], part, *feature)
         if args.apply:
             apply(fitted)
         return

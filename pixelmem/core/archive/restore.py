@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import hashlib
+import io
 import os
 import shutil
 import tarfile
@@ -156,12 +157,26 @@ def _members(
 
 def _opener(tar: tarfile.TarFile, member: tarfile.TarInfo) -> Callable[[], IO[bytes]]:
     def open_member() -> IO[bytes]:
+        if member.isreg() and not member.issparse() and member.size <= _BLOCK:
+            return io.BytesIO(_small_member_bytes(tar, member))
         handle = tar.extractfile(member)
         if handle is None:
             raise BackupError(f"{member.name} has no data")
         return handle
 
     return open_member
+
+
+def _small_member_bytes(tar: tarfile.TarFile, member: tarfile.TarInfo) -> bytes:
+    """A small regular member's bytes in one read where they start in the archive: what
+    ``extractfile`` reads too, without its two reader objects per member (~8 µs each; a
+    tenth of reading a 50,000-note archive)."""
+    assert tar.fileobj is not None
+    tar.fileobj.seek(member.offset_data)
+    data = tar.fileobj.read(member.size)
+    if len(data) != member.size:
+        raise tarfile.ReadError("unexpected end of data")
+    return data
 
 
 def _sha256(handle: IO[bytes]) -> str:
@@ -249,17 +264,45 @@ def _plan(entries: dict[str, FileEntry], dest: Path, report: RestoreReport) -> l
     """Sort entries into new (``report.restored``), identical, and conflicts (returned)."""
     conflicts = []
     inside = _Inside(dest)
+    absent = _Absent(dest)
     for path, entry in sorted(entries.items()):
         target = dest / path
         if not inside(target.parent):
             raise BackupError(f"{path} would be written outside {dest} (a symlinked folder?)")
-        if not os.path.lexists(target):
+        if absent(path):
             report.restored.append(path)
         elif target.is_file() and not target.is_symlink() and _file_sha256(target) == entry.sha256:
             report.identical.append(path)
         else:
             conflicts.append(path)
     return conflicts
+
+
+class _Absent:
+    """Whether a relative path is free in ``dest``: a file in a folder that is not there is
+    known to be free without a look of its own (a restore into a new folder: an ``lstat`` per
+    folder, not per file). A folder made after its look is caught when placing: a link or a
+    rename never replaces."""
+
+    def __init__(self, dest: Path) -> None:
+        self.dest = dest
+        self._folders: dict[str, bool] = {"": True}
+
+    def __call__(self, rel: str) -> bool:
+        if not self._folder_exists(rel.rpartition("/")[0]):
+            return True
+        return not os.path.lexists(self.dest / rel)
+
+    def _folder_exists(self, folder: str) -> bool:
+        unknown: list[str] = []  # the folder and its parents not looked at yet, innermost first
+        while folder not in self._folders:
+            unknown.append(folder)
+            folder = folder.rpartition("/")[0]
+        found = self._folders[folder]
+        for folder in reversed(unknown):  # no recursion: a vault may be 2,000 folders deep
+            found = found and os.path.lexists(self.dest / folder)
+            self._folders[folder] = found
+        return found
 
 
 class _Inside:
@@ -299,6 +342,7 @@ def _stage(
     staged: dict[str, Path] = {}
     bad: list[str] = []
     manifest_bytes: bytes | None = None
+    absent = _Absent(dest)
     with _reading(archive):
         for member, reader in _members(archive, progress):
             problem = member_problem(member)
@@ -316,7 +360,7 @@ def _stage(
                 hashes[member.name] = ""
             else:
                 rel = member.name[len(FILES_PREFIX) :]
-                if replacing or not os.path.lexists(dest / rel):
+                if replacing or absent(rel):
                     hashes[member.name], staged[rel] = _stage_one(reader(), staging, dest, rel)
                 else:  # there already: the plan compares it, and it is not to be replaced
                     hashes[member.name] = _sha256(reader())

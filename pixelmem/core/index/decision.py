@@ -27,6 +27,12 @@ best of them answers at all is read from more than its level of evidence (:class
   (``sqrt(2 ln N)``). Across languages a multilingual model's cosines sit lower and closer
   together, and the level alone cannot tell the right note from the others; its standing out
   of its vault can.
+* **loo**: how far the best hit's cosine stands above the vault's own leave-one-out null, in
+  its deviations: the cosine of a memory of this vault with its nearest *other* memory
+  (sampled at index time, per script; SearchIndex.loo_null). That is what a question about a
+  thing this vault does not hold, answered by a sibling, scores in THIS vault: high in a vault
+  of one topic's articles, low in one of unrelated notes. None (read as 0) under
+  search.LOO_MIN memories in the script and for a best hit in another script.
 
 The decision is the largest logit of the models that apply (evidence combines: a side that has
 nothing to say does not count against the other):
@@ -80,6 +86,7 @@ class Decision:
     short: float = 0.0
     unknown: float = 0.0
     elsewhere: float = 0.0
+    loo: float = 0.0
 
     def logit(self, best: Best) -> float:
         return float(
@@ -93,6 +100,7 @@ class Decision:
             + self.short * best.short_query
             + self.unknown * best.unknown
             + self.elsewhere * best.elsewhere
+            + self.loo * (best.loo or 0.0)
         )
 
     def monotone(self) -> bool:
@@ -103,6 +111,7 @@ class Decision:
             self.coverage,
             self.margin,
             self.standout,
+            self.loo,
         )
         return all(w >= 0 for w in weights)
 
@@ -143,6 +152,7 @@ class Best:
     elsewhere: float = 0.0  # Σ idf² of those it lacks and a next-ranked memory holds / of all
     margin: float = MARGIN_CAP  # its rank logit less the next other memory's, capped
     standout: float | None = None  # (cosine − vault median) / vault MAD − sqrt(2 ln N)
+    loo: float | None = None  # (cosine − vault's leave-one-out null) / its deviation
     cross: bool = False  # in another script than the query
     held: bool = False  # a short query whose every word it holds
     names_keyword: float | None = None  # the keyword evidence of the question's names

@@ -296,6 +296,7 @@ class Engine:
             if self._wants_database() and self._store is None and self.backend_error:
                 report.semantic_error = self.backend_error
                 self._indexer = None  # try the server again next time
+            index.prepare(self._calibration_of(indexer.embedder))  # on the worker, not a search
             self._snapshot, self._report = (index, indexer.embedder), report
             self._saved, self.index_ready = None, True
             if self._should_save(index, report, indexer):
@@ -323,6 +324,7 @@ class Engine:
         with self._build_lock:
             if self._snapshot is not None:
                 return False
+            saved.index.prepare(self._calibration_of(embedder))
             self._saved, self._on_disk, self._saved_ns = saved, saved.index, saved.saved_ns
             self._snapshot = (saved.index, embedder)
         if check_files and vault_state.unchanged(self.vault, saved.files):

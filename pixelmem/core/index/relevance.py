@@ -444,6 +444,7 @@ class Evidence:
     relevance: float  # the score
     hub: float = 0.0  # taken off the cosine: its chunk is close to every question (hubs.py)
     elsewhere: float | None = None  # best hit: Σ idf² of query words it lacks, a sibling holds
+    loo: float | None = None  # best hit: deviations above the vault's leave-one-out null
 
     def lines(self) -> list[str]:
         """The evidence in a few lines of words, for a person."""
@@ -481,6 +482,8 @@ class Evidence:
             facts.append(f"margin {self.margin:.2f}")
         if self.standout is not None:
             facts.append(f"standout {self.standout:.2f}")
+        if self.loo is not None:
+            facts.append(f"above the vault's nearest-other null {self.loo:.2f}")
         if self.names_keyword is not None:
             held = "all held" if self.names_held else "not all held"
             facts.append(f"names {self.names_keyword:.2f} ({held})")
@@ -512,7 +515,8 @@ def explain(
         cross=bool(values.get("cross")), named=bool(values.get("named")),
         rank=_p(values.get("rank") or 0.0), best=best, coverage=own("coverage"),
         unknown=own("unknown"), elsewhere=own("elsewhere"),
-        margin=own("margin"), standout=own("standout"), names_keyword=own("names_keyword"),
+        margin=own("margin"), standout=own("standout"), loo=own("loo"),
+        names_keyword=own("names_keyword"),
         names_held=bool(own("names_held")),
         parts={name: _p(logit) for name, logit in (parts or {}).items()}, relevance=final,
     )  # fmt: skip

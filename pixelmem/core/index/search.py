@@ -37,7 +37,7 @@ import numpy as np
 from pixelmem.core.index import numpy_pieces
 from pixelmem.core.index.catalog import Catalog, MemoryChunks, as_utc
 from pixelmem.core.index.chunking import Chunk
-from pixelmem.core.index.decision import MARGIN_CAP, Best, decide, finish, standout
+from pixelmem.core.index.decision import MARGIN_CAP, STANDOUT_CAP, Best, decide, finish, standout
 from pixelmem.core.index.hubs import HubMeasure
 from pixelmem.core.index.keyword_index import _POSITIVE, token_hashes
 from pixelmem.core.index.keyword_side import LocalKeywordSide
@@ -45,6 +45,7 @@ from pixelmem.core.index.query import CoverageWord, ParsedQuery, parse_query
 from pixelmem.core.index.relevance import (
     CALIBRATIONS,
     DEFAULT_MIN_RELEVANCE,
+    MIN_SPREAD,
     Calibration,
     Evidence,
     blend,
@@ -85,6 +86,12 @@ LOOKUP_HOLDERS = 3
 LOOKUP_SHARE = 0.02
 WEAKER_FLOOR = 0.1  # the least relevance of a hit listed below the floor as a weaker one
 VAULT_SAMPLE = 256  # memories per script whose median cosine says where "unrelated" sits
+# The vault's own null (leave-one-out): up to this many sampled memories per script ask the vault
+# for their nearest other memory; under LOO_MIN memories in a script it cannot say (None).
+LOO_PROBES = 150
+LOO_MIN = 30
+LOO_DEPTH = 24  # chunks asked for per probe: enough to pass its own memory's chunks
+LOO_BATCH = 32  # probes per matrix product (32 × 100k chunks: 13 MB of cosines)
 DEFAULT_SPREAD = 0.1  # of 1 − median: the spread of unrelated cosines when none is measured
 _NONE = -np.inf
 _NO_POSITIONS = np.zeros(0, np.int64)
@@ -121,6 +128,7 @@ class _VaultSample:
     vectors: np.ndarray  # float32, one row per sampled memory
     scripts: np.ndarray  # main_script of each row
     counts: np.ndarray  # memories per script, indexed by main_script
+    memories: np.ndarray  # the memory position of each row
 
 
 @dataclass(frozen=True)
@@ -188,6 +196,7 @@ class SearchIndex:
         self._fallback = fallback
         self.backend = backend
         self._sample: _VaultSample | None = None  # built on first use (backgrounds)
+        self._nulls: np.ndarray | None = None  # the leave-one-out null per script (loo_null)
         self._damped: tuple[bytes, VectorSide] | None = None  # hubs damped (_scoring)
         self._tokens: dict[int, frozenset[str]] = {}  # best hits' keyword tokens (coverage)
 
@@ -416,6 +425,7 @@ class SearchIndex:
             coverage=parsed.coverage,
             vectors=self._scoring(hubs) if vector_ok else None,
             siblings=explain or _reads_siblings(calibration or CALIBRATIONS["default"]),
+            null=explain or _reads_loo(calibration or CALIBRATIONS["default"]),
             margins=explain,
         )
         if query_.terms is None and query_.vector is None:
@@ -477,6 +487,15 @@ class SearchIndex:
         counts[0] = counts.sum()
         return counts
 
+    def prepare(self, calibration: Calibration | None = None) -> None:
+        """Measure what a search of this snapshot reads of the whole vault (its sample of
+        unrelated notes; its leave-one-out null when ``calibration``'s decision reads it):
+        called by the engine on the indexing worker before the snapshot is published, so no
+        search pays for it."""
+        self._vault_sample()
+        if calibration is not None and _reads_loo(calibration):
+            self.loo_null(0)
+
     def _vault_sample(self) -> _VaultSample | None:
         """The vault's sample (see :class:`_VaultSample`), made once per snapshot."""
         if self._sample is None and self._vectors is not None:
@@ -493,10 +512,74 @@ class SearchIndex:
             chosen = chosen[np.array([len(rows[m]) > 0 for m in chosen.tolist()], bool)]
             first_rows = np.array([rows[m][0] for m in chosen.tolist()], np.int64)
             vectors = self._vectors.vectors(first_rows) if len(first_rows) else np.zeros((0, 0))
-            self._sample = _VaultSample(
-                np.asarray(vectors, np.float32), meta.scripts[chosen], counts
-            )
+            vectors = np.asarray(vectors, np.float32)
+            self._sample = _VaultSample(vectors, meta.scripts[chosen], counts, chosen)
         return self._sample
+
+    def _loo_nulls(self, chosen: np.ndarray, vectors: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        """What "a question this vault does not hold, answered by a sibling" scores here: for
+        up to :data:`LOO_PROBES` sampled memories per script, the cosine of the memory's first
+        chunk with its nearest *other* memory (leave-one-out), the mean and standard deviation
+        per script (nan under :data:`LOO_MIN` memories). A vault of one topic's articles gets a
+        high null, a vault of unrelated notes a low one; the query's best hit is measured
+        against it (Best.loo). Bounded: at most LOO_PROBES · scripts top-k passes, once per
+        snapshot, through the vector side's own search (the PostgreSQL side too)."""
+        nulls = np.full((2, len(_SCRIPTS)), np.nan)
+        if self._vectors is None:
+            return nulls
+        owners = self._catalog.owners
+        scripts = self._catalog.meta.scripts[chosen]
+        for script in _SCRIPTS[1:]:
+            mine = np.flatnonzero(scripts == script)
+            if counts[script] < LOO_MIN or len(mine) < LOO_MIN:
+                continue
+            mine = mine[:: max(1, len(mine) // LOO_PROBES)][:LOO_PROBES]
+            best = self._nearest_others(vectors[mine], chosen[mine], owners)
+            if len(best) >= LOO_MIN:
+                nulls[:, script] = np.mean(best), max(MIN_SPREAD, float(np.std(best)))
+        return nulls
+
+    def _nearest_others(
+        self, probes: np.ndarray, mine: np.ndarray, owners: np.ndarray
+    ) -> list[float]:
+        """Each probe's cosine with the nearest chunk of another memory than its own (``mine``):
+        one matrix product per batch on a local side, the side's own search otherwise."""
+        side = self._vectors
+        assert side is not None
+        matrix = getattr(side, "matrix", None)
+        if matrix is None:  # a database side: ask it
+            best = []
+            for probe, own in zip(probes, mine.tolist(), strict=True):
+                ids, top = side.top_chunks(probe, LOO_DEPTH, None)
+                other = owners[np.asarray(ids, np.int64)] != own
+                if other.any():
+                    best.append(float(np.asarray(top)[other][0]))
+            return best
+        alive = getattr(side, "alive", None)
+        owners = side.owners if hasattr(side, "owners") else owners
+        rows = min(len(owners), len(matrix))
+        out: list[float] = []
+        for start in range(0, len(probes), LOO_BATCH):
+            cosines = probes[start : start + LOO_BATCH] @ matrix[:rows].T
+            cosines[owners[None, :] == mine[start : start + LOO_BATCH, None]] = -np.inf
+            if alive is not None:
+                cosines[:, ~alive[:rows]] = -np.inf
+            out.extend(float(v) for v in cosines.max(axis=1) if np.isfinite(v))
+        return out
+
+    def loo_null(self, script: int) -> tuple[float, float] | None:
+        """The vault's leave-one-out null for memories of ``script`` (mean, deviation), None
+        when the vault has too few memories there to say (see :meth:`_loo_nulls`). Measured
+        once per snapshot, when first asked (by :meth:`prepare` when a decision model reads
+        it, else by the first search explained)."""
+        if self._nulls is None:
+            sample = self._vault_sample()
+            if sample is None:
+                return None
+            self._nulls = self._loo_nulls(sample.memories, sample.vectors, sample.counts)
+        if not np.isfinite(self._nulls[0, script]):
+            return None
+        return float(self._nulls[0, script]), float(self._nulls[1, script])
 
     def _looked_up(self, terms: QueryTerms | None) -> bool:
         """Whether a short query's words are a name or a code to look up: its rarest word is
@@ -917,6 +1000,8 @@ class SearchIndex:
                    "elsewhere": np.full(n, best.elsewhere)}  # fmt: skip
         if best.standout is not None:
             values["standout"] = np.full(n, best.standout)
+        if best.loo is not None:
+            values["loo"] = np.full(n, best.loo)
         if best.names_keyword is not None:
             values |= {"names_keyword": np.full(n, best.names_keyword),
                        "names_held": np.full(n, float(best.names_held))}  # fmt: skip
@@ -958,8 +1043,11 @@ class SearchIndex:
         certain = unlisted <= listed[top] and (  # a tie at the top is as arbitrary as at the cut
             not reads_margin or unlisted < second or listed[top] - unlisted >= MARGIN_CAP
         )
-        semantic = standout_value = None
+        semantic = standout_value = loo = None
         if cosine is not None and query.vector is not None:
+            null = None if cross or not query.null else self.loo_null(script)
+            if null is not None:
+                loo = min(STANDOUT_CAP, (float(cosine[top]) - null[0]) / null[1])
             counts = self.vault_counts()
             standout_value = standout(
                 float(cosine[top]), float(query.background[0, script]),
@@ -980,7 +1068,7 @@ class SearchIndex:
             rank=float(listed[top]), semantic=semantic,
             keyword=None if keyword is None else float(keyword[top]),
             coverage=coverage, unknown=unknown, elsewhere=elsewhere, margin=margin,
-            standout=standout_value,
+            standout=standout_value, loo=loo,
             cross=cross, held=bool(query.short and short[top] > 0),
             names_keyword=None if names is None else float(names[0][top]),
             names_held=names is not None and bool(names[1][top]),
@@ -1154,6 +1242,7 @@ class _Query:
     coverage: tuple[CoverageWord, ...] = ()  # its words as coverage counts them (query.py)
     vectors: VectorSide | None = None  # the side to score with (None: the snapshot's own)
     siblings: bool = False  # the best hit's words are compared with the next ones' (explained)
+    null: bool = False  # the best hit is measured against the vault's leave-one-out null
     # The best hit's margin made certain whatever the decision reads (explained): evidence a
     # fit learns from must not depend on the models it replaces (fit_decision --fresh).
     margins: bool = False
@@ -1285,6 +1374,11 @@ def _reads_siblings(models: Calibration) -> bool:
     """Whether a decision model reads a sibling's words (decision.Best.elsewhere)."""
     parts = (models.meaning, models.same, models.same_cjk, models.across, models.across_cjk)
     return any(part.elsewhere for part in parts)
+
+
+def _reads_loo(models: Calibration) -> bool:
+    """Whether a decision model reads the vault's leave-one-out null (decision.Best.loo)."""
+    return any(part.loo for part in (models.meaning, models.same, models.same_cjk))
 
 
 def _monotone(calibration: Calibration | None) -> bool:

@@ -1,0 +1,133 @@
+"""The vault's own leave-one-out null (search.SearchIndex.loo_null, decision.Best.loo):
+what a question about a thing the vault does not hold, answered by a sibling, scores in THIS
+vault — measured from its own memories, per script, once per snapshot."""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import UTC, datetime
+
+import numpy as np
+import pytest
+
+from pixelmem.core.index import relevance as rel
+from pixelmem.core.index.chunking import Chunk
+from pixelmem.core.index.decision import Best, Decision
+from pixelmem.core.index.scripts import CJK_SCRIPT, OTHER_SCRIPT
+from pixelmem.core.index.search import LOO_MIN, SearchIndex
+from pixelmem.core.vault.memory import Memory
+
+
+def _vault(n: int, vectors: np.ndarray, word: str = "note") -> SearchIndex:
+    now = datetime(2024, 1, 1, tzinfo=UTC)
+    memories = {
+        f"m{i}": Memory(id=f"m{i}", title=f"{word} {i}", body=f"{word} text {i}", topics=[],
+                        created=now, updated=now)
+        for i in range(n)
+    }  # fmt: skip
+    chunks = [
+        Chunk(memory_id=f"m{i}", index=0, start=0, end=len(memories[f"m{i}"].body),
+              text=memories[f"m{i}"].body)
+        for i in range(n)
+    ]  # fmt: skip
+    return SearchIndex.build(chunks, vectors.astype(np.float32), memories)
+
+
+def _unit(rows: np.ndarray) -> np.ndarray:
+    return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+
+def _topic_vault(n: int, shared: float, seed: int = 3) -> tuple[SearchIndex, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    direction = np.zeros(32)
+    direction[0] = shared  # every note of the vault leans one way: one topic
+    vectors = _unit(direction + rng.normal(size=(n, 32)))
+    return _vault(n, vectors), vectors
+
+
+def test_a_one_topic_vault_has_a_higher_null_than_one_of_unrelated_notes() -> None:
+    topic, _ = _topic_vault(80, shared=4.0)
+    scattered, _ = _topic_vault(80, shared=0.0)
+    high, low = topic.loo_null(OTHER_SCRIPT), scattered.loo_null(OTHER_SCRIPT)
+    assert high is not None and low is not None
+    assert high[0] > low[0] + 0.2
+    assert topic.loo_null(CJK_SCRIPT) is None  # no Chinese memory: nothing to say
+
+
+def test_the_null_leaves_each_memory_out() -> None:
+    _, vectors = _topic_vault(60, shared=0.0)
+    twice = np.concatenate([vectors, vectors])  # every note has an identical twin
+    index = _vault(120, twice)
+    null = index.loo_null(OTHER_SCRIPT)
+    assert null is not None and null[0] == pytest.approx(1.0, abs=1e-4)  # the twin, not itself
+    single = _vault(60, vectors).loo_null(OTHER_SCRIPT)
+    assert single is not None and single[0] < 0.9  # without twins: the nearest other note
+
+
+def test_a_small_vault_falls_back_to_the_prior() -> None:
+    index, _ = _topic_vault(LOO_MIN - 1, shared=4.0)
+    assert index.loo_null(OTHER_SCRIPT) is None
+    rng = np.random.default_rng(5)
+    query = _unit(rng.normal(size=(1, 32)))[0]
+    hits = index.search("note text", query, background=np.full(3, 0.2), explain=True,
+                        min_relevance=0.0, calibration=rel.CALIBRATIONS["e5-small"])  # fmt: skip
+    assert hits[0].evidence is not None and hits[0].evidence.loo is None
+
+
+def test_the_best_hit_is_measured_against_its_vaults_null() -> None:
+    index, vectors = _topic_vault(80, shared=4.0)
+    null = index.loo_null(OTHER_SCRIPT)
+    assert null is not None
+    query = vectors[7]
+    hits = index.search("note text 7", query, background=np.full(3, 0.2), explain=True,
+                        min_relevance=0.0, calibration=rel.CALIBRATIONS["e5-small"])  # fmt: skip
+    evidence = hits[0].evidence
+    assert evidence is not None and evidence.loo is not None
+    assert evidence.cosine is not None
+    assert evidence.loo == pytest.approx(min(6.0, (evidence.cosine - null[0]) / null[1]), abs=1e-3)
+    assert any("nearest-other null" in line for line in evidence.lines())
+
+
+def test_more_above_the_null_never_lowers_the_decision() -> None:
+    for family, calibration in rel.CALIBRATIONS.items():
+        for part in ("same", "same_cjk", "meaning"):
+            model: Decision = getattr(calibration, part)
+            assert model.loo >= 0, (family, part)
+            low = Best(rank=0.0, semantic=0.3, keyword=0.2, standout=1.0, loo=-1.0)
+            high = Best(rank=0.0, semantic=0.3, keyword=0.2, standout=1.0, loo=2.0)
+            assert model.logit(high) >= model.logit(low)
+    reads = Decision(-1.0, rank=1.0, loo=0.8)
+    assert reads.logit(Best(rank=0.0, semantic=0.3, keyword=0.2, loo=2.0)) == pytest.approx(0.6)
+
+
+def test_the_null_is_measured_only_when_read() -> None:
+    index, vectors = _topic_vault(80, shared=4.0)
+    shipped = rel.CALIBRATIONS["e5-small"]
+    index.prepare(shipped)  # no shipped model reads it: the indexing worker skips it
+    index.search("note text 3", vectors[3], background=np.full(3, 0.2), min_relevance=0.0,
+                 calibration=shipped)  # fmt: skip
+    assert index._nulls is None
+    reading = dataclasses.replace(shipped, same=Decision(-1.0, rank=1.0, loo=0.5))
+    index.prepare(reading)
+    assert index._nulls is not None and np.isfinite(index._nulls[0, OTHER_SCRIPT])
+
+
+class _DatabaseLike:
+    """A vector side as the PostgreSQL one offers it: a search, no matrix."""
+
+    def __init__(self, side: object) -> None:
+        self._side = side
+
+    def top_chunks(self, query: np.ndarray, k: int, allowed: object) -> object:
+        return self._side.top_chunks(query, k, allowed)  # type: ignore[attr-defined]
+
+
+def test_a_database_side_gives_the_same_null_through_its_search() -> None:
+    index, vectors = _topic_vault(60, shared=2.0)
+    probes = vectors[:40].astype(np.float32)
+    mine = np.arange(40)
+    owners = index._catalog.owners
+    local = index._nearest_others(probes, mine, owners)
+    index._vectors = _DatabaseLike(index._vectors)  # type: ignore[assignment]
+    searched = index._nearest_others(probes, mine, owners)
+    assert searched == pytest.approx(local, abs=1e-5)
