@@ -47,85 +47,54 @@ def archive(tmp_path: Path) -> Path:
     return made
 
 
-def _failing_link_after(monkeypatch: pytest.MonkeyPatch, calls: int, error: BaseException) -> None:
-    """The ``calls``-th link into place (and each after it) fails with ``error``; folders are
-    placed file by file (as where there is no no-replace rename of a whole folder)."""
-    monkeypatch.setattr(restore_module, "rename_no_replace", lambda *args: False)
-    real = restore_module._link_no_clobber
+def _failing_after(
+    monkeypatch: pytest.MonkeyPatch, step: str, calls: int, error: BaseException
+) -> None:
+    """The ``calls``-th placing step (and each after it) fails with ``error``: ``"link"``, a
+    file linked in (every folder placed file by file, as where no folder can be moved in
+    whole), or ``"move"``, a new folder moved in whole."""
+    if step == "link":
+        monkeypatch.setattr(restore_module, "rename_no_replace", lambda *args: False)
+    name = {"link": "_link_no_clobber", "move": "rename_no_replace"}[step]
+    real = getattr(restore_module, name)
     count = [0]
 
-    def link(staged: Path, target: Path, folder_fd: int) -> None:
+    def failing(*args: object) -> object:
         count[0] += 1
         if count[0] >= calls:
             raise error
-        real(staged, target, folder_fd)
+        return real(*args)
 
-    monkeypatch.setattr(restore_module, "_link_no_clobber", link)
+    monkeypatch.setattr(restore_module, name, failing)
 
 
+@pytest.mark.parametrize(
+    ("step", "calls"),
+    [("link", NOTES // 2), ("move", 3)],  # 19 files / 2 folders placed first
+)
 def test_a_full_disk_while_placing_takes_every_placed_file_back(
-    archive: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    archive: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, step: str, calls: int
 ) -> None:
     dest = tmp_path / "dest"
     dest.mkdir()
     (dest / "mine.md").write_text("mine\n")
-    _failing_link_after(monkeypatch, NOTES // 2, OSError(errno.ENOSPC, "No space left on device"))
+    _failing_after(monkeypatch, step, calls, OSError(errno.ENOSPC, "No space left on device"))
 
     with pytest.raises(BackupError) as caught:
         restore_backup(archive, dest)
 
     message = str(caught.value)
     assert "No space left on device" in message and "nothing was restored" in message
-    assert _tree(dest) == {"mine.md": b"mine\n"}  # 19 files had been placed: all taken back
+    assert _tree(dest) == {"mine.md": b"mine\n"}  # what had been placed: all taken back
     assert _folders(dest) == []  # the folders it made, its staging folder and .pixelmem too
 
 
-def _failing_move_after(monkeypatch: pytest.MonkeyPatch, calls: int, error: BaseException) -> None:
-    """The ``calls``-th whole folder moved into place (and each after it) fails with ``error``."""
-    real = restore_module.rename_no_replace
-    count = [0]
-
-    def move(source: Path, folder_fd: int, name: str) -> bool:
-        count[0] += 1
-        if count[0] >= calls:
-            raise error
-        return real(source, folder_fd, name)
-
-    monkeypatch.setattr(restore_module, "rename_no_replace", move)
-
-
-def test_a_full_disk_while_moving_folders_in_takes_every_placed_one_back(
-    archive: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    dest = tmp_path / "dest"
-    dest.mkdir()
-    (dest / "mine.md").write_text("mine\n")
-    _failing_move_after(monkeypatch, 3, OSError(errno.ENOSPC, "No space left on device"))
-
-    with pytest.raises(BackupError, match="No space left on device"):
-        restore_backup(archive, dest)
-
-    assert _tree(dest) == {"mine.md": b"mine\n"}  # two folders had been moved in: taken back
-    assert _folders(dest) == []
-
-
+@pytest.mark.parametrize(("step", "calls"), [("link", 7), ("move", 2)])
 def test_ctrl_c_while_placing_leaves_a_new_destination_absent(
-    archive: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    archive: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, step: str, calls: int
 ) -> None:
     dest = tmp_path / "new" / "dest"
-    _failing_link_after(monkeypatch, 7, KeyboardInterrupt())
-
-    with pytest.raises(KeyboardInterrupt):
-        restore_backup(archive, dest)
-
-    assert not (tmp_path / "new").exists()
-
-
-def test_ctrl_c_while_moving_folders_in_leaves_a_new_destination_absent(
-    archive: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    dest = tmp_path / "new" / "dest"
-    _failing_move_after(monkeypatch, 2, KeyboardInterrupt())
+    _failing_after(monkeypatch, step, calls, KeyboardInterrupt())
 
     with pytest.raises(KeyboardInterrupt):
         restore_backup(archive, dest)
@@ -166,7 +135,7 @@ def test_an_overwrite_that_fails_puts_the_old_versions_back(
         path.write_text("edited since the backup\n")
     (dest / "topic 0" / "deeper" / "note 0.md").unlink()  # one to restore, four to replace
     before = _tree(dest)
-    _failing_link_after(monkeypatch, 4, OSError(errno.EIO, "Input/output error"))
+    _failing_after(monkeypatch, "link", 4, OSError(errno.EIO, "Input/output error"))
 
     with pytest.raises(BackupError, match="Input/output error"):
         restore_backup(archive, dest, overwrite=True)
@@ -192,50 +161,38 @@ def test_an_overwrite_replaces_and_keeps_the_old_versions_in_the_trash(
     assert not list((dest / ".pixelmem").glob(STAGING_PREFIX + "*"))
 
 
-KILLED_MIDWAY = """
+KILLED_AT = """
 import os, signal, sys
 from pathlib import Path
 from pixelmem.core.archive import restore
-restore.rename_no_replace = lambda *args: False  # file by file
-real = restore._link_no_clobber
+step, at = sys.argv[3], int(sys.argv[4])
+if step == "link":
+    restore.rename_no_replace = lambda *args: False  # file by file
+name = {"link": "_link_no_clobber", "move": "rename_no_replace"}[step]
+real = getattr(restore, name)
 count = [0]
-def link(staged, target, folder_fd):
+def killed(*args):
     count[0] += 1
-    if count[0] == 15:
+    if count[0] == at:
         os.kill(os.getpid(), signal.SIGKILL)
-    real(staged, target, folder_fd)
-restore._link_no_clobber = link
-restore.restore_backup(Path(sys.argv[1]), Path(sys.argv[2]))
-"""
-
-KILLED_MOVING = """
-import os, signal, sys
-from pathlib import Path
-from pixelmem.core.archive import restore
-real = restore.rename_no_replace
-count = [0]
-def move(source, folder_fd, name):
-    count[0] += 1
-    if count[0] == 3:
-        os.kill(os.getpid(), signal.SIGKILL)
-    return real(source, folder_fd, name)
-restore.rename_no_replace = move
+    return real(*args)
+setattr(restore, name, killed)
 restore.restore_backup(Path(sys.argv[1]), Path(sys.argv[2]))
 """
 
 
 @pytest.mark.skipif(os.name != "posix", reason="SIGKILL")
 @pytest.mark.parametrize(
-    ("script", "placed_before"),
-    [(KILLED_MIDWAY, 14), (KILLED_MOVING, 20)],  # at the 15th link / the 3rd folder of 10
-    ids=["file by file", "whole folders"],
+    ("step", "at", "placed_before"),
+    [("link", 15, 14), ("move", 3, 20)],  # at the 15th link / the 3rd folder of 10 files
 )
 def test_a_killed_restore_leaves_complete_files_and_a_second_run_finishes_it(
-    archive: Path, tmp_path: Path, script: str, placed_before: int
+    archive: Path, tmp_path: Path, step: str, at: int, placed_before: int
 ) -> None:
     source = tmp_path / "vault"
     dest = tmp_path / "dest"
-    done = subprocess.run([sys.executable, "-c", script, str(archive), str(dest)])
+    command = [sys.executable, "-c", KILLED_AT, str(archive), str(dest), step, str(at)]
+    done = subprocess.run(command)
     assert done.returncode == -signal.SIGKILL
 
     placed = {k: v for k, v in _tree(dest).items() if not k.startswith(".pixelmem/")}
