@@ -13,6 +13,7 @@ working.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import hashlib
 import io
@@ -74,7 +75,7 @@ def backup_sources(
 ) -> tuple[list[tuple[str, Path]], list[tuple[str, str]]]:
     """``([(relative path, file)], [(relative path, why skipped)])``, sorted by path."""
     vault = Path(vault)
-    excluded = {os.path.realpath(p) for p in exclude}
+    excluded = _file_ids(exclude)
     files: list[tuple[str, Path]] = []
     skipped: list[tuple[str, str]] = []
     for folder, dirnames, filenames in walk_tree(vault):  # never follows symlinked folders
@@ -85,16 +86,42 @@ def backup_sources(
                 skipped.append(((rel_folder / d).as_posix(), "symbolic link to a folder"))
         for name in sorted(filenames):
             rel = (rel_folder / name).as_posix()
-            path = Path(folder) / name
-            if not _wanted(rel) or os.path.realpath(path) in excluded:
+            if not _wanted(rel):
                 continue
-            if path.is_symlink():
-                skipped.append((rel, "symbolic link (not followed)"))
-            elif not path.is_file():
-                skipped.append((rel, "not a regular file"))
-            else:
+            path = Path(folder) / name
+            why = _not_backed_up(path, excluded)
+            if why is None:
                 files.append((rel, path))
+            elif why:
+                skipped.append((rel, why))
     return sorted(files), sorted(skipped)
+
+
+def _file_ids(paths: tuple[Path, ...]) -> set[tuple[int, int]]:
+    """The (device, inode) of each of ``paths`` that exists: one ``lstat`` per listed file
+    then tells whether it is one of them (a ``realpath`` per file took 1.5 s of 50,000)."""
+    ids = set()
+    for path in paths:
+        with contextlib.suppress(OSError):
+            info = os.stat(path)
+            ids.add((info.st_dev, info.st_ino))
+    return ids
+
+
+def _not_backed_up(path: Path, excluded: set[tuple[int, int]]) -> str | None:
+    """None for a regular file to back up; why not, else ("" for an excluded one: the
+    archive being written, which is not the user's file)."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return "not a regular file"  # gone since the folder was listed
+    if (info.st_dev, info.st_ino) in excluded:
+        return ""
+    if stat.S_ISLNK(info.st_mode):
+        return "symbolic link (not followed)"
+    if not stat.S_ISREG(info.st_mode):
+        return "not a regular file"
+    return None
 
 
 def _enter(rel: Path, include_trash: bool) -> bool:
