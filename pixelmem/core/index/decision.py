@@ -32,7 +32,7 @@ best of them answers at all is read from more than its level of evidence (:class
   (sampled at index time, per script; SearchIndex.loo_null). That is what a question about a
   thing this vault does not hold, answered by a sibling, scores in THIS vault: high in a vault
   of one topic's articles, low in one of unrelated notes. None (read as 0) under
-  search.LOO_MIN memories in the script and for a best hit in another script.
+  vault_null.LOO_MIN memories in the script and for a best hit in another script.
 
 The decision is the largest logit of the models that apply (evidence combines: a side that has
 nothing to say does not count against the other):

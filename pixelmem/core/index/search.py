@@ -45,7 +45,6 @@ from pixelmem.core.index.query import CoverageWord, ParsedQuery, parse_query
 from pixelmem.core.index.relevance import (
     CALIBRATIONS,
     DEFAULT_MIN_RELEVANCE,
-    MIN_SPREAD,
     Calibration,
     Evidence,
     blend,
@@ -71,6 +70,7 @@ from pixelmem.core.index.text_tokens import (
     stem_of,
     tokenize,
 )
+from pixelmem.core.index.vault_null import loo_nulls
 from pixelmem.core.index.vector_side import LocalVectorSide, row_group_sums
 from pixelmem.core.search_mode import SearchMode
 from pixelmem.core.step_aside import step_aside
@@ -86,12 +86,6 @@ LOOKUP_HOLDERS = 3
 LOOKUP_SHARE = 0.02
 WEAKER_FLOOR = 0.1  # the least relevance of a hit listed below the floor as a weaker one
 VAULT_SAMPLE = 256  # memories per script whose median cosine says where "unrelated" sits
-# The vault's own null (leave-one-out): up to this many sampled memories per script ask the vault
-# for their nearest other memory; under LOO_MIN memories in a script it cannot say (None).
-LOO_PROBES = 150
-LOO_MIN = 30
-LOO_DEPTH = 24  # chunks asked for per probe: enough to pass its own memory's chunks
-LOO_BATCH = 32  # probes per matrix product (32 × 100k chunks: 13 MB of cosines)
 DEFAULT_SPREAD = 0.1  # of 1 − median: the spread of unrelated cosines when none is measured
 _NONE = -np.inf
 _NO_POSITIONS = np.zeros(0, np.int64)
@@ -516,67 +510,18 @@ class SearchIndex:
             self._sample = _VaultSample(vectors, meta.scripts[chosen], counts, chosen)
         return self._sample
 
-    def _loo_nulls(self, chosen: np.ndarray, vectors: np.ndarray, counts: np.ndarray) -> np.ndarray:
-        """What "a question this vault does not hold, answered by a sibling" scores here: for
-        up to :data:`LOO_PROBES` sampled memories per script, the cosine of the memory's first
-        chunk with its nearest *other* memory (leave-one-out), the mean and standard deviation
-        per script (nan under :data:`LOO_MIN` memories). A vault of one topic's articles gets a
-        high null, a vault of unrelated notes a low one; the query's best hit is measured
-        against it (Best.loo). Bounded: at most LOO_PROBES · scripts top-k passes, once per
-        snapshot, through the vector side's own search (the PostgreSQL side too)."""
-        nulls = np.full((2, len(_SCRIPTS)), np.nan)
-        if self._vectors is None:
-            return nulls
-        owners = self._catalog.owners
-        scripts = self._catalog.meta.scripts[chosen]
-        for script in _SCRIPTS[1:]:
-            mine = np.flatnonzero(scripts == script)
-            if counts[script] < LOO_MIN or len(mine) < LOO_MIN:
-                continue
-            mine = mine[:: max(1, len(mine) // LOO_PROBES)][:LOO_PROBES]
-            best = self._nearest_others(vectors[mine], chosen[mine], owners)
-            if len(best) >= LOO_MIN:
-                nulls[:, script] = np.mean(best), max(MIN_SPREAD, float(np.std(best)))
-        return nulls
-
-    def _nearest_others(
-        self, probes: np.ndarray, mine: np.ndarray, owners: np.ndarray
-    ) -> list[float]:
-        """Each probe's cosine with the nearest chunk of another memory than its own (``mine``):
-        one matrix product per batch on a local side, the side's own search otherwise."""
-        side = self._vectors
-        assert side is not None
-        matrix = getattr(side, "matrix", None)
-        if matrix is None:  # a database side: ask it
-            best = []
-            for probe, own in zip(probes, mine.tolist(), strict=True):
-                ids, top = side.top_chunks(probe, LOO_DEPTH, None)
-                other = owners[np.asarray(ids, np.int64)] != own
-                if other.any():
-                    best.append(float(np.asarray(top)[other][0]))
-            return best
-        alive = getattr(side, "alive", None)
-        owners = side.owners if hasattr(side, "owners") else owners
-        rows = min(len(owners), len(matrix))
-        out: list[float] = []
-        for start in range(0, len(probes), LOO_BATCH):
-            cosines = probes[start : start + LOO_BATCH] @ matrix[:rows].T
-            cosines[owners[None, :] == mine[start : start + LOO_BATCH, None]] = -np.inf
-            if alive is not None:
-                cosines[:, ~alive[:rows]] = -np.inf
-            out.extend(float(v) for v in cosines.max(axis=1) if np.isfinite(v))
-        return out
-
     def loo_null(self, script: int) -> tuple[float, float] | None:
         """The vault's leave-one-out null for memories of ``script`` (mean, deviation), None
-        when the vault has too few memories there to say (see :meth:`_loo_nulls`). Measured
+        when the vault has too few memories there to say (see :mod:`vault_null`). Measured
         once per snapshot, when first asked (by :meth:`prepare` when a decision model reads
         it, else by the first search explained)."""
         if self._nulls is None:
             sample = self._vault_sample()
             if sample is None:
                 return None
-            self._nulls = self._loo_nulls(sample.memories, sample.vectors, sample.counts)
+            self._nulls = loo_nulls(
+                self._vectors, self._catalog, sample.memories, sample.vectors, sample.counts
+            )
         if not np.isfinite(self._nulls[0, script]):
             return None
         return float(self._nulls[0, script]), float(self._nulls[1, script])

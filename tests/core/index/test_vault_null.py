@@ -14,7 +14,8 @@ from pixelmem.core.index import relevance as rel
 from pixelmem.core.index.chunking import Chunk
 from pixelmem.core.index.decision import Best, Decision
 from pixelmem.core.index.scripts import CJK_SCRIPT, OTHER_SCRIPT
-from pixelmem.core.index.search import LOO_MIN, SearchIndex
+from pixelmem.core.index.search import SearchIndex
+from pixelmem.core.index.vault_null import LOO_MIN, nearest_others
 from pixelmem.core.vault.memory import Memory
 
 
@@ -127,7 +128,6 @@ def test_a_database_side_gives_the_same_null_through_its_search() -> None:
     probes = vectors[:40].astype(np.float32)
     mine = np.arange(40)
     owners = index._catalog.owners
-    local = index._nearest_others(probes, mine, owners)
-    index._vectors = _DatabaseLike(index._vectors)  # type: ignore[assignment]
-    searched = index._nearest_others(probes, mine, owners)
+    local = nearest_others(index._vectors, probes, mine, owners)  # type: ignore[arg-type]
+    searched = nearest_others(_DatabaseLike(index._vectors), probes, mine, owners)  # type: ignore[arg-type]
     assert searched == pytest.approx(local, abs=1e-5)
