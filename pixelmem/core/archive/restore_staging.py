@@ -27,6 +27,7 @@ import contextlib
 import ctypes
 import ctypes.util
 import errno
+import functools
 import os
 import shutil
 import sys
@@ -154,7 +155,7 @@ def rename_no_replace(source: Path, folder_fd: int, name: str) -> bool:
     anything there (``renameat2`` with ``RENAME_NOREPLACE``, Linux). False where there is no
     such rename (another system, an old C library, a file system without it) — the caller
     places the files one by one instead. :class:`FileExistsError` if ``name`` appeared."""
-    rename = _renameat2()
+    rename = _libc_function("renameat2")
     if rename is None:
         return False
     if rename(_AT_FDCWD, os.fsencode(source), folder_fd, os.fsencode(name), _RENAME_NOREPLACE):
@@ -165,12 +166,15 @@ def rename_no_replace(source: Path, folder_fd: int, name: str) -> bool:
     return True
 
 
-def _renameat2() -> Any:
+@functools.cache
+def _libc_function(name: str) -> Any:
+    """The C library's ``name`` (Linux: errno kept for ctypes.get_errno), None where there is
+    none. Looked up once: find_library runs ``ldconfig``, milliseconds a call."""
     if not sys.platform.startswith("linux"):
         return None
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-        return libc.renameat2
+        return getattr(libc, name)
     except (OSError, AttributeError):
         return None
 
@@ -198,12 +202,8 @@ def flush_to_disk(dest: Path, staged: list[Path]) -> None:
 
 def _syncfs(dest: Path) -> bool:
     """``syncfs(2)`` on the file system holding ``dest`` (Linux); False where there is none."""
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-        syncfs = libc.syncfs
-    except (OSError, AttributeError):
+    syncfs = _libc_function("syncfs")
+    if syncfs is None:
         return False
     fd = os.open(dest, os.O_RDONLY)
     try:
