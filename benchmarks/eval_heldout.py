@@ -4,7 +4,7 @@
                                       [--xquad DIR] [--data DIR]
     python benchmarks/eval_heldout.py measure [--trees 8a76ba1 main .] [--sets scifact squad locomo]
                                       [--floor 0.5] [--model local-multilingual] [--data DIR]
-                                      [--json FILE]
+                                      [--examples N] [--json FILE]
 
 ``prepare`` converts the published files into BEIR folders under ``--data`` (default
 ``../heldout-data`` beside the repository, env ``PIXELMEM_HELDOUT``: never inside it); the
@@ -16,7 +16,10 @@ child process, and prints per set:
 
 * P@1 — the right note (any judged one) ranks first;
 * hidden — it ranks first but its score is below the floor (0.5): what the floor costs;
-* nDCG@10 over the judged notes (binary), as BEIR computes it.
+* nDCG@10 over the judged notes (binary), as BEIR computes it;
+
+then, per set, how many of the last tree's hidden questions the first tree hid too, and a few
+of them with their best hit's score (``--examples``; ``--json`` keeps all of them).
 
 Each document is one memory (title + body) written through the real store. Vectors come from
 ``benchmarks/_embed_cache.py`` (``PIXELMEM_EMBED_CACHE``, default ``<data>/cache``), shared by
@@ -102,11 +105,15 @@ def class_of(name: str, query_id: str) -> str:
     return query_id.split("-")[0] if name == "locomo" else "all"
 
 
-def measure_set(data: Path, name: str, model: str, floor: float, tag: str) -> dict:
-    """{class: counts} of one set for the pixelmem on sys.path."""
+def measure_set(
+    data: Path, name: str, model: str, floor: float, tag: str
+) -> tuple[dict[str, dict[str, float]], list[list]]:
+    """({class: counts}, [[vault, query id, question, top score], …] of the hidden ones) of
+    one set for the pixelmem on sys.path."""
     from pixelmem.core.index.evaluate import load_beir, ndcg_at
 
     table: dict[str, dict[str, float]] = {}
+    hidden: list[list] = []
     for folder in vault_folders(data, name):
         work = data / "vaults" / tag / name / folder.name
         started = time.perf_counter()
@@ -121,6 +128,8 @@ def measure_set(data: Path, name: str, model: str, floor: float, tag: str) -> di
             ranked = [doc_of.get(h.memory_id, "") for h in hits]
             first = bool(ranked) and ranked[0] in judged
             top = hits[0].score if hits else 0.0
+            if first and top < floor:
+                hidden.append([folder.name, query_id, text, round(float(top), 4)])
             for cls in {class_of(name, query_id), "all"}:
                 row = table.setdefault(cls, {"n": 0, "first": 0, "hidden": 0, "ndcg": 0.0})
                 row["n"] += 1
@@ -128,16 +137,18 @@ def measure_set(data: Path, name: str, model: str, floor: float, tag: str) -> di
                 row["hidden"] += first and top < floor
                 row["ndcg"] += ndcg_at(ranked, judged)
         print(f"  {tag}: {name}/{folder.name} ({built:.0f} s to open)", file=sys.stderr)
-    return table
+    return table, hidden
 
 
 def child(args: argparse.Namespace) -> None:
     sys.path[:0] = [str(args.child), str(ROOT)]
     os.environ.setdefault("PIXELMEM_EMBED_CACHE", str(args.data / "cache"))
     os.environ.setdefault("PIXELMEM_CONFIG_DIR", str(args.data / "config"))
-    figures = {
-        name: measure_set(args.data, name, args.model, args.floor, args.tag) for name in args.sets
-    }
+    figures: dict[str, dict] = {"sets": {}, "hidden": {}}
+    for name in args.sets:
+        table, hidden = measure_set(args.data, name, args.model, args.floor, args.tag)
+        figures["sets"][name] = table
+        figures["hidden"][name] = hidden
     print(json.dumps(figures))
 
 
@@ -176,8 +187,9 @@ def measure_tree(tree: str, args: argparse.Namespace) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def print_table(trees: list[str], results: list[dict], floor: float) -> None:
+def print_table(trees: list[str], figures: list[dict], floor: float) -> None:
     """One row per set and class; each cell the trees' figures joined by " > " in order."""
+    results = [f["sets"] for f in figures]
     print(f"\nheld-out sets, floor {floor}; cells: {' > '.join(trees)}")
     print(f"{'set':<9}{'class':<6}{'n':>6}  {'P@1':<24}{'hidden (right first, < floor)':<34}"
           f"{'nDCG@10':<24}")  # fmt: skip
@@ -201,6 +213,18 @@ def print_table(trees: list[str], results: list[dict], floor: float) -> None:
         print(f"target {name}: {TARGETS.get(name, '')}")
 
 
+def print_hidden(trees: list[str], figures: list[dict], examples: int) -> None:
+    """Per set: the last tree's hidden questions (how many were hidden in the first tree too,
+    and up to ``examples`` of them with the best hit's score)."""
+    for name, hidden in figures[-1]["hidden"].items():
+        before = {(v, q) for v, q, *_ in figures[0]["hidden"].get(name, [])}
+        also = sum((v, q) in before for v, q, *_ in hidden)
+        print(f"\n{name}: {len(hidden)} hidden in {trees[-1]} ({also} of them hidden in "
+              f"{trees[0]} too){':' if hidden and examples else ''}")  # fmt: skip
+        for vault, query_id, text, score in hidden[:examples]:
+            print(f"  {score:.3f}  {vault}/{query_id}  {text}")
+
+
 def measure(args: argparse.Namespace) -> None:
     if args.child is not None:
         child(args)
@@ -208,6 +232,7 @@ def measure(args: argparse.Namespace) -> None:
     load = os.getloadavg()
     results = [measure_tree(tree, args) for tree in args.trees]
     print_table(args.trees, results, args.floor)
+    print_hidden(args.trees, results, args.examples)
     after = os.getloadavg()
     print(f"load (1/5/15 min) at start {load[0]:.2f}/{load[1]:.2f}/{load[2]:.2f}, "
           f"at end {after[0]:.2f}/{after[1]:.2f}/{after[2]:.2f}")  # fmt: skip
@@ -233,6 +258,7 @@ def main() -> None:
     run.add_argument("--model", default="local-multilingual")
     run.add_argument("--data", type=Path, default=DATA)
     run.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    run.add_argument("--examples", type=int, default=5, help="hidden questions shown per set")
     run.add_argument("--child", type=Path, default=None, help=argparse.SUPPRESS)
     run.add_argument("--tag", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
