@@ -190,27 +190,29 @@ def measure_tree(tree: str, args: argparse.Namespace) -> dict:
 def print_table(trees: list[str], figures: list[dict], floor: float) -> None:
     """One row per set and class; each cell the trees' figures joined by " > " in order."""
     results = [f["sets"] for f in figures]
-    print(f"\nheld-out sets, floor {floor}; cells: {' > '.join(trees)}")
-    print(f"{'set':<9}{'class':<6}{'n':>6}  {'P@1':<24}{'hidden (right first, < floor)':<34}"
-          f"{'nDCG@10':<24}")  # fmt: skip
+    lines = [("set", "class", "n", "P@1", "hidden (right first, < floor)", "nDCG@10")]
     for name in results[0]:
         for cls in sorted(results[0][name], key=lambda c: (c != "all", c)):
             rows = [r.get(name, {}).get(cls) for r in results]
-            n = int(rows[-1]["n"]) if rows[-1] else 0
-
-            def cells(field: str, share: bool, rows: list = rows) -> str:
-                def one(r: dict | None) -> str:
-                    if not r:
-                        return "-"
-                    value = r[field] / r["n"]
-                    return f"{value:.4f}" if share else f"{int(r[field])} ({100 * value:.1f}%)"
-
-                return " > ".join(one(r) for r in rows)
-
-            print(f"{name:<9}{cls:<6}{n:>6}  {cells('first', True):<24}"
-                  f"{cells('hidden', False):<34}{cells('ndcg', True):<24}")  # fmt: skip
+            n = str(int(rows[-1]["n"])) if rows[-1] else "0"
+            lines.append((name, cls, n, _cells(rows, "first", True), _cells(rows, "hidden", False),
+                          _cells(rows, "ndcg", True)))  # fmt: skip
+    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
+    print(f"\nheld-out sets, floor {floor}; cells: {' > '.join(trees)}")
+    for line in lines:
+        print("  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)))
     for name in results[0]:
         print(f"target {name}: {TARGETS.get(name, '')}")
+
+
+def _cells(rows: list[dict | None], field: str, share: bool) -> str:
+    def one(row: dict | None) -> str:
+        if not row:
+            return "-"
+        value = row[field] / row["n"]
+        return f"{value:.4f}" if share else f"{int(row[field])} ({100 * value:.1f}%)"
+
+    return " > ".join(one(row) for row in rows)
 
 
 def print_hidden(trees: list[str], figures: list[dict], examples: int) -> None:
