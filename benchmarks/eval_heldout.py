@@ -21,6 +21,13 @@ child process, and prints per set:
 then, per set, how many of the last tree's hidden questions the first tree hid too, and a few
 of them with their best hit's score (``--examples``; ``--json`` keeps all of them).
 
+Where the published files were found (public GitHub repositories; none is in this one):
+SciFact — the allenai/scifact export in CSV, ``data/scifact.zip`` of sumithra-p-v/claimverifier
+(CC BY-NC 2.0; no repository held BEIR's ``corpus.jsonl`` whole, and its judgements are the
+same 339 pairs as BEIR's ``qrels/test.tsv``); LoCoMo — ``data/locomo10.zip`` of
+snap-research/locomo (CC BY-NC 4.0); SQuAD dev — ``data/squad/expmrc-squad-dev.json`` of
+ymcui/expmrc (CC BY-SA 4.0; the full ``dev-v1.1.json`` works the same way).
+
 Each document is one memory (title + body) written through the real store. Vectors come from
 ``benchmarks/_embed_cache.py`` (``PIXELMEM_EMBED_CACHE``, default ``<data>/cache``), shared by
 the trees wherever their chunks are the same text. These sets judge the product: nothing is
