@@ -42,6 +42,11 @@ class CachedEmbedder:
         self._db.execute("CREATE TABLE IF NOT EXISTS v (key BLOB PRIMARY KEY, vec BLOB)")
         self._lock = threading.Lock()
         self._dim: int | None = None
+        from pixelmem.core.index.token_coverage import reader_of
+
+        reader = reader_of(self._inner)
+        if reader is not None:  # token vectors, not cached: read only for borderline decisions
+            self.token_vectors = reader.token_vectors
 
     @property
     def model_id(self) -> str:

@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from pixelmem.core.index.decision import Decision
+from pixelmem.core.index.decision import NO_TOKEN_CHECK, Decision, TokenCheck
 from pixelmem.core.index.scripts import CJK_SCRIPT, OTHER_SCRIPT, cjk_share, main_script
 from pixelmem.core.settings import SearchSettings
 
@@ -171,6 +171,11 @@ class Calibration:
     # paraphrases right first 16 -> 18 of 23 in the 24-note vault at one XQuAD en question
     # lost of 1,190 (at 0: 18, but 6 of 100 lost in the 700-note vault); e5 unchanged.
     silence: float = 1.0
+    # A decision near the floor moved by the best hit's token coverage over the next memory's
+    # (decision.TokenCheck), for a query in an alphabet and in a CJK script; only an embedder
+    # that gives token vectors is read (token_coverage).
+    tokens: TokenCheck = NO_TOKEN_CHECK
+    tokens_cjk: TokenCheck = NO_TOKEN_CHECK
 
 
 # Fitted by ``benchmarks/fit_relevance.py --refit-base`` on the development sets of
@@ -445,6 +450,7 @@ class Evidence:
     hub: float = 0.0  # taken off the cosine: its chunk is close to every question (hubs.py)
     elsewhere: float | None = None  # best hit: Σ idf² of query words it lacks, a sibling holds
     loo: float | None = None  # best hit: deviations above the vault's leave-one-out null
+    lift: float | None = None  # best hit: token coverage over the next memory's (token_coverage)
 
     def lines(self) -> list[str]:
         """The evidence in a few lines of words, for a person."""
@@ -484,6 +490,8 @@ class Evidence:
             facts.append(f"standout {self.standout:.2f}")
         if self.loo is not None:
             facts.append(f"above the vault's nearest-other null {self.loo:.2f}")
+        if self.lift is not None:
+            facts.append(f"covers the question token by token {self.lift:+.3f} over the next")
         if self.names_keyword is not None:
             held = "all held" if self.names_held else "not all held"
             facts.append(f"names {self.names_keyword:.2f} ({held})")
@@ -517,7 +525,7 @@ def explain(
         unknown=own("unknown"), elsewhere=own("elsewhere"),
         margin=own("margin"), standout=own("standout"), loo=own("loo"),
         names_keyword=own("names_keyword"),
-        names_held=bool(own("names_held")),
+        names_held=bool(own("names_held")), lift=own("lift"),
         parts={name: _p(logit) for name, logit in (parts or {}).items()}, relevance=final,
     )  # fmt: skip
 
