@@ -28,6 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from pixelmem.core.index.decision import NO_TOKEN_CHECK, TokenCheck  # noqa: E402
+
 CACHE = Path(os.environ.get("PIXELMEM_EMBED_CACHE", ROOT.parent / "calib-cache"))
 FULL = {"unans_zh_750", "xquad_zh", "unans_en_700", "xquad_en"}  # every question read
 AGGREGATES = ("mean", "low", "low5", "mean2", "lift")
@@ -220,7 +222,7 @@ def main() -> None:
     if args.fit:
         from benchmarks.fit_decision import SETS
 
-        fit_band({name: collect(name, (0.1, 0.95)) for name in SETS}, tuple(args.band))
+        fit_band({name: collect(name, (0.1, 0.95)) for name in SETS})
         return
     table = {
         name: collect(name, (0.0, 1.01) if name in FULL else (0.1, 0.95)) for name in args.sets
@@ -228,10 +230,6 @@ def main() -> None:
     for pair in (("unans_zh_750", "xquad_zh"), ("unans_en_700", "xquad_en")):
         if all(p in table for p in pair):
             report(pair, table, tuple(args.band))
-
-
-if __name__ == "__main__":
-    main()
 
 
 # -- choosing the borderline adjustment ------------------------------------------------------
@@ -248,6 +246,7 @@ class Table:
     """Every labelled row of the sets as arrays: decision logit, lift, whether it is read."""
 
     def __init__(self, sets: dict[str, list[dict]]) -> None:
+        from pixelmem.core.index.query import parse_query
         from pixelmem.core.index.scripts import CJK_SCRIPT, main_script
 
         rows = [(name, r) for name, rs in sets.items() for r in rs if _label(r) is not None]
@@ -258,22 +257,17 @@ class Table:
         self.lift = np.array([r.get("lift", np.nan) for _, r in rows])
         self.cross = np.array([bool(r.get("cross")) for _, r in rows])
         self.cjk = np.array([main_script(r["text"]) == CJK_SCRIPT for _, r in rows])
+        self.short = np.array([parse_query(r["text"]).short for _, r in rows])
         self.half = np.array([zlib.crc32(f"{n}/{r['qid']}".encode()) % 2 for n, r in rows])
 
-    def adjusted(
-        self, checks: dict[bool, tuple[float, float]], band: tuple[float, float]
-    ) -> np.ndarray:
-        lo, hi = logit(np.array(band))
+    def adjusted(self, checks: dict[bool, TokenCheck]) -> np.ndarray:
+        """The decisions with each script's check applied where search would read it."""
         out = self.d.copy()
-        for cjk, (w, c) in checks.items():
-            sel = (
-                (self.cjk == cjk)
-                & ~self.cross
-                & ~np.isnan(self.lift)
-                & (self.d >= lo)
-                & (self.d < hi)
-            )
-            out[sel] = np.clip(self.d[sel] + w * (self.lift[sel] - c), lo, hi)
+        for cjk, check in checks.items():
+            rows = np.flatnonzero((self.cjk == cjk) & ~self.cross & ~self.short
+                                  & ~np.isnan(self.lift))  # fmt: skip
+            for i in rows:
+                out[i] = check.moved(float(self.d[i]), float(self.lift[i]))
         return out
 
     def cost(
@@ -297,25 +291,35 @@ class Table:
         return total, cells
 
 
-WEIGHTS = np.arange(0.0, 200.01, 10.0)
-CENTRES = np.round(np.arange(-0.02, 0.0801, 0.005), 3)
+WEIGHTS = (40.0, 100.0)  # logits per unit of lift: a gentle move and nearly a gate
+LOWER = (None, -0.01, 0.0, 0.01, 0.02)  # lower_below tried (None: never lowered)
+RAISE = (None, 0.01, 0.02, 0.03, 0.04, 0.05)  # raise_above tried
+BANDS = ((0.3, 0.7), (0.3, 0.8), (0.3, 0.9), (0.2, 0.9))  # probabilities
 
 
-def choose(
-    table: Table, keep: np.ndarray, band: tuple[float, float]
-) -> dict[bool, tuple[float, float]]:
-    """(weight, centre) of the lift per query script (CJK or not), where the cost is least:
-    one script at a time (they decide different rows), the weight-0 choice first on ties."""
-    checks: dict[bool, tuple[float, float]] = {True: (0.0, 0.0), False: (0.0, 0.0)}
+def candidates() -> list[TokenCheck]:
+    out = [NO_TOKEN_CHECK]
+    for band in BANDS:
+        low, high = (float(v) for v in logit(np.array(band)))
+        for weight in WEIGHTS:
+            for below in LOWER:
+                for above in RAISE:
+                    if below is None and above is None:
+                        continue
+                    if below is not None and above is not None and above < below:
+                        continue
+                    floor = -1.0 if below is None else below  # a lift is never below −1
+                    out.append(TokenCheck(round(low, 3), round(high, 3), weight, floor, above))
+    return out
+
+
+def choose(table: Table, keep: np.ndarray) -> dict[bool, TokenCheck]:
+    """The check per query script (CJK or not) where the cost is least, one script at a
+    time (they decide different rows); no check wins ties."""
+    checks = {True: NO_TOKEN_CHECK, False: NO_TOKEN_CHECK}
     for cjk in (True, False):
-        best, best_cost = (0.0, 0.0), table.cost(table.adjusted(checks, band), keep)[0]
-        for w in WEIGHTS[1:]:
-            for c in CENTRES:
-                trial = {**checks, cjk: (float(w), float(c))}
-                cost = table.cost(table.adjusted(trial, band), keep)[0]
-                if cost < best_cost - 1e-9:
-                    best, best_cost = (float(w), float(c)), cost
-        checks[cjk] = best
+        costs = [table.cost(table.adjusted({**checks, cjk: c}), keep)[0] for c in candidates()]
+        checks[cjk] = candidates()[int(np.argmin(costs))]
     return checks
 
 
@@ -331,23 +335,20 @@ def show(title: str, table: Table, out: np.ndarray, keep: np.ndarray) -> None:
         print(f"    {name:<20}" + "   ".join(parts))
 
 
-def fit_band(
-    sets: dict[str, list[dict]], band: tuple[float, float]
-) -> dict[bool, tuple[float, float]]:
-    """The adjustment chosen on each half, shown on the other (two-fold), then on all."""
+def fit_band(sets: dict[str, list[dict]]) -> dict[bool, TokenCheck]:
+    """The checks chosen on each half, shown on the other (two-fold), then on all."""
     table = Table(sets)
     for seen, unseen in ((0, 1), (1, 0)):
-        checks = choose(table, table.half == seen, band)
+        checks = choose(table, table.half == seen)
         keep = table.half == unseen
         show(f"half {unseen} as shipped", table, table.d, keep)
-        show(
-            f"half {unseen}, lift chosen on half {seen} {checks}",
-            table,
-            table.adjusted(checks, band),
-            keep,
-        )
+        show(f"half {unseen}, chosen on half {seen} {checks}", table, table.adjusted(checks), keep)
     everything = np.ones(len(table.y), bool)
-    checks = choose(table, everything, band)
+    checks = choose(table, everything)
     show("all as shipped", table, table.d, everything)
-    show(f"all, chosen on all {checks}", table, table.adjusted(checks, band), everything)
+    show(f"all, chosen on all {checks}", table, table.adjusted(checks), everything)
     return checks
+
+
+if __name__ == "__main__":
+    main()

@@ -177,13 +177,17 @@ class Best:
 @dataclass(frozen=True)
 class TokenCheck:
     """How a borderline decision reads the best hit's token coverage (see the module
-    docstring): inside ``[low, high)`` (logits) the decision moves by ``weight · (lift −
-    centre)``, kept inside the band. ``weight`` 0: never read."""
+    docstring): inside ``[low, high)`` (logits) a lift below ``lower_below`` lowers the
+    decision by ``weight`` per unit of lift under it (the next memory covers the question as
+    well or better: a sibling's question), one above ``raise_above`` raises it alike (the best
+    hit covers it distinctly; None: never raised), and the decision stays inside the band.
+    Between the two the lift says nothing. ``weight`` 0: never read."""
 
     low: float
     high: float
     weight: float = 0.0
-    centre: float = 0.0
+    lower_below: float = 0.0
+    raise_above: float | None = None
 
     def reads(self, logit: float) -> bool:
         return self.weight > 0 and self.low <= logit < self.high
@@ -191,8 +195,11 @@ class TokenCheck:
     def moved(self, logit: float, lift: float) -> float:
         if not self.reads(logit):
             return logit
-        return float(min(max(logit + self.weight * (lift - self.centre), self.low),
-                         math.nextafter(self.high, -math.inf)))  # fmt: skip
+        if lift < self.lower_below:
+            logit += self.weight * (lift - self.lower_below)
+        elif self.raise_above is not None and lift > self.raise_above:
+            logit += self.weight * (lift - self.raise_above)
+        return float(min(max(logit, self.low), math.nextafter(self.high, -math.inf)))
 
 
 NO_TOKEN_CHECK = TokenCheck(0.0, 0.0)
@@ -201,8 +208,8 @@ OWN_SCRIPT_PARTS = ("same", "same_cjk", "meaning")  # the models a token check m
 
 def token_check(models: object, best: Best) -> TokenCheck:
     """The check that applies to ``best``: the calibration's for the query's script (CJK or
-    not; none for a best hit in another script)."""
-    if best.cross:
+    not; none for a best hit in another script, nor for a short query)."""
+    if best.cross or best.short_query:  # a bare name or code is not a question to cover
         return NO_TOKEN_CHECK
     name = "tokens_cjk" if best.cjk else "tokens"
     return getattr(models, name, NO_TOKEN_CHECK)

@@ -216,6 +216,14 @@ CALIBRATIONS: dict[str, Calibration] = {
         hybrid=Logistic(intercept=-2.445, semantic=7.011, keyword=1.753, short_keyword=0.301),
         semantic=Logistic(intercept=-3.155, semantic=9.877, keyword=0.0),
         keyword=Logistic(intercept=-1.261, semantic=0.0, keyword=3.798),
+        # Token coverage on the border (benchmarks/probe_maxsim.py --fit: each script's check
+        # chosen on one half of the development questions by the targets' cost, measured on
+        # the other; above the decision models, which fit_decision --apply rewrites).
+        # English: lowered only, when the next memory covers the question better (lift < 0),
+        # between 0.3 and 0.7; Chinese: lowered under a lift of 0.01, raised over 0.02,
+        # between 0.3 and 0.9.
+        tokens=TokenCheck(-0.847, 0.847, weight=40.0, lower_below=0.0),
+        tokens_cjk=TokenCheck(-0.847, 2.197, weight=100.0, lower_below=0.01, raise_above=0.02),
         behind=1.0,
         meaning=Decision(-3.105, semantic=9.877),
         same=Decision(-0.1, rank=1.0),
