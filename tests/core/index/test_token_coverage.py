@@ -19,7 +19,7 @@ from pixelmem.core.index.search import SearchIndex
 from pixelmem.core.index.token_coverage import TokenVectors, lift, max_sim, reader_of
 from pixelmem.core.vault.memory import Memory
 
-WIDE = TokenCheck(low=-6.0, high=6.0, weight=20.0, centre=0.02)
+WIDE = TokenCheck(low=-6.0, high=6.0, weight=20.0, lower_below=0.02, raise_above=0.02)
 
 
 def _unit(rows: np.ndarray) -> np.ndarray:
@@ -43,12 +43,30 @@ def test_lift_is_zero_when_the_next_memory_covers_the_question_as_well() -> None
 
 
 def test_a_check_moves_a_borderline_decision_within_its_band_only() -> None:
-    assert WIDE.moved(0.0, 0.02) == 0.0  # at its centre: no move
+    assert WIDE.moved(0.0, 0.02) == 0.0  # at its threshold: no move
     assert WIDE.moved(0.0, 0.07) == pytest.approx(1.0)  # covered better than the next
     assert WIDE.moved(0.0, -0.5) == -6.0  # never below the band
     assert WIDE.moved(5.9, 1.0) < 6.0  # nor to its top
     assert WIDE.moved(7.0, -1.0) == 7.0  # a sure decision is not read
-    assert TokenCheck(-3.0, 3.0).moved(0.0, 1.0) == 0.0  # weight 0: never
+    assert TokenCheck(-6.0, 6.0).moved(0.0, 1.0) == 0.0  # weight 0: never
+
+
+def test_between_its_thresholds_the_lift_says_nothing() -> None:
+    check = TokenCheck(-1.0, 2.0, weight=100.0, lower_below=0.01, raise_above=0.02)
+    assert check.moved(0.5, 0.015) == 0.5
+    assert check.moved(0.5, 0.0) == pytest.approx(-0.5)
+    assert check.moved(0.5, 0.025) == pytest.approx(1.0)
+    lower_only = TokenCheck(-1.0, 1.0, weight=40.0, lower_below=0.0)
+    assert lower_only.moved(0.2, 0.5) == 0.2  # never raised
+    assert lower_only.moved(0.2, -0.01) == pytest.approx(-0.2)
+
+
+def test_the_shipped_e5_checks_read_only_the_border() -> None:
+    models = rel.CALIBRATIONS["e5-small"]
+    for check in (models.tokens, models.tokens_cjk):
+        assert check.weight > 0 and check.low < 0.0 < check.high
+        assert not check.reads(check.high) and not check.reads(check.low - 1.0)
+    assert rel.CALIBRATIONS["all-minilm-l6"].tokens.weight == 0  # MiniLM gives no tokens
 
 
 def _calibration(check: TokenCheck) -> rel.Calibration:
