@@ -42,11 +42,11 @@ class CachedEmbedder:
         self._db.execute("CREATE TABLE IF NOT EXISTS v (key BLOB PRIMARY KEY, vec BLOB)")
         self._lock = threading.Lock()
         self._dim: int | None = None
-        from pixelmem.core.index.token_coverage import reader_of
-
-        reader = reader_of(self._inner)
-        if reader is not None:  # token vectors, not cached: read only for borderline decisions
-            self.token_vectors = reader.token_vectors
+        # Token vectors (not cached: read only for borderline decisions), when the model gives
+        # them; looked up by name, so an older tree measured through this file still runs.
+        reader = getattr(self._inner, "token_vectors", None)
+        if reader is not None:
+            self.token_vectors = reader
 
     @property
     def model_id(self) -> str:
