@@ -291,10 +291,10 @@ class Table:
         return total, cells
 
 
-WEIGHTS = (40.0, 100.0)  # logits per unit of lift: a gentle move and nearly a gate
-LOWER = (None, -0.01, 0.0, 0.01, 0.02)  # lower_below tried (None: never lowered)
+WEIGHTS = (40.0, 100.0, 200.0)  # logits per unit of lift: gentle moves, nearly a gate
+LOWER = (None, -0.01, 0.0, 0.01, 0.015, 0.02)  # lower_below tried (None: never lowered)
 RAISE = (None, 0.01, 0.02, 0.03, 0.04, 0.05)  # raise_above tried
-BANDS = ((0.3, 0.7), (0.3, 0.8), (0.3, 0.9), (0.2, 0.9))  # probabilities
+BANDS = ((0.3, 0.7), (0.3, 0.8), (0.3, 0.9), (0.2, 0.9), (0.15, 0.95))  # probabilities
 
 
 def candidates() -> list[TokenCheck]:
