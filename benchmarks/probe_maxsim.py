@@ -255,6 +255,7 @@ class Table:
         self.y = np.array([_label(r) for _, r in rows])
         self.d = logit(np.array([r["score"] for _, r in rows]))
         self.lift = np.array([r.get("lift", np.nan) for _, r in rows])
+        self.next = np.array([r.get("mean2", 1.0) for _, r in rows])
         self.cross = np.array([bool(r.get("cross")) for _, r in rows])
         self.cjk = np.array([main_script(r["text"]) == CJK_SCRIPT for _, r in rows])
         self.short = np.array([parse_query(r["text"]).short for _, r in rows])
@@ -267,7 +268,7 @@ class Table:
             rows = np.flatnonzero((self.cjk == cjk) & ~self.cross & ~self.short
                                   & ~np.isnan(self.lift))  # fmt: skip
             for i in rows:
-                out[i] = check.moved(float(self.d[i]), float(self.lift[i]))
+                out[i] = check.moved(float(self.d[i]), float(self.lift[i]), float(self.next[i]))
         return out
 
     def cost(

@@ -172,6 +172,7 @@ class Best:
     short_query: bool = False  # the query is a few words (relevance.SHORT_QUERY_WORDS)
     cjk: bool = False  # the query is written in a CJK script
     lift: float | None = None  # token coverage over the next memory's (TokenCheck; None: unread)
+    next_coverage: float = 1.0  # the next memory's own token coverage of the question
 
 
 @dataclass(frozen=True)
@@ -180,24 +181,29 @@ class TokenCheck:
     docstring): inside ``[low, high)`` (logits) a lift below ``lower_below`` lowers the
     decision by ``weight`` per unit of lift under it (the next memory covers the question as
     well or better: a sibling's question), one above ``raise_above`` raises it alike (the best
-    hit covers it distinctly; None: never raised), and the decision stays inside the band.
-    Between the two the lift says nothing. ``weight`` 0: never read."""
+    hit covers it distinctly; None: never raised) — only when the next memory is a sibling,
+    covering the question's tokens at least ``sibling`` on average itself: covering more than
+    an unrelated note does says nothing about answering. The decision stays inside the band;
+    between the two thresholds the lift says nothing. ``weight`` 0: never read."""
 
     low: float
     high: float
     weight: float = 0.0
     lower_below: float = 0.0
     raise_above: float | None = None
+    sibling: float = 0.0
 
     def reads(self, logit: float) -> bool:
         return self.weight > 0 and self.low <= logit < self.high
 
-    def moved(self, logit: float, lift: float) -> float:
+    def moved(self, logit: float, lift: float, next_coverage: float = 1.0) -> float:
         if not self.reads(logit):
             return logit
         if lift < self.lower_below:
             logit += self.weight * (lift - self.lower_below)
         elif self.raise_above is not None and lift > self.raise_above:
+            if next_coverage < self.sibling:  # no sibling next to it: nothing to read
+                return logit
             logit += self.weight * (lift - self.raise_above)
         return float(min(max(logit, self.low), math.nextafter(self.high, -math.inf)))
 
@@ -250,7 +256,7 @@ def decide(models: Models, best: Best, mode: str) -> tuple[float, dict[str, floa
         parts["names"] = float(max(np.max(bare), np.max(words)))
     logit = max(parts.values())
     if best.lift is not None and reads_tokens(models, best, logit, parts):
-        moved = token_check(models, best).moved(logit, best.lift)
+        moved = token_check(models, best).moved(logit, best.lift, best.next_coverage)
         rules = [v for name, v in parts.items() if name not in OWN_SCRIPT_PARTS]
         parts["tokens"] = moved
         logit = max([moved, *rules])

@@ -80,7 +80,7 @@ from pixelmem.core.index.text_tokens import (
     stem_of,
     tokenize,
 )
-from pixelmem.core.index.token_coverage import TokenVectors, lift
+from pixelmem.core.index.token_coverage import TokenVectors, covered, lift
 from pixelmem.core.index.vault_null import loo_nulls
 from pixelmem.core.index.vector_side import LocalVectorSide, row_group_sums
 from pixelmem.core.search_mode import SearchMode
@@ -958,8 +958,10 @@ class SearchIndex:
         if query.tokens is not None and (
             reads_tokens(models, best, decision, parts) or (query.margins and not best.cross)
         ):
-            best = dataclasses.replace(best, lift=self._lift(query, found, top, listed))
-            decision, parts = decide(models, best, mode)
+            coverage = self._lift(query, found, top, listed)
+            if coverage is not None:
+                best = dataclasses.replace(best, lift=coverage[0], next_coverage=coverage[1])
+                decision, parts = decide(models, best, mode)
         final = finish(rank, top, decision, models.behind)
         score = probability(final)
         values |= {"coverage": np.full(n, best.coverage), "margin": np.full(n, best.margin),
@@ -971,6 +973,7 @@ class SearchIndex:
             values["loo"] = np.full(n, best.loo)
         if best.lift is not None:
             values["lift"] = np.full(n, best.lift)
+            values["next_coverage"] = np.full(n, best.next_coverage)
         if best.names_keyword is not None:
             values |= {"names_keyword": np.full(n, best.names_keyword),
                        "names_held": np.full(n, float(best.names_held))}  # fmt: skip
@@ -1047,10 +1050,12 @@ class SearchIndex:
 
     def _lift(
         self, query: _Query, found: _Candidates, top: int, listed: np.ndarray
-    ) -> float | None:
+    ) -> tuple[float, float] | None:
         """How much better the best candidate's best chunk covers the query token by token
-        than the next candidate of other content does (:func:`token_coverage.lift`); None
-        without a next one or when the model fails (the decision is then made without it)."""
+        than the next candidate of other content does (:func:`token_coverage.lift`), and how
+        well that next one covers it (:func:`token_coverage.covered`); None without a next
+        one, without question tokens or when the model fails (the decision is then made
+        without it)."""
         assert query.tokens is not None
         content = self._catalog.meta.content
         position = int(found.positions[top])
@@ -1067,7 +1072,8 @@ class SearchIndex:
         except PixelmemError as exc:
             log.warning("token coverage unavailable: %s", exc)
             return None
-        return lift(question, best, other)
+        gained = lift(question, best, other)
+        return None if gained is None else (gained, covered(question, other))
 
     def _chunk_text(self, m: int, query: _Query) -> str:
         """The text embedded for memory ``m``'s chunk closest to the query (title and chunk)."""

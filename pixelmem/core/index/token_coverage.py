@@ -37,6 +37,11 @@ def max_sim(question: np.ndarray, passage: np.ndarray) -> np.ndarray:
     return (np.asarray(question, np.float32) @ np.asarray(passage, np.float32).T).max(axis=1)
 
 
+def covered(question: np.ndarray, passage: np.ndarray) -> float:
+    """The mean over the question's tokens of their MaxSim over ``passage`` (0 without any)."""
+    return float(np.mean(max_sim(question, passage))) if len(question) else 0.0
+
+
 def lift(question: np.ndarray, best: np.ndarray, other: np.ndarray) -> float | None:
     """The mean over the question's tokens of MaxSim over ``best`` less that over ``other``
     (token matrices, rows L2-normalised); None without question tokens."""

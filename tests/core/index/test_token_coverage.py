@@ -164,3 +164,16 @@ def test_a_sure_decision_costs_no_token_run() -> None:
 def test_only_an_embedder_with_token_vectors_is_a_reader() -> None:
     assert isinstance(Tokens("x"), TokenVectors) and reader_of(Tokens("x")) is not None
     assert reader_of(object()) is None
+
+
+def test_a_raise_needs_a_sibling_next_to_the_best_hit() -> None:
+    check = TokenCheck(-1.0, 2.0, weight=100.0, lower_below=0.01, raise_above=0.02, sibling=0.78)
+    assert check.moved(0.0, 0.1, next_coverage=0.83) > 0.0  # a sibling covers less
+    assert check.moved(0.0, 0.1, next_coverage=0.72) == 0.0  # next to unrelated notes: nothing
+    assert check.moved(0.0, -0.05, next_coverage=0.72) < 0.0  # lowering needs no sibling
+    models = _calibration(check)
+    best = Best(rank=0.0, semantic=0.3, keyword=0.2, coverage=0.3, margin=0.0, cjk=True, lift=0.1)
+    alone, _ = decide(models, dataclasses.replace(best, next_coverage=0.72), "hybrid")
+    assert alone == decide(models, dataclasses.replace(best, lift=None), "hybrid")[0]
+    assert decide(models, dataclasses.replace(best, next_coverage=0.85), "hybrid")[0] > alone
+    assert -1.0 <= alone < 2.0  # on the border: only the missing sibling kept it
