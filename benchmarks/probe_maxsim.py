@@ -1,14 +1,24 @@
-"""Does the best hit cover the question token by token? Late interaction measured, not shipped.
+"""Does the best hit cover the question token by token? Late interaction, measured and fitted.
 
     python benchmarks/probe_maxsim.py [--sets unans_zh_750 xquad_zh unans_en_700 xquad_en]
+    python benchmarks/probe_maxsim.py --fit
 
 For every question of each development set, the best hit of the real engine (hybrid,
 explained) and the question are read token by token by the same e5 model
 (:meth:`~pixelmem.core.providers.embeddings.e5_onnx.E5OnnxEmbedder.token_vectors`): per question
 token its best cosine over the passage's tokens (MaxSim), aggregated (mean, lowest, lowest
-fifth). The rows are kept in the cache (``maxsim/<set>.pickle``) and printed as the
-distributions of right-first answers and questions nothing answers, with each aggregate's AUC
-alone and with the shipped decision (two-fold, by the same hash of ids fit_decision uses).
+fifth), and over the next memory's passage (``mean2``; ``lift``: the mean difference). The
+rows are kept in the cache (``maxsim/<set>.pickle``; questions far from the floor of sets
+other than the four compared are kept without tokens) and printed as the distributions of
+right-first answers and questions nothing answers, with each aggregate's AUC alone, among
+the decisions in ``--band``, and stacked on the shipped decision (two-fold, by the same hash
+of ids fit_decision uses).
+
+``--fit`` chooses the borderline check of each query script (decision.TokenCheck: band,
+weight, lower and raise thresholds over a grid) by fit_decision's cost over every set,
+on each half of the questions, printing the other half's figures, then on all. The shipped
+checks (relevance.CALIBRATIONS["e5-small"]) are the one chosen on half 0 for Chinese and the
+one chosen on all for English; the Chinese raise's sibling threshold was added by hand.
 Development sets only.
 """
 
