@@ -506,6 +506,8 @@ class Engine:
             vector = self.query_vector(query, embedder)
         if vector is None and mode == "semantic":
             return []
+        from pixelmem.core.index.token_coverage import reader_of
+
         reranker = self._current_reranker()
         depth = max(k, self.settings.rerank.candidates) if reranker is not None else k
         options = dict(
@@ -518,6 +520,7 @@ class Engine:
             weaker=weaker,
             explain=explain,
             hubs=self.hub_measure(embedder) if vector is not None else None,
+            tokens=reader_of(embedder) if vector is not None else None,
         )
         from pixelmem.core.index.postgres_store import PostgresUnavailable
 

@@ -56,6 +56,7 @@ DIM = 384
 MAX_TOKENS = 512
 QUERY_PREFIX = "query: "
 PASSAGE_PREFIX = "passage: "
+TOKEN_LIMIT = 256  # tokens read by token_vectors: a chunk's length, not a whole note
 INSTALL_HINT = 'pip install "pixelmem[multilingual]"'
 _RESOURCE_DIR = "models/multilingual-e5-small"
 _SLICE_BLOCKS = 1 << 15  # 4-bit blocks dequantised per step (1M weights: a few ms)
@@ -435,6 +436,21 @@ class E5OnnxEmbedder:
         """The token ids fed to the model for ``text`` (already prefixed), with <s> and </s>."""
         _session, vocabulary = self._parts()
         return vocabulary.ids(text.translate(self._translate))
+
+    def token_vectors(self, text: str, *, query: bool) -> np.ndarray:
+        """float32[tokens, 384]: each token's L2-normalised last hidden state for ``text``
+        (embedded as a query or a passage, at most :data:`TOKEN_LIMIT` tokens), without <s>,
+        </s> and the prefix's own tokens: what late interaction compares token by token."""
+        session, vocabulary = self._parts()
+        prefix = QUERY_PREFIX if query else PASSAGE_PREFIX
+        ids = vocabulary.ids((prefix + text).translate(self._translate))
+        skip = len(vocabulary.ids(prefix.rstrip())) - 1  # <s> and the prefix's pieces
+        if len(ids) > TOKEN_LIMIT:  # the head of a long text, closed with </s>
+            ids = ids[: TOKEN_LIMIT - 1] + ids[-1:]
+        feeds = {"input_ids": np.asarray(ids, np.int64)[None, :],
+                 "attention_mask": np.ones((1, len(ids)), np.int64)}  # fmt: skip
+        hidden = session.run(None, feeds)[0][0, skip:-1]
+        return normalise_rows(np.asarray(hidden, np.float32))
 
     def _embed(self, texts: list[str], progress: Progress | None) -> np.ndarray:
         # One text per call: activations are quantised with one scale per call, so a batch
