@@ -92,7 +92,7 @@ class ChildProcess:
     def pids(self) -> list[int]:
         """The child's process id (none when it is not running): for tests and diagnostics."""
         pool = self._pool
-        return [] if pool is None else list(pool._processes or {})  # type: ignore[attr-defined]
+        return [] if pool is None else list(pool._processes or {})
 
     def shutdown(self) -> None:
         """Stop the child (a later call starts a new one)."""

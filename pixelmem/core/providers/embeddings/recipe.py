@@ -27,4 +27,4 @@ class Recipe:
 
     def build(self) -> Embedder:
         kind = getattr(importlib.import_module(self.module), self.name)
-        return kind(**dict(self.options))  # type: ignore[no-any-return]
+        return kind(**dict(self.options))
