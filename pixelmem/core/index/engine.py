@@ -132,6 +132,9 @@ class Engine:
         # False until a reindex finished, or a saved index was found to match every file:
         # until then a search answers from what is loaded so far (marked partial).
         self.index_ready = False
+        # True in the app: a built-in model embeds documents in a child process, so that
+        # the window's GIL is not held by minutes of tokenising (embeddings/apart).
+        self.embed_apart = False
 
     # -- set-up ----------------------------------------------------------------------------
 
@@ -204,6 +207,7 @@ class Engine:
             else:
                 cache = self._open_cache(embedder) if embedder is not None else None
                 self._indexer = Indexer(embedder, cache, self.chunker)
+        self._indexer.embed_apart = self.embed_apart
         return self._indexer
 
     def _wants_database(self) -> bool:

@@ -48,6 +48,7 @@ from pixelmem.core.errors import ModelFileError, ProviderUnavailable
 from pixelmem.core.files.atomic import atomic_write_bytes
 from pixelmem.core.providers.embeddings.base import normalise_rows, validate_vectors
 from pixelmem.core.providers.embeddings.onnx_session import open_cpu_session
+from pixelmem.core.providers.embeddings.recipe import Recipe
 from pixelmem.core.providers.embeddings.unigram import UnigramIds
 from pixelmem.core.step_aside import step_aside
 
@@ -416,6 +417,10 @@ class E5OnnxEmbedder:
     def load(self) -> None:
         """Build (first time) and load the model now instead of on first use."""
         self._parts()
+
+    def child_recipe(self) -> Recipe:
+        """How a child process builds this embedder (embeddings/apart)."""
+        return Recipe.of(E5OnnxEmbedder, cache_dir=self._cache_dir, threads=self._threads)
 
     def embed_documents(
         self, texts: Sequence[str], *, progress: Progress | None = None
