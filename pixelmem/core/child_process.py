@@ -84,10 +84,13 @@ class ChildProcess:
             raise ChildUnavailable(self.broken)
         try:
             with self._child() as child:
-                return child.submit(function, *args).result()
+                done, value = child.submit(_outcome, function, args).result()
         except (BrokenProcessPool, OSError, PicklingError) as exc:
             self._give_up(exc)
             raise ChildUnavailable(self.broken or str(exc)) from exc
+        if not done:
+            raise value  # the work's own error (even an OSError): the child is fine
+        return value
 
     def pids(self) -> list[int]:
         """The child's process id (none when it is not running): for tests and diagnostics."""
@@ -157,6 +160,15 @@ class ChildProcess:
 def _shutdown_all() -> None:
     for child in list(_children):
         child.shutdown()
+
+
+def _outcome(function: Callable[..., Any], args: tuple[Any, ...]) -> tuple[bool, Any]:
+    """In the child: (True, the result) or (False, the exception the work raised) — told
+    apart from a failure of the child or the hand-over, which the parent sees as raised."""
+    try:
+        return True, function(*args)
+    except Exception as exc:
+        return False, exc
 
 
 def _lower_priority() -> None:

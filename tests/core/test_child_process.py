@@ -39,6 +39,8 @@ def test_the_work_runs_in_one_child_kept_for_the_next_calls_at_a_lower_priority(
 def test_an_error_of_the_work_itself_is_raised_as_it_would_be_and_the_child_kept(child):
     with pytest.raises(ValueError, match="bad input"):
         child.run(fails, "bad input")
+    with pytest.raises(FileNotFoundError):  # an OSError of the work is not the child failing
+        child.run(os.stat, "/nonexistent/file")
     assert child.usable
     assert child.run(where_and_priority)[0] != os.getpid()
 
