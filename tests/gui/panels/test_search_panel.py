@@ -216,6 +216,32 @@ def test_an_answers_first_screenful_is_drawn_on_the_worker(qtbot, window) -> Non
     assert len(shades) > 8  # the first row's text and score are there, antialiased
 
 
+def test_a_row_without_a_picture_is_drawn_on_a_worker_not_here(qtbot, window) -> None:
+    """Rows painted with no picture at the view's look (scrolled to, the view resized) are
+    never laid out on the GUI thread: their last picture or their title stands in, a worker
+    draws them, and the view paints them from the pictures it sends back."""
+    panel = window.search_panel
+    window.resize(1280, 800)
+    window.show()
+    qtbot.waitUntil(panel.isVisible, timeout=5000)
+    qtbot.wait(300)
+    with qtbot.waitSignal(panel.results_shown, timeout=5000):
+        panel.search_box.setText("espresso")
+        panel.run_search()
+    delegate = panel.delegate
+    for forget in ((delegate._pictures,), (delegate._pictures, delegate._latest)):
+        for kept in forget:  # nothing drawn at this look (and, second, at none)
+            kept.clear()
+        drawn, stood = delegate.drawn_here, delegate.stood_in
+        stand_in = panel.view.viewport().grab().toImage()
+        assert delegate.drawn_here == drawn and delegate.stood_in > stood
+        qtbot.waitUntil(lambda: not delegate._wanted and not delegate._drawing, timeout=5000)
+        stood = delegate.stood_in
+        final = panel.view.viewport().grab().toImage()
+        assert delegate.stood_in == stood and delegate.drawn_here == drawn
+        assert final != stand_in or forget == (delegate._pictures,)  # a title alone differs
+
+
 def test_the_exact_phrase_mode_is_chosen_from_the_combo_by_keyboard(qtbot, window) -> None:
     panel = window.search_panel
     labels = [panel.mode_combo.itemText(i) for i in range(panel.mode_combo.count())]
