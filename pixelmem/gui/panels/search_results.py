@@ -316,8 +316,7 @@ class ResultDelegate(QStyledItemDelegate):
         self._latest: OrderedDict[tuple[object, ...], QImage] = OrderedDict()
         self._wanted: dict[tuple[object, ...], tuple[ResultRow, RowLook, bool]] = {}
         self._drawing: set[tuple[object, ...]] = set()  # asked of the worker, not back yet
-        self.drawn_here = 0  # pictures this delegate drew on the GUI thread (tests, benchmarks)
-        self.stood_in = 0  # rows painted with a stand-in while a worker drew them (same)
+        self.stood_in = 0  # rows painted with a stand-in while a worker drew them (tests)
 
     def look(self, option: QStyleOptionViewItem | None = None, width: int = -1) -> RowLook:
         """What rows look like in the view now (GUI thread); ``width``: of the viewport, when
@@ -448,17 +447,6 @@ class ResultDelegate(QStyledItemDelegate):
             self._drawing.discard(key)
             self._keep(key, image)
         self._view.viewport().update()
-
-    def _picture(self, row: ResultRow, look: RowLook, selected: bool) -> QImage:
-        key = row_key(row, look, selected)
-        image = self._pictures.get(key)
-        if image is not None:
-            self._pictures.move_to_end(key)
-            return image
-        self.drawn_here += 1
-        image = row_picture(row, look, selected)
-        self._keep(key, image)
-        return image
 
     def _keep(self, key: tuple[object, ...], image: QImage) -> None:
         self._pictures[key] = image
