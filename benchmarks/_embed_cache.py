@@ -42,6 +42,11 @@ class CachedEmbedder:
         self._db.execute("CREATE TABLE IF NOT EXISTS v (key BLOB PRIMARY KEY, vec BLOB)")
         self._lock = threading.Lock()
         self._dim: int | None = None
+        # Token vectors (not cached: read only for borderline decisions), when the model gives
+        # them; looked up by name, so an older tree measured through this file still runs.
+        reader = getattr(self._inner, "token_vectors", None)
+        if reader is not None:
+            self.token_vectors = reader
 
     @property
     def model_id(self) -> str:

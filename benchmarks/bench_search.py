@@ -263,6 +263,50 @@ def bench_update(index: SearchIndex, chunks: list[Chunk]) -> None:
           f"{statistics.median(times) * 1e3:.1f} ms, max {max(times) * 1e3:.1f} ms")  # fmt: skip
 
 
+def bench_tokens(rounds: int = 30) -> None:
+    """What a borderline decision adds to a search (token_coverage, decision.TokenCheck): the
+    e5 model's token vectors of a question and of two chunks of the default size (800
+    characters), as SearchIndex._lift asks for them. A search whose decision is not on the
+    border asks for none: its cost is a comparison."""
+    try:
+        from pixelmem.core.providers.embeddings.e5_onnx import E5OnnxEmbedder
+
+        model = E5OnnxEmbedder()
+        model.load()
+    except Exception as exc:  # the optional model is absent: nothing to measure
+        print(f"\ntoken coverage: e5 model unavailable ({exc})")
+        return
+    words = [
+        "the",
+        "survey",
+        "of",
+        "the",
+        "river",
+        "delta",
+        "measured",
+        "sediment",
+        "after",
+        "the",
+        "spring",
+        "floods",
+    ]
+    chunk = lambda: " ".join(RNG.choice(words, 140))[:800]  # noqa: E731
+    question = "How much sediment did the spring floods leave in the delta?"
+    for name, language in (("English", lambda t: t), ("Chinese", lambda t: "三角洲的沉积物" * 40)):
+        times = []
+        for _ in range(rounds + 1):
+            best, other = language(chunk()), language(chunk())
+            t = time.perf_counter()
+            model.token_vectors(question, query=True)
+            model.token_vectors(best, query=False)
+            model.token_vectors(other, query=False)
+            times.append(time.perf_counter() - t)
+        times = times[1:]  # the first run warms the session
+        print(f"token coverage of a borderline {name} decision (a question, two 800-character "
+              f"chunks): median {statistics.median(times) * 1e3:.1f} ms  "
+              f"p99 {float(np.percentile(times, 99)) * 1e3:.1f} ms")  # fmt: skip
+
+
 def compare_with(old_ref: str) -> None:
     """The vault benchmark on ``old_ref``'s code and on this checkout, in fresh processes."""
     root = Path(__file__).resolve().parent.parent
@@ -296,7 +340,12 @@ def main() -> None:
     parser.add_argument("--vault-only", action="store_true", help="only the 10k-memory vault")
     parser.add_argument("--old", help="also run the vault part on this git ref's code")
     parser.add_argument("--blas-pool", action="store_true", help="BLAS's own thread pool")
+    parser.add_argument("--tokens", action="store_true",
+                        help="only what a borderline decision's token coverage costs")  # fmt: skip
     args = parser.parse_args()
+    if args.tokens:
+        bench_tokens()
+        return
     if args.old:
         compare_with(args.old)
         return

@@ -90,6 +90,9 @@ class VaultSession(QObject, RuntimeObserver):
         self.bus = bus
         self.first_run = first_run
         self.writes = write_lane()  # the scan, writes and settings switches, off the GUI thread
+        # The window's process keeps only the window's work on its GIL: a built-in model
+        # embeds the vault in a child process (core/providers/embeddings/apart).
+        engine.embed_apart = True
         self.runtime = VaultRuntime(engine, APP, settings_file=settings_path())
         self.status: EngineStatus | None = None
         self.loaded = False

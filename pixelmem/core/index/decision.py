@@ -47,6 +47,17 @@ nothing to say does not count against the other):
   all held by it: what the bare names give it;
 * the query is its name: at least :data:`~pixelmem.core.index.relevance.NAME_RELEVANCE`.
 
+**Token coverage on the border** (:class:`TokenCheck`): a decision that lands near the floor
+(inside the check's band) and was made by a model of the query's own script is moved by how
+much better the best hit covers the question *token by token* than the next memory does
+(``lift``: per question token its best cosine over the best passage's tokens less that over
+the next memory's passage, averaged; late interaction with the same model, whose token
+vectors only an embedder that exposes them gives — none: no move). A question about a thing
+the vault lacks, answered by a sibling passage, is covered as well by the sibling (lift near
+0); a paraphrased or deictic question's passage covers it token by token in meaning where the
+words differ. The move stays inside the band: a borderline decision stays borderline-or-less
+and a sure one is never read (most searches pay nothing).
+
 The best hit's score is that decision. Every other hit keeps its own rank logit less
 ``behind`` times its distance to the best, and never more than the decision less that
 distance: when the best hit is not shown, nothing ranked below it is, and the order is always
@@ -160,6 +171,62 @@ class Best:
     named: bool = False  # the query is its name
     short_query: bool = False  # the query is a few words (relevance.SHORT_QUERY_WORDS)
     cjk: bool = False  # the query is written in a CJK script
+    lift: float | None = None  # token coverage over the next memory's (TokenCheck; None: unread)
+    next_coverage: float = 1.0  # the next memory's own token coverage of the question
+
+
+@dataclass(frozen=True)
+class TokenCheck:
+    """How a borderline decision reads the best hit's token coverage (see the module
+    docstring): inside ``[low, high)`` (logits) a lift below ``lower_below`` lowers the
+    decision by ``weight`` per unit of lift under it (the next memory covers the question as
+    well or better: a sibling's question), one above ``raise_above`` raises it alike (the best
+    hit covers it distinctly; None: never raised) — only when the next memory is a sibling,
+    covering the question's tokens at least ``sibling`` on average itself: covering more than
+    an unrelated note does says nothing about answering. The decision stays inside the band;
+    between the two thresholds the lift says nothing. ``weight`` 0: never read."""
+
+    low: float
+    high: float
+    weight: float = 0.0
+    lower_below: float = 0.0
+    raise_above: float | None = None
+    sibling: float = 0.0
+
+    def reads(self, logit: float) -> bool:
+        return self.weight > 0 and self.low <= logit < self.high
+
+    def moved(self, logit: float, lift: float, next_coverage: float = 1.0) -> float:
+        if not self.reads(logit):
+            return logit
+        if lift < self.lower_below:
+            logit += self.weight * (lift - self.lower_below)
+        elif self.raise_above is not None and lift > self.raise_above:
+            if next_coverage < self.sibling:  # no sibling next to it: nothing to read
+                return logit
+            logit += self.weight * (lift - self.raise_above)
+        return float(min(max(logit, self.low), math.nextafter(self.high, -math.inf)))
+
+
+NO_TOKEN_CHECK = TokenCheck(0.0, 0.0)
+OWN_SCRIPT_PARTS = ("same", "same_cjk", "meaning")  # the models a token check may move
+
+
+def token_check(models: object, best: Best) -> TokenCheck:
+    """The check that applies to ``best``: the calibration's for the query's script (CJK or
+    not; none for a best hit in another script, nor for a short query)."""
+    if best.cross or best.short_query:  # a bare name or code is not a question to cover
+        return NO_TOKEN_CHECK
+    name = "tokens_cjk" if best.cjk else "tokens"
+    return getattr(models, name, NO_TOKEN_CHECK)
+
+
+def reads_tokens(models: object, best: Best, logit: float, parts: dict[str, float]) -> bool:
+    """Whether the decision ``logit`` (with its ``parts``) is one a token check moves: on the
+    border, made by a model of the query's own script."""
+    if not parts or max(parts, key=lambda name: parts[name]) not in OWN_SCRIPT_PARTS:
+        return False
+    return token_check(models, best).reads(logit)
 
 
 def standout(cosine: float, median: float, spread: float, count: int) -> float:
@@ -188,6 +255,11 @@ def decide(models: Models, best: Best, mode: str) -> tuple[float, dict[str, floa
         words = models.keyword.logit(0.0, best.names_keyword)
         parts["names"] = float(max(np.max(bare), np.max(words)))
     logit = max(parts.values())
+    if best.lift is not None and reads_tokens(models, best, logit, parts):
+        moved = token_check(models, best).moved(logit, best.lift, best.next_coverage)
+        rules = [v for name, v in parts.items() if name not in OWN_SCRIPT_PARTS]
+        parts["tokens"] = moved
+        logit = max([moved, *rules])
     if best.named and mode != "semantic":
         parts["named"] = max(logit, NAME_LOGIT)
         logit = parts["named"]

@@ -135,6 +135,9 @@ class Engine:
         # Whether searches carry their evidence (the app's search panel): each snapshot then
         # measures what an explanation reads before it is published (SearchIndex.prepare).
         self.explains = False
+        # True in the app: a built-in model embeds documents in a child process, so that
+        # the window's GIL is not held by minutes of tokenising (embeddings/apart).
+        self.embed_apart = False
 
     # -- set-up ----------------------------------------------------------------------------
 
@@ -207,6 +210,7 @@ class Engine:
             else:
                 cache = self._open_cache(embedder) if embedder is not None else None
                 self._indexer = Indexer(embedder, cache, self.chunker)
+        self._indexer.embed_apart = self.embed_apart
         return self._indexer
 
     def _wants_database(self) -> bool:
@@ -509,6 +513,8 @@ class Engine:
             vector = self.query_vector(query, embedder)
         if vector is None and mode == "semantic":
             return []
+        from pixelmem.core.index.token_coverage import reader_of
+
         reranker = self._current_reranker()
         depth = max(k, self.settings.rerank.candidates) if reranker is not None else k
         options = dict(
@@ -521,6 +527,7 @@ class Engine:
             weaker=weaker,
             explain=explain,
             hubs=self.hub_measure(embedder) if vector is not None else None,
+            tokens=reader_of(embedder) if vector is not None else None,
         )
         from pixelmem.core.index.postgres_store import PostgresUnavailable
 

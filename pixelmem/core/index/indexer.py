@@ -100,6 +100,8 @@ class Indexer:
         # Delete the rows of memories this client does not know. Only on request (a full
         # rebuild): another client may have written a memory this vault copy has not yet.
         self.prune_database = False
+        # Embed in a child process where the model allows it (the app: embeddings/apart).
+        self.embed_apart = False
         self.chunker = chunker or ChunkerSettings()
         self._prepared: dict[str, _Prepared] = {}
         self._last: SearchIndex | None = None  # the last complete snapshot this indexer made
@@ -434,7 +436,7 @@ class Indexer:
                 embedding_text(searchable_title(table[chunks[r].memory_id]), chunks[r].text)
                 for r in rows
             ]
-            vectors = self.embedder.embed_documents(texts)
+            vectors = self._embed(texts)
             if self.cache is not None:
                 self.cache.put_many([hashes[r] for r in rows], vectors)
             for r, v in zip(rows, vectors, strict=True):
@@ -444,6 +446,14 @@ class Indexer:
                 progress(min(start + EMBED_BATCH, total), total)
         _fill_duplicates(matrix, missing, hashes)
         return matrix
+
+    def _embed(self, texts: list[str]) -> np.ndarray:
+        assert self.embedder is not None
+        if not self.embed_apart:
+            return self.embedder.embed_documents(texts)
+        from pixelmem.core.providers.embeddings import apart  # multiprocessing: the app only
+
+        return apart.embed_documents(self.embedder, texts)
 
     def _save_cache(self, keep: Sequence[bytes] | None, report: IndexReport) -> None:
         if self.cache is None or not (self.cache.dirty or _has_stale(self.cache, keep)):

@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from pixelmem.core.index.decision import Decision
+from pixelmem.core.index.decision import NO_TOKEN_CHECK, Decision, TokenCheck
 from pixelmem.core.index.scripts import CJK_SCRIPT, OTHER_SCRIPT, cjk_share, main_script
 from pixelmem.core.settings import SearchSettings
 
@@ -171,6 +171,11 @@ class Calibration:
     # paraphrases right first 16 -> 18 of 23 in the 24-note vault at one XQuAD en question
     # lost of 1,190 (at 0: 18, but 6 of 100 lost in the 700-note vault); e5 unchanged.
     silence: float = 1.0
+    # A decision near the floor moved by the best hit's token coverage over the next memory's
+    # (decision.TokenCheck), for a query in an alphabet and in a CJK script; only an embedder
+    # that gives token vectors is read (token_coverage).
+    tokens: TokenCheck = NO_TOKEN_CHECK
+    tokens_cjk: TokenCheck = NO_TOKEN_CHECK
 
 
 # Fitted by ``benchmarks/fit_relevance.py --refit-base`` on the development sets of
@@ -211,6 +216,18 @@ CALIBRATIONS: dict[str, Calibration] = {
         hybrid=Logistic(intercept=-2.445, semantic=7.011, keyword=1.753, short_keyword=0.301),
         semantic=Logistic(intercept=-3.155, semantic=9.877, keyword=0.0),
         keyword=Logistic(intercept=-1.261, semantic=0.0, keyword=3.798),
+        # Token coverage on the border (benchmarks/probe_maxsim.py --fit: each script's check
+        # chosen on one half of the development questions by the targets' cost, measured on
+        # the other; above the decision models, which fit_decision --apply rewrites).
+        # English: lowered only, when the next memory covers the question better (lift < 0),
+        # between 0.3 and 0.7; Chinese: lowered under a lift of 0.01, raised over 0.02 when
+        # the next memory is a sibling (covers the question's tokens at 0.78 or more: at 0.74-
+        # 0.78 the same figures on the fitted sets; a mother's-birthday question over a note
+        # on her medicine, next to unrelated notes, is no longer raised), between 0.3 and 0.9.
+        tokens=TokenCheck(-0.847, 0.847, weight=40.0, lower_below=0.0),
+        tokens_cjk=TokenCheck(
+            -0.847, 2.197, weight=100.0, lower_below=0.01, raise_above=0.02, sibling=0.78
+        ),
         behind=1.0,
         meaning=Decision(-3.105, semantic=9.877),
         same=Decision(-0.1, rank=1.0),
@@ -445,6 +462,8 @@ class Evidence:
     hub: float = 0.0  # taken off the cosine: its chunk is close to every question (hubs.py)
     elsewhere: float | None = None  # best hit: Σ idf² of query words it lacks, a sibling holds
     loo: float | None = None  # best hit: deviations above the vault's leave-one-out null
+    lift: float | None = None  # best hit: token coverage over the next memory's (token_coverage)
+    next_coverage: float | None = None  # best hit: the next memory's own token coverage
 
     def lines(self) -> list[str]:
         """The evidence in a few lines of words, for a person."""
@@ -484,6 +503,11 @@ class Evidence:
             facts.append(f"standout {self.standout:.2f}")
         if self.loo is not None:
             facts.append(f"above the vault's nearest-other null {self.loo:.2f}")
+        if self.lift is not None:
+            facts.append(
+                f"covers the question token by token {self.lift:+.3f} over the next"
+                + (f" (which covers {self.next_coverage:.3f})" if self.next_coverage else "")
+            )
         if self.names_keyword is not None:
             held = "all held" if self.names_held else "not all held"
             facts.append(f"names {self.names_keyword:.2f} ({held})")
@@ -517,7 +541,8 @@ def explain(
         unknown=own("unknown"), elsewhere=own("elsewhere"),
         margin=own("margin"), standout=own("standout"), loo=own("loo"),
         names_keyword=own("names_keyword"),
-        names_held=bool(own("names_held")),
+        names_held=bool(own("names_held")), lift=own("lift"),
+        next_coverage=own("next_coverage"),
         parts={name: _p(logit) for name, logit in (parts or {}).items()}, relevance=final,
     )  # fmt: skip
 

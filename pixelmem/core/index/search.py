@@ -28,6 +28,7 @@ the reference, so any number of threads may search one snapshot.
 from __future__ import annotations
 
 import dataclasses
+import logging
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -35,10 +36,19 @@ from datetime import time
 
 import numpy as np
 
+from pixelmem.core.errors import PixelmemError
 from pixelmem.core.index import numpy_pieces
 from pixelmem.core.index.catalog import Catalog, MemoryChunks, as_utc
-from pixelmem.core.index.chunking import Chunk
-from pixelmem.core.index.decision import MARGIN_CAP, STANDOUT_CAP, Best, decide, finish, standout
+from pixelmem.core.index.chunking import Chunk, embedding_text
+from pixelmem.core.index.decision import (
+    MARGIN_CAP,
+    STANDOUT_CAP,
+    Best,
+    decide,
+    finish,
+    reads_tokens,
+    standout,
+)
 from pixelmem.core.index.hubs import HubMeasure
 from pixelmem.core.index.keyword_index import _POSITIVE, token_hashes
 from pixelmem.core.index.keyword_side import LocalKeywordSide
@@ -71,6 +81,7 @@ from pixelmem.core.index.text_tokens import (
     stem_of,
     tokenize,
 )
+from pixelmem.core.index.token_coverage import TokenVectors, covered, lift
 from pixelmem.core.index.vault_null import loo_nulls
 from pixelmem.core.index.vector_side import LocalVectorSide, row_group_sums
 from pixelmem.core.search_mode import SearchMode
@@ -80,6 +91,7 @@ from pixelmem.core.vault.memory import Memory, searchable_title
 # The modes the index scores; ``exact`` chooses which memories may answer first (Engine.search)
 # and is then scored as ``keyword``.
 MODES = (SearchMode.HYBRID, SearchMode.SEMANTIC, SearchMode.KEYWORD)
+log = logging.getLogger(__name__)
 NAME_HOLDERS = 3  # memories: a question's names count as a look-up when at most this many hold them
 # A short query is a look-up (a name, a code) when its rarest word is held by at most this many
 # chunks, or this share of the vault's: a word every tenth chunk holds is the vault's subject.
@@ -382,6 +394,7 @@ class SearchIndex:
         weaker: int = 0,
         explain: bool = False,
         hubs: HubMeasure | None = None,
+        tokens: TokenVectors | None = None,
     ) -> list[SearchHit]:
         """Up to ``k`` memories for ``query``, most relevant first (see the module docstring).
 
@@ -396,6 +409,8 @@ class SearchIndex:
         ``calibration``: the embedding model's
         (:func:`~pixelmem.core.index.relevance.calibration_for`). ``hubs``: the model's
         measure of texts close to every question, whose cosines are damped (:mod:`hubs`).
+        ``tokens``: the embedder's token vectors, read for a decision near the floor
+        (:mod:`token_coverage`; None: the decision is made without them).
         """
         if mode not in MODES:
             raise ValueError(f"unknown search mode {mode!r}; use one of {', '.join(MODES)}")
@@ -423,6 +438,8 @@ class SearchIndex:
             siblings=explain or _reads_siblings(calibration or CALIBRATIONS["default"]),
             null=explain or _reads_loo(calibration or CALIBRATIONS["default"]),
             margins=explain,
+            text=query,
+            tokens=tokens if vector_ok else None,
         )
         if query_.terms is None and query_.vector is None:
             return []
@@ -945,6 +962,13 @@ class SearchIndex:
         models = query.calibration or CALIBRATIONS["default"]
         mode = query.mode if query.semantic_weight >= 1.0 else "keyword"
         decision, parts = decide(models, best, mode)
+        if query.tokens is not None and (
+            reads_tokens(models, best, decision, parts) or (query.margins and not best.cross)
+        ):
+            coverage = self._lift(query, found, top, listed)
+            if coverage is not None:
+                best = dataclasses.replace(best, lift=coverage[0], next_coverage=coverage[1])
+                decision, parts = decide(models, best, mode)
         final = finish(rank, top, decision, models.behind)
         score = probability(final)
         values |= {"coverage": np.full(n, best.coverage), "margin": np.full(n, best.margin),
@@ -954,6 +978,9 @@ class SearchIndex:
             values["standout"] = np.full(n, best.standout)
         if best.loo is not None:
             values["loo"] = np.full(n, best.loo)
+        if best.lift is not None:
+            values["lift"] = np.full(n, best.lift)
+            values["next_coverage"] = np.full(n, best.next_coverage)
         if best.names_keyword is not None:
             values |= {"names_keyword": np.full(n, best.names_keyword),
                        "names_held": np.full(n, float(best.names_held))}  # fmt: skip
@@ -1027,6 +1054,44 @@ class SearchIndex:
             named=bool(np.isin(position, query.named)), short_query=query.short, cjk=cjk,
         )  # fmt: skip
         return best, certain
+
+    def _lift(
+        self, query: _Query, found: _Candidates, top: int, listed: np.ndarray
+    ) -> tuple[float, float] | None:
+        """How much better the best candidate's best chunk covers the query token by token
+        than the next candidate of other content does (:func:`token_coverage.lift`), and how
+        well that next one covers it (:func:`token_coverage.covered`); None without a next
+        one, without question tokens or when the model fails (the decision is then made
+        without it)."""
+        assert query.tokens is not None
+        content = self._catalog.meta.content
+        position = int(found.positions[top])
+        others = content[found.positions] != content[position]
+        if not others.any():
+            return None
+        second = int(found.positions[np.flatnonzero(others)[np.argmax(listed[others])]])
+        try:
+            question = query.tokens.token_vectors(query.text, query=True)
+            best, other = (
+                query.tokens.token_vectors(self._chunk_text(m, query), query=False)
+                for m in (position, second)
+            )
+        except PixelmemError as exc:
+            log.warning("token coverage unavailable: %s", exc)
+            return None
+        gained = lift(question, best, other)
+        return None if gained is None else (gained, covered(question, other))
+
+    def _chunk_text(self, m: int, query: _Query) -> str:
+        """The text embedded for memory ``m``'s chunk closest to the query (title and chunk)."""
+        rows = self._catalog.rows[m].tolist()
+        row = rows[0]
+        if len(rows) > 1 and query.vector is not None:
+            ids, _ = self._side(query).top_chunks(query.vector, 1, self._only(np.array([m])))
+            row = int(ids[0]) if len(ids) else row
+        chunk = self._catalog.chunks[row]
+        assert chunk is not None
+        return embedding_text(self._catalog.meta.titles[m], chunk.text)
 
     def _coverage(
         self, query: _Query, position: int, siblings: np.ndarray
@@ -1198,6 +1263,8 @@ class _Query:
     # The best hit's margin made certain whatever the decision reads (explained): evidence a
     # fit learns from must not depend on the models it replaces (fit_decision --fresh).
     margins: bool = False
+    text: str = ""  # the query as typed (the token reader reads it)
+    tokens: TokenVectors | None = None  # the embedder's token vectors (token_coverage)
 
 
 @dataclass(frozen=True)

@@ -320,3 +320,35 @@ def test_the_embedder_made_once_when_threads_ask_at_once(tmp_path: Path, monkeyp
     first.join()
     assert len(made) == 1
     assert seen == [made[0], made[0]]
+
+
+class _TokenEmbedder(HashEmbedder):
+    """A hash embedder that also gives token vectors (one per word): a token reader."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.token_texts: list[tuple[str, bool]] = []
+
+    def token_vectors(self, text: str, *, query: bool):
+        import numpy as np
+
+        self.token_texts.append((text, query))
+        words = text.split() or ["."]
+        return np.stack([self._vector(word) for word in words])
+
+
+def test_the_engine_reads_token_coverage_of_an_embedder_that_gives_it(vault: Path) -> None:
+    _fill(vault)
+    plain = _engine(vault)
+    plain.open()
+    hit = plain.search("espresso coffee ratio", explain=True, min_relevance=0.0)[0]
+    assert hit.evidence is not None and hit.evidence.lift is None  # no token vectors
+    reader = _TokenEmbedder()
+    engine = _engine(vault, embedder=reader)
+    engine.open()
+    hit = engine.search("espresso coffee ratio", explain=True, min_relevance=0.0)[0]
+    assert hit.title == "Espresso ratio"
+    assert hit.evidence is not None and hit.evidence.lift is not None
+    assert hit.evidence.lift > 0  # its note covers the question's words, the next does not
+    assert ("espresso coffee ratio", True) in reader.token_texts
+    assert any(not q and text.startswith("Espresso ratio\n") for text, q in reader.token_texts)

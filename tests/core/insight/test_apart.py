@@ -6,11 +6,11 @@ from __future__ import annotations
 import logging
 import multiprocessing.spawn
 import os
-import time
 
 import numpy as np
 import pytest
 
+from pixelmem.core.child_process import ChildProcess
 from pixelmem.core.insight import apart
 from pixelmem.core.insight.map_clusters import choose_clusters
 from pixelmem.core.insight.memory_vectors import unit_rows
@@ -20,10 +20,10 @@ from pixelmem.core.insight.semantic_map import fingerprints
 @pytest.fixture
 def fresh_child(monkeypatch: pytest.MonkeyPatch):
     """No child yet and none given up on; the one started here stopped after the test."""
-    monkeypatch.setattr(apart, "_pool", None)
-    monkeypatch.setattr(apart, "_broken", None)
-    yield
-    apart.shutdown()
+    child = ChildProcess("map work")
+    monkeypatch.setattr(apart, "_child", child)
+    yield child
+    child.shutdown()
 
 
 def _vectors(rows: int) -> np.ndarray:
@@ -32,8 +32,7 @@ def _vectors(rows: int) -> np.ndarray:
 
 
 def _child_pids() -> list[int]:
-    pool = apart._pool
-    return [] if pool is None else list(pool._processes or {})  # type: ignore[attr-defined]
+    return apart._child.pids()
 
 
 def test_a_large_array_is_worked_on_in_a_child_process_with_the_same_results(fresh_child):
@@ -69,36 +68,30 @@ def test_without_a_child_the_work_is_done_here_and_the_reason_logged_once(
 ):
     monkeypatch.setattr(multiprocessing.spawn, "_python_exe", os.fsencode("/nonexistent/python"))
     vectors = _vectors(apart.APART_MIN)
-    with caplog.at_level(logging.WARNING, logger=apart.__name__):
+    with caplog.at_level(logging.WARNING):
         assert run_and_compare(fingerprints, vectors)
         assert run_and_compare(fingerprints, vectors)
-    assert len(caplog.records) == 1
-    assert "no child process" in caplog.records[0].getMessage()
-    assert apart._pool is None
+    warnings = [r for r in caplog.records if "no child process" in r.getMessage()]
+    assert len(warnings) == 1 and "map work" in warnings[0].getMessage()
+    assert not fresh_child.running
 
 
 def test_an_error_of_the_function_itself_is_raised_as_it_would_be_here(fresh_child):
     with pytest.raises(TypeError):  # choose_clusters has no option "colour"
         apart.run_apart(choose_clusters, _vectors(apart.APART_MIN)[:, :2], colour=1)
-    assert apart._broken is None  # the child is still used
+    assert fresh_child.usable  # the child is still used
 
 
-def test_an_idle_child_stops_and_the_next_call_starts_another(
-    fresh_child, monkeypatch: pytest.MonkeyPatch
-):
-    monkeypatch.setattr(apart, "IDLE_STOP_S", 0.05)
+def test_a_block_the_child_cannot_open_is_worked_on_here(fresh_child, monkeypatch):
+    monkeypatch.setattr(apart._Shared, "open", _handle_to_nowhere)
     vectors = _vectors(apart.APART_MIN)
     assert run_and_compare(fingerprints, vectors)
-    first = apart._pool
-    assert first is not None
-    process = next(iter(first._processes.values()))  # type: ignore[attr-defined]
-    deadline = time.monotonic() + 30
-    while _exists(process.pid) and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert not _exists(process.pid)  # the idle child ended
-    assert apart._pool is None
-    assert run_and_compare(fingerprints, vectors)
-    assert apart._pool is not None and apart._pool is not first
+    assert fresh_child.usable  # not the child's fault: a later call may still go
+
+
+def _handle_to_nowhere(self):
+    self.handle = ("pixelmem-no-such-block", self._array.shape, self._array.dtype.str)
+    return self
 
 
 def test_without_room_in_shared_memory_the_work_is_done_here(
@@ -109,7 +102,7 @@ def test_without_room_in_shared_memory_the_work_is_done_here(
     monkeypatch.setattr(apart.shutil, "disk_usage", lambda _path: shutil_usage(free=1 << 16))
     assert run_and_compare(fingerprints, _vectors(apart.APART_MIN))
     assert _child_pids() == []
-    assert apart._broken is None  # not given up: a smaller array may still go
+    assert fresh_child.usable  # not given up: a smaller array may still go
 
 
 def shutil_usage(*, free: int):

@@ -281,3 +281,15 @@ def test_a_damaged_pieces_table_is_a_clear_error(cache_root: Path, embedder) -> 
     (fresh.model_dir / e5_onnx.PIECES_FILE).write_bytes(b"damaged")
     with pytest.raises(ProviderUnavailable):
         E5OnnxEmbedder(cache_dir=cache_root).embed_query("x")
+
+
+def test_token_vectors_are_the_texts_own_tokens_normalised(embedder) -> None:
+    text = "Sourdough needs a starter fed with flour and water every day."
+    question = embedder.token_vectors(text, query=True)
+    passage = embedder.token_vectors(text, query=False)
+    pieces = len(embedder.token_ids("query: " + text)) - len(embedder.token_ids("query:"))
+    assert question.shape == (pieces, e5_onnx.DIM) == passage.shape  # no <s>, </s>, prefix
+    assert np.allclose(np.linalg.norm(question, axis=1), 1.0, atol=1e-5)
+    assert not np.allclose(question, passage)  # read as a question, read as a passage
+    long = embedder.token_vectors("flour " * 2000, query=False)
+    assert len(long) == e5_onnx.TOKEN_LIMIT - len(embedder.token_ids("passage:"))  # <s> </s>

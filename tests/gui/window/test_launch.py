@@ -192,3 +192,10 @@ def test_a_shortcut_pressed_before_the_views_are_built_works(
         qtbot.waitUntil(lambda: window.quick_switcher.isVisible(), timeout=2000)
         window.quick_switcher.hide()
     window.session.shutdown()
+
+
+def test_the_app_embeds_its_vault_in_a_child_process(qtbot, engine: Engine, settings) -> None:
+    assert not engine.embed_apart  # the commands' and the service's engines embed at home
+    window = MainWindow(engine, settings)
+    qtbot.addWidget(window)
+    assert engine.embed_apart  # the window's: a built-in model's minutes off its GIL

