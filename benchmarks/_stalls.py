@@ -27,6 +27,7 @@ Stacks are load-independent evidence; stall lengths are only meaningful on a qui
 from __future__ import annotations
 
 import gc
+import os
 import sys
 import threading
 import time
@@ -104,6 +105,10 @@ def only_event_loop(stack: tuple[str, ...]) -> bool:
     if not inner:
         return True
     return all(s.split(":")[0].rsplit(".", 1)[-1] in _EVENT_LOOP for s in inner)
+
+
+# Causes listed per report (PIXELMEM_WHY_SHOW=40 lists more; the rest are counted).
+SHOWN = int(os.environ.get("PIXELMEM_WHY_SHOW", "15"))
 
 
 class StallWatch:
@@ -229,7 +234,7 @@ class StallWatch:
             f"{lost:.0f} ms for a CPU); workers: {held}"
         )
 
-    def report(self, label: str, show: int = 15) -> None:
+    def report(self, label: str, show: int = SHOWN) -> None:
         """Stalls grouped by cause; ranked by their longest part that was not a wait for a
         CPU (ran + blocked: what does not depend on the machine's load)."""
         stalls = self.stalls()

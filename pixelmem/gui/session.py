@@ -86,6 +86,7 @@ class VaultSession(QObject, RuntimeObserver):
     ) -> None:
         super().__init__(parent)
         self.engine = engine
+        engine.explains = True  # the search panel explains every hit (its score's tooltip)
         self.bus = bus
         self.first_run = first_run
         self.writes = write_lane()  # the scan, writes and settings switches, off the GUI thread

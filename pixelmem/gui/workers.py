@@ -21,6 +21,7 @@ import shiboken6
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal, Slot
 
 from pixelmem.core import step_aside
+from pixelmem.core.vault.gc_pause import collector_paused
 
 log = logging.getLogger(__name__)
 
@@ -144,11 +145,17 @@ def import_then(modules: Sequence[str], then: Callable[[], Any], *, context: QOb
     import failed: ``then`` imports them again and raises where the error can be reported).
 
     For views whose modules are slow to import (numpy, the search stack, httpx: 0.1-0.2 s)
-    but quick to build: the import would freeze a window that is already on screen."""
+    but quick to build: the import would freeze a window that is already on screen.
+
+    The collector is paused meanwhile and what was imported frozen after (modules live as
+    long as the process): an import's burst of objects set off full collections on the
+    worker that held the GIL from the window (importing the chat pane: 12.9 ms, generation 2;
+    each panel module imported under bench_gil_holds' HoldFinder)."""
 
     def load() -> None:
-        for name in modules:
-            importlib.import_module(name)
+        with collector_paused(keep=True):
+            for name in modules:
+                importlib.import_module(name)
 
     return run_in_pool(load, lambda _: then(), lambda _exc: then(), context=context)
 

@@ -132,6 +132,9 @@ class Engine:
         # False until a reindex finished, or a saved index was found to match every file:
         # until then a search answers from what is loaded so far (marked partial).
         self.index_ready = False
+        # Whether searches carry their evidence (the app's search panel): each snapshot then
+        # measures what an explanation reads before it is published (SearchIndex.prepare).
+        self.explains = False
         # True in the app: a built-in model embeds documents in a child process, so that
         # the window's GIL is not held by minutes of tokenising (embeddings/apart).
         self.embed_apart = False
@@ -300,7 +303,7 @@ class Engine:
             if self._wants_database() and self._store is None and self.backend_error:
                 report.semantic_error = self.backend_error
                 self._indexer = None  # try the server again next time
-            index.prepare(self._calibration_of(indexer.embedder))  # on the worker, not a search
+            self._prepare(index, indexer.embedder)  # on the worker, not a search
             self._snapshot, self._report = (index, indexer.embedder), report
             self._saved, self.index_ready = None, True
             if self._should_save(index, report, indexer):
@@ -328,7 +331,7 @@ class Engine:
         with self._build_lock:
             if self._snapshot is not None:
                 return False
-            saved.index.prepare(self._calibration_of(embedder))
+            self._prepare(saved.index, embedder)
             self._saved, self._on_disk, self._saved_ns = saved, saved.index, saved.saved_ns
             self._snapshot = (saved.index, embedder)
         if check_files and vault_state.unchanged(self.vault, saved.files):
@@ -622,6 +625,9 @@ class Engine:
     def calibration(self) -> Calibration:
         """How evidence becomes relevance for the model of the current snapshot."""
         return self._calibration_of(self._current()[1] or self._embedder)
+
+    def _prepare(self, index: SearchIndex, embedder: Embedder | None) -> None:
+        index.prepare(self._calibration_of(embedder), explained=self.explains)
 
     @staticmethod
     def _calibration_of(embedder: Embedder | None) -> Calibration:

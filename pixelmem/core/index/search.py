@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import time
@@ -203,6 +204,7 @@ class SearchIndex:
         self.backend = backend
         self._sample: _VaultSample | None = None  # built on first use (backgrounds)
         self._nulls: np.ndarray | None = None  # the leave-one-out null per script (loo_null)
+        self._nulls_lock = threading.Lock()  # one search measures it; others wait for it
         self._damped: tuple[bytes, VectorSide] | None = None  # hubs damped (_scoring)
         self._tokens: dict[int, frozenset[str]] = {}  # best hits' keyword tokens (coverage)
 
@@ -498,13 +500,15 @@ class SearchIndex:
         counts[0] = counts.sum()
         return counts
 
-    def prepare(self, calibration: Calibration | None = None) -> None:
+    def prepare(self, calibration: Calibration | None = None, *, explained: bool = False) -> None:
         """Measure what a search of this snapshot reads of the whole vault (its sample of
-        unrelated notes; its leave-one-out null when ``calibration``'s decision reads it):
-        called by the engine on the indexing worker before the snapshot is published, so no
-        search pays for it."""
+        unrelated notes; its leave-one-out null when ``calibration``'s decision reads it, or
+        when searches are ``explained``: an explanation shows it): called by the engine on the
+        indexing worker before the snapshot is published, so no search pays for it (the app's
+        search panel explains every search: measuring the null at the first keystroke after
+        each new snapshot took ~0.1 s of CPU at 100k chunks, bench_ui --why)."""
         self._vault_sample()
-        if calibration is not None and _reads_loo(calibration):
+        if explained or (calibration is not None and _reads_loo(calibration)):
             self.loo_null(0)
 
     def _vault_sample(self) -> _VaultSample | None:
@@ -533,12 +537,15 @@ class SearchIndex:
         once per snapshot, when first asked (by :meth:`prepare` when a decision model reads
         it, else by the first search explained)."""
         if self._nulls is None:
-            sample = self._vault_sample()
-            if sample is None:
-                return None
-            self._nulls = loo_nulls(
-                self._vectors, self._catalog, sample.memories, sample.vectors, sample.counts
-            )
+            with self._nulls_lock:  # searches started meanwhile wait: measured once
+                sample = self._vault_sample()
+                if sample is None:
+                    return None
+                if self._nulls is None:
+                    self._nulls = loo_nulls(
+                        self._vectors, self._catalog, sample.memories, sample.vectors,
+                        sample.counts,
+                    )  # fmt: skip
         if not np.isfinite(self._nulls[0, script]):
             return None
         return float(self._nulls[0, script]), float(self._nulls[1, script])

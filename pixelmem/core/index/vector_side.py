@@ -16,6 +16,7 @@ import numpy as np
 
 from pixelmem.core.index.search_backend import Allowed, ChunkBatch, ChunkIds, Scores
 from pixelmem.core.index.vector_index import VectorIndex, top_k_of_scores, top_k_set
+from pixelmem.core.step_aside import step_aside
 
 
 class _Buffer:
@@ -196,7 +197,7 @@ def _grown(array: np.ndarray, size: int, fill: int | bool) -> np.ndarray:
     return out
 
 
-# Rows gathered and summed per numpy call in row_group_sums: 2048 × 384 floats (3 MB), ~1 ms.
+# Rows gathered and added per numpy call in row_group_sums: 2048 × 384 floats (3 MB), ~1 ms.
 _GROUP_BLOCK_ROWS = 2048
 
 
@@ -205,17 +206,44 @@ def row_group_sums(
 ) -> np.ndarray:
     """float32[len(groups), dim]: the sum of each group's rows (``rows_of(ids)`` gives them).
 
-    In blocks of groups: numpy holds the GIL through a gather or a ``reduceat``, and over every
-    row of a 100k-chunk index at once that kept the window frozen ~0.5 s (bench_ui); a block
-    holds it ~1 ms. Every group must have a row (``reduceat`` does not sum an empty one).
+    Only numpy steps that let the GIL go while they run: a gather by index and an ``add``
+    (``np.add.reduceat`` keeps it: ~1.8 ms per block of 2,048 rows, 80 ms for a 100k-chunk
+    index, and a thread holding it that loses its CPU freezes the window as long —
+    bench_ui --why, typing a search with the map open). The groups are ordered longest first,
+    so the j-th rows of every group that has one are a prefix: each pass adds them to that
+    prefix of the sums, in blocks (a few ms each, :func:`step_aside` between them). The rows
+    are added in each group's order, as ``reduceat`` adds them: the same sums to the bit.
+    An empty group sums to zeros.
     """
-    out = np.empty((len(groups), dim), np.float32)
-    total = sum(len(g) for g in groups)
-    per = max(1, _GROUP_BLOCK_ROWS * len(groups) // max(total, 1))
-    for first in range(0, len(groups), per):
-        part = groups[first : first + per]
-        starts = np.cumsum([0] + [len(g) for g in part[:-1]])
-        out[first : first + len(part)] = np.add.reduceat(
-            rows_of(np.concatenate(part)), starts, axis=0
-        )
+    out = np.zeros((len(groups), dim), np.float32)
+    if not len(groups):
+        return out
+    lengths = np.concatenate([  # a block at a time: each C loop over 33k len() holds the GIL
+        np.fromiter(map(len, groups[first : first + _GROUP_BLOCK_ROWS]), np.int64)
+        for first in range(0, len(groups), _GROUP_BLOCK_ROWS)
+    ])  # fmt: skip
+    order = np.argsort(-lengths, kind="stable")
+    ranked = lengths[order]  # longest first
+    firsts = np.cumsum(lengths) - lengths  # where each group starts in ``flat``
+    flat = _concatenated(groups)
+    sums = np.zeros_like(out)  # in ``order``
+    for j in range(int(ranked[0])):
+        having = int(np.searchsorted(-ranked, -j, side="left"))  # groups with > j rows
+        for first in range(0, having, _GROUP_BLOCK_ROWS):
+            step_aside()
+            last = min(having, first + _GROUP_BLOCK_ROWS)
+            ids = flat[firsts[order[first:last]] + j]
+            np.add(sums[first:last], rows_of(ids), out=sums[first:last])
+    for first in range(0, len(order), _GROUP_BLOCK_ROWS):
+        out[order[first : first + _GROUP_BLOCK_ROWS]] = sums[first : first + _GROUP_BLOCK_ROWS]
     return out
+
+
+def _concatenated(groups: Sequence[np.ndarray]) -> np.ndarray:
+    """The groups end to end, concatenated a block of groups at a time (one call over 33k
+    small arrays holds the GIL for all of them)."""
+    parts = [
+        np.concatenate(groups[first : first + _GROUP_BLOCK_ROWS])
+        for first in range(0, len(groups), _GROUP_BLOCK_ROWS)
+    ]
+    return np.concatenate(parts).astype(np.int64, copy=False)

@@ -5,11 +5,18 @@ A row's snippet and the words to mark are worked out on the search's worker
 (:func:`row_pictures`: its HTML, escaped with matched words marked, laid out and drawn); the
 GUI thread only puts pictures on the screen. Pictures are kept by what they show: the next
 answer showing the same hit reuses one.
+
+A row the view paints without a picture (rows scrolled to, the view's width changed, a
+selection moved) is never laid out on the GUI thread: its last picture at another look, or
+its title alone, stands in while a worker draws it (:meth:`ResultDelegate.paint`), and the
+view repaints when the picture comes. Laying out a screenful of rich text there took 15-21
+ms, once per typed search over 100k chunks (bench_ui --why).
 """
 
 from __future__ import annotations
 
 import html
+import logging
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -24,6 +31,7 @@ from PySide6.QtCore import (
     QRect,
     QSize,
     Qt,
+    QTimer,
 )
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
@@ -44,10 +52,13 @@ from PySide6.QtWidgets import (
 )
 
 from pixelmem.core.index.search import SearchHit
+from pixelmem.gui import workers
 from pixelmem.gui.memory_list.memory_delegate import small_font
 from pixelmem.gui.panels.highlight import compact, highlight_html, hit_terms
 from pixelmem.gui.widgets import colors
 from pixelmem.gui.widgets.offscreen_image import transparent_image
+
+log = logging.getLogger(__name__)
 
 HitRole = Qt.ItemDataRole.UserRole + 1
 PAD_X, PAD_Y, SCORE_GAP = 12, 8, 10
@@ -300,7 +311,12 @@ class ResultDelegate(QStyledItemDelegate):
         self._view = view
         self._snippet_lines = snippet_lines
         self._pictures: OrderedDict[tuple[object, ...], QImage] = OrderedDict()
-        self.drawn_here = 0  # pictures this delegate drew on the GUI thread (tests, benchmarks)
+        # The last picture of each row's content, whatever its look: it stands in for the
+        # row while the picture at the view's look is drawn on a worker.
+        self._latest: OrderedDict[tuple[object, ...], QImage] = OrderedDict()
+        self._wanted: dict[tuple[object, ...], tuple[ResultRow, RowLook, bool]] = {}
+        self._drawing: set[tuple[object, ...]] = set()  # asked of the worker, not back yet
+        self.stood_in = 0  # rows painted with a stand-in while a worker drew them (tests)
 
     def look(self, option: QStyleOptionViewItem | None = None, width: int = -1) -> RowLook:
         """What rows look like in the view now (GUI thread); ``width``: of the viewport, when
@@ -352,31 +368,118 @@ class ResultDelegate(QStyledItemDelegate):
                 QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget
             )
         selected = bool(opt.state & QStyle.StateFlag.State_Selected)
-        painter.drawImage(
-            opt.rect.topLeft() + QPoint(PAD_X, PAD_Y), self._picture(row, self.look(opt), selected)
-        )
+        at = opt.rect.topLeft() + QPoint(PAD_X, PAD_Y)
+        look = self.look(opt)
+        key = row_key(row, look, selected)
+        image = self._pictures.get(key)
+        painter.save()
+        if image is not None:
+            self._pictures.move_to_end(key)
+            painter.drawImage(at, image)
+        else:  # drawn on a worker (see the module's docstring); something stands in meanwhile
+            self._ask_worker(key, row, look, selected)
+            self._stand_in(painter, opt, at, row, look, selected)
+        painter.restore()
         painter.save()
         painter.setPen(colors.chip_background(opt.palette))
         y = opt.rect.bottom()
         painter.drawLine(opt.rect.left() + PAD_X, y, opt.rect.right() - PAD_X, y)
         painter.restore()
 
-    def _picture(self, row: ResultRow, look: RowLook, selected: bool) -> QImage:
-        key = row_key(row, look, selected)
-        image = self._pictures.get(key)
-        if image is not None:
-            self._pictures.move_to_end(key)
-            return image
-        self.drawn_here += 1
-        image = row_picture(row, look, selected)
-        self._keep(key, image)
-        return image
+    def _stand_in(
+        self,
+        painter: QPainter,
+        opt: QStyleOptionViewItem,
+        at: QPoint,
+        row: ResultRow,
+        look: RowLook,
+        selected: bool,
+    ) -> None:
+        """The row's last picture at another look, clipped to the row; else its title, plain
+        (no rich text laid out: a line of one font)."""
+        self.stood_in += 1
+        painter.setClipRect(opt.rect.adjusted(PAD_X, PAD_Y, -PAD_X, -PAD_Y))
+        stale = self._latest.get(_content_key(row, selected))
+        if stale is not None:
+            painter.drawImage(at, stale)
+            return
+        bold = QFont(look.font)
+        bold.setWeight(QFont.Weight.DemiBold)
+        painter.setFont(bold)
+        role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+        painter.setPen(look.palette.color(role))
+        line = QRect(at, QSize(look.width, QFontMetrics(bold).height()))
+        title = QFontMetrics(bold).elidedText(
+            row.hit.title, Qt.TextElideMode.ElideRight, look.width
+        )
+        painter.drawText(
+            line, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), title
+        )
+
+    def _ask_worker(
+        self, key: tuple[object, ...], row: ResultRow, look: RowLook, selected: bool
+    ) -> None:
+        """Draw the picture on the drawing worker; the rows painted in one go are asked for
+        together (the next turn of the event loop sends them)."""
+        if key in self._drawing or key in self._wanted:
+            return
+        if not self._wanted:
+            QTimer.singleShot(0, self._send_wanted)
+        self._wanted[key] = (row, look, selected)
+
+    def _send_wanted(self) -> None:
+        wanted, self._wanted = self._wanted, {}
+        if not wanted:
+            return
+        self._drawing.update(wanted)
+
+        def draw() -> list[Picture]:
+            return [(key, row_picture(*args)) for key, args in wanted.items()]
+
+        def failed(exc: BaseException) -> None:
+            self._drawing.difference_update(wanted)
+            log.warning("drawing %d result rows failed: %s", len(wanted), exc, exc_info=exc)
+
+        _drawing_lane().submit(draw, self._drawn, failed, context=self)
+
+    def _drawn(self, pictures: list[Picture]) -> None:
+        for key, image in pictures:
+            self._drawing.discard(key)
+            self._keep(key, image)
+        self._view.viewport().update()
 
     def _keep(self, key: tuple[object, ...], image: QImage) -> None:
         self._pictures[key] = image
         self._pictures.move_to_end(key)
         if len(self._pictures) > KEPT_PICTURES:  # the least recently painted goes
             self._pictures.popitem(last=False)
+        latest = _content_key_of(key)
+        self._latest[latest] = image
+        self._latest.move_to_end(latest)
+        if len(self._latest) > KEPT_PICTURES:
+            self._latest.popitem(last=False)
+
+
+def _content_key(row: ResultRow, selected: bool) -> tuple[object, ...]:
+    """What a row shows whatever its look: its title, snippet and selection."""
+    return (row.hit.title, row.snippet, selected)
+
+
+def _content_key_of(key: tuple[object, ...]) -> tuple[object, ...]:
+    """:func:`_content_key` of a :func:`row_key`."""
+    return (key[0], key[3], key[8])
+
+
+_lane: workers.SerialLane | None = None
+
+
+def _drawing_lane() -> workers.SerialLane:
+    """One thread drawing result rows for every view: never queued behind indexing or the map
+    (the global pool), and one at a time (a few ms each)."""
+    global _lane
+    if _lane is None:
+        _lane = workers.SerialLane()
+    return _lane
 
 
 def results_view(model: SearchResultsModel, *, snippet_lines: int = 3) -> QListView:

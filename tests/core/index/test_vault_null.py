@@ -111,6 +111,9 @@ def test_the_null_is_measured_only_when_read() -> None:
     reading = dataclasses.replace(shipped, same=Decision(-1.0, rank=1.0, loo=0.5))
     index.prepare(reading)
     assert index._nulls is not None and np.isfinite(index._nulls[0, OTHER_SCRIPT])
+    explained, _ = _topic_vault(80, shared=4.0)  # the app's searches show it in their evidence
+    explained.prepare(shipped, explained=True)
+    assert explained._nulls is not None and np.isfinite(explained._nulls[0, OTHER_SCRIPT])
 
 
 class _DatabaseLike:

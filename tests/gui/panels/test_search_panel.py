@@ -9,7 +9,7 @@ from PySide6.QtCore import QSize, Qt
 
 from pixelmem.core.errors import ProviderUnavailable
 from pixelmem.core.index.engine import Engine
-from pixelmem.gui.panels.search_results import PAD_X, PAD_Y, HitRole, ResultRow
+from pixelmem.gui.panels.search_results import PAD_X, PAD_Y, HitRole, ResultRow, row_key
 
 
 def _titles(panel) -> list[str]:
@@ -173,23 +173,19 @@ def test_a_time_in_the_query_is_shown_with_the_results(qtbot, window) -> None:
 
 def test_a_row_drawn_once_is_reused_by_the_next_answer(qtbot, window) -> None:
     """The next keystroke's answer, the same hit with the same words marked, paints with the
-    picture already drawn; a different mark or width draws a new one."""
+    picture already drawn; a different mark or width needs a new one."""
     panel = window.search_panel
     with qtbot.waitSignal(panel.results_shown, timeout=5000):
         panel.search_box.setText("espresso")
         panel.run_search()
-    delegate = panel.delegate
-    look = delegate.look()
+    look = panel.delegate.look()
     row = panel.model.index(0).data(HitRole)
-    first = delegate._picture(row, look, False)
+    first = row_key(row, look, False)
     again = ResultRow(row.hit, tuple(row.terms), str(row.snippet))  # the next answer's row
-    assert again is not row and delegate._picture(again, look, False) is first
-    assert delegate._picture(again, look, True) is not first  # selected: marked otherwise
-    other = ResultRow(row.hit, ("ratio",), row.snippet)
-    assert delegate._picture(other, look, False) is not first
-    wider = replace(look, width=look.width + 40)
-    assert delegate._picture(row, wider, False) is not first
-    assert delegate._picture(row, look, False) is first
+    assert again is not row and row_key(again, look, False) == first
+    assert row_key(again, look, True) != first  # selected: marked otherwise
+    assert row_key(ResultRow(row.hit, ("ratio",), row.snippet), look, False) != first
+    assert row_key(row, replace(look, width=look.width + 40), False) != first
 
 
 def test_an_answers_first_screenful_is_drawn_on_the_worker(qtbot, window) -> None:
@@ -204,9 +200,9 @@ def test_an_answers_first_screenful_is_drawn_on_the_worker(qtbot, window) -> Non
         panel.search_box.setText("espresso")
         panel.run_search()
     delegate = panel.delegate
-    before = delegate.drawn_here
+    before = delegate.stood_in
     picture = panel.view.viewport().grab().toImage()
-    assert delegate.drawn_here == before
+    assert delegate.stood_in == before  # every row painted from a picture the worker drew
     rect = panel.view.visualRect(panel.model.index(0)).adjusted(PAD_X, PAD_Y, -PAD_X, -PAD_Y)
     shades = {
         picture.pixel(x, y)
@@ -214,6 +210,32 @@ def test_an_answers_first_screenful_is_drawn_on_the_worker(qtbot, window) -> Non
         for y in range(rect.top(), rect.bottom(), 2)
     }
     assert len(shades) > 8  # the first row's text and score are there, antialiased
+
+
+def test_a_row_without_a_picture_is_drawn_on_a_worker_not_here(qtbot, window) -> None:
+    """Rows painted with no picture at the view's look (scrolled to, the view resized) are
+    never laid out on the GUI thread: their last picture or their title stands in, a worker
+    draws them, and the view paints them from the pictures it sends back."""
+    panel = window.search_panel
+    window.resize(1280, 800)
+    window.show()
+    qtbot.waitUntil(panel.isVisible, timeout=5000)
+    qtbot.wait(300)
+    with qtbot.waitSignal(panel.results_shown, timeout=5000):
+        panel.search_box.setText("espresso")
+        panel.run_search()
+    delegate = panel.delegate
+    for forget in ((delegate._pictures,), (delegate._pictures, delegate._latest)):
+        for kept in forget:  # nothing drawn at this look (and, second, at none)
+            kept.clear()
+        stood = delegate.stood_in
+        stand_in = panel.view.viewport().grab().toImage()
+        assert delegate.stood_in > stood
+        qtbot.waitUntil(lambda: not delegate._wanted and not delegate._drawing, timeout=5000)
+        stood = delegate.stood_in
+        final = panel.view.viewport().grab().toImage()
+        assert delegate.stood_in == stood  # painted from the pictures the worker sent
+        assert final != stand_in or forget == (delegate._pictures,)  # a title alone differs
 
 
 def test_the_exact_phrase_mode_is_chosen_from_the_combo_by_keyboard(qtbot, window) -> None:
