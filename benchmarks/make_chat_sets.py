@@ -1,0 +1,89 @@
+"""Conversational-memory development sets: questions a person asks about their own chat history.
+
+    python benchmarks/make_chat_sets.py EVAL_DATA OUT
+    python benchmarks/eval_heldout.py measure --sets locomo --data OUT --trees 8a76ba1 main
+
+EVAL_DATA is ``eval_data/`` of zhongwanjun/MemoryBank-SiliconFriend (MIT licence): 15 users'
+ten days of chat with an AI companion, in English and in Chinese, and 100 probing questions per
+language ("I recommended a science fiction movie before, what was it?", "4月30号我做了一道什么
+菜？"). Each user becomes a vault with one memory per day ("Name: …" / "AI: …" lines). The set
+has no judgement of which day answers a question, so every day is marked relevant: what it
+measures is how many questions about the user's own history show nothing at the floor ("hidden"
+in eval_heldout's table; its P@1 and nDCG are 1 by construction). Some questions ask by date
+only ("what did we talk about on April 27th"), which the notes' text does not hold: those show
+nothing in every version. The folders are written under OUT/locomo/ so that eval_heldout's
+per-conversation layout reads them; the query ids start with ``en-`` or ``cn-`` (one row per
+language). Not a held-out set: it is ours to tune on, unlike LoCoMo.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+LANGUAGES = ("en", "cn")
+
+
+def convert(eval_data: Path, out: Path) -> dict[str, int]:
+    counts = {}
+    for language in LANGUAGES:
+        memories = json.loads((eval_data / language / f"memory_bank_{language}.json").read_text())
+        questions = _questions(eval_data / language / f"probing_questions_{language}.jsonl")
+        counts[language] = sum(
+            _write_user(out / "locomo", language, name.strip(), user, questions)
+            for name, user in memories.items()
+        )
+    return counts
+
+
+def _questions(path: Path) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for line in path.read_text("utf-8").splitlines():
+        if line.strip():
+            for name, asked in json.loads(line).items():
+                found[name.strip()] = list(asked)
+    return found
+
+
+def _write_user(
+    root: Path, language: str, name: str, user: dict, questions: dict[str, list[str]]
+) -> int:
+    slug = name.replace(" ", "_")
+    folder = root / f"{language}-{slug}"
+    (folder / "qrels").mkdir(parents=True, exist_ok=True)
+    days = list(user["history"])
+    with (folder / "corpus.jsonl").open("w", encoding="utf-8") as corpus:
+        for day, turns in user["history"].items():
+            lines = [f"{who}: {turn[key]}" for turn in turns for who, key in _speakers(name)]
+            title = f"Conversation on {day}" if language == "en" else f"{day} 的对话"
+            row = {"_id": day, "title": title, "text": "\n".join(lines)}
+            corpus.write(json.dumps(row, ensure_ascii=False) + "\n")
+    asked = questions.get(name, [])
+    with (
+        (folder / "queries.jsonl").open("w", encoding="utf-8") as queries,
+        (folder / "qrels" / "test.tsv").open("w", encoding="utf-8") as qrels,
+    ):
+        qrels.write("query-id\tcorpus-id\tscore\n")
+        for number, text in enumerate(asked):
+            query_id = f"{language}-{slug}{number}"
+            queries.write(json.dumps({"_id": query_id, "text": text}, ensure_ascii=False) + "\n")
+            qrels.writelines(f"{query_id}\t{day}\t1\n" for day in days)
+    return len(asked)
+
+
+def _speakers(name: str) -> tuple[tuple[str, str], tuple[str, str]]:
+    return (name, "query"), ("AI", "response")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("eval_data", type=Path, help="MemoryBank-SiliconFriend's eval_data/")
+    parser.add_argument("out", type=Path)
+    args = parser.parse_args()
+    for language, count in convert(args.eval_data, args.out).items():
+        print(f"{language}: {count} questions")
+
+
+if __name__ == "__main__":
+    main()
