@@ -21,6 +21,13 @@ Reading a stall (a gap between beats longer than ``REPORT_MS`` + the period):
   another program while holding the GIL: the machine's load, not a long call (typical when
   the stack ends on a Python line, not in a C call).
 
+Where the GUI thread waited in the kernel: a separate process (it needs no GIL, so it sees
+the GUI thread even while the GIL is held) reads the GUI thread's state and wait channel from
+/proc every ``SAMPLE_MS`` (Linux); each "GUI waiting" line ends with the most frequent ones
+during the stall — ``futex_wait_queue`` is a lock (the GIL, or a Qt mutex), ``R`` running or
+waiting for a CPU, ``do_epoll_wait``/``do_sys_poll`` the event loop idle, a page-fault or
+I/O channel the disk.
+
 Stacks are load-independent evidence; stall lengths are only meaningful on a quiet machine.
 """
 
@@ -68,6 +75,51 @@ class Sample:
     # The longest any other thread of this process waited for a CPU since the last sample: a
     # GIL holder that lost its CPU to another program blocks the window as long (load).
     worker_cpu_wait_ms: float = 0.0
+
+
+_KERNEL_SAMPLER = r"""
+import select, sys, time
+task = f"/proc/{sys.argv[1]}/task/{sys.argv[2]}"
+period = float(sys.argv[3])
+seen = []
+while not select.select([sys.stdin], [], [], period)[0]:  # until told to stop
+    try:
+        state = open(task + "/stat").read().rsplit(")", 1)[1].split()[0]
+        wait = "R" if state == "R" else open(task + "/wchan").read().strip() or state
+    except OSError:
+        break
+    seen.append(f"{time.monotonic():.4f} {wait}")
+sys.stdout.write("\n".join(seen))
+"""
+
+
+class KernelView:
+    """A child process sampling one thread's kernel state (its own interpreter: no GIL)."""
+
+    def __init__(self, process) -> None:
+        self._process = process
+
+    @classmethod
+    def start(cls, native_id: int) -> KernelView | None:
+        import subprocess
+
+        if not Path(f"/proc/self/task/{native_id}/wchan").exists():
+            return None
+        period = str(SAMPLE_MS / 1000)
+        command = [sys.executable, "-c", _KERNEL_SAMPLER, str(os.getpid()), str(native_id), period]
+        process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+        return cls(process)
+
+    def stop(self) -> list[tuple[float, str]]:
+        """(monotonic time, state) samples: 'R' or the wait channel."""
+        out, _ = self._process.communicate("stop\n", timeout=60)
+        found = []
+        for line in out.splitlines():
+            at, _, wait = line.partition(" ")
+            found.append((float(at), wait))
+        return found
 
 
 def cpu_waits(skip: set[int]) -> dict[int, float]:
@@ -126,6 +178,7 @@ class StallWatch:
         self._gc_started: dict[int, float] = {}
 
     def start(self) -> None:
+        self._kernel = KernelView.start(self._gui_native)
         self.beats = [time.perf_counter()]
         self.cpu = [(0.0, 0.0)]  # per beat: the GUI thread's (running, waiting for a CPU) s
         self.samples = []
@@ -158,6 +211,7 @@ class StallWatch:
     def stop(self) -> None:
         self._stop.set()
         self._thread.join()
+        self.kernel = self._kernel.stop() if self._kernel is not None else []
         if self._collected in gc.callbacks:
             gc.callbacks.remove(self._collected)
 
@@ -230,9 +284,17 @@ class StallWatch:
         held = " | ".join(" > ".join(_tail(w, 5)) for w in busy) or "no worker running Python"
         lost = max(s.worker_cpu_wait_ms for s in inside + after)
         return (
-            f"GUI waiting (watchdog starved {worst.starved_ms:.0f} ms, a worker waited "
-            f"{lost:.0f} ms for a CPU); workers: {held}"
+            f"GUI waiting{self._in_kernel(start, end)} (watchdog starved "
+            f"{worst.starved_ms:.0f} ms, a worker waited {lost:.0f} ms for a CPU); "
+            f"workers: {held}"
         )
+
+    def _in_kernel(self, start: float, end: float) -> str:
+        """' in the kernel: futex_wait_queue 9, R 2' — the GUI thread's states over the stall."""
+        seen = Counter(wait for at, wait in getattr(self, "kernel", []) if start < at <= end)
+        if not seen:
+            return ""
+        return " in the kernel: " + ", ".join(f"{w} {n}" for w, n in seen.most_common(3))
 
     def report(self, label: str, show: int = SHOWN) -> None:
         """Stalls grouped by cause; ranked by their longest part that was not a wait for a
