@@ -41,10 +41,8 @@ import json
 import os
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
-from io import BytesIO
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -142,13 +140,10 @@ def child(args: argparse.Namespace) -> None:
 
 
 def export_tree(revision: str, into: Path) -> Path:
-    """The ``pixelmem`` package of ``revision`` unpacked into ``into``."""
-    archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", revision, "pixelmem"], check=True, capture_output=True
-    ).stdout
-    with tarfile.open(fileobj=BytesIO(archive)) as tar:
-        tar.extractall(into, filter="data")
-    return into
+    """The ``pixelmem`` package of ``revision`` unpacked into ``into`` (eval_calibration's)."""
+    from benchmarks.eval_calibration import export_tree as export
+
+    return export(revision, into)
 
 
 def commit_of(tree: str) -> str:
@@ -254,8 +249,8 @@ def main() -> None:
     run.add_argument("--tag", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
     args.data = args.data.resolve()
+    sys.path.insert(0, str(ROOT))  # benchmarks.* (a measuring child puts its tree before it)
     if args.command == "prepare":
-        sys.path.insert(0, str(ROOT))
         prepare(args)
     else:
         measure(args)
