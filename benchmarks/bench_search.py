@@ -292,14 +292,22 @@ def bench_tokens(rounds: int = 30) -> None:
     ]
     chunk = lambda: " ".join(RNG.choice(words, 140))[:800]  # noqa: E731
     question = "How much sediment did the spring floods leave in the delta?"
-    for name, language in (("English", lambda t: t), ("Chinese", lambda t: "三角洲的沉积物" * 40)):
+    from pixelmem.core.providers.embeddings.local import LocalEmbedder
+
+    minilm = LocalEmbedder()  # the English model: its English decisions are read too
+    e5 = model
+    for name, language, reader in (
+        ("English", lambda t: t, e5),
+        ("Chinese", lambda t: "三角洲的沉积物" * 40, e5),
+        ("English, MiniLM", lambda t: t, minilm),
+    ):
         times = []
         for _ in range(rounds + 1):
             best, other = language(chunk()), language(chunk())
             t = time.perf_counter()
-            model.token_vectors(question, query=True)
-            model.token_vectors(best, query=False)
-            model.token_vectors(other, query=False)
+            reader.token_vectors(question, query=True)
+            reader.token_vectors(best, query=False)
+            reader.token_vectors(other, query=False)
             times.append(time.perf_counter() - t)
         times = times[1:]  # the first run warms the session
         print(f"token coverage of a borderline {name} decision (a question, two 800-character "

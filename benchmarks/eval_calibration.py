@@ -93,6 +93,13 @@ def eval_engine(folder: Path, work: Path, model: str):
     return engine, doc_of
 
 
+def model_reads(model: str, name: str) -> bool:
+    """Whether ``model`` is measured on set ``name``: MiniLM (``local``) reads English only."""
+    return model != "local" or not (
+        name in CROSS_ONLY or "zh" in name or name.startswith(CROSS_OR_CHINESE)
+    )
+
+
 def measure(sets: list[str], models: list[str], floor: float, tag: str) -> dict:
     """{set/model: {class: counts}} for the pixelmem on sys.path."""
     from pixelmem.core.index.evaluate import load_beir, ndcg_at
@@ -100,9 +107,7 @@ def measure(sets: list[str], models: list[str], floor: float, tag: str) -> dict:
     results: dict = {}
     for model in models:
         for name in sets:
-            if model == "local" and (
-                name in CROSS_ONLY or "zh" in name or name.startswith(CROSS_OR_CHINESE)
-            ):
+            if not model_reads(model, name):
                 continue
             folder = folder_of(name)
             work = CACHE / "vaults" / tag / f"{name}-{model}"

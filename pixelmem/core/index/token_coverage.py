@@ -10,8 +10,8 @@ differ, and by the next memory less. The **lift** is that difference, averaged o
 question's tokens.
 
 Only an embedder that exposes its token vectors (:class:`TokenVectors`: the default e5 ONNX
-model) gives it; with any other the lift is None and the decision is made without it. It
-costs a model run per text (the question and two chunks, at most
+model and the English MiniLM) gives it; with any other the lift is None and the decision is
+made without it. It costs a model run per text (the question and two chunks, at most
 :data:`~pixelmem.core.providers.embeddings.e5_onnx.TOKEN_LIMIT` tokens each), so search reads
 it only for a decision near the floor (:class:`~pixelmem.core.index.decision.TokenCheck`).
 """

@@ -352,3 +352,17 @@ def test_the_engine_reads_token_coverage_of_an_embedder_that_gives_it(vault: Pat
     assert hit.evidence.lift > 0  # its note covers the question's words, the next does not
     assert ("espresso coffee ratio", True) in reader.token_texts
     assert any(not q and text.startswith("Espresso ratio\n") for text, q in reader.token_texts)
+
+
+def test_the_english_model_reads_token_coverage(vault: Path) -> None:
+    from pixelmem.core.index.relevance import CALIBRATIONS
+    from pixelmem.core.providers.embeddings.local import LocalEmbedder
+
+    _fill(vault)
+    engine = _engine(vault, embedder=LocalEmbedder())
+    engine.open()
+    hit = engine.search("how much coffee for an espresso", explain=True, min_relevance=0.0)[0]
+    assert hit.title == "Espresso ratio"
+    assert hit.evidence is not None and hit.evidence.lift is not None
+    assert hit.evidence.lift > 0  # MiniLM's tokens: its note covers the question best
+    assert CALIBRATIONS["all-minilm-l6"].tokens.weight > 0  # and its border reads them

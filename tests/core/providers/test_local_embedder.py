@@ -186,3 +186,25 @@ def test_checksum_is_computed_once_per_file_version(
     with pytest.raises(ModelFileError):
         verify_model_file(path, sha1)
     assert len(calls) == 2
+
+
+def test_token_vectors_are_the_texts_own_tokens_normalised(embedder: LocalEmbedder) -> None:
+    tokenizer = embedder._ensure_loaded()[1]
+    text = "Sourdough needs a starter fed with flour and water every day."
+    tokens = embedder.token_vectors(text, query=True)
+    pieces = len(tokenizer.encode(text).ids) - 2  # no [CLS], no [SEP]
+    assert tokens.shape == (pieces, DIM) and tokens.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(tokens, axis=1), 1.0, atol=1e-5)
+    assert np.array_equal(tokens, embedder.token_vectors(text, query=False))  # no prefix
+    # A token's vector is read in its context: "bank" of a river is not "bank" of money.
+    river = embedder.token_vectors("the river bank", query=False)[-1]
+    money = embedder.token_vectors("the savings bank", query=False)[-1]
+    assert float(river @ money) < 0.99
+    assert len(embedder.token_vectors("flour " * 2000, query=False)) == local.MAX_TOKENS - 2
+    assert embedder.token_vectors("", query=True).shape == (0, DIM)
+
+
+def test_minilm_is_a_token_reader(embedder: LocalEmbedder) -> None:
+    from pixelmem.core.index.token_coverage import reader_of
+
+    assert reader_of(embedder) is embedder

@@ -149,6 +149,20 @@ class LocalEmbedder:
         validate_vectors(vector, 1, DIM)
         return vector[0]
 
+    def token_vectors(self, text: str, *, query: bool) -> np.ndarray:
+        """float32[tokens, 384]: each token's L2-normalised last hidden state for ``text``
+        (at most :data:`MAX_TOKENS` tokens with [CLS] and [SEP]), without [CLS] and [SEP]:
+        what late interaction compares token by token. MiniLM reads a question and a passage
+        alike (no prefix), so ``query`` changes nothing; it is the protocol's
+        (:class:`~pixelmem.core.index.token_coverage.TokenVectors`)."""
+        del query  # one encoder for both sides
+        session, tokenizer = self._ensure_loaded()
+        ids = np.asarray(tokenizer.encode(text).ids, dtype=np.int64)[None, :]
+        feeds = {"input_ids": ids, "attention_mask": np.ones_like(ids),
+                 "token_type_ids": np.zeros_like(ids)}  # fmt: skip
+        hidden = session.run(None, feeds)[0][0, 1:-1]
+        return normalise_rows(np.asarray(hidden, np.float32))
+
     def _batch_order(self, ids: list[np.ndarray]) -> np.ndarray:
         if not self._sort_by_length:
             return np.arange(len(ids))
