@@ -41,10 +41,8 @@ import json
 import os
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
-from io import BytesIO
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -84,28 +82,10 @@ def vault_folders(data: Path, name: str) -> list[Path]:
 
 def open_engine(folder: Path, work: Path, model: str):
     """An engine over a vault in ``work`` with one memory per corpus document (reused when
-    there), built only with calls every measured revision has."""
-    from benchmarks._embed_cache import cached_embedder
-    from pixelmem.core.index.engine import Engine
-    from pixelmem.core.index.evaluate import load_beir
-    from pixelmem.core.settings import Settings
-    from pixelmem.core.vault.store import MemoryStore
+    there): eval_calibration's, built only with calls every measured revision has."""
+    from benchmarks.eval_calibration import eval_engine
 
-    corpus, _, _ = load_beir(folder)
-    store = MemoryStore(work)
-    existing = {m.source: m.id for m in store.list() if m.source}
-    doc_of = {}
-    for doc_id, row in corpus.items():
-        memory_id = existing.get(f"beir:{doc_id}")
-        if memory_id is None:
-            title = str(row.get("title") or "").strip() or doc_id
-            memory_id = store.create(title, str(row["text"]), source=f"beir:{doc_id}").id
-        doc_of[memory_id] = doc_id
-    settings = Settings()
-    settings.embedding.provider = model
-    engine = Engine(settings=settings, store=store, embedder=cached_embedder(model))
-    engine.open()
-    return engine, doc_of
+    return eval_engine(folder, work, model)
 
 
 def class_of(name: str, query_id: str) -> str:
@@ -160,13 +140,10 @@ def child(args: argparse.Namespace) -> None:
 
 
 def export_tree(revision: str, into: Path) -> Path:
-    """The ``pixelmem`` package of ``revision`` unpacked into ``into``."""
-    archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", revision, "pixelmem"], check=True, capture_output=True
-    ).stdout
-    with tarfile.open(fileobj=BytesIO(archive)) as tar:
-        tar.extractall(into, filter="data")
-    return into
+    """The ``pixelmem`` package of ``revision`` unpacked into ``into`` (eval_calibration's)."""
+    from benchmarks.eval_calibration import export_tree as export
+
+    return export(revision, into)
 
 
 def commit_of(tree: str) -> str:
@@ -272,8 +249,8 @@ def main() -> None:
     run.add_argument("--tag", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
     args.data = args.data.resolve()
+    sys.path.insert(0, str(ROOT))  # benchmarks.* (a measuring child puts its tree before it)
     if args.command == "prepare":
-        sys.path.insert(0, str(ROOT))
         prepare(args)
     else:
         measure(args)

@@ -25,6 +25,8 @@ import json
 import re
 from pathlib import Path
 
+from _heldout_sets import write_beir  # this folder: the script is run as a file
+
 HERE = Path(__file__).resolve().parent
 DEFAULT_EVAL = HERE.parents[1] / "shared" / "eval"
 PER_KIND = 60  # answerable queries per kind (and as many unanswerable at most)
@@ -97,14 +99,7 @@ def build(eval_dir: Path, out_dir: Path) -> Path:
         for i, name in enumerate(_pick(unanswerable, PER_KIND)):
             queries.append({"_id": f"{kind}-u{i:03d}", "text": name})
     target = out_dir / "names_bilingual"
-    (target / "qrels").mkdir(parents=True, exist_ok=True)
-    with (target / "corpus.jsonl").open("w", encoding="utf-8") as handle:
-        handle.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in corpus)
-    with (target / "queries.jsonl").open("w", encoding="utf-8") as handle:
-        handle.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in queries)
-    with (target / "qrels" / "test.tsv").open("w", encoding="utf-8") as handle:
-        handle.write("query-id\tcorpus-id\tscore\n")
-        handle.writelines(f"{q}\t{d}\t1\n" for q, d in qrels)
+    write_beir(target, corpus, queries, qrels)
     (target / "README.md").write_text(
         README.format(
             queries=len(queries),

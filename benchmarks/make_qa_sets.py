@@ -35,6 +35,8 @@ import random
 import re
 from pathlib import Path
 
+from _heldout_sets import write_beir  # this folder: the script is run as a file
+
 HERE = Path(__file__).resolve().parent
 DEFAULT_XQUAD = HERE.parents[1] / "shared" / "eval"
 PER_CLASS = 100
@@ -67,14 +69,7 @@ _NOT_NAMES = {
 def _write(
     target: Path, corpus: list[dict], queries: list[dict], qrels: list[tuple], readme: str
 ) -> None:
-    (target / "qrels").mkdir(parents=True, exist_ok=True)
-    with (target / "corpus.jsonl").open("w", encoding="utf-8") as handle:
-        handle.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in corpus)
-    with (target / "queries.jsonl").open("w", encoding="utf-8") as handle:
-        handle.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in queries)
-    with (target / "qrels" / "test.tsv").open("w", encoding="utf-8") as handle:
-        handle.write("query-id\tcorpus-id\tscore\n")
-        handle.writelines(f"{q}\t{d}\t1\n" for q, d in qrels)
+    write_beir(target, corpus, queries, qrels)
     (target / "README.md").write_text(readme, encoding="utf-8")
 
 
