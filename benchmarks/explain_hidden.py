@@ -1,0 +1,129 @@
+"""Which part of the decision hides right answers: the best hit's evidence on a development set.
+
+    python benchmarks/explain_hidden.py --data OUT [--set locomo] [--floor 0.5] [--json FILE]
+
+``OUT`` is a folder of per-conversation BEIR sets as ``benchmarks/make_chat_sets.py`` writes
+them (one vault per person under ``OUT/<set>/``). Every question is searched through the real
+engine of this tree (hybrid, ``explain=True``, the e5-small model) and its best hit's evidence
+is kept: cosine, semantic and keyword evidence, coverage, the words no note holds, margin,
+standout, the vault's leave-one-out null, the token lift, and each decision model's
+probability. Printed per language (the query id's prefix) and per kind of question — one that
+names a date (:func:`~pixelmem.core.index.time_query.parse_time_query` finds one: "what did we
+talk about on April 27th", which a note's text seldom holds) or not — how many are hidden
+(right note first, below the floor), the median of each feature over the hidden and the shown
+ones, which model made the hidden decisions, and the hidden questions that name no date with
+their evidence.
+
+Development data only: it refuses the held-out folder of ``benchmarks/eval_heldout.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+FEATURES = ("cosine", "semantic", "keyword", "coverage", "unknown", "margin", "standout", "loo")
+FEATURES += ("lift",)
+
+
+def collect(data: Path, name: str, floor: float, model: str) -> list[dict]:
+    """One row per question: its best hit's evidence and whether a judged note is first."""
+    from benchmarks.eval_heldout import open_engine, vault_folders
+    from pixelmem.core.index.evaluate import load_beir
+    from pixelmem.core.index.time_query import parse_time_query
+
+    rows = []
+    for folder in vault_folders(data, name):
+        engine, doc_of = open_engine(folder, data / "vaults" / "explain" / folder.name, model)
+        _, queries, qrels = load_beir(folder)
+        for query_id, text in queries.items():
+            hits = engine.search(text, k=3, min_relevance=0.0, explain=True)
+            if not hits or hits[0].evidence is None:
+                continue
+            evidence = hits[0].evidence
+            judged = {d for d, grade in qrels.get(query_id, {}).items() if grade > 0}
+            row = {field: getattr(evidence, field) for field in FEATURES}
+            row.update(
+                query=query_id,
+                text=text,
+                score=float(hits[0].score),
+                first=doc_of.get(hits[0].memory_id) in judged,
+                dated=parse_time_query(text).range is not None,
+                parts=dict(evidence.parts),
+            )
+            rows.append(row)
+    return rows
+
+
+def summary(rows: list[dict], floor: float) -> list[str]:
+    """Lines of the table: per language and kind, hidden counts and feature medians."""
+    lines = []
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for row in rows:
+        kind = "dated" if row["dated"] else "undated"
+        groups.setdefault((row["query"].split("-")[0], kind), []).append(row)
+    for (language, kind), group in sorted(groups.items()):
+        hidden = [r for r in group if r["first"] and r["score"] < floor]
+        shown = [r for r in group if r["first"] and r["score"] >= floor]
+        winners = Counter(max(r["parts"], key=r["parts"].get) for r in hidden if r["parts"])
+        lines.append(
+            f"{language} {kind}: {len(group)} questions, {len(hidden)} hidden"
+            f" (right first, < {floor}), {len(shown)} shown; hidden decided by"
+            f" {dict(winners) or '-'}"
+        )
+        for field in FEATURES:
+            lines.append(
+                f"  {field:9} hidden {_median(hidden, field)}  shown {_median(shown, field)}"
+            )
+    return lines
+
+
+def _median(rows: list[dict], field: str) -> str:
+    values = [r[field] for r in rows if r[field] is not None]
+    return f"{statistics.median(values):7.3f}" if values else "      -"
+
+
+def examples(rows: list[dict], floor: float) -> list[str]:
+    """The hidden questions that name no date, with their evidence."""
+    lines = []
+    for row in rows:
+        if row["first"] and row["score"] < floor and not row["dated"]:
+            shown = {f: round(row[f], 2) for f in FEATURES if row[f] is not None}
+            parts = {k: round(v, 2) for k, v in row["parts"].items()}
+            lines.append(f"  {row['score']:.3f}  {row['text']}\n      {shown}\n      {parts}")
+    return lines
+
+
+def main() -> None:
+    from benchmarks.eval_heldout import DATA
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--data", type=Path, required=True, help="make_chat_sets.py's OUT")
+    parser.add_argument("--set", default="locomo", help="the folder of vaults under --data")
+    parser.add_argument("--floor", type=float, default=0.5)
+    parser.add_argument("--model", default="local-multilingual")
+    parser.add_argument("--json", type=Path, default=None, help="also write the rows here")
+    args = parser.parse_args()
+    if args.data.resolve() == DATA.resolve():
+        raise SystemExit("explain_hidden reads development sets only, not the held-out folder")
+    os.environ.setdefault("PIXELMEM_EMBED_CACHE", str(args.data / "cache"))
+    os.environ.setdefault("PIXELMEM_CONFIG_DIR", str(args.data / "config"))
+    rows = collect(args.data, args.set, args.floor, args.model)
+    print("\n".join(summary(rows, args.floor)))
+    print("hidden, naming no date:")
+    print("\n".join(examples(rows, args.floor)) or "  none")
+    if args.json:
+        args.json.write_text(json.dumps(rows, ensure_ascii=False, indent=1), "utf-8")
+
+
+if __name__ == "__main__":
+    main()
