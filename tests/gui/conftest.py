@@ -112,6 +112,28 @@ def _no_worker_left_running() -> Iterator[None]:
     assert finished and workers.active_thread_count() == 0, "a QRunnable was left running"
 
 
+@pytest.fixture(autouse=True)
+def _no_runtime_left_running(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every vault runtime a test started is stopped after it: a window a test builds and
+    drops (a close that waits for unsaved edits never comes back once the test's event loop
+    is gone) kept its index lane, watcher and local channel threads into every later test —
+    95 of them by the end of tests/gui, with their vaults deleted under them."""
+    from pixelmem.core.runtime.vault_runtime import VaultRuntime
+
+    started: list[VaultRuntime] = []
+    start = VaultRuntime.start
+
+    def recorded(runtime: VaultRuntime, *args, **kwargs) -> None:
+        started.append(runtime)
+        start(runtime, *args, **kwargs)
+
+    monkeypatch.setattr(VaultRuntime, "start", recorded)
+    yield
+    for runtime in started:
+        runtime.cancel_indexing()
+        runtime.stop(5)
+
+
 @pytest.fixture
 def small_vault(vault: Path) -> Path:
     store = MemoryStore(vault)
