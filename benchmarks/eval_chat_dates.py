@@ -18,8 +18,6 @@ Development data only: it refuses the held-out folder of ``benchmarks/eval_heldo
 
 from __future__ import annotations
 
-import argparse
-import os
 import shutil
 import sys
 from datetime import datetime, timedelta
@@ -99,18 +97,11 @@ def measure(data: Path, name: str, floor: float, model: str) -> dict[str, dict[s
 
 
 def main() -> None:
-    from benchmarks.eval_heldout import DATA
+    from benchmarks.make_chat_sets import tool_parser, use_development_data
 
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--data", type=Path, required=True, help="make_chat_sets.py's OUT")
-    parser.add_argument("--set", default="locomo", help="the folder of vaults under --data")
-    parser.add_argument("--floor", type=float, default=0.5)
-    parser.add_argument("--model", default="local-multilingual")
+    parser = tool_parser(__doc__.split("\n")[0])
     args = parser.parse_args()
-    if args.data.resolve() == DATA.resolve():
-        raise SystemExit("eval_chat_dates reads development sets only, not the held-out folder")
-    os.environ.setdefault("PIXELMEM_EMBED_CACHE", str(args.data / "cache"))
-    os.environ.setdefault("PIXELMEM_CONFIG_DIR", str(args.data / "config"))
+    use_development_data(args.data, "eval_chat_dates")
     table = measure(args.data, args.set, args.floor, args.model)
     print(f"{'language':9}" + "".join(f"{count:>31}" for count in COUNTS))
     for language, row in sorted(table.items()):

@@ -19,9 +19,7 @@ Development data only: it refuses the held-out folder of ``benchmarks/eval_heldo
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
 import statistics
 import sys
 from collections import Counter
@@ -104,19 +102,12 @@ def examples(rows: list[dict], floor: float) -> list[str]:
 
 
 def main() -> None:
-    from benchmarks.eval_heldout import DATA
+    from benchmarks.make_chat_sets import tool_parser, use_development_data
 
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--data", type=Path, required=True, help="make_chat_sets.py's OUT")
-    parser.add_argument("--set", default="locomo", help="the folder of vaults under --data")
-    parser.add_argument("--floor", type=float, default=0.5)
-    parser.add_argument("--model", default="local-multilingual")
+    parser = tool_parser(__doc__.split("\n")[0])
     parser.add_argument("--json", type=Path, default=None, help="also write the rows here")
     args = parser.parse_args()
-    if args.data.resolve() == DATA.resolve():
-        raise SystemExit("explain_hidden reads development sets only, not the held-out folder")
-    os.environ.setdefault("PIXELMEM_EMBED_CACHE", str(args.data / "cache"))
-    os.environ.setdefault("PIXELMEM_CONFIG_DIR", str(args.data / "config"))
+    use_development_data(args.data, "explain_hidden")
     rows = collect(args.data, args.set, args.floor, args.model)
     print("\n".join(summary(rows, args.floor)))
     print("hidden, naming no date:")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from pathlib import Path
 
 LANGUAGES = ("en", "cn")
@@ -74,6 +75,31 @@ def _write_user(
 
 def _speakers(name: str) -> tuple[tuple[str, str], tuple[str, str]]:
     return (name, "query"), ("AI", "response")
+
+
+def tool_parser(description: str) -> argparse.ArgumentParser:
+    """The options of a tool that measures these sets (explain_hidden, eval_chat_dates)."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--data", type=Path, required=True, help="make_chat_sets.py's OUT")
+    parser.add_argument("--set", default="locomo", help="the folder of vaults under --data")
+    parser.add_argument("--floor", type=float, default=0.5)
+    parser.add_argument("--model", default="local-multilingual")
+    return parser
+
+
+def use_development_data(data: Path, tool: str) -> None:
+    """Refuse the held-out folder (never tuned on); keep the vectors and settings with the set."""
+    from benchmarks.eval_heldout import DATA
+
+    held_out = (
+        data.resolve() == DATA.resolve()
+        or any((data / name).exists() for name in ("scifact", "squad"))
+        or any((data / "locomo").glob("conv-*"))  # LoCoMo's conversations, wherever kept
+    )
+    if held_out:
+        raise SystemExit(f"{tool} reads development sets only, not the held-out folder")
+    os.environ.setdefault("PIXELMEM_EMBED_CACHE", str(data / "cache"))
+    os.environ.setdefault("PIXELMEM_CONFIG_DIR", str(data / "config"))
 
 
 def main() -> None:

@@ -39,3 +39,16 @@ def test_each_user_is_a_vault_of_days_and_every_day_is_judged(tmp_path: Path) ->
     corpus, queries, _ = load_beir(out / "locomo" / "cn-李雪")
     assert corpus["2023-04-28"]["title"] == "2023-04-28 的对话"
     assert list(queries) == ["cn-李雪0"]
+
+
+def test_the_tools_refuse_a_held_out_folder_wherever_it_is_kept(tmp_path: Path, monkeypatch):
+    import pytest
+
+    for name in ("PIXELMEM_EMBED_CACHE", "PIXELMEM_CONFIG_DIR"):  # set back after the test
+        monkeypatch.setenv(name, str(tmp_path / name))
+    (tmp_path / "locomo" / "conv-26").mkdir(parents=True)
+    with pytest.raises(SystemExit, match="development sets only"):
+        make_chat_sets.use_development_data(tmp_path, "explain_hidden")
+    ours = tmp_path / "ours"
+    (ours / "locomo" / "en-Emily").mkdir(parents=True)
+    make_chat_sets.use_development_data(ours, "explain_hidden")  # a set of ours is read
