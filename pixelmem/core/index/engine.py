@@ -528,6 +528,10 @@ class Engine:
             explain=explain,
             hubs=self.hub_measure(embedder) if vector is not None else None,
             tokens=reader_of(embedder) if vector is not None else None,
+            # The app explains every search typed (its panel's tooltips): a token run for a
+            # decision the check does not read would add 20-50 ms to each keystroke's search
+            # with e5 only to show a figure; `pixelmem search --explain` shows it always.
+            explain_tokens=not self.explains,
         )
         from pixelmem.core.index.postgres_store import PostgresUnavailable
 

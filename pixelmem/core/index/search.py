@@ -395,6 +395,7 @@ class SearchIndex:
         explain: bool = False,
         hubs: HubMeasure | None = None,
         tokens: TokenVectors | None = None,
+        explain_tokens: bool = True,
     ) -> list[SearchHit]:
         """Up to ``k`` memories for ``query``, most relevant first (see the module docstring).
 
@@ -410,7 +411,8 @@ class SearchIndex:
         (:func:`~pixelmem.core.index.relevance.calibration_for`). ``hubs``: the model's
         measure of texts close to every question, whose cosines are damped (:mod:`hubs`).
         ``tokens``: the embedder's token vectors, read for a decision near the floor
-        (:mod:`token_coverage`; None: the decision is made without them).
+        (:mod:`token_coverage`; None: the decision is made without them) and, with ``explain``
+        and ``explain_tokens``, for every best hit in the query's script, to show it.
         """
         if mode not in MODES:
             raise ValueError(f"unknown search mode {mode!r}; use one of {', '.join(MODES)}")
@@ -440,6 +442,7 @@ class SearchIndex:
             margins=explain,
             text=query,
             tokens=tokens if vector_ok else None,
+            explain_tokens=explain and explain_tokens,
         )
         if query_.terms is None and query_.vector is None:
             return []
@@ -963,7 +966,7 @@ class SearchIndex:
         mode = query.mode if query.semantic_weight >= 1.0 else "keyword"
         decision, parts = decide(models, best, mode)
         if query.tokens is not None and (
-            reads_tokens(models, best, decision, parts) or (query.margins and not best.cross)
+            reads_tokens(models, best, decision, parts) or (query.explain_tokens and not best.cross)
         ):
             coverage = self._lift(query, found, top, listed)
             if coverage is not None:
@@ -1265,6 +1268,7 @@ class _Query:
     margins: bool = False
     text: str = ""  # the query as typed (the token reader reads it)
     tokens: TokenVectors | None = None  # the embedder's token vectors (token_coverage)
+    explain_tokens: bool = False  # read them for an explanation too, not only on the border
 
 
 @dataclass(frozen=True)

@@ -354,6 +354,19 @@ def test_the_engine_reads_token_coverage_of_an_embedder_that_gives_it(vault: Pat
     assert any(not q and text.startswith("Espresso ratio\n") for text, q in reader.token_texts)
 
 
+def test_the_apps_explained_searches_run_no_token_model_the_decision_does_not_read(
+    vault: Path,
+) -> None:
+    _fill(vault)
+    reader = _TokenEmbedder()
+    engine = _engine(vault, embedder=reader)
+    engine.explains = True  # the app: its panel explains every search typed
+    engine.open()
+    hit = engine.search("espresso coffee ratio", explain=True, min_relevance=0.0)[0]
+    assert hit.title == "Espresso ratio" and hit.evidence is not None
+    assert hit.evidence.lift is None and reader.token_texts == []  # not on the border here
+
+
 def test_the_english_model_reads_token_coverage(vault: Path) -> None:
     from pixelmem.core.index.relevance import CALIBRATIONS
     from pixelmem.core.providers.embeddings.local import LocalEmbedder
