@@ -60,6 +60,7 @@ from pixelmem.core.index.relevance import (
     Evidence,
     blend,
     keyword_evidence,
+    keyword_gain,
     probability,
     rank_logits,
     semantic_evidence,
@@ -553,6 +554,14 @@ class SearchIndex:
             return None
         return float(self._nulls[0, script]), float(self._nulls[1, script])
 
+    @staticmethod
+    def _keyword_gain(query: _Query) -> float:
+        """How many times hybrid ranking weighs this query's keyword evidence
+        (:func:`~pixelmem.core.index.relevance.keyword_gain`: more for a long query)."""
+        if query.mode != "hybrid" or query.terms is None:
+            return 1.0
+        return keyword_gain(len(set(query.terms.all)))
+
     def _looked_up(self, terms: QueryTerms | None) -> bool:
         """Whether a short query's words are a name or a code to look up: its rarest word is
         held by few chunks (:data:`LOOKUP_HOLDERS`, or :data:`LOOKUP_SHARE` of the vault's).
@@ -936,10 +945,15 @@ class SearchIndex:
         unlisted_short = np.full(extra, 1.0 if query.short and holds_any else 0.0)
         short = np.concatenate([self._holds_every_word(query, found.positions), unlisted_short])
         short_query = query.short and query.mode == "hybrid" and bool(query.terms)
-        rank = rank_logits(
-            query.mode, sem, kw, query.semantic_weight, query.calibration,
-            cross=cross, short=short, named=named, short_query=short_query,
-        )  # fmt: skip
+        logits = {
+            gain: rank_logits(
+                query.mode, sem, kw, query.semantic_weight, query.calibration,
+                cross=cross, short=short, named=named, short_query=short_query, gain=gain,
+            )
+            for gain in {1.0, self._keyword_gain(query)}
+        }  # fmt: skip
+        rank = logits[max(logits)]  # the order
+        calibrated = logits[1.0]  # what the decision reads of the best
         if query.mode == "keyword":
             assert kw is not None
             rank[(kw <= 0) & ~named] = _NONE  # a keyword search lists only memories that match
@@ -961,7 +975,7 @@ class SearchIndex:
         top = int(np.lexsort((found.positions, -listed))[0])  # ties: by position, as a scan
         rows = (cosine if sem is not None else None, kw_used if kw is not None else None,
                 scripts, short)  # fmt: skip
-        best, certain = self._best(query, found, top, rank, n, rows)
+        best, certain = self._best(query, found, top, (rank, calibrated), n, rows)
         models = query.calibration or CALIBRATIONS["default"]
         mode = query.mode if query.semantic_weight >= 1.0 else "keyword"
         decision, parts = decide(models, best, mode)
@@ -996,7 +1010,7 @@ class SearchIndex:
         query: _Query,
         found: _Candidates,
         top: int,
-        rank: np.ndarray,
+        ranks: tuple[np.ndarray, np.ndarray],
         n: int,
         values: tuple[np.ndarray | None, np.ndarray | None, np.ndarray, np.ndarray],
     ) -> tuple[Best, bool]:
@@ -1004,8 +1018,12 @@ class SearchIndex:
         it is certain: no unlisted memory (the bound rows after ``n``) may rank above the
         best, nor, when the decision reads the margin, change it (rank above the next
         candidate of other content, closer than :data:`MARGIN_CAP` to the best). ``values``:
-        every row's cosine, keyword evidence (as ranked), script and short-query hold."""
+        every row's cosine, keyword evidence (as ranked), script and short-query hold.
+        ``ranks``: the rank logits that order the candidates, and the calibrated ones (the
+        same unless a long query's keyword evidence weighs more in the order: keyword_gain),
+        which the decision reads: the best's, and its margin over the next."""
         cosine, keyword, scripts, short = values
+        rank, calibrated = ranks
         models = query.calibration or CALIBRATIONS["default"]
         content = self._catalog.meta.content
         position = int(found.positions[top])
@@ -1013,7 +1031,13 @@ class SearchIndex:
         listed = rank[:n]
         second = float(listed[others].max()) if others.any() else -np.inf
         unlisted = float(rank[n:].max()) if len(rank) > n else -np.inf
-        margin = min(MARGIN_CAP, float(listed[top] - second)) if np.isfinite(second) else MARGIN_CAP
+        own = calibrated[:n]
+        next_own = float(own[others].max()) if others.any() else -np.inf
+        margin = (
+            min(MARGIN_CAP, max(0.0, float(own[top] - next_own)))
+            if np.isfinite(next_own)
+            else MARGIN_CAP
+        )
         script = int(scripts[top])
         cross = bool(self._differs(query.script, scripts[top : top + 1])[0])
         cjk = query.script == CJK_SCRIPT
@@ -1022,8 +1046,11 @@ class SearchIndex:
             and query.mode != "keyword"
             and (query.margins or _reads_margin(models, cross, cjk))
         )
+        unlisted_own = float(calibrated[n:].max()) if len(calibrated) > n else -np.inf
         certain = unlisted <= listed[top] and (  # a tie at the top is as arbitrary as at the cut
-            not reads_margin or unlisted < second or listed[top] - unlisted >= MARGIN_CAP
+            not reads_margin
+            or (unlisted < second and unlisted_own < next_own)
+            or own[top] - unlisted_own >= MARGIN_CAP
         )
         semantic = standout_value = loo = None
         if cosine is not None and query.vector is not None:
@@ -1047,7 +1074,7 @@ class SearchIndex:
             siblings = siblings[content[siblings] != content[position]][:SIBLINGS]
         coverage, unknown, elsewhere = self._coverage(query, position, siblings)
         best = Best(
-            rank=float(listed[top]), semantic=semantic,
+            rank=float(own[top]), semantic=semantic,
             keyword=None if keyword is None else float(keyword[top]),
             coverage=coverage, unknown=unknown, elsewhere=elsewhere, margin=margin,
             standout=standout_value, loo=loo,
