@@ -23,11 +23,13 @@ by ``benchmarks/eval_ranking.py``. Deterministic for the same inputs. The sets, 
   694 paragraphs); each paragraph one memory titled with its article, answerable questions
   only, at most ``--squad-questions`` of them in a seeded order. Siblings of one article
   compete, as in the held-out SQuAD set; the train split is ours to develop on.
-* ``dbpedia``, ``msmarco``, ``business`` — three sets from agentset-ai/embedding-leaderboard
-  (``datasets/``: 50 queries each over a sample of BEIR DBpedia-Entity — entity names and
-  questions → Wikipedia abstracts with titles, graded —, of MS MARCO — web questions → passages,
-  graded — and of a set of consulting reports split in parts, "Title (Part 3/23)": one
-  memory per part). Copied as they are.
+* ``dbpedia_s``, ``msmarco_s``, ``business`` — three sets from
+  agentset-ai/embedding-leaderboard (``datasets/``: 50 queries each over a sample of BEIR
+  DBpedia-Entity — entity names and questions → Wikipedia abstracts with titles, graded —, of
+  MS MARCO — web questions → passages, graded — and of consulting reports split in parts,
+  "Title (Part 3/23)", one memory per part: only 11 of its queries are judged). The two
+  samples are cut again to 2,000 documents (every one judged relevant, then others at random)
+  so that embedding them stays short; ``business`` is copied as it is.
 
 SciFact, LoCoMo, SQuAD dev and CMRC 2018 are held out and never read here.
 """
@@ -46,7 +48,12 @@ from _heldout_sets import write_beir  # this folder: the script is run as a file
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUT = HERE.parents[1] / "rank-data"
-LEADERBOARD_SETS = {"dbpedia": "dbpedia", "msmarco": "msmarco", "business": "business-reports"}
+# name here: (name there, most documents kept: every judged-relevant one, then others at random)
+LEADERBOARD_SETS = {
+    "dbpedia_s": ("dbpedia", 2000),
+    "msmarco_s": ("msmarco", 2000),
+    "business": ("business-reports", None),
+}
 _SENTENCE_NUMBER = re.compile(r":(\d+)$")
 
 
@@ -116,9 +123,9 @@ def squad_train(source: Path, target: Path, max_questions: int = 800, seed: int 
     return len(queries)
 
 
-def leaderboard_set(git_dir: Path, name: str, target: Path) -> int:
-    """One of agentset-ai/embedding-leaderboard's ``datasets/`` copied into ``target`` from a
-    git directory (a bare snapshot): the query count."""
+def leaderboard_set(git_dir: Path, name: str, target: Path, most: int | None) -> int:
+    """One of agentset-ai/embedding-leaderboard's ``datasets/`` from a git directory (a bare
+    snapshot) into ``target``, at most ``most`` documents: the query count."""
 
     def show(path: str) -> str:
         out = subprocess.run(
@@ -134,9 +141,17 @@ def leaderboard_set(git_dir: Path, name: str, target: Path) -> int:
     queries = [
         {"_id": str(r["_id"]), "text": str(r["text"])} for r in json_objects(show("queries.jsonl"))
     ]
-    (target / "qrels").mkdir(parents=True, exist_ok=True)
+    rows = [line.split("\t") for line in show("qrels/test.tsv").splitlines()[1:] if line]
+    if most is not None and len(corpus) > most:
+        relevant = {doc for _, doc, grade in rows if int(grade) > 0}
+        others = [row["_id"] for row in corpus if row["_id"] not in relevant]
+        random.Random(30).shuffle(others)
+        kept = relevant | set(others[: max(0, most - len(relevant))])
+        corpus = [row for row in corpus if row["_id"] in kept]
+        rows = [row for row in rows if row[1] in kept]
     write_beir(target, corpus, queries, [])
-    (target / "qrels" / "test.tsv").write_text(show("qrels/test.tsv"), encoding="utf-8")
+    graded = "".join(f"{q}\t{doc}\t{int(grade)}\n" for q, doc, grade in rows)
+    (target / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\n" + graded)
     return len(queries)
 
 
@@ -152,12 +167,12 @@ def main() -> None:
         claims, articles = climate_fever(args.climate_fever, args.out / "climate")
         print(f"climate: {claims} claims over {articles} articles")
     if args.squad_train:
-        print(
-            f"squad_train: {squad_train(args.squad_train, args.out / 'squad_train', args.squad_questions)} questions"
-        )
+        asked = squad_train(args.squad_train, args.out / "squad_train", args.squad_questions)
+        print(f"squad_train: {asked} questions")
     if args.leaderboard:
-        for name, source in LEADERBOARD_SETS.items():
-            print(f"{name}: {leaderboard_set(args.leaderboard, source, args.out / name)} queries")
+        for name, (source, most) in LEADERBOARD_SETS.items():
+            asked = leaderboard_set(args.leaderboard, source, args.out / name, most)
+            print(f"{name}: {asked} queries")
 
 
 if __name__ == "__main__":
