@@ -75,6 +75,12 @@ def _queries(chunks: list[Chunk], vectors: np.ndarray, seed: int, n: int = 24) -
         text = " ".join(rng.choice(words, min(len(words), int(rng.integers(1, 4)))))
         vector = vectors[c] + rng.normal(0, 0.3, vectors.shape[1]).astype(np.float32)
         out.append((text, vector / np.linalg.norm(vector), float(rng.uniform(0.0, 0.3))))
+    for _ in range(4):  # long queries: hybrid ranks by a larger keyword weight (keyword_gain)
+        c = int(rng.integers(len(chunks)))
+        words = chunks[c].text.split() or [chunks[c].text[:4]]
+        text = " ".join(rng.choice(words, min(len(words), int(rng.integers(10, 30)))))
+        vector = vectors[c] + rng.normal(0, 0.3, vectors.shape[1]).astype(np.float32)
+        out.append((text, vector / np.linalg.norm(vector), float(rng.uniform(0.0, 0.3))))
     out.append(("", vectors[0], 0.1))  # no words: hybrid is semantic
     out.append(("zzzznotaword", None, 0.0))  # no vector: hybrid is keyword
     return out
