@@ -14,8 +14,9 @@ help on both.
 
 The sets are BEIR folders under ``--data`` (default ``../rank-data`` beside the repository,
 env ``PIXELMEM_RANK_DATA``): those ``benchmarks/make_rank_sets.py`` builds (``climate``,
-``squad_train``, ``dbpedia``, ``msmarco``, ``business``), and ``xquad_en``/``xquad_zh`` from
-``../shared/eval``. Vectors come from ``benchmarks/_embed_cache.py`` (``PIXELMEM_EMBED_CACHE``,
+``squad_train``, ``dbpedia_s``, ``msmarco_s``, ``business``), ``xquad_en``/``xquad_zh`` from
+``../shared/eval`` and ``xquad_mixed`` (English and Chinese passages in one vault, half the
+questions across languages) from ``benchmarks/data``. Vectors come from ``benchmarks/_embed_cache.py`` (``PIXELMEM_EMBED_CACHE``,
 default ``<data>/cache``). Development sets only: issue 30's held-out sets (SciFact, LoCoMo,
 SQuAD dev, CMRC 2018) are measured by ``eval_heldout.py``, never here.
 """
@@ -35,14 +36,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("PIXELMEM_RANK_DATA", ROOT.parent / "rank-data"))
 SHARED = ROOT.parent.parent / "shared" / "eval"
-SETS = ("climate", "squad_train", "dbpedia_s", "business", "xquad_en", "xquad_zh")
+SETS = ("climate", "squad_train", "dbpedia_s", "xquad_en", "xquad_zh", "xquad_mixed")
 MODES = ("hybrid", "semantic", "keyword")
 FIELDS = ("ndcg", "p1", "r10")
 
 
 def folder_of(data: Path, name: str) -> Path:
-    own = data / name
-    return own if (own / "corpus.jsonl").is_file() else SHARED / name
+    for folder in (data / name, ROOT / "benchmarks" / "data" / name):
+        if (folder / "corpus.jsonl").is_file():
+            return folder
+    return SHARED / name
 
 
 def fold_of(query_id: str) -> int:
