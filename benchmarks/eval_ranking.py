@@ -16,9 +16,10 @@ The sets are BEIR folders under ``--data`` (default ``../rank-data`` beside the 
 env ``PIXELMEM_RANK_DATA``): those ``benchmarks/make_rank_sets.py`` builds (``climate``,
 ``squad_train``, ``dbpedia_s``, ``msmarco_s``, ``business``), ``xquad_en``/``xquad_zh`` from
 ``../shared/eval`` and ``xquad_mixed`` (English and Chinese passages in one vault, half the
-questions across languages) from ``benchmarks/data``. Vectors come from ``benchmarks/_embed_cache.py`` (``PIXELMEM_EMBED_CACHE``,
-default ``<data>/cache``). Development sets only: issue 30's held-out sets (SciFact, LoCoMo,
-SQuAD dev, CMRC 2018) are measured by ``eval_heldout.py``, never here.
+questions across languages) from ``benchmarks/data``. Vectors come from
+``benchmarks/_embed_cache.py`` (``PIXELMEM_EMBED_CACHE``, default ``<data>/cache``).
+Development sets only: issue 30's held-out sets (SciFact, LoCoMo, SQuAD dev, CMRC 2018) are
+measured by ``eval_heldout.py``, never here.
 """
 
 from __future__ import annotations

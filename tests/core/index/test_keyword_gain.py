@@ -47,7 +47,7 @@ def test_gain_can_turn_the_order_towards_keyword_evidence() -> None:
         )
 
 
-WORDS = "glacier moraine ablation firn crevasse serac calving nunatak".split()
+WORDS = ["glacier", "moraine", "ablation", "firn", "crevasse", "serac", "calving", "nunatak"]
 
 
 def _index() -> SearchIndex:
@@ -75,7 +75,7 @@ def test_a_long_query_ranks_the_note_holding_its_words_first(monkeypatch) -> Non
     index = _index()
     query = np.asarray(np.random.default_rng(5).standard_normal(16), np.float32)
     query /= np.linalg.norm(query)
-    long_query = " ".join(WORDS + ["w1", "w2", "w3", "w4"])  # 8 rare words and 4 common ones
+    long_query = " ".join([*WORDS, "w1", "w2", "w3", "w4"])  # 8 rare words and 4 common ones
     decided = []
 
     def decide(models, best, mode):  # what the decision reads of the best hit
@@ -91,8 +91,8 @@ def test_a_long_query_ranks_the_note_holding_its_words_first(monkeypatch) -> Non
         plain = index.search(
             long_query, query, k=2, min_relevance=0.0, calibration=E5, explain=True
         )
-    assert [h.memory_id for h in gained][0] == "m00"
-    assert [h.memory_id for h in plain][0] == "m01"
+    assert gained[0].memory_id == "m00"
+    assert plain[0].memory_id == "m01"
     # The decision read m00's calibrated logit (the order's, without the gain), and no margin:
     # by its calibrated evidence m01 stands above it.
     calibrated = next(h.evidence.rank for h in plain if h.memory_id == "m00")
