@@ -52,3 +52,46 @@ def test_the_tools_refuse_a_held_out_folder_wherever_it_is_kept(tmp_path: Path, 
     ours = tmp_path / "ours"
     (ours / "locomo" / "en-Emily").mkdir(parents=True)
     make_chat_sets.use_development_data(ours, "explain_hidden")  # a set of ours is read
+
+
+def write_pair(folder: Path) -> None:
+    turn = lambda who, text, dia: {"speaker": who, "clean_text": text, "dia_id": dia}  # noqa: E731
+    chat = {
+        "name": {"speaker_1": "Emi", "speaker_2": "Elise"},
+        "session_1": [turn("Emi", "I took a cooking class.", "D1:1")],
+        "session_1_date_time": "29.12.2023, 22:42:04",
+        "session_2": [
+            {**turn("Elise", "Look at my dog!", "D2:1"), "blip_caption": "a small brown dog"}
+        ],
+        "session_2_date_time": "30.12.2023, 10:00:00",
+        "session_3": [turn("Emi", "The class made pasta.", "D3:1")],
+        "qa": [
+            {"question": "What class did Emi take?", "evidence": ["D1:1"], "category": 1},
+            {"question": "What did the class make?", "evidence": ["D1:1", "D3:1"], "category": 2},
+            {"question": "Unanswered?", "evidence": [], "category": 3},
+        ],
+    }
+    folder.mkdir(parents=True)
+    (folder / "Chat_1_Emi_Elise.json").write_text(json.dumps(chat), "utf-8")
+    (folder / "locomo").mkdir()  # LoCoMo's split copy in REALTALK's data/: never read
+
+
+def test_realtalk_pairs_are_vaults_of_sessions_and_the_answer_is_left_out_again(
+    tmp_path: Path,
+) -> None:
+    write_pair(tmp_path / "data")
+    out = tmp_path / "out"
+    assert make_chat_sets.realtalk(tmp_path / "data", out) == (2, 1)
+    corpus, queries, qrels = load_beir(out / "locomo" / "rt-Chat_1_Emi_Elise")
+    assert corpus["s1"]["title"] == "Session 1, 29.12.2023, 22:42:04"
+    assert corpus["s1"]["text"] == "Emi: I took a cooking class."
+    assert corpus["s2"]["text"] == "Elise: Look at my dog! [shares a photo: a small brown dog]"
+    assert corpus["s3"]["title"] == "Session 3"
+    assert queries == {"c1-0": "What class did Emi take?", "c2-1": "What did the class make?"}
+    assert set(qrels["c2-1"]) == {"s1", "s3"}
+    left = out / "leftout" / "rt-Chat_1_Emi_Elise-wo-s1"
+    corpus, queries, qrels = load_beir(left)
+    assert set(corpus) == {"s2", "s3"}  # the siblings stay, the answer is gone
+    assert queries == {"c1-0": "What class did Emi take?"}
+    assert set(qrels["c1-0"]) == {"s1"}
+    assert sorted(p.name for p in (out / "leftout").iterdir()) == [left.name]
