@@ -48,9 +48,11 @@ CROSS_OR_CHINESE = ("unans_x_", "xquad_mixed")  # also beyond an English-only mo
 CROSS_ONLY = {"xquad_zh2en", "xquad_en2zh"}  # a model that reads one language cannot cross
 
 
-# Conversational-memory sets kept outside the repository (their licences): the folder
-# ``make_chat_sets.py --realtalk`` wrote, named by PIXELMEM_CHAT_SETS; one vault per pair.
-CHAT_SETS = {"realtalk": "locomo", "realtalk_leftout": "leftout"}
+# Conversational-memory sets kept outside the repository (their licences), one vault per
+# person or pair, under the folder PIXELMEM_CHAT_SETS names: ``make_chat_sets.py --realtalk``
+# writes ``locomo/`` and ``leftout/`` there; MemoryBank's (``make_chat_sets.py``'s own
+# ``locomo/``) goes in as ``memorybank/``.
+CHAT_SETS = {"realtalk": "locomo", "realtalk_leftout": "leftout", "memorybank": "memorybank"}
 
 
 def folder_of(name: str) -> Path:
