@@ -95,3 +95,41 @@ def test_realtalk_pairs_are_vaults_of_sessions_and_the_answer_is_left_out_again(
     assert queries == {"c1-0": "What class did Emi take?"}
     assert set(qrels["c1-0"]) == {"s1"}
     assert sorted(p.name for p in (out / "leftout").iterdir()) == [left.name]
+
+
+def test_a_set_of_many_vaults_is_measured_vault_by_vault_and_split_by_pair(
+    tmp_path: Path, monkeypatch
+) -> None:
+    import pytest
+
+    from benchmarks import eval_calibration, fit_decision
+
+    write_pair(tmp_path / "data")
+    out = tmp_path / "out"
+    make_chat_sets.realtalk(tmp_path / "data", out)
+    monkeypatch.delenv("PIXELMEM_CHAT_SETS", raising=False)
+    with pytest.raises(SystemExit, match="PIXELMEM_CHAT_SETS"):
+        eval_calibration.folder_of("realtalk_leftout")
+    monkeypatch.setenv("PIXELMEM_CHAT_SETS", str(out))
+    assert eval_calibration.folder_of("realtalk_leftout") == out / "leftout"
+    vaults = eval_calibration.vaults_of(eval_calibration.folder_of("realtalk"))
+    assert vaults == [("rt-Chat_1_Emi_Elise/", out / "locomo" / "rt-Chat_1_Emi_Elise")]
+    single = out / "locomo" / "rt-Chat_1_Emi_Elise"
+    assert eval_calibration.vaults_of(single) == [("", single)]
+    # the right notes are those the vault holds: none when the answer was left out
+    held = {"m1": "s2", "m2": "s3"}
+    assert eval_calibration.judged_in(held, {"s1": 1}) == set()
+    assert eval_calibration.judged_in(held, {"s1": 1, "s3": 1, "s2": 0}) == {"s3"}
+
+    def row(set_name: str, qid: str) -> fit_decision.Row:
+        return fit_decision.Row(set_name, qid, "answerable", True, True, {})
+
+    # a pair's full vault and its left-out vaults fall in the same half, whatever the question
+    halves = {fit_decision.half_of(row(s, f"rt-Chat_{n}{tail}/c1-{q}"))
+              for s, tail in (("realtalk", ""), ("realtalk_leftout", "-wo-s4")) for q in range(9)
+              for n in (3,)}  # fmt: skip
+    assert len(halves) == 1
+    assert {fit_decision.half_of(row("realtalk", f"rt-Chat_{n}/c1-0")) for n in range(20)} == {
+        0,
+        1,
+    }
