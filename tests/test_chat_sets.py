@@ -133,3 +133,19 @@ def test_a_set_of_many_vaults_is_measured_vault_by_vault_and_split_by_pair(
         0,
         1,
     }
+
+
+def test_separation_counts_the_left_out_shown_and_the_trade_off_of_a_lower_floor() -> None:
+    from benchmarks.explain_hidden import FEATURES, separation
+
+    def row(score: float, cosine: float, first: bool = True) -> dict:
+        return {**dict.fromkeys(FEATURES), "cosine": cosine, "score": score, "first": first}
+
+    answers = [row(0.7, 0.9), row(0.45, 0.8), row(0.2, 0.1, first=False)]
+    left_out = [row(0.6, 0.85), row(0.3, 0.7)]
+    lines = separation(answers, left_out, 0.5)
+    assert lines[0] == "asked with the answer left out: 2, something shown anyway 1"
+    assert "  AUC cosine    0.750" in lines  # 3 of the 4 pairs: the answer's cosine is higher
+    assert "  AUC loo           -" in lines
+    assert lines[-5].endswith("hidden 1 of 2 right first, left-out shown 1 of 2")
+    assert lines[-1].endswith("hidden 0 of 2 right first, left-out shown 2 of 2")  # +1 logit
