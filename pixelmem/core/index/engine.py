@@ -586,12 +586,7 @@ class Engine:
             cached = saved_index.load_anchors(self.vault, model, texts, questions)
             if cached is None:
                 try:
-                    if questions:
-                        from pixelmem.core.providers.embeddings.base import embed_queries
-
-                        cached = embed_queries(embedder, texts)
-                    else:
-                        cached = embedder.embed_documents(texts)
+                    cached = self._embed_anchors(embedder, texts, questions)
                 except ProviderError as exc:
                     log.warning("relevance background unavailable: %s", exc)
                     return None
@@ -599,6 +594,21 @@ class Engine:
             with self._query_lock:
                 self._anchors[key] = cached
         return cached
+
+    def _embed_anchors(self, embedder: Embedder, texts: list[str], questions: bool) -> np.ndarray:
+        """The anchor texts embedded as passages or questions: in the embedding child process
+        where the app embeds (``embed_apart``), else here."""
+        if self.embed_apart:
+            from pixelmem.core.providers.embeddings import apart  # multiprocessing: the app only
+
+            if questions:
+                return apart.embed_queries(embedder, texts)
+            return apart.embed_documents(embedder, texts)
+        if questions:
+            from pixelmem.core.providers.embeddings.base import embed_queries
+
+            return embed_queries(embedder, texts)
+        return embedder.embed_documents(texts)
 
     def hub_measure(self, embedder: Embedder | None = None) -> HubMeasure | None:
         """The model's measure of texts close to every question (:mod:`~pixelmem.core.index.
@@ -631,7 +641,18 @@ class Engine:
         return self._calibration_of(self._current()[1] or self._embedder)
 
     def _prepare(self, index: SearchIndex, embedder: Embedder | None) -> None:
-        index.prepare(self._calibration_of(embedder), explained=self.explains)
+        """What a snapshot's searches need measured, on the thread that publishes it. In the
+        app (``embed_apart``) also what the first search would do once: embed the relevance
+        anchors (72 texts, in the embedding child), make the hub measure and damp the hub
+        chunks, import what it imports lazily — the window's first keystroke paid them on
+        its search worker while the window waited for the GIL (the first search 50-60 ms
+        of CPU at 100k chunks against ~11, bench_ui's model; e5's Python tokeniser more). A
+        command does not: a keyword search must not load the model."""
+        warm = self.embed_apart and embedder is not None and index.has_vectors
+        hubs = self.hub_measure(embedder) if warm else None  # both sets of anchors first
+        index.prepare(self._calibration_of(embedder), explained=self.explains, hubs=hubs)
+        if warm:
+            _import_what_a_search_imports()
 
     @staticmethod
     def _calibration_of(embedder: Embedder | None) -> Calibration:
@@ -880,3 +901,12 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = ["Engine", "EngineStatus", "IndexReport", "SearchFilters", "SearchHit"]
+
+
+def _import_what_a_search_imports() -> None:
+    """The modules a first search imports lazily (numpy's first ``median``/``isin`` imports
+    ``numpy.ma``: 60 ms of Python, bench_ui --why), imported on the indexing worker instead
+    of a search's."""
+    import numpy.ma  # noqa: F401
+
+    import pixelmem.core.index.postgres_store  # noqa: F401 - engine.search's except clause
