@@ -78,3 +78,31 @@ def test_a_prepared_snapshot_answers_as_one_prepared_by_its_first_search(
         (h.memory_id, h.score, h.chunk_index, h.weaker) for h in expected
     ]
     assert [h.evidence for h in found] == [h.evidence for h in expected]
+
+
+def _app_engine_loading_the_saved_index(vault: Path) -> tuple[Engine, CountingEmbedder]:
+    embedder = CountingEmbedder()
+    engine = Engine(vault, Settings(), embedder=embedder)
+    engine.embed_apart = engine.explains = True
+    assert engine.load_saved_index()
+    return engine, embedder
+
+
+def test_a_saved_index_loaded_at_launch_is_searchable_without_embedding(tmp_path: Path) -> None:
+    """Saved by a command (no anchors beside it): the launch embeds nothing before the index
+    is searchable; the first search embeds the anchors as before."""
+    command, _ = _indexed(tmp_path / "vault", app=False)
+    assert saved_index.index_path(command.vault).is_file()
+    app, embedder = _app_engine_loading_the_saved_index(command.vault)
+    assert (embedder.texts_embedded, embedder.queries) == (0, 0)
+    assert app.search("how do I descale a kettle")
+    assert embedder.texts_embedded > 0
+
+
+def test_a_saved_index_with_its_anchors_is_loaded_ready_for_the_first_search(
+    tmp_path: Path,
+) -> None:
+    first, _ = _indexed(tmp_path / "vault", app=True)  # the app's first index saved them
+    app, embedder = _app_engine_loading_the_saved_index(first.vault)
+    assert app.search("how do I descale a kettle")
+    assert (embedder.texts_embedded, embedder.queries) == (0, 1)
