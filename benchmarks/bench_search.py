@@ -313,6 +313,27 @@ def bench_tokens(rounds: int = 30) -> None:
         print(f"token coverage of a borderline {name} decision (a question, two 800-character "
               f"chunks): median {statistics.median(times) * 1e3:.1f} ms  "
               f"p99 {float(np.percentile(times, 99)) * 1e3:.1f} ms")  # fmt: skip
+    bench_typed_tokens(e5, chunk(), chunk(), question)
+
+
+def bench_typed_tokens(model: Any, best: str, other: str, question: str) -> None:
+    """A question typed word by word, each prefix a borderline search over the same two best
+    chunks (what the search panel asks while a person types): the token reads through the
+    search's remembering reader (token_coverage.reader_of) against the bare model."""
+    from pixelmem.core.index.token_coverage import RememberedTokens
+
+    words = question.split()
+    prefixes = [" ".join(words[: i + 1]) for i in range(len(words))]
+    for name, reader in (("bare model", model), ("remembered", RememberedTokens(model))):
+        t = time.perf_counter()
+        for prefix in prefixes:
+            reader.token_vectors(prefix, query=True)
+            reader.token_vectors(best, query=False)
+            reader.token_vectors(other, query=False)
+        total = time.perf_counter() - t
+        print(f"token coverage while typing {len(prefixes)} prefixes over the same best chunks, "
+              f"{name}: {total * 1e3:.0f} ms in all, {total / len(prefixes) * 1e3:.1f} ms a "
+              f"search")  # fmt: skip
 
 
 def compare_with(old_ref: str) -> None:

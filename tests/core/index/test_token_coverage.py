@@ -16,7 +16,13 @@ from pixelmem.core.index import relevance as rel
 from pixelmem.core.index.chunking import Chunk
 from pixelmem.core.index.decision import Best, Decision, TokenCheck, decide
 from pixelmem.core.index.search import SearchIndex
-from pixelmem.core.index.token_coverage import TokenVectors, lift, max_sim, reader_of
+from pixelmem.core.index.token_coverage import (
+    RememberedTokens,
+    TokenVectors,
+    lift,
+    max_sim,
+    reader_of,
+)
 from pixelmem.core.vault.memory import Memory
 
 WIDE = TokenCheck(low=-6.0, high=6.0, weight=20.0, lower_below=0.02, raise_above=0.02)
@@ -166,6 +172,45 @@ def test_a_sure_decision_costs_no_token_run() -> None:
 def test_only_an_embedder_with_token_vectors_is_a_reader() -> None:
     assert isinstance(Tokens("x"), TokenVectors) and reader_of(Tokens("x")) is not None
     assert reader_of(object()) is None
+
+
+class _Counting:
+    """A token reader that counts its model runs: a 4x8 float32 matrix (128 bytes) per text."""
+
+    def __init__(self) -> None:
+        self.runs: list[tuple[str, bool]] = []
+
+    def token_vectors(self, text: str, *, query: bool) -> np.ndarray:
+        self.runs.append((text, query))
+        seed = sum(map(ord, text)) + query
+        return _unit(np.random.default_rng(seed).standard_normal((4, 8)))
+
+
+def test_a_text_read_again_costs_no_model_run() -> None:
+    model = _Counting()
+    reader = RememberedTokens(model)
+    first = reader.token_vectors("a chunk", query=False)
+    again = reader.token_vectors("a chunk", query=False)
+    as_question = reader.token_vectors("a chunk", query=True)  # read as a question: another run
+    assert model.runs == [("a chunk", False), ("a chunk", True)]
+    assert again is first and not np.array_equal(as_question, first)
+    assert not first.flags.writeable  # shared by later searches: nobody may change it
+
+
+def test_the_least_recently_read_text_is_forgotten_past_the_budget() -> None:
+    model = _Counting()
+    reader = RememberedTokens(model, budget=2 * 128)  # room for two matrices
+    for text in ("one", "two", "one", "three"):  # "two" is now the least recently read
+        reader.token_vectors(text, query=False)
+    reader.token_vectors("one", query=False)
+    reader.token_vectors("two", query=False)
+    assert [t for t, _ in model.runs] == ["one", "two", "three", "two"]
+
+
+def test_every_search_of_one_embedder_shares_its_remembered_reads() -> None:
+    model = _Counting()
+    assert reader_of(model) is reader_of(model)
+    assert reader_of(_Counting()) is not reader_of(model)
 
 
 def test_a_raise_needs_a_sibling_next_to_the_best_hit() -> None:

@@ -205,6 +205,10 @@ def test_token_vectors_are_the_texts_own_tokens_normalised(embedder: LocalEmbedd
 
 
 def test_minilm_is_a_token_reader(embedder: LocalEmbedder) -> None:
-    from pixelmem.core.index.token_coverage import reader_of
+    from pixelmem.core.index.token_coverage import RememberedTokens, reader_of
 
-    assert reader_of(embedder) is embedder
+    reader = reader_of(embedder)
+    assert isinstance(reader, RememberedTokens) and reader_of(embedder) is reader
+    text = "the river bank"
+    assert np.array_equal(reader.token_vectors(text, query=False),
+                          embedder.token_vectors(text, query=False))  # fmt: skip
