@@ -110,6 +110,7 @@ class Engine:
         self._build_lock = threading.RLock()
         self._query_cache: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
         self._query_lock = threading.Lock()
+        self._anchors_lock = threading.Lock()  # held while the anchors are embedded
         self._embedder_lock = threading.Lock()
         self._anchors: dict[tuple[str, bool], np.ndarray] = {}  # (model, as questions) → vectors
         self._hubs: dict[str, HubMeasure] = {}  # model id → its measure of hub chunks
@@ -331,7 +332,7 @@ class Engine:
         with self._build_lock:
             if self._snapshot is not None:
                 return False
-            self._prepare(saved.index, embedder, embed=False)  # searchable without a model
+            self._prepare(saved.index, embedder)
             self._saved, self._on_disk, self._saved_ns = saved, saved.index, saved.saved_ns
             self._snapshot = (saved.index, embedder)
         if check_files and vault_state.unchanged(self.vault, saved.files):
@@ -578,7 +579,13 @@ class Engine:
         key = (embedder.model_id, questions)
         with self._query_lock:
             cached = self._anchors.get(key)
-        if cached is None:
+        if cached is not None:
+            return cached
+        with self._anchors_lock:  # made once: a search waits for prepare_first_search's
+            with self._query_lock:
+                cached = self._anchors.get(key)
+            if cached is not None:
+                return cached
             from pixelmem.core.index import saved_index
             from pixelmem.core.index.relevance import ANCHOR_TEXTS
 
@@ -594,24 +601,6 @@ class Engine:
             with self._query_lock:
                 self._anchors[key] = cached
         return cached
-
-    def _anchors_at_hand(self, embedder: Embedder) -> bool:
-        """Whether both sets of anchors are here or saved for ``embedder``'s model (read now)."""
-        from pixelmem.core.index import saved_index
-        from pixelmem.core.index.relevance import ANCHOR_TEXTS
-
-        for questions in (False, True):
-            key = (embedder.model_id, questions)
-            with self._query_lock:
-                if key in self._anchors:
-                    continue
-            texts, model = list(ANCHOR_TEXTS), embedder.model_id
-            found = saved_index.load_anchors(self.vault, model, texts, questions)
-            if found is None:
-                return False
-            with self._query_lock:
-                self._anchors[key] = found
-        return True
 
     def _embed_anchors(self, embedder: Embedder, texts: list[str], questions: bool) -> np.ndarray:
         """The anchor texts embedded as passages or questions: in the embedding child process
@@ -658,25 +647,25 @@ class Engine:
         """How evidence becomes relevance for the model of the current snapshot."""
         return self._calibration_of(self._current()[1] or self._embedder)
 
-    def _prepare(
-        self, index: SearchIndex, embedder: Embedder | None, *, embed: bool = True
-    ) -> None:
-        """What a snapshot's searches need measured, on the thread that publishes it. In the
-        app (``embed_apart``) also what the first search would do once: embed the relevance
-        anchors (72 texts, in the embedding child), make the hub measure and damp the hub
-        chunks, import what it imports lazily — the window's first keystroke paid them on
-        its search worker while the window waited for the GIL (the first search 50-60 ms
-        of CPU at 100k chunks against ~11, bench_ui's model; e5's Python tokeniser more). A
-        command does not: a keyword search must not load the model. Without ``embed`` (a
-        saved index loaded at launch) only anchors saved beside it are used: a model started
-        for them would keep the launch's index from being searchable for a second or two."""
-        warm = self.embed_apart and embedder is not None and index.has_vectors
-        if warm and not embed:
-            warm = self._anchors_at_hand(embedder)  # type: ignore[arg-type]
-        hubs = self.hub_measure(embedder) if warm else None  # both sets of anchors first
+    def _prepare(self, index: SearchIndex, embedder: Embedder | None) -> None:
+        index.prepare(self._calibration_of(embedder), explained=self.explains)
+
+    def prepare_first_search(self) -> None:
+        """Do now, on the caller's worker, what the current snapshot's first search would do
+        once: embed the relevance anchors (in the embedding child where the app embeds, and
+        saved for the next process), make the hub measure and damp the snapshot's hub chunks,
+        import what a search imports lazily (numpy's first ``median``/``isin`` imports
+        ``numpy.ma``). The app runs it after every snapshot it is given: its first keystroke
+        paid all this on the search worker while the window waited for the GIL (at 100k
+        chunks 50-60 ms of CPU against ~11 for the next searches; with e5 305-336 ms, the 72
+        anchor texts run through its Python tokeniser — bench_first_search). A search that
+        comes meanwhile waits for the anchors instead of embedding them a second time."""
+        index, embedder = self._current()
+        if embedder is None or not index.has_vectors:
+            return
+        hubs = self.hub_measure(embedder)  # both sets of anchors first
         index.prepare(self._calibration_of(embedder), explained=self.explains, hubs=hubs)
-        if warm:
-            _import_what_a_search_imports()
+        _import_what_a_search_imports()
 
     @staticmethod
     def _calibration_of(embedder: Embedder | None) -> Calibration:

@@ -1,10 +1,11 @@
-"""The app's engine publishes a snapshot with its first search's one-time work done (the
-relevance anchors embedded, the hub chunks damped, numpy.ma imported): the window's first
-keystroke must not pay it on its search worker. A command's engine does none of it: a keyword
-search must not load the model."""
+"""What a snapshot's first search does once (the relevance anchors embedded, the hub chunks
+damped, numpy.ma imported) the app does on a worker once the snapshot is ready
+(Engine.prepare_first_search): the window's first keystroke must not pay it on its search
+worker. Indexing itself does none of it: a command's keyword search must not load the model."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -48,8 +49,9 @@ def _indexed(vault: Path, *, app: bool) -> tuple[Engine, CountingEmbedder]:
     return engine, embedder
 
 
-def test_the_apps_first_search_embeds_only_its_query(tmp_path: Path) -> None:
+def test_after_the_warm_up_the_first_search_embeds_only_its_query(tmp_path: Path) -> None:
     engine, embedder = _indexed(tmp_path / "app", app=True)
+    engine.prepare_first_search()
     assert saved_index.anchors_path(engine.vault).is_file()
     assert saved_index.anchors_path(engine.vault, questions=True).is_file()
     documents, queries = embedder.texts_embedded, embedder.queries
@@ -57,7 +59,7 @@ def test_the_apps_first_search_embeds_only_its_query(tmp_path: Path) -> None:
     assert (embedder.texts_embedded, embedder.queries) == (documents, queries + 1)
 
 
-def test_a_commands_engine_embeds_no_anchors_while_indexing(tmp_path: Path) -> None:
+def test_indexing_embeds_no_anchors(tmp_path: Path) -> None:
     engine, embedder = _indexed(tmp_path / "command", app=False)
     assert embedder.queries == 0
     assert not saved_index.anchors_path(engine.vault).exists()
@@ -66,43 +68,56 @@ def test_a_commands_engine_embeds_no_anchors_while_indexing(tmp_path: Path) -> N
 
 
 @pytest.mark.parametrize("query", ["how do I descale a kettle", "night train", "zzz qqq"])
-def test_a_prepared_snapshot_answers_as_one_prepared_by_its_first_search(
+def test_a_warmed_snapshot_answers_as_one_its_first_search_prepared(
     tmp_path: Path, query: str
 ) -> None:
-    app, _ = _indexed(tmp_path / "app", app=True)
-    command, _ = _indexed(tmp_path / "command", app=False)
-    command.explains = True  # the same explanations; only the preparing differs
-    found = app.search(query, explain=True, weaker=3)
-    expected = command.search(query, explain=True, weaker=3)
+    warmed, _ = _indexed(tmp_path / "app", app=True)
+    warmed.prepare_first_search()
+    cold, _ = _indexed(tmp_path / "command", app=False)
+    cold.explains = True  # the same explanations; only the warm-up differs
+    found = warmed.search(query, explain=True, weaker=3)
+    expected = cold.search(query, explain=True, weaker=3)
     assert [(h.memory_id, h.score, h.chunk_index, h.weaker) for h in found] == [
         (h.memory_id, h.score, h.chunk_index, h.weaker) for h in expected
     ]
     assert [h.evidence for h in found] == [h.evidence for h in expected]
 
 
-def _app_engine_loading_the_saved_index(vault: Path) -> tuple[Engine, CountingEmbedder]:
-    embedder = CountingEmbedder()
-    engine = Engine(vault, Settings(), embedder=embedder)
-    engine.embed_apart = engine.explains = True
-    assert engine.load_saved_index()
-    return engine, embedder
-
-
-def test_a_saved_index_loaded_at_launch_is_searchable_without_embedding(tmp_path: Path) -> None:
-    """Saved by a command (no anchors beside it): the launch embeds nothing before the index
-    is searchable; the first search embeds the anchors as before."""
+def test_a_saved_index_loads_without_embedding_and_warms_up_after(tmp_path: Path) -> None:
     command, _ = _indexed(tmp_path / "vault", app=False)
-    assert saved_index.index_path(command.vault).is_file()
-    app, embedder = _app_engine_loading_the_saved_index(command.vault)
-    assert (embedder.texts_embedded, embedder.queries) == (0, 0)
+    assert saved_index.index_path(command.vault).is_file()  # saved without anchors
+    embedder = CountingEmbedder()
+    app = Engine(command.vault, Settings(), embedder=embedder)
+    app.embed_apart = app.explains = True
+    assert app.load_saved_index()
+    assert (embedder.texts_embedded, embedder.queries) == (0, 0)  # searchable at once
+    app.prepare_first_search()
+    documents, queries = embedder.texts_embedded, embedder.queries
+    assert documents > 0
     assert app.search("how do I descale a kettle")
-    assert embedder.texts_embedded > 0
+    assert (embedder.texts_embedded, embedder.queries) == (documents, queries + 1)
 
 
-def test_a_saved_index_with_its_anchors_is_loaded_ready_for_the_first_search(
-    tmp_path: Path,
-) -> None:
-    first, _ = _indexed(tmp_path / "vault", app=True)  # the app's first index saved them
-    app, embedder = _app_engine_loading_the_saved_index(first.vault)
-    assert app.search("how do I descale a kettle")
-    assert (embedder.texts_embedded, embedder.queries) == (0, 1)
+def test_a_search_during_the_warm_up_waits_for_its_anchors(tmp_path: Path) -> None:
+    engine, embedder = _indexed(tmp_path / "app", app=True)
+    embedding, release = threading.Event(), threading.Event()
+    real = embedder.embed_documents
+
+    def slow(texts):
+        embedding.set()
+        release.wait(10)
+        return real(texts)
+
+    embedder.embed_documents = slow  # type: ignore[method-assign]
+    calls = embedder.calls
+    warm = threading.Thread(target=engine.prepare_first_search)
+    warm.start()
+    assert embedding.wait(10)  # the warm-up is embedding the anchors
+    searched: list[object] = []
+    search = threading.Thread(target=lambda: searched.append(engine.anchor_vectors()))
+    search.start()
+    release.set()
+    warm.join(10)
+    search.join(10)
+    assert searched[0] is not None
+    assert embedder.calls == calls + 1  # the warm-up's one batch; the search embedded nothing
