@@ -48,8 +48,34 @@ CROSS_OR_CHINESE = ("unans_x_", "xquad_mixed")  # also beyond an English-only mo
 CROSS_ONLY = {"xquad_zh2en", "xquad_en2zh"}  # a model that reads one language cannot cross
 
 
+# Conversational-memory sets kept outside the repository (their licences), one vault per
+# person or pair, under the folder PIXELMEM_CHAT_SETS names: ``make_chat_sets.py --realtalk``
+# writes ``locomo/`` and ``leftout/`` there; MemoryBank's (``make_chat_sets.py``'s own
+# ``locomo/``) goes in as ``memorybank/``.
+CHAT_SETS = {"realtalk": "locomo", "realtalk_leftout": "leftout", "memorybank": "memorybank"}
+
+
 def folder_of(name: str) -> Path:
+    if name in CHAT_SETS:
+        chat = os.environ.get("PIXELMEM_CHAT_SETS")
+        if not chat:
+            raise SystemExit(f"{name}: set PIXELMEM_CHAT_SETS to make_chat_sets.py's OUT")
+        return Path(chat) / CHAT_SETS[name]
     return DATA / name if (DATA / name).is_dir() else EVAL / name
+
+
+def vaults_of(folder: Path) -> list[tuple[str, Path]]:
+    """The vaults of a set: itself (prefix ""), or one per subfolder (prefix "<name>/", put
+    before its question ids: a set of many small vaults, make_chat_sets.py's)."""
+    if (folder / "corpus.jsonl").is_file():
+        return [("", folder)]
+    return [(f"{p.name}/", p) for p in sorted(folder.iterdir()) if (p / "corpus.jsonl").is_file()]
+
+
+def judged_in(vault: dict[str, str], qrels: dict[str, int]) -> set[str]:
+    """The right notes a vault holds (a question asked with its answer left out has none)."""
+    held = set(vault.values())
+    return {d for d, g in qrels.items() if g > 0 and d in held}
 
 
 def class_of(set_name: str, query_id: str, judged: bool) -> str:
@@ -102,37 +128,46 @@ def model_reads(model: str, name: str) -> bool:
 
 def measure(sets: list[str], models: list[str], floor: float, tag: str) -> dict:
     """{set/model: {class: counts}} for the pixelmem on sys.path."""
-    from pixelmem.core.index.evaluate import load_beir, ndcg_at
+    from pixelmem.core.index.evaluate import load_beir
 
     results: dict = {}
     for model in models:
         for name in sets:
             if not model_reads(model, name):
                 continue
-            folder = folder_of(name)
-            work = CACHE / "vaults" / tag / f"{name}-{model}"
-            engine, doc_of = eval_engine(folder, work, model)
-            _, queries, qrels = load_beir(folder)
             table: dict[str, dict[str, float]] = {}
-            for qid, text in queries.items():
-                judged = {d for d, g in qrels.get(qid, {}).items() if g > 0}
-                hits = engine.search(text, k=10, min_relevance=0.0)
-                ranked = [doc_of.get(h.memory_id, "") for h in hits]
-                top = hits[0].score if hits else 0.0
-                empty_row = {"n": 0, "first": 0, "shown": 0, "hidden": 0, "empty": 0, "ndcg": 0.0}
-                row = table.setdefault(class_of(name, qid, bool(judged)), empty_row)
-                row["n"] += 1
-                if judged:
-                    first = bool(ranked) and ranked[0] in judged
-                    row["first"] += first
-                    row["shown"] += first and top >= floor
-                    row["hidden"] += first and top < floor
-                    row["ndcg"] += ndcg_at(ranked, {d: 1 for d in judged})
-                else:
-                    row["empty"] += top < floor
+            for prefix, folder in vaults_of(folder_of(name)):
+                work = CACHE / "vaults" / tag / f"{name}-{model}" / prefix
+                engine, doc_of = eval_engine(folder, work, model)
+                _, queries, qrels = load_beir(folder)
+                for qid, text in queries.items():
+                    judged = judged_in(doc_of, qrels.get(qid, {}))
+                    hits = engine.search(text, k=10, min_relevance=0.0)
+                    _count(table, name, qid, judged, hits, doc_of, floor)
             results[f"{name}/{model}"] = table
             print(f"  measured {name}/{model} ({tag})", file=sys.stderr)
     return results
+
+
+def _count(
+    table: dict, name: str, qid: str, judged: set[str], hits: list, doc_of: dict, floor: float
+) -> None:
+    """One question's figures added to its class's row of ``table``."""
+    from pixelmem.core.index.evaluate import ndcg_at
+
+    ranked = [doc_of.get(h.memory_id, "") for h in hits]
+    top = hits[0].score if hits else 0.0
+    empty_row = {"n": 0, "first": 0, "shown": 0, "hidden": 0, "empty": 0, "ndcg": 0.0}
+    row = table.setdefault(class_of(name, qid, bool(judged)), empty_row)
+    row["n"] += 1
+    if judged:
+        first = bool(ranked) and ranked[0] in judged
+        row["first"] += first
+        row["shown"] += first and top >= floor
+        row["hidden"] += first and top < floor
+        row["ndcg"] += ndcg_at(ranked, {d: 1 for d in judged})
+    else:
+        row["empty"] += top < floor
 
 
 def measure_related(vault: Path, models: list[str], floor: float) -> dict:

@@ -14,12 +14,19 @@ talk about on April 27th", which a note's text seldom holds) or not — how many
 ones, which model made the hidden decisions, and the hidden questions that name no date with
 their evidence.
 
+``--against leftout`` also searches the questions asked again with their answer left out
+(``make_chat_sets.py --realtalk``'s ``leftout/``) and prints how many show something anyway,
+how well each feature tells the right-first answers from those best hits (AUC: the chance an
+answer's value is the higher), and what moving every decision up by a few tenths of a logit
+would give on both (the trade-off a floor can choose on this class).
+
 Development data only: it refuses the held-out folder of ``benchmarks/eval_heldout.py``.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import statistics
 import sys
 from collections import Counter
@@ -49,6 +56,7 @@ def collect(data: Path, name: str, floor: float, model: str) -> list[dict]:
                 continue
             evidence = hits[0].evidence
             judged = {d for d, grade in qrels.get(query_id, {}).items() if grade > 0}
+            left_out = not judged & set(doc_of.values())  # the answer is not in this vault
             row = {field: getattr(evidence, field) for field in FEATURES}
             row.update(
                 query=query_id,
@@ -56,6 +64,7 @@ def collect(data: Path, name: str, floor: float, model: str) -> list[dict]:
                 score=float(hits[0].score),
                 first=doc_of.get(hits[0].memory_id) in judged,
                 dated=parse_time_query(text).range is not None,
+                left_out=left_out,
                 parts=dict(evidence.parts),
             )
             rows.append(row)
@@ -101,14 +110,55 @@ def examples(rows: list[dict], floor: float) -> list[str]:
     return lines
 
 
+SHIFTS = (0.0, 0.25, 0.5, 0.75, 1.0)  # logits every decision is moved up by in the trade-off
+
+
+def separation(answers: list[dict], left_out: list[dict], floor: float) -> list[str]:
+    """How the right-first answers and the left-out questions' best hits compare: shown
+    anyway, each feature's AUC, and the trade-off of a floor moved down."""
+    right = [r for r in answers if r["first"]]
+    lines = [f"asked with the answer left out: {len(left_out)}, something shown anyway "
+             f"{sum(r['score'] >= floor for r in left_out)}"]  # fmt: skip
+    for field in (*FEATURES, "score"):
+        lines.append(f"  AUC {field:9} {_auc(right, left_out, field)}")
+    level = math.log(floor / (1 - floor))
+    for shift in SHIFTS:
+        hidden = sum(_logit(r["score"]) + shift < level for r in right)
+        shown = sum(_logit(r["score"]) + shift >= level for r in left_out)
+        lines.append(f"  decisions +{shift:.2f}: hidden {hidden} of {len(right)} right first,"
+                     f" left-out shown {shown} of {len(left_out)}")  # fmt: skip
+    return lines
+
+
+def _auc(high: list[dict], low: list[dict], field: str) -> str:
+    a = [r[field] for r in high if r[field] is not None]
+    b = [r[field] for r in low if r[field] is not None]
+    if not a or not b:
+        return "    -"
+    wins = sum((x > y) + 0.5 * (x == y) for x in a for y in b)
+    return f"{wins / (len(a) * len(b)):.3f}"
+
+
+def _logit(score: float) -> float:
+    score = min(max(score, 1e-9), 1 - 1e-9)
+    return math.log(score / (1 - score))
+
+
 def main() -> None:
     from benchmarks.make_chat_sets import tool_parser, use_development_data
 
     parser = tool_parser(__doc__.split("\n")[0])
     parser.add_argument("--json", type=Path, default=None, help="also write the rows here")
+    parser.add_argument(
+        "--against", default=None, help="a set of the same vaults with the answers left out"
+    )
     args = parser.parse_args()
     use_development_data(args.data, "explain_hidden")
     rows = collect(args.data, args.set, args.floor, args.model)
+    if args.against:
+        left_out = [r for r in collect(args.data, args.against, args.floor, args.model)
+                    if r["left_out"]]  # fmt: skip
+        print("\n".join(separation(rows, left_out, args.floor)))
     print("\n".join(summary(rows, args.floor)))
     print("hidden, naming no date:")
     print("\n".join(examples(rows, args.floor)) or "  none")

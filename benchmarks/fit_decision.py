@@ -69,7 +69,7 @@ SETS = [
     "names_bilingual", "xquad_zh2en", "xquad_en2zh", "xquad_mixed", "xquad_en", "xquad_zh",
 ]  # fmt: skip
 ENGLISH_QUESTIONS = {"unans_en_40", "unans_en_700", "names_q_en", "xquad_en", "xquad_en2zh",
-                     "unans_x_750_zh"}  # fmt: skip
+                     "unans_x_750_zh", "realtalk", "realtalk_leftout"}  # fmt: skip
 CROSS_SETS = {"xquad_zh2en", "xquad_en2zh"}
 # Targets: the share of right-first answers a set may hide, and of questions nothing answers
 # it may show something for (issue 30; the personal and floor sets hold hand-written
@@ -79,7 +79,12 @@ HIDDEN = {"xquad_zh2en": 0.30, "xquad_en2zh": 0.30, "xquad_mixed": 0.15,
 SHOWN = {"floor_bilingual": 0.10, "personal_bilingual": 0.15, "names_bilingual": 0.06,
          # The 700-note English set is harder than the held-out one the 5 % target is set on:
          # the code that showed 14 of these 100 showed 4 of those.
-         "unans_en_700": 0.14}  # fmt: skip
+         "unans_en_700": 0.14,
+         # Questions asked again with their answer left out of a chat vault: a guard, not a
+         # target (people repeat a fact across days: the best sibling session often holds it
+         # too); today's share (main, 2026-11-27: 239 of 367), so answers are not shown by
+         # showing more of these.
+         "realtalk_leftout": 0.65}  # fmt: skip
 FEATURES = {
     "meaning": ("semantic", "standout", "loo", "short"),
     # English questions: a sibling's words gave no decision that hides fewer XQuAD en answers
@@ -136,17 +141,32 @@ def collect(name: str, model: str, fresh: bool = False) -> list[Row]:
     if saved.is_file() and not fresh:
         with saved.open("rb") as handle:
             return [Row(**row) for row in pickle.load(handle)]
-    from benchmarks.eval_calibration import class_of, eval_engine, folder_of
+    from benchmarks.eval_calibration import folder_of, vaults_of
+
+    rows = []
+    for prefix, folder in vaults_of(folder_of(name)):
+        rows += _collect_vault(name, prefix, folder, model)
+    saved.parent.mkdir(parents=True, exist_ok=True)
+    with saved.open("wb") as handle:
+        pickle.dump([dataclasses.asdict(row) for row in rows], handle)  # plain: any importer
+    print(f"  collected {name}/{model}", file=sys.stderr)
+    return rows
+
+
+def _collect_vault(name: str, prefix: str, folder: Path, model: str) -> list[Row]:
+    """The rows of one vault of a set (``prefix`` before its question ids)."""
+    from benchmarks.eval_calibration import class_of, eval_engine, judged_in
     from pixelmem.core.index.evaluate import load_beir
     from pixelmem.core.index.query import parse_query
     from pixelmem.core.index.scripts import CJK_SCRIPT, main_script
 
-    folder = folder_of(name)
-    engine, doc_of = eval_engine(folder, CACHE / "vaults" / "decision" / f"{name}-{model}", model)
+    work = CACHE / "vaults" / "decision" / f"{name}-{model}" / prefix
+    engine, doc_of = eval_engine(folder, work, model)
     _, queries, qrels = load_beir(folder)
     rows = []
     for qid, text in queries.items():
-        judged = {d for d, g in qrels.get(qid, {}).items() if g > 0}
+        judged = judged_in(doc_of, qrels.get(qid, {}))
+        qid = prefix + qid
         hits = engine.search(text, k=10, min_relevance=0.0, explain=True)
         ranked = [doc_of.get(h.memory_id, "") in judged for h in hits]
         best = hits[0].evidence if hits else None
@@ -166,10 +186,6 @@ def collect(name: str, model: str, fresh: bool = False) -> list[Row]:
         rows.append(Row(name, qid, class_of(name, qid, bool(judged)), bool(judged),
                         bool(ranked and ranked[0]), {k: np.nan if v is None else float(v)
                         for k, v in evidence.items()}, ranked, len(judged)))  # fmt: skip
-    saved.parent.mkdir(parents=True, exist_ok=True)
-    with saved.open("wb") as handle:
-        pickle.dump([dataclasses.asdict(row) for row in rows], handle)  # plain: any importer
-    print(f"  collected {name}/{model}", file=sys.stderr)
     return rows
 
 
@@ -200,6 +216,12 @@ def label(row: Row) -> float | None:
 
 
 def half_of(row: Row) -> int:
+    """The half a question falls in: by a hash of its id, or of its vault's in a set of many
+    vaults (``vault/qid``), the vaults of one pair of people together (``-wo-sN``: the pair
+    with an answer left out) — two-fold by person, not by question."""
+    if "/" in row.qid:
+        vault = row.qid.split("/")[0].split("-wo-")[0]
+        return zlib.crc32(vault.encode()) % 2
     return zlib.crc32(f"{row.set}/{row.qid}".encode()) % 2
 
 

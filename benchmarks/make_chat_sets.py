@@ -14,6 +14,18 @@ only ("what did we talk about on April 27th"), which the notes' text does not ho
 nothing in every version. The folders are written under OUT/locomo/ so that eval_heldout's
 per-conversation layout reads them; the query ids start with ``en-`` or ``cn-`` (one row per
 language). Not a held-out set: it is ours to tune on, unlike LoCoMo.
+
+    python benchmarks/make_chat_sets.py --realtalk REALTALK_DATA OUT
+
+REALTALK_DATA is ``data/`` of danny911kr/REALTALK (only its own ``Chat_*.json``: 21 days of
+real messaging between two people, ten pairs; its ``data/locomo/`` is LoCoMo, held out, and is
+never read): one vault per pair, one memory per session (as LoCoMo's converter writes them,
+``_heldout_sets.locomo``), the questions of categories 1-3 with evidence, each judged by its
+evidence sessions — written under ``OUT/locomo/rt-<pair>``. And the negatives of the same
+class, "leave the answer out": every question whose evidence lies in one session asked again
+of the same vault without that session (its siblings about the same two people stay), under
+``OUT/leftout/rt-<pair>-wo-s<N>``, judged by the session left out (in no note of the vault: a
+best hit shown there is an answer shown where the vault holds none).
 """
 
 from __future__ import annotations
@@ -21,7 +33,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
+import sys
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
 LANGUAGES = ("en", "cn")
 
@@ -36,6 +54,57 @@ def convert(eval_data: Path, out: Path) -> dict[str, int]:
             for name, user in memories.items()
         )
     return counts
+
+
+def realtalk(source: Path, out: Path) -> tuple[int, int]:
+    """REALTALK's pairs under ``out`` (see the module docstring): (questions, left-out ones)."""
+    from benchmarks._heldout_sets import write_beir
+
+    answerable = left_out = 0
+    for path in sorted(source.glob("Chat_*.json")):
+        chat = json.loads(path.read_text(encoding="utf-8"))
+        corpus = _realtalk_sessions(chat)
+        sessions = {row["_id"] for row in corpus}
+        queries, qrels, single = [], [], {}
+        for number, qa in enumerate(chat.get("qa", [])):
+            right = sorted({f"s{s}" for e in qa.get("evidence") or []
+                            for s in _EVIDENCE.findall(str(e))} & sessions)  # fmt: skip
+            if not right:
+                continue
+            query = {"_id": f"c{qa.get('category', 0)}-{number}", "text": str(qa["question"])}
+            queries.append(query)
+            qrels.extend((query["_id"], s) for s in right)
+            if len(right) == 1:
+                single.setdefault(right[0], []).append(query)
+        slug = f"rt-{path.stem}"
+        write_beir(out / "locomo" / slug, corpus, queries, qrels)
+        answerable += len(queries)
+        for session, asked in single.items():
+            kept = [row for row in corpus if row["_id"] != session]
+            pairs = [(query["_id"], session) for query in asked]
+            write_beir(out / "leftout" / f"{slug}-wo-{session}", kept, asked, pairs)
+            left_out += len(asked)
+    return answerable, left_out
+
+
+_EVIDENCE = re.compile(r"D(\d+):")
+
+
+def _realtalk_sessions(chat: dict) -> list[dict]:
+    corpus = []
+    keys = [k for k in chat if re.fullmatch(r"session_\d+", k) and chat[k]]
+    for key in sorted(keys, key=lambda k: int(k.split("_")[1])):
+        number = key.split("_")[1]
+        lines = []
+        for turn in chat[key]:
+            line = f"{turn['speaker']}: {str(turn.get('clean_text', '')).strip()}"
+            if turn.get("blip_caption"):
+                line += f" [shares a photo: {turn['blip_caption']}]"
+            lines.append(line)
+        when = str(chat.get(f"{key}_date_time", "")).strip()
+        title = f"Session {number}, {when}" if when else f"Session {number}"
+        corpus.append({"_id": f"s{number}", "title": title, "text": "\n".join(lines)})
+    return corpus
 
 
 def _questions(path: Path) -> dict[str, list[str]]:
@@ -106,7 +175,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("eval_data", type=Path, help="MemoryBank-SiliconFriend's eval_data/")
     parser.add_argument("out", type=Path)
+    parser.add_argument(
+        "--realtalk", action="store_true", help="the source is REALTALK's data/ (its Chat_*.json)"
+    )
     args = parser.parse_args()
+    if args.realtalk:
+        answerable, left_out = realtalk(args.eval_data, args.out)
+        print(f"realtalk: {answerable} questions, {left_out} asked again with the answer left out")
+        return
     for language, count in convert(args.eval_data, args.out).items():
         print(f"{language}: {count} questions")
 
