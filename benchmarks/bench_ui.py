@@ -329,11 +329,13 @@ def synthetic_index(chunks: int) -> SearchIndex:
 def prepare_as_published(engine: Engine, index: SearchIndex) -> None:
     """What the measured code's engine measures of a snapshot before it publishes it (the
     swapped-in one skipped that): ``Engine._prepare`` where there is one, else the call
-    older code made."""
+    older code made; and what the app does once it is ready (``prepare_first_search``)."""
     if hasattr(engine, "_prepare"):
         engine._prepare(index, engine.embedder)
     elif hasattr(index, "prepare"):
         index.prepare(engine._calibration_of(engine.embedder))
+    if hasattr(engine, "prepare_first_search"):  # the app runs it once a snapshot is ready
+        engine.prepare_first_search()
 
 
 class RandomQueryEmbedder(FakeEmbedder):

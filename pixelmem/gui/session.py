@@ -107,6 +107,7 @@ class VaultSession(QObject, RuntimeObserver):
         self._changes.connect(self._announce_changes)
         self._index_began.connect(self._indexing_began)
         self._index_loaded.connect(self.bus.index_changed)  # the saved one: searchable now
+        self._index_loaded.connect(self._prepare_first_search)
         self._index_ended.connect(self._indexing_ended)
         self._settings_loaded.connect(self._settings_file_changed)
         self.runtime.subscribe(self)
@@ -289,8 +290,16 @@ class VaultSession(QObject, RuntimeObserver):
             self.status, self.index_ready = status, True
             self.indexing_finished.emit(status)
             self.bus.index_changed.emit()
+            self._prepare_first_search()
             if first:
                 self._load_word_cut_ahead()
+
+    def _prepare_first_search(self) -> None:
+        """What the new snapshot's first search would do once, done on a worker before the
+        first keystroke (Engine.prepare_first_search: the anchors embedded in the embedding
+        child, the hub chunks damped, numpy.ma imported)."""
+        if not self._closed:
+            run_in_pool(self.engine.prepare_first_search, context=self)
 
     def _load_word_cut_ahead(self) -> None:
         """Chinese word cutting loaded on a worker once the index is first ready, when the

@@ -110,6 +110,7 @@ class Engine:
         self._build_lock = threading.RLock()
         self._query_cache: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
         self._query_lock = threading.Lock()
+        self._anchors_lock = threading.Lock()  # held while the anchors are embedded
         self._embedder_lock = threading.Lock()
         self._anchors: dict[tuple[str, bool], np.ndarray] = {}  # (model, as questions) → vectors
         self._hubs: dict[str, HubMeasure] = {}  # model id → its measure of hub chunks
@@ -578,7 +579,13 @@ class Engine:
         key = (embedder.model_id, questions)
         with self._query_lock:
             cached = self._anchors.get(key)
-        if cached is None:
+        if cached is not None:
+            return cached
+        with self._anchors_lock:  # made once: a search waits for prepare_first_search's
+            with self._query_lock:
+                cached = self._anchors.get(key)
+            if cached is not None:
+                return cached
             from pixelmem.core.index import saved_index
             from pixelmem.core.index.relevance import ANCHOR_TEXTS
 
@@ -586,12 +593,7 @@ class Engine:
             cached = saved_index.load_anchors(self.vault, model, texts, questions)
             if cached is None:
                 try:
-                    if questions:
-                        from pixelmem.core.providers.embeddings.base import embed_queries
-
-                        cached = embed_queries(embedder, texts)
-                    else:
-                        cached = embedder.embed_documents(texts)
+                    cached = self._embed_anchors(embedder, texts, questions)
                 except ProviderError as exc:
                     log.warning("relevance background unavailable: %s", exc)
                     return None
@@ -599,6 +601,21 @@ class Engine:
             with self._query_lock:
                 self._anchors[key] = cached
         return cached
+
+    def _embed_anchors(self, embedder: Embedder, texts: list[str], questions: bool) -> np.ndarray:
+        """The anchor texts embedded as passages or questions: in the embedding child process
+        where the app embeds (``embed_apart``), else here."""
+        if self.embed_apart:
+            from pixelmem.core.providers.embeddings import apart  # multiprocessing: the app only
+
+            if questions:
+                return apart.embed_queries(embedder, texts)
+            return apart.embed_documents(embedder, texts)
+        if questions:
+            from pixelmem.core.providers.embeddings.base import embed_queries
+
+            return embed_queries(embedder, texts)
+        return embedder.embed_documents(texts)
 
     def hub_measure(self, embedder: Embedder | None = None) -> HubMeasure | None:
         """The model's measure of texts close to every question (:mod:`~pixelmem.core.index.
@@ -632,6 +649,23 @@ class Engine:
 
     def _prepare(self, index: SearchIndex, embedder: Embedder | None) -> None:
         index.prepare(self._calibration_of(embedder), explained=self.explains)
+
+    def prepare_first_search(self) -> None:
+        """Do now, on the caller's worker, what the current snapshot's first search would do
+        once: embed the relevance anchors (in the embedding child where the app embeds, and
+        saved for the next process), make the hub measure and damp the snapshot's hub chunks,
+        import what a search imports lazily (numpy's first ``median``/``isin`` imports
+        ``numpy.ma``). The app runs it after every snapshot it is given: its first keystroke
+        paid all this on the search worker while the window waited for the GIL (at 100k
+        chunks 50-60 ms of CPU against ~11 for the next searches; with e5 305-336 ms, the 72
+        anchor texts run through its Python tokeniser — bench_first_search). A search that
+        comes meanwhile waits for the anchors instead of embedding them a second time."""
+        index, embedder = self._current()
+        if embedder is None or not index.has_vectors:
+            return
+        hubs = self.hub_measure(embedder)  # both sets of anchors first
+        index.prepare(self._calibration_of(embedder), explained=self.explains, hubs=hubs)
+        _import_what_a_search_imports()
 
     @staticmethod
     def _calibration_of(embedder: Embedder | None) -> Calibration:
@@ -880,3 +914,12 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = ["Engine", "EngineStatus", "IndexReport", "SearchFilters", "SearchHit"]
+
+
+def _import_what_a_search_imports() -> None:
+    """The modules a first search imports lazily (numpy's first ``median``/``isin`` imports
+    ``numpy.ma``: 60 ms of Python, bench_ui --why), imported on the indexing worker instead
+    of a search's."""
+    import numpy.ma  # noqa: F401
+
+    import pixelmem.core.index.postgres_store  # noqa: F401 - engine.search's except clause

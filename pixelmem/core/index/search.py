@@ -507,16 +507,25 @@ class SearchIndex:
         counts[0] = counts.sum()
         return counts
 
-    def prepare(self, calibration: Calibration | None = None, *, explained: bool = False) -> None:
+    def prepare(
+        self,
+        calibration: Calibration | None = None,
+        *,
+        explained: bool = False,
+        hubs: HubMeasure | None = None,
+    ) -> None:
         """Measure what a search of this snapshot reads of the whole vault (its sample of
         unrelated notes; its leave-one-out null when ``calibration``'s decision reads it, or
-        when searches are ``explained``: an explanation shows it): called by the engine on the
-        indexing worker before the snapshot is published, so no search pays for it (the app's
-        search panel explains every search: measuring the null at the first keystroke after
-        each new snapshot took ~0.1 s of CPU at 100k chunks, bench_ui --why)."""
+        when searches are ``explained``: an explanation shows it; with ``hubs``, its hub
+        chunks damped): called by the engine on the indexing worker before the snapshot is
+        published, so no search pays for it (the app's search panel explains every search:
+        measuring the null at the first keystroke after each new snapshot took ~0.1 s of CPU
+        at 100k chunks, the hub values ~18 ms, bench_ui --why)."""
         self._vault_sample()
         if explained or (calibration is not None and _reads_loo(calibration)):
             self.loo_null(0)
+        if hubs is not None:
+            self._scoring(hubs)
 
     def _vault_sample(self) -> _VaultSample | None:
         """The vault's sample (see :class:`_VaultSample`), made once per snapshot."""

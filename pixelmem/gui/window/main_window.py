@@ -149,6 +149,7 @@ class MainWindow(QMainWindow):
         self.session = VaultSession(engine, self.bus, first_run=first_run, parent=self)
         self._closing_ok = False
         self._views: MainViews | None = None
+        self._scanned_before_views = False  # the views take the scan once built
         self.setDockNestingEnabled(True)
         self._build_list()
         self.covered_tabs = CoveredTabs(self)
@@ -222,6 +223,8 @@ class MainWindow(QMainWindow):
         if hasattr(self, "dock_shares"):  # new docks may not fit a short screen as saved
             self.dock_shares.fit_docks()
         if stage is Stage.AFTER_PAINT:
+            if self._scanned_before_views:
+                self._views_take_scan()
             self.views_ready.emit()
         else:
             # Their modules and widgets live as long as the window: out of the cyclic GC's
@@ -318,11 +321,24 @@ class MainWindow(QMainWindow):
         else:
             self.list_model.set_memories(memories)
         self.timeline.refresh()
-        self.link_index.rebuild()
         self.panels.load_soon(Stage.AFTER_SCAN, AFTER_SCAN_MS)  # not sharing the GIL with it
+        if self._views is None:
+            # A small vault is scanned before the views are built (their modules still
+            # importing on a worker): reading one here would import and build them all at
+            # once on this thread (50-140 ms, bench_ui's 200-note window). They are built in
+            # turns now, and take the scanned vault when they are in place.
+            self._scanned_before_views = True
+            self._load_views()
+            return
+        self._views_take_scan()
+
+    def _views_take_scan(self) -> None:
+        """The views' part of a finished scan: the link graph, and the memory to open."""
+        self._scanned_before_views = False
+        self.link_index.rebuild()
         if self.navigator.open_when_loaded():
             return
-        if self.session.first_run and memories and not self.editor.is_open:
+        if self.session.first_run and self.list_model.rowCount() and not self.editor.is_open:
             self.open_memory(self.list_model.memory_at(0).id)
 
     def open_memory(

@@ -99,3 +99,14 @@ def test_e5_vectors_made_in_the_child_are_the_same_to_the_last_bit():
     sample = ["数据库迁移的风险评估与回滚方案", "How much protein should I eat per day?"] * 5
     assert np.array_equal(apart.embed_documents(embedder, sample), embedder.embed_documents(sample))
     assert apart._child.pids()  # it was the child's
+
+
+def test_queries_are_embedded_in_the_child_as_at_home():
+    from pixelmem.core.providers.embeddings.base import embed_queries
+
+    embedder = WhereEmbedder(scale=1.5)
+    vectors = apart.embed_queries(embedder, texts(APART_MIN_TEXTS))
+    assert made_in(vectors) == set(apart._child.pids()) and os.getpid() not in made_in(vectors)
+    home = embed_queries(embedder, texts(APART_MIN_TEXTS))
+    assert np.array_equal(vectors[:, 1:], home[:, 1:])  # all but the process that made them
+    assert made_in(apart.embed_queries(StaysHome(), texts(20))) == {os.getpid()}

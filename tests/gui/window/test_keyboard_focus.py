@@ -7,6 +7,8 @@ from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QPlainTextEdit, QTextEdit
 
+from pixelmem.gui.panels.registry import Stage
+
 
 def _shown(qtbot, window, size=(800, 600)) -> None:
     window.resize(*size)
@@ -14,6 +16,8 @@ def _shown(qtbot, window, size=(800, 600)) -> None:
     window.activateWindow()
     qtbot.waitExposed(window)
     qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    # Every panel in its place: the views come in turns after a scan (tiny vaults too).
+    qtbot.waitUntil(lambda: window.panels.is_built(Stage.AFTER_SCAN), timeout=10_000)
     window.open_memory(window.list_model.memories()[0].id)
 
 

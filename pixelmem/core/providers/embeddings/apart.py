@@ -22,6 +22,8 @@ Rules:
   it costs more than a few texts.
 * No child (it cannot start, it died): the calling thread embeds, as before (the reason is
   logged once). An error of the model itself (a damaged model file) is raised as it would be.
+* :func:`embed_queries` is the same for queries (the relevance anchors as questions, embedded
+  while the app indexes: the window's first search would embed them on its worker).
 * The child keeps its model between calls and stops with the child after two idle minutes.
 """
 
@@ -33,6 +35,7 @@ import numpy as np
 
 from pixelmem.core.child_process import ChildProcess, ChildUnavailable
 from pixelmem.core.providers.embeddings.base import Embedder, validate_vectors
+from pixelmem.core.providers.embeddings.base import embed_queries as base_embed_queries
 from pixelmem.core.providers.embeddings.recipe import Recipe
 
 APART_MIN_TEXTS = 8
@@ -48,6 +51,20 @@ def embed_documents(embedder: Embedder, texts: Sequence[str]) -> np.ndarray:
         vectors = _child.run(_embed_in_child, recipe, list(texts))
     except ChildUnavailable:
         return embedder.embed_documents(texts)
+    validate_vectors(vectors, len(texts), embedder.dim)
+    return vectors
+
+
+def embed_queries(embedder: Embedder, texts: Sequence[str]) -> np.ndarray:
+    """:func:`~pixelmem.core.providers.embeddings.base.embed_queries` ``(embedder, texts)``,
+    computed in the child process where it may be (the relevance anchors as questions)."""
+    recipe = _recipe_of(embedder)
+    if recipe is None or not _child.usable or (len(texts) < APART_MIN_TEXTS and not _child.running):
+        return base_embed_queries(embedder, texts)
+    try:
+        vectors = _child.run(_queries_in_child, recipe, list(texts))
+    except ChildUnavailable:
+        return base_embed_queries(embedder, texts)
     validate_vectors(vectors, len(texts), embedder.dim)
     return vectors
 
@@ -68,7 +85,16 @@ _built: dict[Recipe, Embedder] = {}  # the child's models, kept between calls
 
 
 def _embed_in_child(recipe: Recipe, texts: list[str]) -> np.ndarray:
+    vectors = _model(recipe).embed_documents(texts)
+    return np.ascontiguousarray(vectors, dtype=np.float32)
+
+
+def _queries_in_child(recipe: Recipe, texts: list[str]) -> np.ndarray:
+    return np.ascontiguousarray(base_embed_queries(_model(recipe), texts), dtype=np.float32)
+
+
+def _model(recipe: Recipe) -> Embedder:
     embedder = _built.get(recipe)
     if embedder is None:
         embedder = _built[recipe] = recipe.build()
-    return np.ascontiguousarray(embedder.embed_documents(texts), dtype=np.float32)
+    return embedder
