@@ -43,6 +43,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -166,15 +167,22 @@ def commit_of(tree: str) -> str:
 
 def measure_tree(tree: str, args: argparse.Namespace) -> dict:
     """One tree's figures, measured in a child process (stderr passes through: progress)."""
+    return tree_figures(tree, "pm-heldout-", lambda code, tag: [
+        __file__, "measure", "--child", str(code), "--tag", tag, "--model", args.model,
+        "--floor", str(args.floor), "--data", str(args.data), "--sets", *args.sets,
+    ])  # fmt: skip
+
+
+def tree_figures(tree: str, prefix: str, command: Callable[[Path, str], list[str]]) -> dict:
+    """The JSON a child process prints last when it measures ``tree``'s code (``.``: this
+    checkout's; otherwise its ``pixelmem`` unpacked in a scratch folder): ``command(code,
+    tag)`` is the child's argument list after the interpreter. Shared by the evaluators that
+    compare trees (eval_heldout, eval_ranking)."""
     tag = commit_of(tree)
-    with tempfile.TemporaryDirectory(prefix="pm-heldout-") as scratch:
+    with tempfile.TemporaryDirectory(prefix=prefix) as scratch:
         code = ROOT if tree == "." else export_tree(tree, Path(scratch))
-        out = subprocess.run(
-            [sys.executable, __file__, "measure", "--child", str(code), "--tag", tag,
-             "--model", args.model, "--floor", str(args.floor), "--data", str(args.data),
-             "--sets", *args.sets],
-            stdout=subprocess.PIPE, text=True, cwd=scratch,
-        )  # fmt: skip
+        out = subprocess.run([sys.executable, *command(code, tag)], stdout=subprocess.PIPE,
+                             text=True, cwd=scratch)  # fmt: skip
     if out.returncode:
         raise SystemExit(f"measuring {tree} failed (exit {out.returncode})")
     return json.loads(out.stdout.strip().splitlines()[-1])

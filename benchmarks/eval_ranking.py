@@ -28,9 +28,7 @@ import argparse
 import hashlib
 import json
 import os
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -94,29 +92,13 @@ def child(args: argparse.Namespace) -> None:
     print(json.dumps(figures))
 
 
-def commit_of(tree: str) -> str:
-    if tree == ".":
-        return "worktree"
-    out = subprocess.run(
-        ["git", "-C", str(ROOT), "rev-parse", "--short", tree], check=True, capture_output=True
-    )
-    return out.stdout.decode().strip()
-
-
 def measure_tree(tree: str, args: argparse.Namespace) -> dict:
-    from benchmarks.eval_calibration import export_tree
+    from benchmarks.eval_heldout import tree_figures
 
-    tag = commit_of(tree)
-    with tempfile.TemporaryDirectory(prefix="pm-rank-") as scratch:
-        code = ROOT if tree == "." else export_tree(tree, Path(scratch))
-        out = subprocess.run(
-            [sys.executable, __file__, "--child", str(code), "--tag", tag, "--model", args.model,
-             "--data", str(args.data), "--sets", *args.sets, "--modes", *args.modes],
-            stdout=subprocess.PIPE, text=True, cwd=scratch,
-        )  # fmt: skip
-    if out.returncode:
-        raise SystemExit(f"measuring {tree} failed (exit {out.returncode})")
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return tree_figures(tree, "pm-rank-", lambda code, tag: [
+        __file__, "--child", str(code), "--tag", tag, "--model", args.model,
+        "--data", str(args.data), "--sets", *args.sets, "--modes", *args.modes,
+    ])  # fmt: skip
 
 
 def print_table(trees: list[str], results: list[dict], modes: list[str]) -> None:
@@ -162,6 +144,8 @@ def main() -> None:
     print(f"load (1/5/15 min) at start {load[0]:.2f}/{load[1]:.2f}/{load[2]:.2f}, "
           f"at end {after[0]:.2f}/{after[1]:.2f}/{after[2]:.2f}")  # fmt: skip
     if args.json:
+        from benchmarks.eval_heldout import commit_of
+
         trees = [f"{t} ({commit_of(t)})" for t in args.trees]
         args.json.write_text(json.dumps(dict(zip(trees, results, strict=True))))
 
