@@ -143,7 +143,9 @@ def locomo(source: Path, target: Path) -> int:
     return total
 
 
-def _locomo_sessions(conversation: dict) -> tuple[list[dict], set[str]]:
+def _locomo_sessions(conversation: dict, text: str = "text") -> tuple[list[dict], set[str]]:
+    """A conversation's sessions as BEIR documents, and their numbers; ``text``: the turn's
+    field that holds what was said (REALTALK, in the same layout, keeps it in ``clean_text``)."""
     corpus, sessions = [], set()
     keys = [k for k in conversation if re.fullmatch(r"session_\d+", k) and conversation[k]]
     for key in sorted(keys, key=lambda k: int(k.split("_")[1])):
@@ -151,7 +153,7 @@ def _locomo_sessions(conversation: dict) -> tuple[list[dict], set[str]]:
         when = str(conversation.get(f"{key}_date_time", "")).strip()
         lines = []
         for turn in conversation[key]:
-            line = f"{turn['speaker']}: {str(turn.get('text', '')).strip()}"
+            line = f"{turn['speaker']}: {str(turn.get(text, '')).strip()}"
             if turn.get("blip_caption"):
                 line += f" [shares a photo: {turn['blip_caption']}]"
             lines.append(line)

@@ -91,20 +91,10 @@ _EVIDENCE = re.compile(r"D(\d+):")
 
 
 def _realtalk_sessions(chat: dict) -> list[dict]:
-    corpus = []
-    keys = [k for k in chat if re.fullmatch(r"session_\d+", k) and chat[k]]
-    for key in sorted(keys, key=lambda k: int(k.split("_")[1])):
-        number = key.split("_")[1]
-        lines = []
-        for turn in chat[key]:
-            line = f"{turn['speaker']}: {str(turn.get('clean_text', '')).strip()}"
-            if turn.get("blip_caption"):
-                line += f" [shares a photo: {turn['blip_caption']}]"
-            lines.append(line)
-        when = str(chat.get(f"{key}_date_time", "")).strip()
-        title = f"Session {number}, {when}" if when else f"Session {number}"
-        corpus.append({"_id": f"s{number}", "title": title, "text": "\n".join(lines)})
-    return corpus
+    """REALTALK's sessions written as LoCoMo's are (one memory per session, a turn a line)."""
+    from benchmarks._heldout_sets import _locomo_sessions
+
+    return _locomo_sessions(chat, text="clean_text")[0]
 
 
 def _questions(path: Path) -> dict[str, list[str]]:
