@@ -241,12 +241,22 @@ def measure(args: argparse.Namespace) -> None:
     results = [measure_tree(tree, args) for tree in args.trees]
     print_table(args.trees, results, args.floor)
     print_hidden(args.trees, results, args.examples)
+    finish(load, args.trees, results, args.json)
+
+
+def finish(
+    load: tuple[float, float, float], trees: list[str], results: list[dict], json_path: Path | None
+) -> None:
+    """The load at the start and now, and the trees' figures saved in ``json_path`` (if any)
+    under "<tree> (<commit>)". Shared by the evaluators that compare trees."""
     after = os.getloadavg()
-    print(f"load (1/5/15 min) at start {load[0]:.2f}/{load[1]:.2f}/{load[2]:.2f}, "
-          f"at end {after[0]:.2f}/{after[1]:.2f}/{after[2]:.2f}")  # fmt: skip
-    if args.json:
-        trees = [f"{t} ({commit_of(t)})" for t in args.trees]
-        args.json.write_text(json.dumps(dict(zip(trees, results, strict=True)), indent=1))
+    print(
+        f"load (1/5/15 min) at start {load[0]:.2f}/{load[1]:.2f}/{load[2]:.2f}, "
+        f"at end {after[0]:.2f}/{after[1]:.2f}/{after[2]:.2f}"
+    )
+    if json_path:
+        named = [f"{t} ({commit_of(t)})" for t in trees]
+        json_path.write_text(json.dumps(dict(zip(named, results, strict=True)), indent=1))
 
 
 def main() -> None:

@@ -140,14 +140,9 @@ def main() -> None:
     load = os.getloadavg()
     results = [measure_tree(tree, args) for tree in args.trees]
     print_table(args.trees, results, args.modes)
-    after = os.getloadavg()
-    print(f"load (1/5/15 min) at start {load[0]:.2f}/{load[1]:.2f}/{load[2]:.2f}, "
-          f"at end {after[0]:.2f}/{after[1]:.2f}/{after[2]:.2f}")  # fmt: skip
-    if args.json:
-        from benchmarks.eval_heldout import commit_of
+    from benchmarks.eval_heldout import finish
 
-        trees = [f"{t} ({commit_of(t)})" for t in args.trees]
-        args.json.write_text(json.dumps(dict(zip(trees, results, strict=True))))
+    finish(load, args.trees, results, args.json)
 
 
 if __name__ == "__main__":
