@@ -30,7 +30,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import time
 
@@ -1167,7 +1167,9 @@ class SearchIndex:
         has = np.array([any(all(t in held for t in way) for way in w.ways) for w in words])
         known = np.array([any(all(idfs[t] < nowhere for t in way) for way in w.ways)
                           for w in words])  # fmt: skip
-        others = [self._memory_tokens(int(p)) for p in siblings]
+        # The siblings' tokens only when the memory lacks a word, and then one sibling at a
+        # time: tokenising five memories was most of a search's Python (bench_first_search).
+        others = _Lazy([int(p) for p in siblings], self._memory_tokens)
         sibling = np.array([not h and any(all(t in o for t in way) for o in others
                                               for way in w.ways)
                             for w, h in zip(words, has, strict=True)], bool)  # fmt: skip
@@ -1294,6 +1296,20 @@ class SearchIndex:
 
 _FIRST_DEPTH = 64  # chunks asked of each side at first
 _FIRST_DEPTH_PER_HIT = 16  # … per memory the copy folding looks at (2k + 8)
+
+
+class _Lazy:
+    """``[make(key) for key in keys]``, each item made when an iteration first reaches it."""
+
+    def __init__(self, keys: list[int], make: Callable[[int], frozenset[str]]) -> None:
+        self._keys, self._make = keys, make
+        self._made: list[frozenset[str]] = []
+
+    def __iter__(self) -> Iterator[frozenset[str]]:
+        for i, key in enumerate(self._keys):
+            if i == len(self._made):
+                self._made.append(self._make(key))
+            yield self._made[i]
 
 
 @dataclass(frozen=True)
