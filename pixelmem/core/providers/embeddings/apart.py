@@ -29,7 +29,7 @@ Rules:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -44,27 +44,31 @@ _child = ChildProcess("embedding documents")
 
 def embed_documents(embedder: Embedder, texts: Sequence[str]) -> np.ndarray:
     """``embedder.embed_documents(texts)``, computed in the child process where it may be."""
-    recipe = _recipe_of(embedder)
-    if recipe is None or not _child.usable or (len(texts) < APART_MIN_TEXTS and not _child.running):
-        return embedder.embed_documents(texts)
-    try:
-        vectors = _child.run(_embed_in_child, recipe, list(texts))
-    except ChildUnavailable:
-        return embedder.embed_documents(texts)
-    validate_vectors(vectors, len(texts), embedder.dim)
-    return vectors
+    return _apart(embedder, texts, _embed_in_child, embedder.embed_documents)
 
 
 def embed_queries(embedder: Embedder, texts: Sequence[str]) -> np.ndarray:
     """:func:`~pixelmem.core.providers.embeddings.base.embed_queries` ``(embedder, texts)``,
     computed in the child process where it may be (the relevance anchors as questions)."""
+    return _apart(embedder, texts, _queries_in_child,
+                  lambda texts: base_embed_queries(embedder, texts))  # fmt: skip
+
+
+def _apart(
+    embedder: Embedder,
+    texts: Sequence[str],
+    in_child: Callable[[Recipe, list[str]], np.ndarray],
+    at_home: Callable[[Sequence[str]], np.ndarray],
+) -> np.ndarray:
+    """``in_child(recipe, texts)`` in the child process, or ``at_home(texts)`` here when the
+    embedder has no recipe, no child can run, or a few texts would start one (the rules)."""
     recipe = _recipe_of(embedder)
     if recipe is None or not _child.usable or (len(texts) < APART_MIN_TEXTS and not _child.running):
-        return base_embed_queries(embedder, texts)
+        return at_home(texts)
     try:
-        vectors = _child.run(_queries_in_child, recipe, list(texts))
+        vectors = _child.run(in_child, recipe, list(texts))
     except ChildUnavailable:
-        return base_embed_queries(embedder, texts)
+        return at_home(texts)
     validate_vectors(vectors, len(texts), embedder.dim)
     return vectors
 
