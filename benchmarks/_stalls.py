@@ -28,6 +28,11 @@ during the stall — ``futex_wait_queue`` is a lock (the GIL, or a Qt mutex), ``
 waiting for a CPU, ``do_epoll_wait``/``do_sys_poll`` the event loop idle, a page-fault or
 I/O channel the disk.
 
+With ``native``, ``perf record`` follows every thread's native stack too
+(:mod:`_native_stacks`), and each cause's longest stall gets lines on what the GUI thread ran
+in C/C++, where it blocked and who woke it, and what the other threads ran: the stalls whose
+GUI stack shows no Python frame.
+
 Stacks are load-independent evidence; stall lengths are only meaningful on a quiet machine.
 """
 
@@ -42,6 +47,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
+
+from _native_stacks import NativeView
 
 SAMPLE_MS = 2.0
 LATE_MS = 8.0  # sample once the GUI thread is this late (a stall worth reporting is > 16)
@@ -166,8 +173,10 @@ SHOWN = int(os.environ.get("PIXELMEM_WHY_SHOW", "15"))
 class StallWatch:
     """Heartbeat stamps in, stack samples out; :meth:`report` attributes each stall."""
 
-    def __init__(self, period_ms: float) -> None:
+    def __init__(self, period_ms: float, native: bool = False) -> None:
         self.period = period_ms / 1000
+        self._native_wanted = native
+        self._native: NativeView | None = None
         self.beats: list[float] = []
         self.samples: list[Sample] = []
         self._gui = threading.get_ident()
@@ -179,6 +188,8 @@ class StallWatch:
 
     def start(self) -> None:
         self._kernel = KernelView.start(self._gui_native)
+        if self._native_wanted:
+            self._native = NativeView.start()
         self.beats = [time.perf_counter()]
         self.cpu = [(0.0, 0.0)]  # per beat: the GUI thread's (running, waiting for a CPU) s
         self.samples = []
@@ -212,6 +223,8 @@ class StallWatch:
         self._stop.set()
         self._thread.join()
         self.kernel = self._kernel.stop() if self._kernel is not None else []
+        if self._native is not None:
+            self._native.stop()
         if self._collected in gc.callbacks:
             gc.callbacks.remove(self._collected)
 
@@ -304,20 +317,24 @@ class StallWatch:
         if not stalls:
             print(f"{label}: no stall > {REPORT_MS:.0f} ms")
             return
-        groups: dict[str, list[tuple[float, float, float]]] = defaultdict(list)
+        groups: dict[str, list[tuple[float, float, float, float, float]]] = defaultdict(list)
         for start, end, stall, running, waiting in stalls:
-            groups[self.attribute(start, end)].append((max(0.0, stall - waiting), stall, running))
+            own = max(0.0, stall - waiting)
+            groups[self.attribute(start, end)].append((own, stall, running, start, end))
         ranked = sorted(groups.items(), key=lambda kv: -max(kv[1])[0])
         print(
             f"{label}: {len(stalls)} stalls > {REPORT_MS:.0f} ms by cause, ranked by their "
             "longest part not waiting for a CPU ('own': the GUI thread ran or was blocked):"
         )
         for cause, found in ranked[:show]:
-            own, stall, running = max(found)
+            own, stall, running, start, end = max(found)
             print(
                 f"  {len(found):>3}× own max {own:5.1f} ms (ran {running:.0f}) of a "
                 f"{stall:.0f} ms stall; longest stall {max(f[1] for f in found):.0f} ms  {cause}"
             )
+            if self._native is not None:  # the native stacks of its longest own stall
+                for line in self._native.describe(start, end, self._gui_native):
+                    print(f"        native: {line}")
         if len(ranked) > show:
             print(f"  … {len(ranked) - show} more causes")
 

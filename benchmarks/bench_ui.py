@@ -108,7 +108,7 @@ class Heartbeat(QObject):
     quiet machine would show. With ``--why``, a watchdog samples the stacks while a beat is
     late and the report puts a cause on every stall longer than a frame (_stalls.py)."""
 
-    def __init__(self, why: bool = False) -> None:
+    def __init__(self, why: bool = False, native: bool = False) -> None:
         super().__init__()
         self._timer = QTimer(self, interval=HEARTBEAT_MS)
         self._timer.setTimerType(Qt.TimerType.PreciseTimer)
@@ -118,15 +118,17 @@ class Heartbeat(QObject):
         self._last = 0.0
         self._last_cpu = CpuClock.ZERO
         self._clock = CpuClock()
-        self._watch = StallWatch(HEARTBEAT_MS) if why else None
+        self._watch = StallWatch(HEARTBEAT_MS, native) if why or native else None
 
     def start(self) -> None:
         self.gaps.clear()
         self.cpu_waits.clear()
+        if self._watch is not None:  # first: starting perf (--native) takes ~0.5 s
+            self._watch.start()
         self._last = time.perf_counter()
         self._last_cpu = self._clock.read()
         if self._watch is not None:
-            self._watch.start()
+            self._watch.beats = [self._last]
         self._timer.start()
 
     def stop(self) -> None:
@@ -274,7 +276,7 @@ def pick_embedder(kind: str):
     return FakeEmbedder(), "fake hashed bag-of-words embedder"
 
 
-def bench_indexing(tmp: Path, memories: int, kind: str, why: bool) -> None:
+def bench_indexing(tmp: Path, memories: int, kind: str, why: bool, native: bool) -> None:
     vault = tmp / f"index{memories}"
     generate_vault(vault, memories, seed=1)
     embedder, name = pick_embedder(kind)
@@ -282,7 +284,7 @@ def bench_indexing(tmp: Path, memories: int, kind: str, why: bool) -> None:
     settings = Settings()
     engine = Engine(vault, settings, embedder=embedder)
     window = make_window(engine, settings)
-    beat = Heartbeat(why)
+    beat = Heartbeat(why, native)
     beat.start()
     start = time.perf_counter()
     window.start()
@@ -347,7 +349,7 @@ class RandomQueryEmbedder(FakeEmbedder):
         return vector / np.linalg.norm(vector)
 
 
-def bench_search(tmp: Path, chunks: int, keystrokes: int, why: bool) -> None:
+def bench_search(tmp: Path, chunks: int, keystrokes: int, why: bool, native: bool) -> None:
     print(f"\n== 2. searching {chunks:,} chunks while typing ({keystrokes} keystrokes) ==")
     start = time.perf_counter()
     index, words = synthetic_index(chunks)
@@ -381,7 +383,7 @@ def bench_search(tmp: Path, chunks: int, keystrokes: int, why: bool) -> None:
     panel._show = show
     rng = np.random.default_rng(3)
     text = " ".join(rng.choice(words, 60))
-    beat = Heartbeat(why)
+    beat = Heartbeat(why, native)
     beat.start()
     for i in range(1, keystrokes + 1):  # ~12 characters a second, each one a search
         panel.search_box.setText(text[:i])
@@ -619,13 +621,17 @@ def compare_in_children(args: argparse.Namespace, tmp: Path) -> None:
     process (alternating, ``--rounds`` each), and print the stalls side by side."""
     sources = {"this checkout": ROOT, f"old {args.old}": old_checkout(args.old, tmp)}
     results: dict[str, dict[str, list[dict[str, float]]]] = {}
-    forwarded = [
-        f"--only={args.only}",
-        f"--embedder={args.embedder}",
-        f"--index-memories={args.index_memories}",
-        f"--search-chunks={args.search_chunks}",
-        f"--keystrokes={args.keystrokes}",
-    ] + (["--why"] if args.why else [])
+    forwarded = (
+        [
+            f"--only={args.only}",
+            f"--embedder={args.embedder}",
+            f"--index-memories={args.index_memories}",
+            f"--search-chunks={args.search_chunks}",
+            f"--keystrokes={args.keystrokes}",
+        ]
+        + (["--why"] if args.why else [])
+        + (["--native"] if args.native else [])
+    )
     try:
         for round_ in range(args.rounds):
             for number, (name, source) in enumerate(sources.items()):
@@ -681,6 +687,13 @@ def main() -> None:
         help="sample the stacks while the GUI thread is late "
         "and name a cause for every stall over a frame (benchmarks/_stalls.py)",
     )
+    parser.add_argument(
+        "--native",
+        action="store_true",
+        help="--why with native stacks: perf record on every thread, and for each cause's "
+        "longest stall what the GUI thread ran in C/C++, where it blocked, who woke it "
+        "(benchmarks/_native_stacks.py; needs perf)",
+    )
     args = parser.parse_args()
     if args.old and args.only in ("index", "search"):
         with tempfile.TemporaryDirectory(prefix="pixelmem-bench-ui-") as folder:
@@ -697,9 +710,9 @@ def main() -> None:
         os.environ["PIXELMEM_CONFIG_DIR"] = str(Path(folder) / "config")
         tmp = Path(folder)
         if args.only in (None, "index"):
-            bench_indexing(tmp, args.index_memories, args.embedder, args.why)
+            bench_indexing(tmp, args.index_memories, args.embedder, args.why, args.native)
         if args.only in (None, "search"):
-            bench_search(tmp, args.search_chunks, args.keystrokes, args.why)
+            bench_search(tmp, args.search_chunks, args.keystrokes, args.why, args.native)
         if args.only in (None, "launch"):
             bench_launch(tmp, args.launch_memories, args.old, args.rounds)
     del app
