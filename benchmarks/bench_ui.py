@@ -41,6 +41,15 @@ SOURCE = Path(os.environ.get("PIXELMEM_BENCH_SOURCE", ROOT))
 sys.path.insert(0, str(SOURCE))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+# The app's BLAS: one thread (cli._run_app sets it before numpy loads). With OpenBLAS's own
+# pool, as this benchmark ran before, a pool thread spins on a CPU for a while after every
+# matrix product: on 2 cores the GUI thread waited for a CPU with no Python frame anywhere
+# (bench_ui --native: "blas_thread_server" on CPU through the stall). --blas-pool measures it.
+from pixelmem.core.blas_threads import use_one_blas_thread  # noqa: E402
+
+if "--blas-pool" not in sys.argv:
+    use_one_blas_thread()
+
 import numpy as np  # noqa: E402
 from _stalls import StallWatch  # noqa: E402
 from PySide6.QtCore import QEventLoop, QObject, Qt, QTimer  # noqa: E402
@@ -631,6 +640,7 @@ def compare_in_children(args: argparse.Namespace, tmp: Path) -> None:
         ]
         + (["--why"] if args.why else [])
         + (["--native"] if args.native else [])
+        + (["--blas-pool"] if args.blas_pool else [])
     )
     try:
         for round_ in range(args.rounds):
@@ -693,6 +703,12 @@ def main() -> None:
         help="--why with native stacks: perf record on every thread, and for each cause's "
         "longest stall what the GUI thread ran in C/C++, where it blocked, who woke it "
         "(benchmarks/_native_stacks.py; needs perf)",
+    )
+    parser.add_argument(
+        "--blas-pool",
+        action="store_true",
+        help="keep OpenBLAS's thread pool (the app runs with one BLAS thread, as this "
+        "benchmark does by default; earlier rounds measured with the pool)",
     )
     args = parser.parse_args()
     if args.old and args.only in ("index", "search"):

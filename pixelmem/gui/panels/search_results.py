@@ -148,7 +148,7 @@ def result_rows(query: str, hits: Sequence[SearchHit]) -> list[ResultRow]:
     """The rows of ``hits``: their snippets compacted and the words to mark found. No Qt, so
     a worker makes them with the search (~3 ms of regular expressions for 20 hits, on the
     GUI thread for every answer while someone types). The query is read once for all rows
-    (read per row and text, a Chinese query's word cut alone took ~0.7 ms each time)."""
+    (read per row and text, it was ~75 % of the work: 20 rows 1.9 → 0.5 ms)."""
     parsed = parse_query(query) if query else None
     return [_row(parsed, hit) for hit in hits]
 
