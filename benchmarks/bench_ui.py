@@ -12,7 +12,11 @@
    in one run: ``bench_ui.py --embedder fake --only launch --old main --rounds 7``.
 
 The stall is measured with a 5 ms QTimer heartbeat on the GUI thread: the longest gap between
-two beats, minus the 5 ms period, is the longest time the window could not react.
+two beats, minus the 5 ms period, is the longest time the window could not react. ``--why``
+puts a cause on every stall (Python stacks, collections, the GUI thread's kernel state);
+``--native`` adds every thread's native stack from ``perf`` (what no Python sampler sees: Qt's
+C++, a lock, a library's own thread). The process runs with one BLAS thread, as the app does
+(``--blas-pool`` keeps OpenBLAS's pool, as rounds before 9 measured).
 """
 
 from __future__ import annotations
