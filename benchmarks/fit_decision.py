@@ -2,6 +2,7 @@
 
     python benchmarks/fit_decision.py [--models local-multilingual,local] [--fresh] [--apply]
                                       [--only FAMILY:PART ...] [--extend FAMILY:PART ...]
+                                      [--add FAMILY:PART ...]
 
 Every question of every development set is searched through the real engine of this tree
 (hybrid, ``explain=True``); the best hit's evidence as the decision reads it (semantic,
@@ -36,7 +37,10 @@ the words the best hit lacks and a next-ranked memory holds) to a shipped model,
 and the intercept chosen by the cost, and prints before and after (each half's choice on the
 other half first); ``--extend e5-small:same_cjk:loo`` adds the vault's own null instead;
 ``--only`` makes
-``--apply`` write only the models named.
+``--apply`` write only the models named. ``--add e5-small:across_short`` fits only the models
+named (a query form's own model, which the calibration may lack), every other one as shipped,
+its intercept then held where no set shows more of its questions nothing answers than its
+target (:func:`within_targets`).
 
 Development data only (benchmarks/data and shared/eval): never a held-out set.
 """
