@@ -19,7 +19,9 @@ made unable to lower the best hit's score — patched in this process, never a p
 * ``margin`` / ``standout``: the best hit's margin over the next memory / its standout set to
   their caps (they can then only raise a decision);
 * ``loo``: the leave-one-out null not read (no model weighs it: the reference by construction);
-* ``gain``: a long query's keyword evidence not weighed more in ranking (keyword_gain 1).
+* ``gain``: a long query's keyword evidence not weighed more in ranking (keyword_gain 1);
+* ``shared=K`` (K a number): what a vault's notes share taken off its median K times
+  (vault_null.shared_subject; 1: as shipped, 0: not at all) — the one knob that is a scale.
 
 Each knob runs in its own child process (a patch never leaks into another knob). Printed: per
 set and knob, hidden (right first, below the floor) and shown-anything (questions nothing
@@ -87,6 +89,9 @@ def patch(knob: str) -> None:
         search.decide = decided
     elif knob == "gain":
         search.keyword_gain = lambda terms: 1.0
+    elif knob.startswith("shared="):
+        scale, shared = float(knob.split("=")[1]), search.shared_subject
+        search.shared_subject = lambda vault, anchors: scale * shared(vault, anchors)
     elif knob != "none":
         raise SystemExit(f"unknown knob {knob!r}")
 
