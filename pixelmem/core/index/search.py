@@ -101,6 +101,9 @@ LOOKUP_SHARE = 0.02
 # The share of a vault's memories in the query's script at or under which a long query's
 # keyword evidence weighs no more in ranking (SearchIndex._keyword_gain); full from 1.0.
 ONE_SCRIPT = 0.8
+# The share of a vault's chunks holding a word of the query at which the query is on the
+# vault's subject (SearchIndex._on_subject): what most of the vault holds.
+SUBJECT_SHARE = 0.5
 WEAKER_FLOOR = 0.1  # the least relevance of a hit listed below the floor as a weaker one
 VAULT_SAMPLE = 256  # memories per script whose median cosine says where "unrelated" sits
 DEFAULT_SPREAD = 0.1  # of 1 − median: the spread of unrelated cosines when none is measured
@@ -435,7 +438,9 @@ class SearchIndex:
             terms if mode != "semantic" and terms else None,
             query_vector if mode != "keyword" and vector_ok else None,
             (
-                self.backgrounds(query_vector, background, hubs, parsed.script)
+                self.backgrounds(
+                    query_vector, background, hubs, parsed.script, self._on_subject(terms)
+                )
                 if vector_ok
                 else _per_script(background)
             ),
@@ -472,6 +477,7 @@ class SearchIndex:
         anchors: float | np.ndarray = 0.0,
         hubs: HubMeasure | None = None,
         script: int = 0,
+        on_subject: bool = False,
     ) -> np.ndarray:
         """Where "unrelated" sits for this query, per memory script (columns indexed by
         :func:`~pixelmem.core.index.scripts.main_script`; rows as :func:`_per_script`: the
@@ -493,9 +499,14 @@ class SearchIndex:
         speak there. A vault whose notes share a subject (all about the same people: a chat
         history) is closer to a question on it than unrelated text is by what they share
         (``hubs``: the model's anchor texts, against which :func:`vault_null.shared_subject`
-        measures it): for a question in their script (``script``, the query's), that is taken
-        off the median semantic evidence is measured from (row 0), not off the one the
-        standout is (row 3: how far the best hit stands above this vault's notes as they are).
+        measures it). For a question on that subject (``on_subject``: it holds a word most of
+        the vault holds, :meth:`_on_subject`) in their script (``script``, the query's), that
+        is taken off the vault's median semantic evidence is measured from (row 0), never
+        below the anchors', and not off the median the standout is measured from (row 3: how
+        far the best hit stands above this vault's notes as they are). A question on another
+        subject shares no subject with them: in the Obsidian help vault, whose notes share one
+        app, taken off for every question it showed 22 of 23 unrelated English questions (10
+        of 23 bounded by the anchors; 2 as before when only a question on it is read).
         Not across scripts: what notes share is measured between notes of one language, and
         the decisions across languages, steep in the background, were fitted on the vault's
         median as it is (moved, a Chinese question showed an English help vault's page of
@@ -505,7 +516,8 @@ class SearchIndex:
         if sample is None or not len(sample.vectors):
             return values
         cosines = sample.vectors @ np.asarray(query_vector, np.float32)
-        shared = self._shared_subject(sample, hubs) if script else np.zeros(len(_SCRIPTS))
+        reads = script and on_subject
+        shared = self._shared_subject(sample, hubs) if reads else np.zeros(len(_SCRIPTS))
         for column in _SCRIPTS:
             mine = cosines if column == 0 else cosines[sample.scripts == column]
             n = int(sample.counts.sum() if column == 0 else sample.counts[column])
@@ -513,9 +525,22 @@ class SearchIndex:
                 own = (float(values[0, column]), float(values[2, column]))
                 median, spread = unrelated(mine)
                 values[3, column], values[2, column] = blend(own, (median, spread), n)
-                taken = shared[column] if column == script else 0.0
-                values[0, column] = blend(own, (median - taken, spread), n)[0]
+                if column == script:  # what the notes share, down to unrelated text at most
+                    median = max(median - shared[column], min(median, own[0]))
+                values[0, column] = blend(own, (median, spread), n)[0]
         return values
+
+    def _on_subject(self, terms: QueryTerms | None) -> bool:
+        """Whether the query names what this vault is about: one of its words is held by at
+        least :data:`SUBJECT_SHARE` of the vault's chunks (the people of a chat history, the
+        app of its help pages; by the keyword side's idf, as :meth:`_looked_up`)."""
+        if terms is None or not terms.strong or not len(self._keywords):
+            return False
+        chunks = len(self._keywords)
+        commonest = min(self._keywords.idfs(terms.strong).values())
+        odds = float(np.expm1(commonest))  # idf = log(1 + (n - df + 0.5) / (df + 0.5))
+        holders = (chunks + 0.5 - 0.5 * odds) / (1.0 + odds)
+        return holders >= SUBJECT_SHARE * chunks
 
     def _shared_subject(self, sample: _VaultSample, hubs: HubMeasure | None) -> np.ndarray:
         """Per script, how much closer this vault's notes are to each other than unrelated
@@ -676,7 +701,8 @@ class SearchIndex:
         """Every memory's semantic and keyword evidence (in :attr:`memory_ids` order), each
         None when its side does not run (``script``: the query's main script; ``hubs``: as
         :meth:`search` damps them). Scores every chunk: for fitting, not for searching."""
-        background = self.backgrounds(query_vector, background, hubs, script)
+        on_subject = self._on_subject(terms)
+        background = self.backgrounds(query_vector, background, hubs, script, on_subject)
         query = _Query("hybrid", terms or None, query_vector, background, 1.0, None, script=script,
                        vectors=self._scoring(hubs))  # fmt: skip
         if query.vector is not None and self._vectors is None:
