@@ -21,7 +21,9 @@ made unable to lower the best hit's score — patched in this process, never a p
 * ``loo``: the leave-one-out null not read (no model weighs it: the reference by construction);
 * ``gain``: a long query's keyword evidence not weighed more in ranking (keyword_gain 1);
 * ``shared=K`` (K a number): what a vault's notes share taken off its median K times
-  (vault_null.shared_subject; 1: as shipped, 0: not at all) — the one knob that is a scale.
+  (vault_null.shared_subject; 1: as shipped, 0: not at all), and ``subject_share=S``: a
+  question is on the vault's subject from a word S of its chunks hold (search.SUBJECT_SHARE)
+  — the knobs that are a scale.
 
 Each knob runs in its own child process (a patch never leaks into another knob). Printed: per
 set and knob, hidden (right first, below the floor) and shown-anything (questions nothing
@@ -92,6 +94,8 @@ def patch(knob: str) -> None:
     elif knob.startswith("shared="):
         scale, shared = float(knob.split("=")[1]), search.shared_subject
         search.shared_subject = lambda vault, anchors: scale * shared(vault, anchors)
+    elif knob.startswith("subject_share="):
+        search.SUBJECT_SHARE = float(knob.split("=")[1])
     elif knob != "none":
         raise SystemExit(f"unknown knob {knob!r}")
 
