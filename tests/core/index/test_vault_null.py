@@ -194,3 +194,13 @@ def test_what_a_vaults_notes_share_is_not_taken_for_unrelated_text() -> None:
     scattered, _ = _topic_vault(30, shared=0.0)  # notes as far apart as unrelated text: as before
     untouched = scattered.backgrounds(query, np.zeros(3), anchors, OTHER_SCRIPT, on_subject=True)
     assert untouched == pytest.approx(scattered.backgrounds(query, np.zeros(3)), abs=0.02)
+
+
+def test_a_question_is_on_the_vaults_subject_when_it_names_what_most_notes_hold() -> None:
+    from pixelmem.core.index.query import parse_query
+
+    rng = np.random.default_rng(11)
+    index = _vault(12, _unit(rng.normal(size=(12, 32))), word="kevin")  # "kevin text 3"…
+    assert index._on_subject(parse_query("What country is Kevin studying in?").terms)
+    assert not index._on_subject(parse_query("how to grow tomatoes").terms)
+    assert not index._on_subject(None)
