@@ -14,7 +14,7 @@ import pytest
 from pixelmem.core.index import relevance as rel
 from pixelmem.core.index.chunking import Chunk
 from pixelmem.core.index.decision import Best, Decision, decide, finish
-from pixelmem.core.index.query import parse_query
+from pixelmem.core.index.query import asks, parse_query
 from pixelmem.core.index.relevance import VAULT_PRIOR
 from pixelmem.core.index.scripts import CJK_SCRIPT, OTHER_SCRIPT
 from pixelmem.core.index.search import SearchIndex
@@ -282,6 +282,35 @@ def test_a_look_up_across_scripts_is_decided_by_the_look_up_model() -> None:
     assert decide(plain, lookup, "hybrid")[0] < 0  # what main showed: nothing
     english = dataclasses.replace(lookup, cjk=False)  # "sync" over a Chinese vault
     assert set(decide(calibration, english, "hybrid")[1]) == {"across_short"}
+
+
+def test_a_long_claim_is_decided_with_its_words_weighed_as_ranked() -> None:
+    # A claim spreads its keyword evidence over many words (relevance.keyword_gain): the note
+    # holding its rare words ranks first by them, and is decided by them too. The same words
+    # asked as a question keep the plain decision (an unanswerable question on a vault's
+    # subject shares its words too).
+    texts = [
+        ("Albendazole", "Albendazole treats lymphatic filariasis in children of coastal villages."),
+        ("Malaria", "Malaria nets reduce infections in tropical villages during the rains."),
+        ("Vaccines", "Measles vaccines protect children when coverage stays above ninety percent."),
+    ]
+    vectors = _unit(np.ones((3, 16)) + np.eye(3, 16) * 0.05)  # meaning tells them apart barely
+    index = _vault(texts, vectors)
+    query = _unit(np.ones((1, 16)))[0]
+    args = {"background": np.full(3, 0.5), "calibration": rel.CALIBRATIONS["e5-small"],
+            "min_relevance": 0.0}  # fmt: skip
+    claim = "Albendazole treats lymphatic filariasis in children living in tropical coastal areas"
+    stated = index.search(claim, query, **args)
+    asked = index.search(claim + "?", query, **args)
+    assert stated[0].title == asked[0].title == "Albendazole"
+    assert stated[0].score > asked[0].score
+
+
+def test_a_question_is_told_from_a_statement() -> None:
+    assert asks("What position does Brandon Marshall play") and asks("Is it true?")
+    assert asks("黑豹队的防守丢了多少分") and asks("这个计划是谁提出的")
+    assert not asks("Albendazole is used to treat lymphatic filariasis.")
+    assert not asks("bread fermentation schedule") and not asks("普鲁士统一德国的战争")
 
 
 def test_a_short_question_is_not_a_bare_name() -> None:

@@ -206,6 +206,18 @@ def _plain_terms(text: str) -> set[str]:
     return {t for t in split_query(text).strong if not t.startswith(STEM_MARK)}
 
 
+# Chinese question words and particles: a sentence holding one asks (什么, 哪, 谁, 几, 吗 …).
+_CJK_ASKING = re.compile(r"什么|哪|谁|几|多少|多久|吗|怎么|怎样|如何|为什么|为何|是否|何时|何地|呢")
+
+
+def asks(text: str) -> bool:
+    """Whether ``text`` is a question rather than a statement (a claim, a pasted sentence): a
+    question mark, an English question word, or a Chinese question word."""
+    if "?" in text or "？" in text or _CJK_ASKING.search(text):
+        return True
+    return any(w.lower() in QUESTION_WORDS for w in _ASCII_WORD.findall(text))
+
+
 def _asks_beyond_names(content: str) -> bool:
     """Whether ``content`` is a question (a question word: :data:`QUESTION_WORDS`) about
     something beyond the names it holds: "Who founded Tesla?" asks who *founded*; "What did I

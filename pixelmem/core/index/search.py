@@ -52,7 +52,7 @@ from pixelmem.core.index.decision import (
 from pixelmem.core.index.hubs import HubMeasure
 from pixelmem.core.index.keyword_index import _POSITIVE, token_hashes
 from pixelmem.core.index.keyword_side import LocalKeywordSide
-from pixelmem.core.index.query import CoverageWord, ParsedQuery, parse_query
+from pixelmem.core.index.query import CoverageWord, ParsedQuery, asks, parse_query
 from pixelmem.core.index.relevance import (
     CALIBRATIONS,
     DEFAULT_MIN_RELEVANCE,
@@ -456,6 +456,9 @@ class SearchIndex:
             null=explain or _reads_loo(calibration or CALIBRATIONS["default"]),
             margins=explain,
             text=query,
+            # Measured on English claims only: Chinese terms are character pairs, and a
+            # request for a name (关于…的笔记) is no claim.
+            statement=parsed.script != CJK_SCRIPT and not asks(query),
             tokens=tokens if vector_ok else None,
             explain_tokens=explain and explain_tokens,
         )
@@ -1036,7 +1039,9 @@ class SearchIndex:
             for gain in {1.0, self._keyword_gain(query)}
         }  # fmt: skip
         rank = logits[max(logits)]  # the order
-        calibrated = logits[1.0]  # what the decision reads of the best
+        # What the decision reads of the best: a long statement's gained logit (a claim is
+        # checked against the note that holds its rare words), a question's ungained one.
+        calibrated = logits[max(logits)] if query.statement else logits[1.0]
         if query.mode == "keyword":
             assert kw is not None
             rank[(kw <= 0) & ~named] = _NONE  # a keyword search lists only memories that match
@@ -1393,6 +1398,7 @@ class _Query:
     # fit learns from must not depend on the models it replaces (fit_decision --fresh).
     margins: bool = False
     text: str = ""  # the query as typed (the token reader reads it)
+    statement: bool = False  # a claim or a pasted sentence, not a question (query.asks)
     tokens: TokenVectors | None = None  # the embedder's token vectors (token_coverage)
     explain_tokens: bool = False  # read them for an explanation too, not only on the border
 
