@@ -993,17 +993,18 @@ class SearchIndex:
         unlisted_short = np.full(extra, 1.0 if query.short and holds_any else 0.0)
         short = np.concatenate([self._holds_every_word(query, found.positions), unlisted_short])
         short_query = query.short and query.mode == "hybrid" and bool(query.terms)
-        features = {"cross": cross, "short": short, "named": named, "short_query": short_query}
-        calibrated = rank_logits(  # what the decision reads of the best
-            query.mode, sem, kw, query.semantic_weight, query.calibration, **features
-        )
+
+        def logits(semantic: np.ndarray | None, gain: float = 1.0) -> np.ndarray:
+            return rank_logits(
+                query.mode, semantic, kw, query.semantic_weight, query.calibration,
+                cross=cross, short=short, named=named, short_query=short_query, gain=gain,
+            )  # fmt: skip
+
+        calibrated = logits(sem)  # what the decision reads of the best
         gain = self._keyword_gain(query)
         rank = calibrated  # the order: more of a long query's words, a long note's support
         if gain != 1.0 or ordered is not None:
-            rank = rank_logits(
-                query.mode, sem if ordered is None else ordered, kw, query.semantic_weight,
-                query.calibration, gain=gain, **features,
-            )  # fmt: skip
+            rank = logits(sem if ordered is None else ordered, gain)
         if query.mode == "keyword":
             assert kw is not None
             rank[(kw <= 0) & ~named] = _NONE  # a keyword search lists only memories that match
