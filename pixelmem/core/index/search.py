@@ -979,6 +979,9 @@ class SearchIndex:
             sem = semantic_evidence(cosine, *background)
             supported = self._supported(query, found.positions, extra)
             if supported is not None:
+                # Across scripts every cosine sits in a narrow band: a note's chunks are all
+                # about as close to a question in another language, whatever they say.
+                supported[self._differs(query.script, scripts)] = 0.0
                 ordered = semantic_evidence(cosine + SUPPORT_SHARE * supported, *background)
         if found.bm25 is not None:
             bm25 = found.bm25 if bound is None else np.append(found.bm25, [bound[1]] * extra)

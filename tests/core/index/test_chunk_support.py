@@ -31,19 +31,20 @@ def test_support_is_zero_for_one_chunk_and_grows_with_near_chunks() -> None:
     assert 0.0 < got[2] < 1e-3  # a second chunk 0.2 below the best counts for next to nothing
 
 
-def _index(long_share: float) -> tuple[SearchIndex, np.ndarray]:
-    """A query direction; ``long`` (six chunks, each ``long_share`` of the way towards it)
-    and ``short`` (one chunk a little closer than the long note's best), among unrelated
-    notes."""
+def _index(long_share: float, long_text: str = "") -> tuple[SearchIndex, np.ndarray]:
+    """A query direction; ``long`` (six chunks, each ``long_share`` of the way towards it;
+    its text ``long_text`` when given) and ``short`` (one chunk a little closer than the long
+    note's best), among unrelated notes."""
     rng = np.random.default_rng(3)
     query = rng.standard_normal(32)
     query /= np.linalg.norm(query)
     memories, chunks, vectors = {}, [], []
 
-    def add(mid: str, directions: list[np.ndarray]) -> None:
-        memories[mid] = Memory(mid, mid, " ".join(f"part{i}" for i in range(len(directions))))
+    def add(mid: str, directions: list[np.ndarray], body: str = "") -> None:
+        parts = [body or f"part{i} of {mid}" for i in range(len(directions))]
+        memories[mid] = Memory(mid, mid, " ".join(parts))
         for i, vector in enumerate(directions):
-            text = f"part{i} of {mid}"
+            text = parts[i]
             chunks.append(Chunk(mid, i, 0, len(text), text))
             vectors.append(vector)
 
@@ -53,7 +54,7 @@ def _index(long_share: float) -> tuple[SearchIndex, np.ndarray]:
         noise /= np.linalg.norm(noise)
         return share * query + np.sqrt(1 - share**2) * noise
 
-    add("long", [towards(long_share) for _ in range(6)])
+    add("long", [towards(long_share) for _ in range(6)], long_text)
     add("short", [towards(long_share + 0.004)])
     for m in range(30):
         add(f"other{m}", [towards(0.1) for _ in range(int(rng.integers(1, 4)))])
@@ -83,3 +84,27 @@ def test_a_note_near_the_query_in_every_chunk_ranks_first(monkeypatch) -> None:
     # The decision read the long note's calibrated logit: its best chunk's, not the support.
     calibrated = next(h.evidence.rank for h in plain if h.memory_id == "long")
     assert 1 / (1 + np.exp(-decided[0].rank)) == pytest.approx(calibrated)
+
+
+LONG_SHORT = ("long", "short")
+
+
+def test_a_note_in_another_script_gets_no_support(monkeypatch) -> None:
+    """Across scripts every cosine sits in a narrow band: the long Chinese note's chunks being
+    all near an English question says nothing, and it ranks by its best chunk: the same
+    order and scores as without the support, while the same note in English moves."""
+
+    def search(long_text: str, share: float) -> list[tuple[str, float]]:
+        index, query = _index(0.6, long_text=long_text)
+        with monkeypatch.context() as patch:
+            patch.setattr(search_module, "SUPPORT_SHARE", share)
+            hits = index.search(
+                "where is the wall", query, mode="semantic", k=4, min_relevance=0.0,
+                calibration=E5,
+            )  # fmt: skip
+        return [(h.memory_id, round(h.score, 9)) for h in hits if h.memory_id in LONG_SHORT]
+
+    chinese = "长城是古代中国为抵御外敌而修建的防御工事"
+    assert search(chinese, 0.7) == search(chinese, 0.0)
+    english = "the wall was built to keep raiders out of the northern plains"
+    assert search(english, 0.7) != search(english, 0.0)
