@@ -43,9 +43,11 @@ SETS = [
     "floor_bilingual", "personal_bilingual", "unans_en_40", "unans_en_700", "unans_zh_40",
     "unans_zh_750", "unans_x_700_en", "unans_x_750_zh", "names_q_en", "names_q_zh",
     "names_bilingual", "xquad_zh2en", "xquad_en2zh", "xquad_mixed", "xquad_en", "xquad_zh",
+    "kw_zh2en", "kw_en2zh",
 ]  # fmt: skip
 CROSS_OR_CHINESE = ("unans_x_", "xquad_mixed")  # also beyond an English-only model
-CROSS_ONLY = {"xquad_zh2en", "xquad_en2zh"}  # a model that reads one language cannot cross
+# A model that reads one language cannot cross.
+CROSS_ONLY = {"xquad_zh2en", "xquad_en2zh", "kw_zh2en", "kw_en2zh"}
 
 
 # Conversational-memory sets kept outside the repository (their licences), one vault per

@@ -49,6 +49,8 @@ def test_rank_and_decision_are_monotone_for_the_candidate_bound(family: str) -> 
     calibration = rel.CALIBRATIONS[family]
     parts = ("meaning", "same", "same_cjk", "across", "across_cjk")
     assert all(getattr(calibration, p).monotone() for p in parts)
+    lookups = (calibration.across_short, calibration.across_cjk_short)
+    assert all(model.monotone() for model in lookups if model is not None)
     grid = np.linspace(-0.3, 1.2, 12)
     for cross in (0.0, 1.0):
         for short in (0.0, 1.0):
@@ -260,6 +262,26 @@ def test_a_note_sharing_no_word_ranks_by_its_meaning_less_the_silence(family: st
     minilm = rel.CALIBRATIONS["all-minilm-l6"]
     rank = rel.rank_logits("hybrid", np.array([0.18, 0.14]), np.array([0.0, 0.15]), 1.0, minilm)
     assert rank[0] > rank[1]
+
+
+def test_a_look_up_across_scripts_is_decided_by_the_look_up_model() -> None:
+    # 同步 over an English vault: the sync notes stand out of the vault, not of each other.
+    calibration = rel.CALIBRATIONS["e5-small"]
+    lookup = Best(rank=0.0, semantic=0.32, keyword=0.0, margin=0.2, standout=2.1, cross=True,
+                  cjk=True, short_query=True)  # fmt: skip
+    logit, parts = decide(calibration, lookup, "hybrid")
+    assert set(parts) == {"across_cjk_short"} and logit > 0  # shown
+    # Asked as a question, the same evidence is read by the question model (its margin).
+    question = dataclasses.replace(lookup, short_query=False)
+    assert set(decide(calibration, question, "hybrid")[1]) == {"across_cjk"}
+    # In the query's own script, and for a calibration without a look-up model, nothing changes.
+    own = dataclasses.replace(lookup, cross=False)
+    assert "across_cjk_short" not in decide(calibration, own, "hybrid")[1]
+    plain = dataclasses.replace(calibration, across_cjk_short=None)
+    assert set(decide(plain, lookup, "hybrid")[1]) == {"across_cjk"}
+    assert decide(plain, lookup, "hybrid")[0] < 0  # what main showed: nothing
+    english = dataclasses.replace(lookup, cjk=False)  # "sync" over a Chinese vault
+    assert set(decide(calibration, english, "hybrid")[1]) == {"across_short"}
 
 
 def test_a_short_question_is_not_a_bare_name() -> None:

@@ -41,7 +41,8 @@ nothing to say does not count against the other):
   over all five);
 * ``meaning``: in the query's script, by meaning alone (a paraphrase shares no word);
 * ``across``: the best hit is in another script than the query (keyword evidence is then a
-  shared name or number at most);
+  shared name or number at most); ``across_short`` for a look-up of a few words (同步 over an
+  English vault), where the calibration has one: a topic's several notes stand close together;
 * ``words``: a short query (a name, a code) whose every word it holds: the keyword model;
 * ``names``: a longer question's names (:attr:`~pixelmem.core.index.query.ParsedQuery.names`),
   all held by it: what the bare names give it;
@@ -245,6 +246,8 @@ def decide(models: Models, best: Best, mode: str) -> tuple[float, dict[str, floa
         parts["rank"] = best.rank
     else:
         name = ("across" if best.cross else "same") + ("_cjk" if best.cjk else "")
+        if best.cross and best.short_query and getattr(models, f"{name}_short", None):
+            name = f"{name}_short"
         parts[name] = getattr(models, name).logit(best)
         if not best.cross:
             parts["meaning"] = models.meaning.logit(best)

@@ -165,6 +165,14 @@ class Calibration:
     same_cjk: Decision = _RANK_ALONE
     across: Decision = _RANK_ALONE
     across_cjk: Decision = _RANK_ALONE
+    # A look-up of a few words (同步, "sync") whose best hit is in another script: a query form
+    # of its own. A topic's notes are several, so the best one stands out of its vault but
+    # little above its siblings (the margin the question models read), and a cross-language
+    # word carries no words to cover. None: the question model decides it too. e5-small's:
+    # benchmarks/fit_decision.py --add on the look-up sets (kw_zh2en, kw_en2zh), its intercept
+    # held where no set shows more of its look-ups nothing answers than its target allows.
+    across_short: Decision | None = None
+    across_cjk_short: Decision | None = None
     # Whether the model reads a text's meaning in another script than the query's (a
     # multilingual model). An English-only model's cosine of an English question with a
     # Chinese note is noise: that note is then ranked by its shared words alone, never by a
@@ -252,6 +260,8 @@ CALIBRATIONS: dict[str, Calibration] = {
         across_cjk=Decision(
             -0.789, rank=1.243, coverage=4.606, margin=1.105, standout=1.034, short=-5.267
         ),
+        across_short=Decision(-0.464, rank=1.085, margin=0.58, standout=1.436),
+        across_cjk_short=Decision(0.338, rank=3.481),
     ),
     "default": Calibration(
         hybrid=Logistic(intercept=-2.35, semantic=5.86, keyword=1.674, short_keyword=0.422),
