@@ -26,7 +26,15 @@ the GUI thread even while the GIL is held) reads the GUI thread's state and wait
 /proc every ``SAMPLE_MS`` (Linux); each "GUI waiting" line ends with the most frequent ones
 during the stall — ``futex_wait_queue`` is a lock (the GIL, or a Qt mutex), ``R`` running or
 waiting for a CPU, ``do_epoll_wait``/``do_sys_poll`` the event loop idle, a page-fault or
-I/O channel the disk.
+I/O channel the disk. The same process reads the CPU time the hypervisor took from the
+machine (``steal`` in ``/proc/stat``): a stall across which it took some was the whole virtual
+machine paused — no thread ran, none waited for a CPU it could see, and the stall reads as
+the window's own with no stack to show for it.
+
+With ``native``, ``perf record`` follows every thread's native stack too
+(:mod:`_native_stacks`), and each cause's longest stall gets lines on what the GUI thread ran
+in C/C++, where it blocked and who woke it, and what the other threads ran: the stalls whose
+GUI stack shows no Python frame.
 
 Stacks are load-independent evidence; stall lengths are only meaningful on a quiet machine.
 """
@@ -42,6 +50,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
+
+from _native_stacks import NativeView
 
 SAMPLE_MS = 2.0
 LATE_MS = 8.0  # sample once the GUI thread is this late (a stall worth reporting is > 16)
@@ -86,9 +96,12 @@ while not select.select([sys.stdin], [], [], period)[0]:  # until told to stop
     try:
         state = open(task + "/stat").read().rsplit(")", 1)[1].split()[0]
         wait = "R" if state == "R" else open(task + "/wchan").read().strip() or state
+        with open("/proc/stat") as stat:  # all CPUs' time stolen by the hypervisor, in ticks
+            cpus = stat.readline().split()
+        steal = cpus[8] if len(cpus) > 8 else "0"
     except OSError:
         break
-    seen.append(f"{time.monotonic():.4f} {wait}")
+    seen.append(f"{time.monotonic():.4f} {wait} {steal}")
 sys.stdout.write("\n".join(seen))
 """
 
@@ -112,13 +125,14 @@ class KernelView:
         )
         return cls(process)
 
-    def stop(self) -> list[tuple[float, str]]:
-        """(monotonic time, state) samples: 'R' or the wait channel."""
+    def stop(self) -> list[tuple[float, str, int]]:
+        """(monotonic time, state, steal) samples: 'R' or the wait channel; the ticks of CPU
+        time the hypervisor has taken from this machine's CPUs so far (``/proc/stat``)."""
         out, _ = self._process.communicate("stop\n", timeout=60)
         found = []
         for line in out.splitlines():
-            at, _, wait = line.partition(" ")
-            found.append((float(at), wait))
+            at, wait, steal = line.split(" ")
+            found.append((float(at), wait, int(steal)))
         return found
 
 
@@ -166,8 +180,10 @@ SHOWN = int(os.environ.get("PIXELMEM_WHY_SHOW", "15"))
 class StallWatch:
     """Heartbeat stamps in, stack samples out; :meth:`report` attributes each stall."""
 
-    def __init__(self, period_ms: float) -> None:
+    def __init__(self, period_ms: float, native: bool = False) -> None:
         self.period = period_ms / 1000
+        self._native_wanted = native
+        self._native: NativeView | None = None
         self.beats: list[float] = []
         self.samples: list[Sample] = []
         self._gui = threading.get_ident()
@@ -179,6 +195,8 @@ class StallWatch:
 
     def start(self) -> None:
         self._kernel = KernelView.start(self._gui_native)
+        if self._native_wanted:
+            self._native = NativeView.start()
         self.beats = [time.perf_counter()]
         self.cpu = [(0.0, 0.0)]  # per beat: the GUI thread's (running, waiting for a CPU) s
         self.samples = []
@@ -212,6 +230,8 @@ class StallWatch:
         self._stop.set()
         self._thread.join()
         self.kernel = self._kernel.stop() if self._kernel is not None else []
+        if self._native is not None:
+            self._native.stop()
         if self._collected in gc.callbacks:
             gc.callbacks.remove(self._collected)
 
@@ -291,10 +311,21 @@ class StallWatch:
 
     def _in_kernel(self, start: float, end: float) -> str:
         """' in the kernel: futex_wait_queue 9, R 2' — the GUI thread's states over the stall."""
-        seen = Counter(wait for at, wait in getattr(self, "kernel", []) if start < at <= end)
+        seen = Counter(wait for at, wait, _ in getattr(self, "kernel", []) if start < at <= end)
         if not seen:
             return ""
         return " in the kernel: " + ", ".join(f"{w} {n}" for w, n in seen.most_common(3))
+
+    def stolen_ms(self, start: float, end: float) -> float:
+        """CPU time the hypervisor took from this machine's CPUs around a stall (between the
+        kernel samples just before and just after it; ticks of 10 ms, all CPUs summed): while
+        it does, nothing on the machine runs, and the stall looks like the GUI thread's own."""
+        kernel = getattr(self, "kernel", [])
+        before = [steal for at, _, steal in kernel if at <= start]
+        after = [steal for at, _, steal in kernel if at >= end]
+        if not before or not after:
+            return 0.0
+        return (after[0] - before[-1]) * 1000 / os.sysconf("SC_CLK_TCK")
 
     def report(self, label: str, show: int = SHOWN) -> None:
         """Stalls grouped by cause; ranked by their longest part that was not a wait for a
@@ -304,20 +335,26 @@ class StallWatch:
         if not stalls:
             print(f"{label}: no stall > {REPORT_MS:.0f} ms")
             return
-        groups: dict[str, list[tuple[float, float, float]]] = defaultdict(list)
+        groups: dict[str, list[tuple[float, float, float, float, float]]] = defaultdict(list)
         for start, end, stall, running, waiting in stalls:
-            groups[self.attribute(start, end)].append((max(0.0, stall - waiting), stall, running))
+            own = max(0.0, stall - waiting)
+            groups[self.attribute(start, end)].append((own, stall, running, start, end))
         ranked = sorted(groups.items(), key=lambda kv: -max(kv[1])[0])
         print(
             f"{label}: {len(stalls)} stalls > {REPORT_MS:.0f} ms by cause, ranked by their "
             "longest part not waiting for a CPU ('own': the GUI thread ran or was blocked):"
         )
         for cause, found in ranked[:show]:
-            own, stall, running = max(found)
+            own, stall, running, start, end = max(found)
+            stolen = self.stolen_ms(start, end)
             print(
                 f"  {len(found):>3}× own max {own:5.1f} ms (ran {running:.0f}) of a "
                 f"{stall:.0f} ms stall; longest stall {max(f[1] for f in found):.0f} ms  {cause}"
+                + (f" [hypervisor took {stolen:.0f} ms of CPU around it]" if stolen else "")
             )
+            if self._native is not None:  # the native stacks of its longest own stall
+                for line in self._native.describe(start, end, self._gui_native):
+                    print(f"        native: {line}")
         if len(ranked) > show:
             print(f"  … {len(ranked) - show} more causes")
 

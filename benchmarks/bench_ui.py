@@ -12,7 +12,11 @@
    in one run: ``bench_ui.py --embedder fake --only launch --old main --rounds 7``.
 
 The stall is measured with a 5 ms QTimer heartbeat on the GUI thread: the longest gap between
-two beats, minus the 5 ms period, is the longest time the window could not react.
+two beats, minus the 5 ms period, is the longest time the window could not react. ``--why``
+puts a cause on every stall (Python stacks, collections, the GUI thread's kernel state);
+``--native`` adds every thread's native stack from ``perf`` (what no Python sampler sees: Qt's
+C++, a lock, a library's own thread). The process runs with one BLAS thread, as the app does
+(``--blas-pool`` keeps OpenBLAS's pool, as rounds before 9 measured).
 """
 
 from __future__ import annotations
@@ -40,6 +44,15 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCE = Path(os.environ.get("PIXELMEM_BENCH_SOURCE", ROOT))
 sys.path.insert(0, str(SOURCE))
 sys.path.insert(0, str(ROOT / "benchmarks"))
+
+# The app's BLAS: one thread (cli._run_app sets it before numpy loads). With OpenBLAS's own
+# pool, as this benchmark ran before, a pool thread spins on a CPU for a while after every
+# matrix product: on 2 cores the GUI thread waited for a CPU with no Python frame anywhere
+# (bench_ui --native: "blas_thread_server" on CPU through the stall). --blas-pool measures it.
+from pixelmem.core.blas_threads import use_one_blas_thread  # noqa: E402
+
+if "--blas-pool" not in sys.argv:
+    use_one_blas_thread()
 
 import numpy as np  # noqa: E402
 from _stalls import StallWatch  # noqa: E402
@@ -108,7 +121,7 @@ class Heartbeat(QObject):
     quiet machine would show. With ``--why``, a watchdog samples the stacks while a beat is
     late and the report puts a cause on every stall longer than a frame (_stalls.py)."""
 
-    def __init__(self, why: bool = False) -> None:
+    def __init__(self, why: bool = False, native: bool = False) -> None:
         super().__init__()
         self._timer = QTimer(self, interval=HEARTBEAT_MS)
         self._timer.setTimerType(Qt.TimerType.PreciseTimer)
@@ -118,15 +131,17 @@ class Heartbeat(QObject):
         self._last = 0.0
         self._last_cpu = CpuClock.ZERO
         self._clock = CpuClock()
-        self._watch = StallWatch(HEARTBEAT_MS) if why else None
+        self._watch = StallWatch(HEARTBEAT_MS, native) if why or native else None
 
     def start(self) -> None:
         self.gaps.clear()
         self.cpu_waits.clear()
+        if self._watch is not None:  # first: starting perf (--native) takes ~0.5 s
+            self._watch.start()
         self._last = time.perf_counter()
         self._last_cpu = self._clock.read()
         if self._watch is not None:
-            self._watch.start()
+            self._watch.beats = [self._last]
         self._timer.start()
 
     def stop(self) -> None:
@@ -274,7 +289,7 @@ def pick_embedder(kind: str):
     return FakeEmbedder(), "fake hashed bag-of-words embedder"
 
 
-def bench_indexing(tmp: Path, memories: int, kind: str, why: bool) -> None:
+def bench_indexing(tmp: Path, memories: int, kind: str, why: bool, native: bool) -> None:
     vault = tmp / f"index{memories}"
     generate_vault(vault, memories, seed=1)
     embedder, name = pick_embedder(kind)
@@ -282,7 +297,7 @@ def bench_indexing(tmp: Path, memories: int, kind: str, why: bool) -> None:
     settings = Settings()
     engine = Engine(vault, settings, embedder=embedder)
     window = make_window(engine, settings)
-    beat = Heartbeat(why)
+    beat = Heartbeat(why, native)
     beat.start()
     start = time.perf_counter()
     window.start()
@@ -347,7 +362,7 @@ class RandomQueryEmbedder(FakeEmbedder):
         return vector / np.linalg.norm(vector)
 
 
-def bench_search(tmp: Path, chunks: int, keystrokes: int, why: bool) -> None:
+def bench_search(tmp: Path, chunks: int, keystrokes: int, why: bool, native: bool) -> None:
     print(f"\n== 2. searching {chunks:,} chunks while typing ({keystrokes} keystrokes) ==")
     start = time.perf_counter()
     index, words = synthetic_index(chunks)
@@ -381,7 +396,7 @@ def bench_search(tmp: Path, chunks: int, keystrokes: int, why: bool) -> None:
     panel._show = show
     rng = np.random.default_rng(3)
     text = " ".join(rng.choice(words, 60))
-    beat = Heartbeat(why)
+    beat = Heartbeat(why, native)
     beat.start()
     for i in range(1, keystrokes + 1):  # ~12 characters a second, each one a search
         panel.search_box.setText(text[:i])
@@ -619,13 +634,18 @@ def compare_in_children(args: argparse.Namespace, tmp: Path) -> None:
     process (alternating, ``--rounds`` each), and print the stalls side by side."""
     sources = {"this checkout": ROOT, f"old {args.old}": old_checkout(args.old, tmp)}
     results: dict[str, dict[str, list[dict[str, float]]]] = {}
-    forwarded = [
-        f"--only={args.only}",
-        f"--embedder={args.embedder}",
-        f"--index-memories={args.index_memories}",
-        f"--search-chunks={args.search_chunks}",
-        f"--keystrokes={args.keystrokes}",
-    ] + (["--why"] if args.why else [])
+    forwarded = (
+        [
+            f"--only={args.only}",
+            f"--embedder={args.embedder}",
+            f"--index-memories={args.index_memories}",
+            f"--search-chunks={args.search_chunks}",
+            f"--keystrokes={args.keystrokes}",
+        ]
+        + (["--why"] if args.why else [])
+        + (["--native"] if args.native else [])
+        + (["--blas-pool"] if args.blas_pool else [])
+    )
     try:
         for round_ in range(args.rounds):
             for number, (name, source) in enumerate(sources.items()):
@@ -681,6 +701,19 @@ def main() -> None:
         help="sample the stacks while the GUI thread is late "
         "and name a cause for every stall over a frame (benchmarks/_stalls.py)",
     )
+    parser.add_argument(
+        "--native",
+        action="store_true",
+        help="--why with native stacks: perf record on every thread, and for each cause's "
+        "longest stall what the GUI thread ran in C/C++, where it blocked, who woke it "
+        "(benchmarks/_native_stacks.py; needs perf)",
+    )
+    parser.add_argument(
+        "--blas-pool",
+        action="store_true",
+        help="keep OpenBLAS's thread pool (the app runs with one BLAS thread, as this "
+        "benchmark does by default; earlier rounds measured with the pool)",
+    )
     args = parser.parse_args()
     if args.old and args.only in ("index", "search"):
         with tempfile.TemporaryDirectory(prefix="pixelmem-bench-ui-") as folder:
@@ -697,9 +730,9 @@ def main() -> None:
         os.environ["PIXELMEM_CONFIG_DIR"] = str(Path(folder) / "config")
         tmp = Path(folder)
         if args.only in (None, "index"):
-            bench_indexing(tmp, args.index_memories, args.embedder, args.why)
+            bench_indexing(tmp, args.index_memories, args.embedder, args.why, args.native)
         if args.only in (None, "search"):
-            bench_search(tmp, args.search_chunks, args.keystrokes, args.why)
+            bench_search(tmp, args.search_chunks, args.keystrokes, args.why, args.native)
         if args.only in (None, "launch"):
             bench_launch(tmp, args.launch_memories, args.old, args.rounds)
     del app

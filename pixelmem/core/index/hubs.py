@@ -32,6 +32,7 @@ import numpy as np
 
 from pixelmem.core.index.relevance import blend, unrelated
 from pixelmem.core.index.scripts import CJK_SCRIPT, OTHER_SCRIPT
+from pixelmem.core.index.vault_null import closeness
 
 HUB_SPREADS = 1.5  # a chunk this many spreads above its script's typical one is a hub
 STATS_SAMPLE = 4096  # chunks per script the typical one is measured on, at most
@@ -44,14 +45,19 @@ class HubMeasure:
     direction: np.ndarray  # the mean of the anchor texts embedded as questions (float32)
     typical: np.ndarray  # each anchor text's own value, embedded as a passage: the prior
     scripts: np.ndarray  # each anchor text's main script
+    # How close two unrelated texts of a script are, as passages (vault_null.closeness of the
+    # anchor texts): what a vault's notes are to each other when they share no subject.
+    closeness: np.ndarray | None = None
 
     @classmethod
     def of(
         cls, query_vectors: np.ndarray, passage_vectors: np.ndarray, scripts: np.ndarray
     ) -> HubMeasure:
         direction = np.asarray(query_vectors, np.float32).mean(axis=0)
-        typical = np.asarray(passage_vectors, np.float32) @ direction
-        return cls(direction, typical.astype(np.float64), np.asarray(scripts, np.int8))
+        passages = np.asarray(passage_vectors, np.float32)
+        typical = passages @ direction
+        scripts = np.asarray(scripts, np.int8)
+        return cls(direction, typical.astype(np.float64), scripts, closeness(passages, scripts))
 
     def key(self) -> bytes:
         return self.direction.tobytes()

@@ -52,6 +52,7 @@ from pixelmem.core.index.text_tokens import (
     split_query,
     stem_of,
     tokenize,
+    word_stems,
 )
 
 # Words that make a query a request to a notebook rather than say what it is about: dropped
@@ -119,11 +120,11 @@ class ParsedQuery:
         found in ``text`` are reported (a single character only when the query run is one
         character): ``数据库索引`` against a text with ``数据库`` gives ``数据库``."""
         hay = normalise(text)
-        words = set(tokenize(hay))
-        found = [w for w in self._wanted if w in words and not w.startswith(STEM_MARK)]
-        stems = {w for w in self._wanted if w.startswith(STEM_MARK) and w in words}
+        words, present = word_stems(hay)  # one pass: each word with its stem
+        found = [w for w in self._wanted if w in words]  # (a stem "~…" is never a word)
+        stems = present.intersection(self._wanted)
         if stems:
-            found += [w for w in words if stem_of(w) in stems]
+            found += [w for w, stem in words.items() if stem in stems]
         for run in self._runs:
             found += longest_parts(run, hay)
         return tuple(t for t in dict.fromkeys(found) if t not in STOPWORDS)

@@ -84,7 +84,7 @@ from pixelmem.core.index.text_tokens import (
     tokenize,
 )
 from pixelmem.core.index.token_coverage import TokenVectors, covered, lift
-from pixelmem.core.index.vault_null import loo_nulls
+from pixelmem.core.index.vault_null import closeness, loo_nulls, shared_subject
 from pixelmem.core.index.vector_side import LocalVectorSide, row_group_sums
 from pixelmem.core.search_mode import SearchMode
 from pixelmem.core.step_aside import step_aside
@@ -102,6 +102,9 @@ LOOKUP_SHARE = 0.02
 # The share of a vault's memories in the query's script at or under which a long query's
 # keyword evidence weighs no more in ranking (SearchIndex._keyword_gain); full from 1.0.
 ONE_SCRIPT = 0.8
+# The share of a vault's chunks holding a word of the query at which the query is on the
+# vault's subject (SearchIndex._on_subject): what most of the vault holds.
+SUBJECT_SHARE = 0.5
 WEAKER_FLOOR = 0.1  # the least relevance of a hit listed below the floor as a weaker one
 VAULT_SAMPLE = 256  # memories per script whose median cosine says where "unrelated" sits
 DEFAULT_SPREAD = 0.1  # of 1 − median: the spread of unrelated cosines when none is measured
@@ -119,7 +122,8 @@ def _per_script(background: float | np.ndarray) -> np.ndarray:
     """A query's unrelated text per memory script (columns indexed by main_script): row 0 the
     median cosine, row 1 the span semantic evidence is measured in (``1 −`` the median with
     all anchors: one scale for the query), row 2 the spread of unrelated cosines (the
-    standout's unit: relevance.unrelated). From one median for all, one per
+    standout's unit: relevance.unrelated), row 3 the median the standout is measured from
+    (the vault's notes as they are: SearchIndex.backgrounds). From one median for all, one per
     script, or the (median, spread) rows of :func:`relevance.backgrounds`; without spreads,
     :data:`DEFAULT_SPREAD` of the span."""
     values = np.asarray(background, np.float64)
@@ -128,7 +132,7 @@ def _per_script(background: float | np.ndarray) -> np.ndarray:
     else:
         medians = np.full(len(_SCRIPTS), float(values)) if values.ndim == 0 else values.copy()
         spreads = DEFAULT_SPREAD * (1.0 - medians)
-    return np.stack([medians, np.full(len(_SCRIPTS), 1.0 - medians[0]), spreads])
+    return np.stack([medians, np.full(len(_SCRIPTS), 1.0 - medians[0]), spreads, medians])
 
 
 @dataclass(frozen=True)
@@ -210,6 +214,7 @@ class SearchIndex:
         self._sample: _VaultSample | None = None  # built on first use (backgrounds)
         self._nulls: np.ndarray | None = None  # the leave-one-out null per script (loo_null)
         self._nulls_lock = threading.Lock()  # one search measures it; others wait for it
+        self._closeness: np.ndarray | None = None  # its notes' closeness per script (backgrounds)
         self._damped: tuple[bytes, VectorSide] | None = None  # hubs damped (_scoring)
         self._tokens: dict[int, frozenset[str]] = {}  # best hits' keyword tokens (coverage)
 
@@ -433,7 +438,13 @@ class SearchIndex:
             mode,
             terms if mode != "semantic" and terms else None,
             query_vector if mode != "keyword" and vector_ok else None,
-            self.backgrounds(query_vector, background) if vector_ok else _per_script(background),
+            (
+                self.backgrounds(
+                    query_vector, background, hubs, parsed.script, self._on_subject(terms)
+                )
+                if vector_ok
+                else _per_script(background)
+            ),
             semantic_weight,
             calibration,
             script=parsed.script,
@@ -462,7 +473,12 @@ class SearchIndex:
             depth *= 4  # not enough certain candidates: ask both sides for more
 
     def backgrounds(
-        self, query_vector: np.ndarray | None, anchors: float | np.ndarray = 0.0
+        self,
+        query_vector: np.ndarray | None,
+        anchors: float | np.ndarray = 0.0,
+        hubs: HubMeasure | None = None,
+        script: int = 0,
+        on_subject: bool = False,
     ) -> np.ndarray:
         """Where "unrelated" sits for this query, per memory script (columns indexed by
         :func:`~pixelmem.core.index.scripts.main_script`; rows as :func:`_per_script`: the
@@ -481,20 +497,60 @@ class SearchIndex:
         they share its language, style or field (a Chinese vault's notes are closer to each
         other than an English vault's): a note must stand out from its own vault, in its own
         script. A vault of a few notes cannot say where its typical note sits, so the anchors
-        speak there."""
+        speak there. A vault whose notes share a subject (all about the same people: a chat
+        history) is closer to a question on it than unrelated text is by what they share
+        (``hubs``: the model's anchor texts, against which :func:`vault_null.shared_subject`
+        measures it). For a question on that subject (``on_subject``: it holds a word most of
+        the vault holds, :meth:`_on_subject`) in their script (``script``, the query's), that
+        is taken off the vault's median semantic evidence is measured from (row 0), never
+        below the anchors', and not off the median the standout is measured from (row 3: how
+        far the best hit stands above this vault's notes as they are). A question on another
+        subject shares no subject with them: in the Obsidian help vault, whose notes share one
+        app, taken off for every question it showed 22 of 23 unrelated English questions (10
+        of 23 bounded by the anchors; 2 as before when only a question on it is read).
+        Not across scripts: what notes share is measured between notes of one language, and
+        the decisions across languages, steep in the background, were fitted on the vault's
+        median as it is (moved, a Chinese question showed an English help vault's page of
+        placeholders, tests/core/index/test_hubs.py)."""
         values = _per_script(anchors)
         sample = self._vault_sample() if query_vector is not None else None
         if sample is None or not len(sample.vectors):
             return values
         cosines = sample.vectors @ np.asarray(query_vector, np.float32)
-        for script in _SCRIPTS:
-            mine = cosines if script == 0 else cosines[sample.scripts == script]
-            n = int(sample.counts.sum() if script == 0 else sample.counts[script])
+        reads = script and on_subject
+        shared = self._shared_subject(sample, hubs) if reads else np.zeros(len(_SCRIPTS))
+        for column in _SCRIPTS:
+            mine = cosines if column == 0 else cosines[sample.scripts == column]
+            n = int(sample.counts.sum() if column == 0 else sample.counts[column])
             if len(mine) and n:
-                own = (float(values[0, script]), float(values[2, script]))
-                median, spread = blend(own, unrelated(mine), n)
-                values[0, script], values[2, script] = median, spread
+                own = (float(values[0, column]), float(values[2, column]))
+                median, spread = unrelated(mine)
+                values[3, column], values[2, column] = blend(own, (median, spread), n)
+                if column == script:  # what the notes share, down to unrelated text at most
+                    median = max(median - shared[column], min(median, own[0]))
+                values[0, column] = blend(own, (median, spread), n)[0]
         return values
+
+    def _on_subject(self, terms: QueryTerms | None) -> bool:
+        """Whether the query names what this vault is about: one of its words is held by at
+        least :data:`SUBJECT_SHARE` of the vault's chunks (the people of a chat history, the
+        app of its help pages; by the keyword side's idf, as :meth:`_looked_up`)."""
+        if terms is None or not terms.strong or not len(self._keywords):
+            return False
+        chunks = len(self._keywords)
+        commonest = min(self._keywords.idfs(terms.strong).values())
+        odds = float(np.expm1(commonest))  # idf = log(1 + (n - df + 0.5) / (df + 0.5))
+        holders = (chunks + 0.5 - 0.5 * odds) / (1.0 + odds)
+        return holders >= SUBJECT_SHARE * chunks
+
+    def _shared_subject(self, sample: _VaultSample, hubs: HubMeasure | None) -> np.ndarray:
+        """Per script, how much closer this vault's notes are to each other than unrelated
+        texts are (:func:`vault_null.shared_subject`; 0 without the anchors' measure)."""
+        if hubs is None or hubs.closeness is None:
+            return np.zeros(len(_SCRIPTS))
+        if self._closeness is None:  # once per snapshot: ≤ 256² cosines per script
+            self._closeness = closeness(sample.vectors, sample.scripts)
+        return shared_subject(self._closeness, hubs.closeness)
 
     def vault_counts(self) -> np.ndarray:
         """Memories per script (indexed by main_script; 0: all): the N of the standout."""
@@ -522,7 +578,9 @@ class SearchIndex:
         published, so no search pays for it (the app's search panel explains every search:
         measuring the null at the first keystroke after each new snapshot took ~0.1 s of CPU
         at 100k chunks, the hub values ~18 ms, bench_ui --why)."""
-        self._vault_sample()
+        sample = self._vault_sample()
+        if sample is not None and hubs is not None:
+            self._shared_subject(sample, hubs)
         if explained or (calibration is not None and _reads_loo(calibration)):
             self.loo_null(0)
         if hubs is not None:
@@ -644,7 +702,8 @@ class SearchIndex:
         """Every memory's semantic and keyword evidence (in :attr:`memory_ids` order), each
         None when its side does not run (``script``: the query's main script; ``hubs``: as
         :meth:`search` damps them). Scores every chunk: for fitting, not for searching."""
-        background = self.backgrounds(query_vector, background)
+        on_subject = self._on_subject(terms)
+        background = self.backgrounds(query_vector, background, hubs, script, on_subject)
         query = _Query("hybrid", terms or None, query_vector, background, 1.0, None, script=script,
                        vectors=self._scoring(hubs))  # fmt: skip
         if query.vector is not None and self._vectors is None:
@@ -1113,7 +1172,7 @@ class SearchIndex:
                 loo = min(STANDOUT_CAP, (float(cosine[top]) - null[0]) / null[1])
             counts = self.vault_counts()
             standout_value = standout(
-                float(cosine[top]), float(query.background[0, script]),
+                float(cosine[top]), float(query.background[3, script]),
                 float(query.background[2, script]), int(counts[script]),
             )  # fmt: skip
             semantic = float(
@@ -1349,7 +1408,7 @@ class _Query:
     mode: str
     terms: QueryTerms | None
     vector: np.ndarray | None
-    background: np.ndarray  # median and spread (rows) per memory script (scripts.main_script)
+    background: np.ndarray  # rows of _per_script, per memory script (scripts.main_script)
     semantic_weight: float
     calibration: Calibration | None
     script: int = 0  # of the query (scripts.main_script)

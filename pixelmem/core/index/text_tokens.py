@@ -108,6 +108,34 @@ def normalise(text: str) -> str:
 
 def tokenize(text: str) -> list[str]:
     """Return the keyword tokens of ``text`` (see the module docstring for the rules)."""
+    tokens, runs = _words_and_runs(text)
+    stems = _stems(tokens)  # of whole words only: a compound's parts stay exact
+    tokens += _compound_parts(tokens)
+    tokens += stems
+    for run in runs:
+        tokens += run
+        tokens += [run[i : i + 2] for i in range(len(run) - 1)]
+    return tokens
+
+
+def word_stems(text: str) -> tuple[dict[str, str], set[str]]:
+    """The words of ``text`` as :func:`tokenize` reads them (whole tokens, then compound
+    parts; no CJK), each with its marked stem ("" when it has none), and the stems
+    :func:`tokenize` gives ``text`` (of whole tokens only): what highlighting compares a
+    query with, in one pass, without the CJK pairs and stem tokens it does not need."""
+    tokens, _ = _words_and_runs(text)
+    column = _stem_column(tokens)
+    table = dict(zip(tokens, column, strict=True))
+    for part in _compound_parts(tokens):
+        if part not in table:
+            table[part] = stem_of(part)
+    present = set(column)
+    present.discard("")
+    return table, present
+
+
+def _words_and_runs(text: str) -> tuple[list[str], list[str]]:
+    """The whole non-CJK tokens of ``text`` and its CJK runs, lower-cased and NFKC."""
     low = text.lower()
     if low.isascii():
         tokens = _ASCII_TOKEN.findall(low)
@@ -124,19 +152,22 @@ def tokenize(text: str) -> list[str]:
         cjk = "\n".join(runs)
         if not unicodedata.is_normalized("NFKC", cjk):
             runs = unicodedata.normalize("NFKC", cjk).split("\n")
-    stems = _stems(tokens)  # of whole words only: a compound's parts stay exact
+    return tokens, runs
+
+
+def _compound_parts(tokens: list[str]) -> list[str]:
+    """The parts of the compounds among ``tokens`` (``gpt-4o`` → ``gpt 4o``)."""
     compounds = " ".join(t for t in filterfalse(str.isalnum, tokens) if _JOINER.search(t))
-    if compounds:
-        tokens += _WORD.findall(compounds)
-    tokens += stems
-    for run in runs:
-        tokens += run
-        tokens += [run[i : i + 2] for i in range(len(run) - 1)]
-    return tokens
+    return _WORD.findall(compounds) if compounds else []
 
 
 def _stems(tokens: list[str]) -> list[str]:
     """``~stem`` for each plain Latin word of three letters or more that is not a stopword."""
+    return list(filter(None, _stem_column(tokens)))
+
+
+def _stem_column(tokens: list[str]) -> list[str]:
+    """The marked stem of each of ``tokens``, "" where it has none."""
     # A vault repeats its vocabulary: after the first few notes every word is in the cache,
     # and the lookups run in C (map/filter), not in a Python loop over millions of tokens.
     cache = _STEM_CACHE
@@ -145,7 +176,7 @@ def _stems(tokens: list[str]) -> list[str]:
         if len(cache) > _STEM_CACHE_MAX:
             cache.clear()
         found = [cache.setdefault(word, _stem(word)) for word in tokens]
-    return list(filter(None, found))
+    return found  # type: ignore[return-value]  # no None left
 
 
 def stem_of(word: str) -> str:

@@ -3,12 +3,15 @@ deleted, and the last answer regenerated.
 
 A mixin of :class:`~pixelmem.gui.chat.pane.ChatPane` (it uses the pane's widgets and its
 ``ask``); kept apart so the pane's module stays about one idea, the turn. Files are written on
-the write lane; the list is read once when the pane opens and then kept in memory.
+the write lane; the list is read on a worker when the pane opens (every saved chat is a YAML
+file to parse: hundreds of them took the window's thread for as long as they took to read) and
+then kept in memory.
 """
 
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QInputDialog, QMessageBox
@@ -17,7 +20,7 @@ from pixelmem.core.assist.conversation import ChatMemories, restored_prompt
 from pixelmem.core.assist.conversations import ChatMessage, Conversation
 from pixelmem.core.providers.chat import LENGTH
 from pixelmem.gui.session import describe_error
-from pixelmem.gui.workers import write_lane
+from pixelmem.gui.workers import run_in_pool, write_lane
 
 if TYPE_CHECKING:
     from pixelmem.gui.chat.pane_parts import PaneParts
@@ -67,11 +70,14 @@ class ConversationsMixin(_Base):
     # -- conversations on disk -------------------------------------------------------------
 
     def _restore_latest(self) -> None:
-        self._list_saved()
-        if self._saved:
+        """Show the latest saved conversation once the list is read; a new chat meanwhile."""
+        self._refresh_conversation_list()
+        self._list_saved(self._restore_listed)
+
+    def _restore_listed(self) -> None:
+        # A question asked while the list was read made this chat the one to keep.
+        if self._saved and not self.conversation.messages:
             self._show(copy.deepcopy(next(iter(self._saved.values()))))
-        else:
-            self._refresh_conversation_list()
 
     def _show(self, conversation: Conversation) -> None:
         """Show ``conversation`` (its messages, pins and exclusions) as the current chat."""
@@ -122,12 +128,21 @@ class ConversationsMixin(_Base):
 
     def reload_conversations(self) -> None:
         """Conversations written by someone else (an import): listed again."""
-        self._list_saved()
-        self._refresh_conversation_list()
+        self._list_saved(lambda: None)
 
-    def _list_saved(self) -> None:
-        """Read the vault's conversations once (they are small); newest first."""
-        self._saved = {c.id: c for c in self.conversations.list()}
+    def _list_saved(self, then: Callable[[], None]) -> None:
+        """Read the vault's conversations on a worker, newest first; then list them and call
+        ``then`` (on the GUI thread). What this pane saved meanwhile stays, as it has it."""
+
+        def listed(found: list[Conversation]) -> None:
+            here = self._saved  # saved by this pane since: the newest, as it has them
+            self._saved = {**here, **{c.id: c for c in found if c.id not in here}}
+            self._refresh_conversation_list()
+            then()
+            self.conversations_read = True
+            self.conversations_listed.emit()
+
+        run_in_pool(self.conversations.list, listed, context=self)
 
     def _refresh_conversation_list(self) -> None:
         current = self.conversation

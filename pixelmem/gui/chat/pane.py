@@ -83,6 +83,7 @@ class ChatPane(ConversationsMixin, ProposingMixin, QDockWidget):
     answer_finished = Signal(str)  # done | stopped | cutoff | failed | unconfigured
     memory_saved = Signal(str)  # id of a memory saved from the chat
     proposals_made = Signal(int)  # how many memories a conversation's proposal put in the inbox
+    conversations_listed = Signal()  # the saved conversations were read (on a worker)
 
     def __init__(
         self,
@@ -105,6 +106,7 @@ class ChatPane(ConversationsMixin, ProposingMixin, QDockWidget):
         self.conversations = ConversationStore(engine.vault)
         self.conversation = Conversation()
         self._saved: dict[str, Conversation] = {}  # on disk, newest first
+        self.conversations_read = False  # the saved ones listed (history._list_saved)
         self._turn: Turn | None = None
         self._turns = 0
         self._turn_by_message: dict[int, Turn] = {}

@@ -40,6 +40,8 @@ class PaneParts(QDockWidget):
 
     # The pane's members the mixins call (declared, not defined: the pane defines them).
     proposals_made: SignalInstance
+    conversations_listed: SignalInstance
+    conversations_read: bool
     ask: Callable[[str], None]
     stop: Callable[[], None]
     message_widgets: Callable[[], list[MessageWidget]]

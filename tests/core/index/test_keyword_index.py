@@ -10,7 +10,8 @@ import pytest
 from pixelmem.core.index import keyword_index
 from pixelmem.core.index.keyword_index import KeywordIndex
 from pixelmem.core.index.query import highlight_terms
-from pixelmem.core.index.text_tokens import normalise, query_terms, tokenize
+from pixelmem.core.index.scripts import CJK_RUN
+from pixelmem.core.index.text_tokens import normalise, query_terms, stem_of, tokenize, word_stems
 
 # -- tokenizer ---------------------------------------------------------------------------------
 
@@ -161,3 +162,28 @@ def test_idf_sum_counts_missing_terms_as_rarest(index: KeywordIndex) -> None:
     assert index.idf_sum(["zqxj"]) == pytest.approx(rare)
     cat = math.log1p((n - 2 + 0.5) / 2.5)
     assert index.idf_sum(["cat", "zqxj", "cat"]) == pytest.approx(cat + rare)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Books booking booked running the runs",
+        "GPT-4o and user_id, c++ C# hx-99812 books-list e-mail",
+        "ＧＰＴ４ Café naïve über 東京の数据库 ｶﾀｶﾅ hamburgers",
+        "",
+    ],
+)
+def test_word_stems_read_the_words_and_stems_tokenize_gives(text: str) -> None:
+    words, stems = word_stems(text)
+    tokens = tokenize(text)
+    assert set(words) == {t for t in tokens if t[0] != "~" and not CJK_RUN.fullmatch(t)}
+    assert stems == {t for t in tokens if t[0] == "~"}  # of whole words, not of parts
+    assert all(stem == stem_of(word) for word, stem in words.items())
+
+
+def test_highlight_marks_inflections_only_where_the_keyword_side_matches() -> None:
+    assert highlight_terms("book", "Two books, one booking") == ("books", "booking")
+    # "books" is only a part of a compound here: keyword search does not find the stem
+    # ~book in it, so the compound's part is not marked for "book" either.
+    assert highlight_terms("book", "see books-list") == ()
+    assert highlight_terms("books", "see books-list") == ("books",)

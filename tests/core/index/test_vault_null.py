@@ -13,9 +13,16 @@ import pytest
 from pixelmem.core.index import relevance as rel
 from pixelmem.core.index.chunking import Chunk
 from pixelmem.core.index.decision import Best, Decision
+from pixelmem.core.index.hubs import HubMeasure
 from pixelmem.core.index.scripts import CJK_SCRIPT, OTHER_SCRIPT
 from pixelmem.core.index.search import SearchIndex
-from pixelmem.core.index.vault_null import LOO_MIN, nearest_others
+from pixelmem.core.index.vault_null import (
+    CLOSENESS_MIN,
+    LOO_MIN,
+    closeness,
+    nearest_others,
+    shared_subject,
+)
 from pixelmem.core.vault.memory import Memory
 
 
@@ -134,3 +141,66 @@ def test_a_database_side_gives_the_same_null_through_its_search() -> None:
     local = nearest_others(index._vectors, probes, mine, owners)  # type: ignore[arg-type]
     searched = nearest_others(_DatabaseLike(index._vectors), probes, mine, owners)  # type: ignore[arg-type]
     assert searched == pytest.approx(local, abs=1e-5)
+
+
+# -- how much a vault's notes share (vault_null.closeness, SearchIndex.backgrounds) ----------
+
+
+def _anchors_measure(rng: np.random.Generator, dim: int = 32) -> HubMeasure:
+    """Unrelated anchor texts: as far apart as random directions."""
+    questions = _unit(rng.normal(size=(20, dim)))
+    passages = _unit(rng.normal(size=(20, dim)))
+    return HubMeasure.of(questions, passages, np.array([OTHER_SCRIPT] * 20, np.int8))
+
+
+def test_a_vault_whose_notes_share_a_subject_is_closer_than_unrelated_text() -> None:
+    rng = np.random.default_rng(5)
+    anchors = _anchors_measure(rng)
+    assert anchors.closeness is not None
+    _, one_subject = _topic_vault(40, shared=4.0)
+    _, scattered = _topic_vault(40, shared=0.0)
+    scripts = np.full(40, OTHER_SCRIPT, np.int8)
+    shared = shared_subject(closeness(one_subject, scripts), anchors.closeness)
+    assert shared[OTHER_SCRIPT] > 0.3
+    assert shared[CJK_SCRIPT] == 0  # no Chinese notes: nothing to say
+    assert shared_subject(closeness(scattered, scripts), anchors.closeness)[OTHER_SCRIPT] < 0.05
+    few = closeness(one_subject[: CLOSENESS_MIN - 1], scripts[: CLOSENESS_MIN - 1])
+    assert shared_subject(few, anchors.closeness)[OTHER_SCRIPT] == 0  # too few notes to say
+    assert not shared_subject(closeness(one_subject, scripts), None).any()  # no anchors
+
+
+def test_what_a_vaults_notes_share_is_not_taken_for_unrelated_text() -> None:
+    rng = np.random.default_rng(7)
+    anchors = _anchors_measure(rng)
+    index, vectors = _topic_vault(30, shared=4.0)
+    direction = np.zeros(32)
+    direction[0] = 1.0
+    query = _unit((direction + 0.5 * rng.normal(size=32))[None, :])[0]  # on their subject
+    plain = index.backgrounds(query, np.zeros(3))
+    corrected = index.backgrounds(query, np.zeros(3), anchors, OTHER_SCRIPT, on_subject=True)
+    scripts = np.full(30, OTHER_SCRIPT, np.int8)
+    shared = shared_subject(closeness(vectors, scripts), anchors.closeness)[OTHER_SCRIPT]
+    share = 30 / (30 + rel.VAULT_PRIOR)
+    median = plain[0, OTHER_SCRIPT] / share  # the vault's own (the anchors' is 0 here)
+    drop = plain[0, OTHER_SCRIPT] - corrected[0, OTHER_SCRIPT]
+    assert 0 < drop == pytest.approx(share * min(shared, median), abs=1e-6)  # not below anchors'
+    assert corrected[0, OTHER_SCRIPT] >= 0
+    assert corrected[2, OTHER_SCRIPT] == pytest.approx(plain[2, OTHER_SCRIPT])  # same spread
+    assert corrected[3, OTHER_SCRIPT] == pytest.approx(plain[0, OTHER_SCRIPT])  # standout's too
+    across = index.backgrounds(query, np.zeros(3), anchors, CJK_SCRIPT, on_subject=True)
+    assert across[0, OTHER_SCRIPT] == pytest.approx(plain[0, OTHER_SCRIPT])  # a Chinese question
+    other = index.backgrounds(query, np.zeros(3), anchors, OTHER_SCRIPT)  # not on their subject
+    assert other == pytest.approx(plain)
+    scattered, _ = _topic_vault(30, shared=0.0)  # notes as far apart as unrelated text: as before
+    untouched = scattered.backgrounds(query, np.zeros(3), anchors, OTHER_SCRIPT, on_subject=True)
+    assert untouched == pytest.approx(scattered.backgrounds(query, np.zeros(3)), abs=0.02)
+
+
+def test_a_question_is_on_the_vaults_subject_when_it_names_what_most_notes_hold() -> None:
+    from pixelmem.core.index.query import parse_query
+
+    rng = np.random.default_rng(11)
+    index = _vault(12, _unit(rng.normal(size=(12, 32))), word="kevin")  # "kevin text 3"…
+    assert index._on_subject(parse_query("What country is Kevin studying in?").terms)
+    assert not index._on_subject(parse_query("how to grow tomatoes").terms)
+    assert not index._on_subject(None)

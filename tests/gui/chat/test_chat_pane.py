@@ -79,6 +79,7 @@ def make_pane(qtbot, indexed: Engine):
         window.show()
         windows.append(window)
         panes.append(pane)
+        qtbot.waitUntil(lambda: pane.conversations_read, timeout=TIMEOUT)
         return pane
 
     yield make
@@ -624,6 +625,65 @@ def test_a_conversation_survives_a_restart(
     assert [m["content"] for m in sent[1:]] == [*texts, "thanks"]  # the history went along
 
 
+def test_the_saved_conversations_are_read_off_the_window_thread(
+    qtbot, make_pane, server: GatedServer, indexed: Engine, monkeypatch
+) -> None:
+    settings = chat_settings(server)
+    first = make_pane(settings)
+    ask_and_finish(qtbot, first, server, "espresso ratio?")
+    assert first.shutdown(TIMEOUT) and workers.wait_for_all(TIMEOUT)
+
+    import threading
+
+    from pixelmem.core.assist.conversations import ConversationStore
+
+    readers: list[bool] = []
+    real_list = ConversationStore.list
+
+    def listing(store: ConversationStore):
+        readers.append(threading.current_thread() is threading.main_thread())
+        return real_list(store)
+
+    monkeypatch.setattr(ConversationStore, "list", listing)
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    again = ChatPane(indexed, MemoryBus(), settings, window)
+    assert not again.message_widgets()  # a new chat until the list is read
+    with qtbot.waitSignal(again.conversations_listed, timeout=TIMEOUT):
+        pass
+    assert readers == [False]
+    assert [m.text for m in again.message_widgets()] == ["espresso ratio?", REPLY]
+    assert again.shutdown(TIMEOUT)
+
+
+def test_a_question_asked_before_the_list_is_read_keeps_its_chat(
+    qtbot, make_pane, server: GatedServer, indexed: Engine, monkeypatch
+) -> None:
+    settings = chat_settings(server)
+    first = make_pane(settings)
+    ask_and_finish(qtbot, first, server, "espresso ratio?")
+    assert first.shutdown(TIMEOUT) and workers.wait_for_all(TIMEOUT)
+
+    import threading
+
+    from pixelmem.core.assist.conversations import ConversationStore
+
+    gate = threading.Event()
+    real_list = ConversationStore.list
+    monkeypatch.setattr(ConversationStore, "list", lambda store: gate.wait(TIMEOUT / 1000)
+                        and real_list(store))  # fmt: skip
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    again = ChatPane(indexed, MemoryBus(), settings, window)
+    ask_and_finish(qtbot, again, server, "bike chain?")
+    with qtbot.waitSignal(again.conversations_listed, timeout=TIMEOUT):
+        gate.set()
+    assert [m.text for m in again.message_widgets()] == ["bike chain?", REPLY]
+    combo = again.body.conversation_bar.combo
+    assert [combo.itemText(i) for i in range(combo.count())] == ["bike chain?", "espresso ratio?"]
+    assert again.shutdown(TIMEOUT)
+
+
 def test_clear_starts_a_new_file_and_keeps_the_old_one(
     qtbot, pane: ChatPane, server: GatedServer, indexed: Engine
 ) -> None:
@@ -877,4 +937,5 @@ def test_imported_chats_are_listed_in_the_pane(qtbot, make_pane, server, tmp_pat
         import_in_background(export, pane.engine.vault, pane.bus, pane)
     assert "Imported 1 conversations" in said.args[0] or "Imported 1" in said.args[0]
     combo = pane.body.conversation_bar.combo
-    assert "Imported talk" in [combo.itemText(i) for i in range(combo.count())]
+    qtbot.waitUntil(lambda: "Imported talk" in [combo.itemText(i) for i in range(combo.count())],
+                    timeout=TIMEOUT)  # fmt: skip

@@ -273,3 +273,24 @@ def test_the_first_screen_is_drawn_as_wide_as_the_rows_will_be(qtbot, window) ->
     assert crowded.fit == 1 and len(crowded.first_screen(rows)) == min(len(rows), 2) + 1
     assert {key[5] for key, _ in crowded.first_screen(rows)} == {crowded.many.width}
     assert crowded.many.width <= crowded.few.width
+
+
+def test_result_rows_read_the_query_once(monkeypatch) -> None:
+    """Read per row and text, the query's parsing was ~75 % of making 20 rows (1.9 → 0.5 ms
+    English, 2.8 → 0.6 ms Chinese, GIL held). The words to mark are those of each text."""
+    from pixelmem.core.index import query as query_module
+    from pixelmem.core.index.search import SearchHit
+    from pixelmem.gui.panels import search_results
+
+    hits = [
+        SearchHit(f"m{i}", title, 0.5, snippet, 0, 0, len(snippet), None, None, ())
+        for i, (title, snippet) in enumerate(
+            [("数据库笔记", "索引的设计"), ("Books", "two books and a booking"), ("x", "y")]
+        )
+    ]
+    calls: list[str] = []
+    real = query_module.parse_query
+    monkeypatch.setattr(search_results, "parse_query", lambda q: calls.append(q) or real(q))
+    rows = search_results.result_rows("数据库索引 book", hits)
+    assert calls == ["数据库索引 book"]
+    assert [r.terms for r in rows] == [("数据库", "索引"), ("books", "booking"), ()]
