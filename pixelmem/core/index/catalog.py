@@ -61,7 +61,6 @@ class Catalog:
         self.live_ids = tuple(mid for mid in ids if mid is not None)
         # From the table's spans (a removed memory's is empty), not a Python step per memory.
         self.live_chunks = int((flat[1] - flat[0]).sum())
-        self.most_chunks = int((flat[1] - flat[0]).max(initial=0))  # of any one memory
 
     @classmethod
     def build(cls, chunks: Sequence[Chunk], memories: Mapping[str, Memory]) -> Catalog:

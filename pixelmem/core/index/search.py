@@ -39,7 +39,6 @@ import numpy as np
 from pixelmem.core.errors import PixelmemError
 from pixelmem.core.index import numpy_pieces
 from pixelmem.core.index.catalog import Catalog, MemoryChunks, as_utc
-from pixelmem.core.index.chunk_support import SUPPORT_SHARE, support, support_cap
 from pixelmem.core.index.chunking import Chunk, embedding_text
 from pixelmem.core.index.decision import (
     MARGIN_CAP,
@@ -836,26 +835,6 @@ class SearchIndex:
             bm25 = self._fill(next(side), positions, look_up)
         return _Candidates(positions, cosine, bm25, cosine_cap, bm25_cap)
 
-    def _supported(self, query: _Query, positions: np.ndarray, unlisted: int) -> np.ndarray | None:
-        """The support of each candidate from its other chunks (:mod:`chunk_support`), then
-        ``unlisted`` times the most an unlisted memory can have; None where no order reads it
-        (no query vector)."""
-        if not SUPPORT_SHARE or query.vector is None:
-            return None
-        vectors = self._side(query)
-        ids, counts = self._catalog.chunk_ids_of(positions)
-        if isinstance(vectors, LocalVectorSide):  # every chunk is scored already
-            scores = vectors.scores(query.vector)
-        else:  # a database side: the candidates' chunks, one look-up
-            listed, cos = vectors.top_chunks(
-                query.vector, self._catalog.chunk_capacity, self._only(positions)
-            )
-            scores = np.full(self._catalog.chunk_capacity, -np.inf)
-            known = listed < len(scores)  # rows newer than this snapshot are not its chunks
-            scores[listed[known]] = cos[known]
-        found = support(scores, ids, counts)
-        return np.append(found, [support_cap(self._catalog.most_chunks)] * unlisted)
-
     def _of(self, ids: np.ndarray) -> np.ndarray:
         """The memory positions (sorted, distinct) of some local chunk ids.
 
@@ -1034,17 +1013,11 @@ class SearchIndex:
         extra = len(unlisted)
         n = len(found.positions)
         scripts = np.concatenate([self._catalog.meta.scripts[found.positions], unlisted])
-        ordered = None  # the semantic evidence of the order, when it is not the calibrated one
         if found.cosine is not None:
             cosine = found.cosine if bound is None else np.append(found.cosine, [bound[0]] * extra)
-            background = query.background[0, scripts], query.background[1, scripts]
-            sem = semantic_evidence(cosine, *background)
-            supported = self._supported(query, found.positions, extra)
-            if supported is not None:
-                # Across scripts every cosine sits in a narrow band: a note's chunks are all
-                # about as close to a question in another language, whatever they say.
-                supported[self._differs(query.script, scripts)] = 0.0
-                ordered = semantic_evidence(cosine + SUPPORT_SHARE * supported, *background)
+            sem = semantic_evidence(
+                cosine, query.background[0, scripts], query.background[1, scripts]
+            )
         if found.bm25 is not None:
             bm25 = found.bm25 if bound is None else np.append(found.bm25, [bound[1]] * extra)
             kw = self._keyword_evidence(bm25, query)
@@ -1058,20 +1031,17 @@ class SearchIndex:
         unlisted_short = np.full(extra, 1.0 if query.short and holds_any else 0.0)
         short = np.concatenate([self._holds_every_word(query, found.positions), unlisted_short])
         short_query = query.short and query.mode == "hybrid" and bool(query.terms)
-
-        def logits(semantic: np.ndarray | None, gain: float = 1.0) -> np.ndarray:
-            return rank_logits(
-                query.mode, semantic, kw, query.semantic_weight, query.calibration,
+        logits = {
+            gain: rank_logits(
+                query.mode, sem, kw, query.semantic_weight, query.calibration,
                 cross=cross, short=short, named=named, short_query=short_query, gain=gain,
-            )  # fmt: skip
-
-        gain = self._keyword_gain(query)
+            )
+            for gain in {1.0, self._keyword_gain(query)}
+        }  # fmt: skip
+        rank = logits[max(logits)]  # the order
         # What the decision reads of the best: a long statement's gained logit (a claim is
         # checked against the note that holds its rare words), a question's ungained one.
-        calibrated = logits(sem, gain if query.statement else 1.0)
-        rank = calibrated  # the order: more of a long query's words, a long note's support
-        if gain != 1.0 or ordered is not None:
-            rank = logits(sem if ordered is None else ordered, gain)
+        calibrated = logits[max(logits)] if query.statement else logits[1.0]
         if query.mode == "keyword":
             assert kw is not None
             rank[(kw <= 0) & ~named] = _NONE  # a keyword search lists only memories that match
