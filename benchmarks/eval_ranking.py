@@ -16,7 +16,9 @@ The sets are BEIR folders under ``--data`` (default ``../rank-data`` beside the 
 env ``PIXELMEM_RANK_DATA``): those ``benchmarks/make_rank_sets.py`` builds (``climate``,
 ``squad_train``, ``dbpedia_s``, ``msmarco_s``, ``business``), ``xquad_en``/``xquad_zh`` from
 ``../shared/eval`` and ``xquad_mixed`` (English and Chinese passages in one vault, half the
-questions across languages) from ``benchmarks/data``. Vectors come from
+questions across languages) from ``benchmarks/data``, and ``realtalk``: a folder of BEIR
+folders, one vault per conversation (``benchmarks/make_chat_sets.py --realtalk``'s
+``OUT/locomo``; each session a memory, questions judged by their evidence sessions). Vectors come from
 ``benchmarks/_embed_cache.py`` (``PIXELMEM_EMBED_CACHE``, default ``<data>/cache``).
 Development sets only: issue 30's held-out sets (SciFact, LoCoMo, SQuAD dev, CMRC 2018) are
 measured by ``eval_heldout.py``, never here.
@@ -35,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("PIXELMEM_RANK_DATA", ROOT.parent / "rank-data"))
 SHARED = ROOT.parent.parent / "shared" / "eval"
-SETS = ("climate", "squad_train", "dbpedia_s", "xquad_en", "xquad_zh", "xquad_mixed")
+SETS = ("climate", "squad_train", "dbpedia_s", "xquad_en", "xquad_zh", "xquad_mixed", "realtalk")
 MODES = ("hybrid", "semantic", "keyword")
 FIELDS = ("ndcg", "p1", "r10")
 
@@ -53,16 +55,31 @@ def fold_of(query_id: str) -> int:
 
 def measure_set(data: Path, name: str, modes: list[str], model: str, tag: str) -> dict:
     """{mode: {"all"|"fold0"|"fold1": {n, ndcg, p1, r10}}, "queries": {id: [ndcg per mode]}}."""
+    from benchmarks.eval_heldout import vault_folders
+
+    table: dict = {mode: {} for mode in modes}
+    per_query: dict[str, list[float]] = {}
+    folder = folder_of(data, name)
+    vaults = [folder] if (folder / "corpus.jsonl").is_file() else vault_folders(data, name)
+    for vault in vaults:
+        work = data / "vaults" / tag / name
+        started = time.perf_counter()
+        _measure_vault(vault, work / vault.name if vault != folder else work, modes, model,
+                       table, per_query)  # fmt: skip
+        print(f"  {tag}: {name}/{vault.name} ({time.perf_counter() - started:.0f} s)",
+              file=sys.stderr)  # fmt: skip
+    return {"modes": table, "queries": per_query}
+
+
+def _measure_vault(
+    folder: Path, work: Path, modes: list[str], model: str, table: dict, per_query: dict
+) -> None:
+    """One vault's questions added to ``table`` and ``per_query`` (measure_set's)."""
     from benchmarks.eval_calibration import eval_engine
     from pixelmem.core.index.evaluate import load_beir, ndcg_at
 
-    folder = folder_of(data, name)
-    started = time.perf_counter()
-    engine, doc_of = eval_engine(folder, data / "vaults" / tag / name, model)
-    built = time.perf_counter() - started
+    engine, doc_of = eval_engine(folder, work, model)
     _, queries, qrels = load_beir(folder)
-    table: dict = {mode: {} for mode in modes}
-    per_query: dict[str, list[float]] = {}
     for query_id, text in queries.items():
         graded = {d: g for d, g in qrels.get(query_id, {}).items() if g > 0}
         if not graded:
@@ -79,8 +96,6 @@ def measure_set(data: Path, name: str, modes: list[str], model: str, tag: str) -
                 row["n"] += 1
                 for field in FIELDS:
                     row[field] += figures[field]
-    print(f"  {tag}: {name} ({built:.0f} s to open)", file=sys.stderr)
-    return {"modes": table, "queries": per_query}
 
 
 def child(args: argparse.Namespace) -> None:
