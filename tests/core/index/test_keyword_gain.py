@@ -1,9 +1,10 @@
-"""A long query's keyword evidence weighs more in hybrid ranking, not in the decision.
+"""A long query's keyword evidence weighs more in hybrid ranking, and in a claim's decision.
 
 Keyword evidence is BM25 as a share of the query's idf sum: a claim of twenty words spreads it
 thin, and the note holding the claim's rare terms lost to a note whose embedding is a little
 closer. ``relevance.keyword_gain`` scales it for ranking (claims → articles nDCG@10 +0.02 on
-the development sets); the best hit's score is still decided on the calibrated logit.
+the development sets); a question's best hit is still decided on the calibrated logit, a
+statement's (a claim, a pasted sentence) on the gained one it was ranked by.
 """
 
 from __future__ import annotations
@@ -75,7 +76,8 @@ def test_a_long_query_ranks_the_note_holding_its_words_first(monkeypatch) -> Non
     index = _index()
     query = np.asarray(np.random.default_rng(5).standard_normal(16), np.float32)
     query /= np.linalg.norm(query)
-    long_query = " ".join([*WORDS, "w1", "w2", "w3", "w4"])  # 8 rare words and 4 common ones
+    # 8 rare words and 4 common ones, asked (a question is decided on the plain logit)
+    long_query = "what " + " ".join([*WORDS, "w1", "w2", "w3", "w4"])
     decided = []
 
     def decide(models, best, mode):  # what the decision reads of the best hit
@@ -98,3 +100,8 @@ def test_a_long_query_ranks_the_note_holding_its_words_first(monkeypatch) -> Non
     calibrated = next(h.evidence.rank for h in plain if h.memory_id == "m00")
     assert 1 / (1 + np.exp(-read.rank)) == pytest.approx(calibrated)
     assert read.margin == 0.0
+    # Stated (no question word or mark), the same words are decided as they were ranked.
+    stated = index.search(long_query.removeprefix("what "), query, k=2, min_relevance=0.0,
+                          calibration=E5)  # fmt: skip
+    assert stated[0].memory_id == "m00"
+    assert decided[-1].rank > read.rank and decided[-1].margin > 0.0
