@@ -7,6 +7,7 @@ The gated server holds an answer back after its first token until the test relea
 from __future__ import annotations
 
 import dataclasses
+import threading
 from pathlib import Path
 
 import pytest
@@ -625,29 +626,37 @@ def test_a_conversation_survives_a_restart(
     assert [m["content"] for m in sent[1:]] == [*texts, "thanks"]  # the history went along
 
 
-def test_the_saved_conversations_are_read_off_the_window_thread(
-    qtbot, make_pane, server: GatedServer, indexed: Engine, monkeypatch
-) -> None:
+def _one_chat_saved_then_opened_again(
+    qtbot, monkeypatch, make_pane, server, indexed, listing
+) -> tuple[ChatPane, QMainWindow]:
+    """A pane that saved one chat, closed; then a new pane on the same vault whose saved
+    chats are read by ``listing(store)`` (not waited for), and its window (keep it: the
+    pane lives as long as the window)."""
+    from pixelmem.core.assist.conversations import ConversationStore
+
     settings = chat_settings(server)
     first = make_pane(settings)
     ask_and_finish(qtbot, first, server, "espresso ratio?")
     assert first.shutdown(TIMEOUT) and workers.wait_for_all(TIMEOUT)
-
-    import threading
-
-    from pixelmem.core.assist.conversations import ConversationStore
-
-    readers: list[bool] = []
     real_list = ConversationStore.list
+    monkeypatch.setattr(ConversationStore, "list", lambda store: listing(store, real_list))
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    return ChatPane(indexed, MemoryBus(), settings, window), window
 
-    def listing(store: ConversationStore):
+
+def test_the_saved_conversations_are_read_off_the_window_thread(
+    qtbot, monkeypatch, make_pane, server: GatedServer, indexed: Engine
+) -> None:
+    readers: list[bool] = []
+
+    def listing(store, real_list):
         readers.append(threading.current_thread() is threading.main_thread())
         return real_list(store)
 
-    monkeypatch.setattr(ConversationStore, "list", listing)
-    window = QMainWindow()
-    qtbot.addWidget(window)
-    again = ChatPane(indexed, MemoryBus(), settings, window)
+    again, _window = _one_chat_saved_then_opened_again(
+        qtbot, monkeypatch, make_pane, server, indexed, listing
+    )
     assert not again.message_widgets()  # a new chat until the list is read
     with qtbot.waitSignal(again.conversations_listed, timeout=TIMEOUT):
         pass
@@ -657,24 +666,13 @@ def test_the_saved_conversations_are_read_off_the_window_thread(
 
 
 def test_a_question_asked_before_the_list_is_read_keeps_its_chat(
-    qtbot, make_pane, server: GatedServer, indexed: Engine, monkeypatch
+    qtbot, monkeypatch, make_pane, server: GatedServer, indexed: Engine
 ) -> None:
-    settings = chat_settings(server)
-    first = make_pane(settings)
-    ask_and_finish(qtbot, first, server, "espresso ratio?")
-    assert first.shutdown(TIMEOUT) and workers.wait_for_all(TIMEOUT)
-
-    import threading
-
-    from pixelmem.core.assist.conversations import ConversationStore
-
     gate = threading.Event()
-    real_list = ConversationStore.list
-    monkeypatch.setattr(ConversationStore, "list", lambda store: gate.wait(TIMEOUT / 1000)
-                        and real_list(store))  # fmt: skip
-    window = QMainWindow()
-    qtbot.addWidget(window)
-    again = ChatPane(indexed, MemoryBus(), settings, window)
+    again, _window = _one_chat_saved_then_opened_again(
+        qtbot, monkeypatch, make_pane, server, indexed,
+        lambda store, real_list: gate.wait(TIMEOUT / 1000) and real_list(store),
+    )  # fmt: skip
     ask_and_finish(qtbot, again, server, "bike chain?")
     with qtbot.waitSignal(again.conversations_listed, timeout=TIMEOUT):
         gate.set()
