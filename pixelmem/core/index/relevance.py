@@ -504,6 +504,9 @@ class Evidence:
     parts: dict[str, float]  # best hit: each decision model's P(relevant)
     relevance: float  # the score
     hub: float = 0.0  # taken off the cosine: its chunk is close to every question (hubs.py)
+    # Taken off the background: what the vault's notes share, for a question on their subject
+    # (SearchIndex.backgrounds, vault_null.shared_subject).
+    shared: float = 0.0
     elsewhere: float | None = None  # best hit: Σ idf² of query words it lacks, a sibling holds
     loo: float | None = None  # best hit: deviations above the vault's leave-one-out null
     lift: float | None = None  # best hit: token coverage over the next memory's (token_coverage)
@@ -520,6 +523,12 @@ class Evidence:
                 + (
                     f" (its text is close to every question: {self.hub:.3f} taken off)"
                     if self.hub
+                    else ""
+                )
+                + (
+                    f" (the vault's notes share the question's subject: {self.shared:.3f} "
+                    "taken off their median)"
+                    if self.shared
                     else ""
                 )
             )

@@ -1313,8 +1313,13 @@ class SearchIndex:
             if explain:
                 parts = ranked.parts if first == ranked.best else None
                 evidence = explain_hit(ranked.values_of(first), score, parts)
+                script = int(self._catalog.meta.scripts[first])
                 hub = self._hub_of(first, cosine, how)
-                extra["evidence"] = dataclasses.replace(evidence, hub=hub) if hub else evidence
+                shared = float(how.background[3, script] - how.background[0, script])
+                if hub or shared > 1e-9:  # what was taken off its cosine, or its background
+                    shared = shared if shared > 1e-9 else 0.0
+                    evidence = dataclasses.replace(evidence, hub=hub, shared=shared)
+                extra["evidence"] = evidence
             hits.append(dataclasses.replace(hit, **extra))
         return hits
 

@@ -196,6 +196,23 @@ def test_what_a_vaults_notes_share_is_not_taken_for_unrelated_text() -> None:
     assert untouched == pytest.approx(scattered.backgrounds(query, np.zeros(3)), abs=0.02)
 
 
+def test_explain_says_what_the_vaults_shared_subject_took_off() -> None:
+    rng = np.random.default_rng(7)
+    anchors = _anchors_measure(rng)
+    direction = np.zeros(32)
+    direction[0] = 4.0
+    vectors = _unit(direction + rng.normal(size=(30, 32)))
+    index = _vault(30, vectors, word="kevin")  # every note holds "kevin": its subject
+    query = _unit((direction / 4 + 0.5 * rng.normal(size=32))[None, :])[0]
+    args = {"background": np.zeros(3), "hubs": anchors, "min_relevance": 0.0, "explain": True}
+    on = index.search("what did kevin study", query, **args)[0].evidence
+    off = index.search("what did anna study", query, **args)[0].evidence  # not its subject
+    assert on is not None and off is not None
+    assert on.shared > 0 and on.background == pytest.approx(off.background - on.shared)
+    assert "share the question's subject" in " ".join(on.lines())
+    assert off.shared == 0 and "share the question's subject" not in " ".join(off.lines())
+
+
 def test_a_question_is_on_the_vaults_subject_when_it_names_what_most_notes_hold() -> None:
     from pixelmem.core.index.query import parse_query
 
