@@ -38,8 +38,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pixelmem.core.index.relevance import SHORT_QUERY_WORDS
-from pixelmem.core.index.scripts import CJK_RUN, main_script
+from pixelmem.core.index.relevance import LONG_QUERY_TERMS, SHORT_QUERY_WORDS
+from pixelmem.core.index.scripts import CJK_RUN, CJK_SCRIPT, main_script
 from pixelmem.core.index.text_tokens import (
     STEM_MARK,
     STOPWORDS,
@@ -111,6 +111,19 @@ class ParsedQuery:
     @property
     def short(self) -> bool:
         return self.words <= SHORT_QUERY_WORDS and not self.question
+
+    @property
+    def statement(self) -> bool:
+        """A claim or a pasted sentence: no question (:func:`asks`), written in an alphabet
+        (Chinese statements are not read as such: measured, not fitted), and long —
+        :data:`~pixelmem.core.index.relevance.LONG_QUERY_TERMS` distinct terms or more, where
+        hybrid ranking gains its keyword evidence (relevance.keyword_gain). A shorter phrase
+        without a question word ("bread fermentation schedule") is a look-up, not a claim."""
+        return (
+            self.script != CJK_SCRIPT
+            and len(set(self.terms.all)) >= LONG_QUERY_TERMS
+            and not asks(self.text)
+        )
 
     def highlight(self, text: str) -> tuple[str, ...]:
         """The parts of the query that occur in ``text``, as strings a UI can highlight.

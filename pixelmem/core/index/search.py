@@ -52,7 +52,7 @@ from pixelmem.core.index.decision import (
 from pixelmem.core.index.hubs import HubMeasure
 from pixelmem.core.index.keyword_index import _POSITIVE, token_hashes
 from pixelmem.core.index.keyword_side import LocalKeywordSide
-from pixelmem.core.index.query import CoverageWord, ParsedQuery, asks, parse_query
+from pixelmem.core.index.query import CoverageWord, ParsedQuery, parse_query
 from pixelmem.core.index.relevance import (
     CALIBRATIONS,
     DEFAULT_MIN_RELEVANCE,
@@ -457,8 +457,8 @@ class SearchIndex:
             margins=explain,
             text=query,
             # Measured on English claims only: Chinese terms are character pairs, and a
-            # request for a name (关于…的笔记) is no claim.
-            statement=parsed.script != CJK_SCRIPT and not asks(query),
+            # request for a name (关于…的笔记) is no claim (ParsedQuery.statement).
+            statement=parsed.statement,
             tokens=tokens if vector_ok else None,
             explain_tokens=explain and explain_tokens,
         )
@@ -1077,6 +1077,7 @@ class SearchIndex:
         final = finish(rank, top, decision, models.behind)
         score = probability(final)
         values |= {"coverage": np.full(n, best.coverage), "margin": np.full(n, best.margin),
+                   "statement": np.full(n, float(best.statement)),
                    "unknown": np.full(n, best.unknown),
                    "elsewhere": np.full(n, best.elsewhere)}  # fmt: skip
         if best.standout is not None:
@@ -1132,7 +1133,7 @@ class SearchIndex:
         reads_margin = (
             cosine is not None
             and query.mode != "keyword"
-            and (query.margins or _reads_margin(models, cross, cjk))
+            and (query.margins or _reads_margin(models, cross, cjk, query.statement))
         )
         unlisted_own = float(calibrated[n:].max()) if len(calibrated) > n else -np.inf
         certain = unlisted <= listed[top] and (  # a tie at the top is as arbitrary as at the cut
@@ -1170,6 +1171,7 @@ class SearchIndex:
             names_keyword=None if names is None else float(names[0][top]),
             names_held=names is not None and bool(names[1][top]),
             named=bool(np.isin(position, query.named)), short_query=query.short, cjk=cjk,
+            statement=query.statement,
         )  # fmt: skip
         return best, certain
 
@@ -1403,7 +1405,7 @@ class _Query:
     # fit learns from must not depend on the models it replaces (fit_decision --fresh).
     margins: bool = False
     text: str = ""  # the query as typed (the token reader reads it)
-    statement: bool = False  # a claim or a pasted sentence, not a question (query.asks)
+    statement: bool = False  # a long claim or pasted sentence (ParsedQuery.statement)
     tokens: TokenVectors | None = None  # the embedder's token vectors (token_coverage)
     explain_tokens: bool = False  # read them for an explanation too, not only on the border
 
@@ -1524,21 +1526,25 @@ def _split_weaker(
     return above + below
 
 
-def _reads_margin(models: Calibration, cross: bool, cjk: bool) -> bool:
+def _reads_margin(models: Calibration, cross: bool, cjk: bool, statement: bool = False) -> bool:
     """Whether the decision on a best hit so placed reads its margin (decision.decide)."""
     part = getattr(models, ("across" if cross else "same") + ("_cjk" if cjk else ""))
+    if statement and not cross and not cjk and models.statement is not None:
+        part = models.statement
     return part.margin > 0 or (not cross and models.meaning.margin > 0)
 
 
 def _reads_siblings(models: Calibration) -> bool:
     """Whether a decision model reads a sibling's words (decision.Best.elsewhere)."""
-    parts = (models.meaning, models.same, models.same_cjk, models.across, models.across_cjk)
-    return any(part.elsewhere for part in parts)
+    parts = (models.meaning, models.same, models.same_cjk, models.across, models.across_cjk,
+             models.statement)  # fmt: skip
+    return any(part is not None and part.elsewhere for part in parts)
 
 
 def _reads_loo(models: Calibration) -> bool:
     """Whether a decision model reads the vault's leave-one-out null (decision.Best.loo)."""
-    return any(part.loo for part in (models.meaning, models.same, models.same_cjk))
+    parts = (models.meaning, models.same, models.same_cjk, models.statement)
+    return any(part is not None and part.loo for part in parts)
 
 
 def _monotone(calibration: Calibration | None) -> bool:
