@@ -154,7 +154,7 @@ def collect(name: str, model: str, fresh: bool = False) -> list[Row]:
     saved = CACHE / "decision" / f"{name}-{model}.pickle"
     if saved.is_file() and not fresh:
         with saved.open("rb") as handle:
-            return [Row(**row) for row in pickle.load(handle)]
+            return statements_read(name, [Row(**row) for row in pickle.load(handle)])
     from benchmarks.eval_calibration import folder_of, vaults_of
 
     rows = []
@@ -164,6 +164,22 @@ def collect(name: str, model: str, fresh: bool = False) -> list[Row]:
     with saved.open("wb") as handle:
         pickle.dump([dataclasses.asdict(row) for row in rows], handle)  # plain: any importer
     print(f"  collected {name}/{model}", file=sys.stderr)
+    return rows
+
+
+def statements_read(name: str, rows: list[Row]) -> list[Row]:
+    """``rows`` with each question's ``statement`` flag as this tree reads its text
+    (ParsedQuery.statement): the flag decides which model applies, not what was measured."""
+    from benchmarks.eval_calibration import folder_of, vaults_of
+    from pixelmem.core.index.evaluate import load_beir
+    from pixelmem.core.index.query import parse_query
+
+    texts = {}
+    for prefix, folder in vaults_of(folder_of(name)):
+        texts |= {prefix + qid: text for qid, text in load_beir(folder)[1].items()}
+    for row in rows:
+        if row.evidence and row.qid in texts:
+            row.evidence["statement"] = float(getattr(parse_query(texts[row.qid]), "statement", 0))
     return rows
 
 

@@ -52,7 +52,7 @@ from pixelmem.core.index.decision import (
 from pixelmem.core.index.hubs import HubMeasure
 from pixelmem.core.index.keyword_index import _POSITIVE, token_hashes
 from pixelmem.core.index.keyword_side import LocalKeywordSide
-from pixelmem.core.index.query import CoverageWord, ParsedQuery, parse_query
+from pixelmem.core.index.query import CoverageWord, ParsedQuery, asks, parse_query
 from pixelmem.core.index.relevance import (
     CALIBRATIONS,
     DEFAULT_MIN_RELEVANCE,
@@ -457,8 +457,9 @@ class SearchIndex:
             margins=explain,
             text=query,
             # Measured on English claims only: Chinese terms are character pairs, and a
-            # request for a name (关于…的笔记) is no claim (ParsedQuery.statement).
-            statement=parsed.statement,
+            # request for a name (关于…的笔记) is no claim.
+            statement=parsed.script != CJK_SCRIPT and not asks(query),
+            long_statement=parsed.statement,
             tokens=tokens if vector_ok else None,
             explain_tokens=explain and explain_tokens,
         )
@@ -1133,7 +1134,7 @@ class SearchIndex:
         reads_margin = (
             cosine is not None
             and query.mode != "keyword"
-            and (query.margins or _reads_margin(models, cross, cjk, query.statement))
+            and (query.margins or _reads_margin(models, cross, cjk, query.long_statement))
         )
         unlisted_own = float(calibrated[n:].max()) if len(calibrated) > n else -np.inf
         certain = unlisted <= listed[top] and (  # a tie at the top is as arbitrary as at the cut
@@ -1171,7 +1172,7 @@ class SearchIndex:
             names_keyword=None if names is None else float(names[0][top]),
             names_held=names is not None and bool(names[1][top]),
             named=bool(np.isin(position, query.named)), short_query=query.short, cjk=cjk,
-            statement=query.statement,
+            statement=query.long_statement,
         )  # fmt: skip
         return best, certain
 
@@ -1405,7 +1406,8 @@ class _Query:
     # fit learns from must not depend on the models it replaces (fit_decision --fresh).
     margins: bool = False
     text: str = ""  # the query as typed (the token reader reads it)
-    statement: bool = False  # a long claim or pasted sentence (ParsedQuery.statement)
+    statement: bool = False  # a claim or a pasted sentence, not a question (query.asks)
+    long_statement: bool = False  # one long enough to be decided as one (ParsedQuery.statement)
     tokens: TokenVectors | None = None  # the embedder's token vectors (token_coverage)
     explain_tokens: bool = False  # read them for an explanation too, not only on the border
 
