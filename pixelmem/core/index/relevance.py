@@ -270,6 +270,7 @@ CALIBRATIONS: dict[str, Calibration] = {
         ),
         across_short=Decision(-0.464, rank=1.085, margin=0.58, standout=1.436),
         across_cjk_short=Decision(0.338, rank=3.481),
+        statement=Decision(-0.75, rank=1.0, coverage=2.0, margin=0.5),
     ),
     "default": Calibration(
         hybrid=Logistic(intercept=-2.35, semantic=5.86, keyword=1.674, short_keyword=0.422),
