@@ -144,10 +144,15 @@ class Engine:
 
     @property
     def chunker(self) -> ChunkerSettings:
-        from pixelmem.core.index.chunking import ChunkerSettings
+        """The chunking in use: the user's size, or (size 0, the default) one sized for the
+        embedding model's window; without a model, the size a 256-token model gets."""
+        from pixelmem.core.index.chunking import ChunkerSettings, sized_for_window
+        from pixelmem.core.providers.embeddings.base import window_tokens
 
         chunk = self.settings.chunk
-        return ChunkerSettings(size=chunk.size, overlap=chunk.overlap)
+        if chunk.size:
+            return ChunkerSettings(size=chunk.size, overlap=chunk.overlap)
+        return sized_for_window(window_tokens(self.embedder))
 
     @property
     def embedder(self) -> Embedder | None:
