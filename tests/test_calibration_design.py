@@ -393,3 +393,38 @@ def test_a_decision_that_reads_a_siblings_words_gets_them_unexplained() -> None:
     read = index.search(question, query, min_relevance=0.0, calibration=reading)
     assert plain[0].title == read[0].title == "New York"
     assert read[0].score < plain[0].score  # the sibling's words were read without --explain
+
+
+@pytest.mark.parametrize("family", list(rel.CALIBRATIONS))
+def test_a_held_name_does_not_speak_for_a_question_about_what_the_vault_lacks(
+    family: str,
+) -> None:
+    # "What is chloroplast DNA abbreviated as?" over a note that says DNA and none that says
+    # chloroplast: the names rule would score it as the bare "DNA" does.
+    calibration = rel.CALIBRATIONS[family]
+    held = dict(rank=-3.0, semantic=0.1, keyword=0.3, names_keyword=1.2, names_held=True)
+    asked_for_names = decide(calibration, Best(**held, unknown=0.1, notes=700), "hybrid")
+    asked_beyond = decide(calibration, Best(**held, unknown=0.73, notes=700), "hybrid")
+    assert "names" in asked_for_names[1] and "names" not in asked_beyond[1]
+    assert asked_beyond[0] < asked_for_names[0]
+    # In a small vault a common word is missing by chance ("When did Priya eat?").
+    small = decide(calibration, Best(**held, unknown=0.73, notes=40), "hybrid")
+    assert "names" in small[1]
+    # A question in another script than the notes: its own words are unknown to them by nature.
+    across = decide(calibration, Best(**held, unknown=0.9, notes=700, cross=True), "hybrid")
+    assert "names" in across[1]
+
+
+def test_explain_says_when_a_held_name_is_not_read() -> None:
+    texts = [("Chopin's death", "His physician ordered DNA tests of the heart")]
+    texts += [(f"Note {i}", f"a note about the weather on day {i}") for i in range(400)]
+    vectors = np.random.default_rng(0).normal(size=(len(texts), 8))
+    vectors[0] = 1.0  # the question's own direction: the note it finds first
+    index = _vault(texts, _unit(vectors))
+    vector = _unit(np.ones((1, 8)))[0]
+    hits = index.search("What is chloroplast DNA abbreviated as?", vector, k=2,
+                        min_relevance=0.0, explain=True)  # fmt: skip
+    chopin = next(h for h in hits if h.title == "Chopin's death")
+    assert chopin.evidence is not None and chopin.evidence.names_held
+    assert "names" not in chopin.evidence.parts
+    assert any("not read" in line for line in chopin.evidence.lines())

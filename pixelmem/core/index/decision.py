@@ -45,7 +45,11 @@ nothing to say does not count against the other):
   English vault), where the calibration has one: a topic's several notes stand close together;
 * ``words``: a short query (a name, a code) whose every word it holds: the keyword model;
 * ``names``: a longer question's names (:attr:`~pixelmem.core.index.query.ParsedQuery.names`),
-  all held by it: what the bare names give it;
+  all held by it: what the bare names give it — unless, in a vault big enough to hold the
+  common words (:data:`NAMES_UNKNOWN_VAULT` notes), the words no note holds weigh at least
+  :data:`NAMES_UNKNOWN_MAX` of the question (in its own script): "What is chloroplast DNA
+  abbreviated as?" asks about chloroplasts, which the vault lacks, not about every note that
+  says DNA;
 * the query is its name: at least :data:`~pixelmem.core.index.relevance.NAME_RELEVANCE`.
 
 **Token coverage on the border** (:class:`TokenCheck`): a decision that lands near the floor
@@ -76,6 +80,13 @@ import numpy as np
 MARGIN_CAP = 3.0  # logits: a lead this large says all a lead can
 STANDOUT_CAP = 6.0  # spreads: as far above its vault as standing out can say
 NAME_LOGIT = math.log(0.9 / 0.1)  # relevance.NAME_RELEVANCE as a logit
+# A question whose words no note holds weigh this share of it (idf²) or more is not asking for
+# its names: the rest of it is what the vault lacks. Across scripts a question's own words are
+# unknown to the notes by nature, so it does not apply there.
+NAMES_UNKNOWN_MAX = 0.5
+# ... read only in a vault this big: in a small one a common word ("When did Priya eat?") is
+# missing by chance, and its absence says nothing about what the question asks.
+NAMES_UNKNOWN_VAULT = 300
 
 
 @dataclass(frozen=True)
@@ -174,6 +185,7 @@ class Best:
     cjk: bool = False  # the query is written in a CJK script
     lift: float | None = None  # token coverage over the next memory's (TokenCheck; None: unread)
     next_coverage: float = 1.0  # the next memory's own token coverage of the question
+    notes: int = 0  # memories in the vault
 
 
 @dataclass(frozen=True)
@@ -253,7 +265,8 @@ def decide(models: Models, best: Best, mode: str) -> tuple[float, dict[str, floa
             parts["meaning"] = models.meaning.logit(best)
     if best.held and best.keyword is not None and mode != "semantic":
         parts["words"] = float(models.keyword.logit(0.0, best.keyword))
-    if best.names_held and best.names_keyword is not None and best.semantic is not None:
+    if names_speak(best):
+        assert best.names_keyword is not None and best.semantic is not None
         bare = models.hybrid.logit(best.semantic, best.names_keyword, float(best.cross), 1.0)
         words = models.keyword.logit(0.0, best.names_keyword)
         parts["names"] = float(max(np.max(bare), np.max(words)))
@@ -267,6 +280,20 @@ def decide(models: Models, best: Best, mode: str) -> tuple[float, dict[str, floa
         parts["named"] = max(logit, NAME_LOGIT)
         logit = parts["named"]
     return logit, parts
+
+
+def names_speak(best: Best) -> bool:
+    """Whether the question's names decide for it as bare names would (``names``)."""
+    if not best.names_held or best.names_keyword is None or best.semantic is None:
+        return False
+    return not names_outweighed(best)
+
+
+def names_outweighed(best: Best) -> bool:
+    """Whether the words no note holds outweigh a question's held names (see ``names``)."""
+    if best.cross or best.notes < NAMES_UNKNOWN_VAULT:
+        return False
+    return best.unknown >= NAMES_UNKNOWN_MAX
 
 
 def finish(rank: np.ndarray, top: int, decision: float, behind: float) -> np.ndarray:

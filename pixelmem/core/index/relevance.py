@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from pixelmem.core.index.decision import NO_TOKEN_CHECK, Decision, TokenCheck
+from pixelmem.core.index.decision import NAMES_UNKNOWN_MAX, NO_TOKEN_CHECK, Decision, TokenCheck
 from pixelmem.core.index.scripts import CJK_SCRIPT, OTHER_SCRIPT, cjk_share, main_script
 from pixelmem.core.settings import SearchSettings
 
@@ -563,6 +563,9 @@ class Evidence:
             )
         if self.names_keyword is not None:
             held = "all held" if self.names_held else "not all held"
+            outweighed = (self.unknown or 0.0) >= NAMES_UNKNOWN_MAX and "names" not in self.parts
+            if self.names_held and outweighed:
+                held += "; not read: the words no note holds weigh more"
             facts.append(f"names {self.names_keyword:.2f} ({held})")
         if facts:
             out.append("best hit: " + ", ".join(facts))

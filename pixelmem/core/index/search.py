@@ -1141,11 +1141,13 @@ class SearchIndex:
             or own[top] - unlisted_own >= MARGIN_CAP
         )
         semantic = standout_value = loo = None
+        notes = 0
         if cosine is not None and query.vector is not None:
             null = None if cross or not query.null else self.loo_null(script)
             if null is not None:
                 loo = min(STANDOUT_CAP, (float(cosine[top]) - null[0]) / null[1])
             counts = self.vault_counts()
+            notes = int(counts[0])
             standout_value = standout(
                 float(cosine[top]), float(query.background[3, script]),
                 float(query.background[2, script]), int(counts[script]),
@@ -1170,6 +1172,7 @@ class SearchIndex:
             names_keyword=None if names is None else float(names[0][top]),
             names_held=names is not None and bool(names[1][top]),
             named=bool(np.isin(position, query.named)), short_query=query.short, cjk=cjk,
+            notes=notes,
         )  # fmt: skip
         return best, certain
 
