@@ -47,10 +47,6 @@ class CachedEmbedder:
         reader = getattr(self._inner, "token_vectors", None)
         if reader is not None:
             self.token_vectors = reader
-        # The model's window, which sizes the default chunks (embeddings.base.window_tokens).
-        window = getattr(self._inner, "window_tokens", None)
-        if window is not None:
-            self.window_tokens = window
 
     @property
     def model_id(self) -> str:

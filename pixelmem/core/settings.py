@@ -31,11 +31,6 @@ from pixelmem.core.search_mode import DEFAULT_MODE, SearchMode
 log = logging.getLogger(__name__)
 
 SETTINGS_FILENAME = "settings.json"
-# Written into the file: 2 since the chunk size follows the model unless set. A file without it
-# holds the old default chunking (800/100) because every field was saved: read as "auto".
-FORMAT = 2
-_OLD_DEFAULT_CHUNK = {"size": 800, "overlap": 100}
-MIN_CHUNK_SIZE = 100
 LOCK_TIMEOUT = 10.0  # seconds; a save waits this long for another process's save
 _URL_KINDS = ("url", "dsn")  # shown with their password masked
 # "auto": a built-in model chosen per vault from its languages (pixelmem.core.index.model_choice).
@@ -151,10 +146,7 @@ class SearchSettings(_Section):
 
 @dataclass(repr=False)
 class ChunkSettings(_Section):
-    # 0: sized for the embedding model's window (chunking.sized_for_window: 800 for MiniLM and
-    # remote models, 1,600 for multilingual-e5), the overlap an eighth of it; otherwise this
-    # size (at least MIN_CHUNK_SIZE) and ``overlap``.
-    size: int = _setting(0, low=0, high=20_000)
+    size: int = _setting(800, low=100, high=20_000)
     overlap: int = _setting(100, low=0, high=10_000)
 
 
@@ -224,8 +216,7 @@ class Settings(_Section):
         return update_settings(changed_keys(since, self), path)
 
     def _write(self, path: Path) -> None:
-        data = {"format": FORMAT, **dataclasses.asdict(self)}
-        text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        text = json.dumps(dataclasses.asdict(self), indent=2, ensure_ascii=False) + "\n"
         try:
             _write_private(path, text.encode("utf-8"))
         except OSError as exc:  # a read-only folder, a file where the folder should be, …
@@ -237,8 +228,6 @@ class Settings(_Section):
     def from_dict(cls, data: dict[str, Any]) -> Settings:
         """Settings from parsed JSON: unknown keys ignored, invalid values reset with a warning."""
         settings = cls()
-        if data.get("format") is None and data.get("chunk") == _OLD_DEFAULT_CHUNK:
-            data = {**data, "chunk": {}}  # the old default, saved with everything else
         for key in cls.valid_keys():
             section, name = _split(key)
             source = data.get(section) if section else data
@@ -248,7 +237,7 @@ class Settings(_Section):
                 settings._assign(key, _from_json(_field_of(key), source[name]))
             except SettingsError as exc:
                 log.warning("ignoring the saved setting %s: %s", key, exc)
-        if _chunk_problem(settings.chunk.size, settings.chunk.overlap):
+        if settings.chunk.overlap >= settings.chunk.size:
             log.warning("ignoring the saved chunk settings: overlap must be smaller than size")
             settings.chunk = ChunkSettings()
         return settings
@@ -304,9 +293,10 @@ class Settings(_Section):
         if section == "chunk":
             size = value if name == "size" else self.chunk.size
             overlap = value if name == "overlap" else self.chunk.overlap
-            problem = _chunk_problem(size, overlap)
-            if problem:
-                raise SettingsError(problem)
+            if overlap >= size:
+                raise SettingsError(
+                    f"chunk.overlap ({overlap}) must be smaller than chunk.size ({size})"
+                )
         setattr(getattr(self, section) if section else self, name, value)
 
 
@@ -333,25 +323,14 @@ def update_settings(changes: Mapping[str, Any], path: Path | None = None) -> Set
                 size, overlap = (checked, overlap) if name == "size" else (size, checked)
             else:
                 merged._assign(key, checked)
-        problem = _chunk_problem(size, overlap)
-        if problem:
-            raise SettingsError(problem)
+        if overlap >= size:
+            raise SettingsError(
+                f"chunk.overlap ({overlap}) must be smaller than chunk.size ({size})"
+            )
         merged.chunk = ChunkSettings(size=size, overlap=overlap)
         if changes:
             merged._write(path)
     return merged
-
-
-def _chunk_problem(size: int, overlap: int) -> str:
-    """Why a chunk size and overlap cannot be used together ("" when they can). Size 0 is the
-    model's own size, whose overlap is its own too: any overlap is then kept for later."""
-    if size == 0:
-        return ""
-    if size < MIN_CHUNK_SIZE:
-        return f"chunk.size must be 0 (sized for the model) or at least {MIN_CHUNK_SIZE}: {size}"
-    if overlap >= size:
-        return f"chunk.overlap ({overlap}) must be smaller than chunk.size ({size})"
-    return ""
 
 
 def _file_lock(path: Path) -> contextlib.AbstractContextManager[None]:

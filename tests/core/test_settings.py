@@ -43,7 +43,7 @@ def test_defaults() -> None:
     assert settings.rerank == RerankSettings("", "", "", 5, 20, 10.0)
     assert settings.chat == ChatSettings("", "", "", "", 6000)
     assert settings.search == SearchSettings("hybrid", 5, 0.5)
-    assert settings.chunk == ChunkSettings(0, 100)  # 0: sized for the model
+    assert settings.chunk == ChunkSettings(800, 100)
     assert (settings.vault, settings.language, settings.mcp_writes) == ("", "", "review")
 
 
@@ -261,40 +261,10 @@ def test_bad_values_say_what_is_allowed(key: str, value: object, explanation: st
 
 def test_chunk_overlap_must_stay_below_size() -> None:
     settings = Settings()
-    settings.set_key("chunk.size", "800")
     with pytest.raises(SettingsError, match=r"chunk.overlap \(800\) must be smaller"):
         settings.set_key("chunk.overlap", "800")
     with pytest.raises(SettingsError, match=r"chunk.overlap \(100\) must be smaller"):
         settings.set_key("chunk.size", "100")
-
-
-def test_chunk_size_is_zero_for_the_model_or_at_least_the_minimum() -> None:
-    settings = Settings()
-    settings.set_key("chunk.overlap", "900")  # kept: the model's size brings its own overlap
-    with pytest.raises(SettingsError, match=r"chunk.size must be 0 .* or at least 100: 50"):
-        settings.set_key("chunk.size", "50")
-    settings.set_key("chunk.overlap", "100")
-    settings.set_key("chunk.size", "1200")
-    settings.set_key("chunk.size", "0")
-    assert settings.chunk == ChunkSettings(0, 100)
-
-
-def test_a_file_saved_before_chunks_followed_the_model_reads_its_old_default_as_the_models() -> None:
-    """Older versions saved every field, so 800/100 in a file without a format is their
-    default, not a choice; any other size there was chosen, and is kept."""
-    settings_path().parent.mkdir(parents=True)
-    settings_path().write_text(json.dumps({"chunk": {"size": 800, "overlap": 100}}))
-    assert Settings.load().chunk == ChunkSettings(0, 100)
-    settings_path().write_text(json.dumps({"chunk": {"size": 1000, "overlap": 100}}))
-    assert Settings.load().chunk == ChunkSettings(1000, 100)
-
-
-def test_an_explicit_800_saved_now_is_kept() -> None:
-    update_settings({"chunk.size": 800, "chunk.overlap": 100})
-    assert json.loads(settings_path().read_text())["format"] == 2
-    assert Settings.load().chunk == ChunkSettings(800, 100)
-    update_settings({"chunk.size": 0})
-    assert Settings.load().chunk == ChunkSettings(0, 100)
 
 
 def test_a_bad_key_value_is_refused_without_repeating_it() -> None:

@@ -1,10 +1,7 @@
 """Split a memory's text into overlapping chunks that fit the embedding model's window.
 
 Size is measured in *weight*: one per character, three per CJK character, because the BERT
-tokenizer makes a token of every CJK character. Unless the user sets a size, it follows the
-model's window (:func:`sized_for_window`): 800 for a model that reads 256 tokens (MiniLM, and
-what a remote model is assumed to read), 1,600 for one that reads 512 (multilingual-e5, trained
-on whole passages: an abstract cut in two ranked worse on every development set). A text that
+tokenizer makes a token of every CJK character and the model sees only 256 tokens. A text that
 fits is one chunk. Otherwise Markdown headings start sections, and a section too big for one
 chunk is cut at the best separator in the window: paragraph, line, CJK sentence end, sentence
 end, space, character. Consecutive chunks of a section share about ``overlap`` weight of text.
@@ -63,20 +60,6 @@ class ChunkerSettings:
 
     def as_dict(self) -> dict[str, int]:
         return {"size": self.size, "overlap": self.overlap}
-
-
-# Chunking for a model that reads 256 tokens; a model that reads more gets it scaled, up to the
-# 512 tokens measured (benchmarks/eval_ranking.py, README "Chunking"): about 3 weight a token, with
-# room left for the title every chunk is embedded with.
-BASE_WINDOW_TOKENS = 256
-MAX_SCALE = 2
-
-
-def sized_for_window(window_tokens: int) -> ChunkerSettings:
-    """The default chunking for a model that reads ``window_tokens`` tokens of a text."""
-    scale = min(max(window_tokens / BASE_WINDOW_TOKENS, 1.0), MAX_SCALE)
-    base = ChunkerSettings()
-    return ChunkerSettings(size=round(base.size * scale), overlap=round(base.overlap * scale))
 
 
 @dataclass(frozen=True, slots=True)

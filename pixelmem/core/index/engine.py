@@ -144,15 +144,10 @@ class Engine:
 
     @property
     def chunker(self) -> ChunkerSettings:
-        """The chunking in use: the user's size, or (size 0, the default) one sized for the
-        embedding model's window; without a model, the size a 256-token model gets."""
-        from pixelmem.core.index.chunking import ChunkerSettings, sized_for_window
-        from pixelmem.core.providers.embeddings.base import window_tokens
+        from pixelmem.core.index.chunking import ChunkerSettings
 
         chunk = self.settings.chunk
-        if chunk.size:
-            return ChunkerSettings(size=chunk.size, overlap=chunk.overlap)
-        return sized_for_window(window_tokens(self.embedder))
+        return ChunkerSettings(size=chunk.size, overlap=chunk.overlap)
 
     @property
     def embedder(self) -> Embedder | None:

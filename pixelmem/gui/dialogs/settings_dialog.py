@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 from pixelmem.core.errors import SettingsError
 from pixelmem.core.providers.embeddings.factory import create_embedder, test_connection
 from pixelmem.core.search_mode import SearchMode
-from pixelmem.core.settings import MIN_CHUNK_SIZE, ChunkSettings, EmbeddingSettings, Settings
+from pixelmem.core.settings import ChunkSettings, EmbeddingSettings, Settings
 from pixelmem.gui.dialogs.settings_chat import ChatSettingsPage
 from pixelmem.gui.session import describe_error
 from pixelmem.gui.workers import run_in_pool
@@ -118,11 +118,9 @@ class SettingsDialog(QDialog):
         self.top_k_spin = QSpinBox(minimum=1, maximum=100, value=s.search.top_k)
         self.threshold_spin = QDoubleSpinBox(minimum=0.0, maximum=1.0, singleStep=0.05, decimals=2)
         self.threshold_spin.setValue(s.search.min_relevance)
-        # 0 is the size sized for the embedding model (settings.ChunkSettings).
         self.chunk_size_spin = QSpinBox(
-            minimum=0, maximum=20_000, singleStep=50, value=s.chunk.size
+            minimum=100, maximum=20_000, singleStep=50, value=s.chunk.size
         )
-        self.chunk_size_spin.setSpecialValueText(self.tr("Sized for the model"))
         self.chunk_overlap_spin = QSpinBox(
             minimum=0, maximum=10_000, singleStep=10, value=s.chunk.overlap
         )
@@ -258,13 +256,7 @@ class SettingsDialog(QDialog):
         for key, text in texts.items():
             new.set_key(key, text)
         size, overlap = self.chunk_size_spin.value(), self.chunk_overlap_spin.value()
-        if 0 < size < MIN_CHUNK_SIZE:
-            raise SettingsError(
-                self.tr(
-                    "the chunk size must be at least {low}, or 0 to size it for the model"
-                ).format(low=MIN_CHUNK_SIZE)
-            )
-        if size and overlap >= size:
+        if overlap >= size:
             raise SettingsError(
                 self.tr(
                     "the chunk overlap ({overlap}) must be smaller than the chunk size ({size})"

@@ -1811,14 +1811,6 @@ Enter opens the selected result.</source>
         <translation>修改分块设置会重新索引整个知识库。</translation>
     </message>
     <message>
-        <source>Sized for the model</source>
-        <translation>按模型自动设定</translation>
-    </message>
-    <message>
-        <source>the chunk size must be at least {low}, or 0 to size it for the model</source>
-        <translation>分块大小至少为 {low}，或设为 0 按模型自动设定</translation>
-    </message>
-    <message>
         <location filename="../dialogs/settings_dialog.py" line="138"/>
         <source>Built-in, chosen for this vault (recommended)</source>
         <translation>内置，为此知识库自动选择（推荐）</translation>

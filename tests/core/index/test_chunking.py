@@ -8,13 +8,7 @@ import re
 
 import pytest
 
-from pixelmem.core.index.chunking import (
-    Chunk,
-    ChunkerSettings,
-    chunk_text,
-    sized_for_window,
-    text_weight,
-)
+from pixelmem.core.index.chunking import Chunk, ChunkerSettings, chunk_text, text_weight
 
 WORDS = ("alpha", "beta", "gamma", "delta", "memory", "vault", "search", "index", "note", "idea")
 ZH_SENTENCE = "我今天在公园里散步，天气非常好。"  # 16 characters, weight 48
@@ -197,19 +191,3 @@ def test_invariants_on_random_texts(seed: int) -> None:
     assert_valid(text, chunks, settings)
     assert chunks == chunk_text("r", text, settings), "deterministic"
     assert all(c.memory_id == "r" for c in chunks)
-
-
-@pytest.mark.parametrize(
-    ("tokens", "size", "overlap"),
-    [(128, 800, 100), (256, 800, 100), (384, 1200, 150), (512, 1600, 200), (8192, 1600, 200)],
-)
-def test_default_chunks_follow_the_models_window_up_to_what_was_measured(
-    tokens: int, size: int, overlap: int
-) -> None:
-    assert sized_for_window(tokens) == ChunkerSettings(size, overlap)
-
-
-def test_an_abstract_is_one_chunk_for_e5_and_cut_for_minilm() -> None:
-    abstract = sentences(40)[:1500]
-    assert len(chunk_text("m", abstract, sized_for_window(512))) == 1
-    assert len(chunk_text("m", abstract, sized_for_window(256))) >= 2

@@ -9,7 +9,6 @@ import pytest
 from fakes import HashEmbedder
 
 from pixelmem.core.errors import ProviderUnavailable
-from pixelmem.core.index.chunking import ChunkerSettings
 from pixelmem.core.index.engine import Engine
 from pixelmem.core.index.indexer import IndexCancelled
 from pixelmem.core.settings import Settings
@@ -380,21 +379,3 @@ def test_the_english_model_reads_token_coverage(vault: Path) -> None:
     assert hit.evidence is not None and hit.evidence.lift is not None
     assert hit.evidence.lift > 0  # MiniLM's tokens: its note covers the question best
     assert CALIBRATIONS["all-minilm-l6"].tokens.weight > 0  # and its border reads them
-
-
-class WideEmbedder(HashEmbedder):
-    window_tokens = 512  # multilingual-e5's
-
-
-def test_the_default_chunking_follows_the_models_window_and_a_set_size_wins(
-    vault: Path,
-) -> None:
-    store = MemoryStore(vault)
-    store.create("Abstract", " ".join(f"Sentence {i} of a long abstract." for i in range(45)))
-    wide = WideEmbedder()
-    assert _engine(vault, wide).chunker == ChunkerSettings(1600, 200)
-    assert _engine(vault, wide).open().chunks == 1
-    assert _engine(vault, HashEmbedder()).chunker == ChunkerSettings(800, 100)  # says nothing
-    assert _engine(vault, HashEmbedder()).open().chunks == 2
-    chosen = _engine(vault, wide, **{"chunk.size": 400, "chunk.overlap": 40})
-    assert chosen.chunker == ChunkerSettings(400, 40)

@@ -16,8 +16,7 @@ class Embedder(Protocol):
 
     ``model_id`` identifies the vector space (provider + model); vectors of two model ids are
     never mixed in one index or cache. An embedder may set ``multilingual = False`` (read with
-    :func:`is_multilingual`) when it only understands English, and ``window_tokens`` (read with
-    :func:`window_tokens`) to how many tokens of a text it reads.
+    :func:`is_multilingual`) when it only understands English.
     """
 
     @property
@@ -71,13 +70,3 @@ def embed_queries(embedder: Embedder, texts: Sequence[str]) -> np.ndarray:
 def is_multilingual(embedder: object) -> bool:
     """Whether the model reads non-English text; remote models are assumed to."""
     return bool(getattr(embedder, "multilingual", True))
-
-
-# What a model that does not say reads of a text: MiniLM's window, and a safe guess for a remote
-# model (chunks sized for it fit every common embedding model).
-DEFAULT_WINDOW_TOKENS = 256
-
-
-def window_tokens(embedder: object | None) -> int:
-    """How many tokens of a text the model reads (the rest is cut off); chunks are sized for it."""
-    return int(getattr(embedder, "window_tokens", DEFAULT_WINDOW_TOKENS))

@@ -386,7 +386,6 @@ class E5OnnxEmbedder:
     """multilingual-e5-small, int8, onnxruntime; 384 dimensions; loads lazily, thread-safe."""
 
     multilingual = True
-    window_tokens = MAX_TOKENS
 
     def __init__(
         self,

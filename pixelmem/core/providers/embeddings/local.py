@@ -73,7 +73,6 @@ class LocalEmbedder:
 
     # English-only: hybrid search leans on keywords for CJK queries (see Engine.search).
     multilingual = False
-    window_tokens = MAX_TOKENS
 
     def __init__(
         self,
