@@ -15,6 +15,10 @@ order given). Printed per set and class:
 * questions nothing answers: shown nothing (the share that must stay high);
 * nDCG@10 over the answerable ones.
 
+The statement sets (``claims_split``, ``sentences_en``, ``sentences_zh``: PIXELMEM_STATEMENT_SETS)
+are measured by default where that folder is set: answered (``a-``) and nothing-answers (``u-``)
+statements over a pair of vaults.
+
 Classes come from the question ids (``para-``, ``x-``, ``none-``…; ``a-``/``u-``/``imp-``;
 ``nat-``/``form-a``/``form-u``), one class per set otherwise. Vectors come from the on-disk
 cache of ``benchmarks/_embed_cache.py``: a re-run costs no model time. Development sets only
@@ -55,9 +59,23 @@ CROSS_ONLY = {"xquad_zh2en", "xquad_en2zh", "kw_zh2en", "kw_en2zh"}
 # writes ``locomo/`` and ``leftout/`` there; MemoryBank's (``make_chat_sets.py``'s own
 # ``locomo/``) goes in as ``memorybank/``.
 CHAT_SETS = {"realtalk": "locomo", "realtalk_leftout": "leftout", "memorybank": "memorybank"}
+# Statement sets (a pasted claim or sentence; benchmarks/make_statement_sets.py), kept outside
+# the repository under the folder PIXELMEM_STATEMENT_SETS names: each a pair of vaults that
+# split one source's articles, a statement answered in one and by nothing in the other.
+STATEMENT_SETS = ("claims_split", "sentences_en", "sentences_zh")
+
+
+def default_sets() -> list[str]:
+    """:data:`SETS`, and the statement sets where PIXELMEM_STATEMENT_SETS says they are."""
+    return SETS + (list(STATEMENT_SETS) if os.environ.get("PIXELMEM_STATEMENT_SETS") else [])
 
 
 def folder_of(name: str) -> Path:
+    if name in STATEMENT_SETS:
+        statements = os.environ.get("PIXELMEM_STATEMENT_SETS")
+        if not statements:
+            raise SystemExit(f"{name}: set PIXELMEM_STATEMENT_SETS to make_statement_sets.py's OUT")
+        return Path(statements) / name
     if name in CHAT_SETS:
         chat = os.environ.get("PIXELMEM_CHAT_SETS")
         if not chat:
@@ -253,7 +271,7 @@ def main() -> None:
         help="git revisions to compare with (none: this tree alone)",
     )
     parser.add_argument("--models", default="local-multilingual")
-    parser.add_argument("--sets", nargs="*", default=SETS)
+    parser.add_argument("--sets", nargs="*", default=default_sets())
     parser.add_argument("--floor", type=float, default=0.5)
     parser.add_argument("--child", type=Path, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--tag", default="before", help=argparse.SUPPRESS)

@@ -183,6 +183,7 @@ class Best:
     named: bool = False  # the query is its name
     short_query: bool = False  # the query is a few words (relevance.SHORT_QUERY_WORDS)
     cjk: bool = False  # the query is written in a CJK script
+    statement: bool = False  # the query is a long claim or pasted sentence (ParsedQuery.statement)
     lift: float | None = None  # token coverage over the next memory's (TokenCheck; None: unread)
     next_coverage: float = 1.0  # the next memory's own token coverage of the question
     notes: int = 0  # memories in the vault
@@ -222,7 +223,7 @@ class TokenCheck:
 
 
 NO_TOKEN_CHECK = TokenCheck(0.0, 0.0)
-OWN_SCRIPT_PARTS = ("same", "same_cjk", "meaning")  # the models a token check may move
+OWN_SCRIPT_PARTS = ("same", "same_cjk", "statement", "meaning")  # the models a token check may move
 
 
 def token_check(models: object, best: Best) -> TokenCheck:
@@ -260,6 +261,8 @@ def decide(models: Models, best: Best, mode: str) -> tuple[float, dict[str, floa
         name = ("across" if best.cross else "same") + ("_cjk" if best.cjk else "")
         if best.cross and best.short_query and getattr(models, f"{name}_short", None):
             name = f"{name}_short"
+        elif name == "same" and best.statement and getattr(models, "statement", None):
+            name = "statement"
         parts[name] = getattr(models, name).logit(best)
         if not best.cross:
             parts["meaning"] = models.meaning.logit(best)

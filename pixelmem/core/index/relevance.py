@@ -173,6 +173,14 @@ class Calibration:
     # held where no set shows more of its look-ups nothing answers than its target allows.
     across_short: Decision | None = None
     across_cjk_short: Decision | None = None
+    # A long statement in an alphabet (a claim, a pasted sentence: ParsedQuery.statement) whose
+    # best hit is in its script: a query form of its own. It shares many words with a note on
+    # its subject whether that note answers it or not, and its rank logit is the gained one
+    # (keyword_gain). None: the question model (``same``) decides it. Fitted by
+    # benchmarks/fit_decision.py --add on the statement sets (make_statement_sets.py: claims
+    # and pasted sentences over pairs of vaults, half of them answered by nothing) with every
+    # question set, its intercept held inside the targets (within_targets).
+    statement: Decision | None = None
     # Whether the model reads a text's meaning in another script than the query's (a
     # multilingual model). An English-only model's cosine of an English question with a
     # Chinese note is noise: that note is then ranked by its shared words alone, never by a
@@ -262,6 +270,7 @@ CALIBRATIONS: dict[str, Calibration] = {
         ),
         across_short=Decision(-0.464, rank=1.085, margin=0.58, standout=1.436),
         across_cjk_short=Decision(0.338, rank=3.481),
+        statement=Decision(-0.75, rank=1.0, coverage=2.0, margin=0.5),
     ),
     "default": Calibration(
         hybrid=Logistic(intercept=-2.35, semantic=5.86, keyword=1.674, short_keyword=0.422),
@@ -511,6 +520,11 @@ class Evidence:
     loo: float | None = None  # best hit: deviations above the vault's leave-one-out null
     lift: float | None = None  # best hit: token coverage over the next memory's (token_coverage)
     next_coverage: float | None = None  # best hit: the next memory's own token coverage
+    statement: bool = False  # best hit: the query read as a claim or pasted sentence
+
+    def decided_by(self) -> str | None:
+        """The decision model that gave the best hit its score (the largest part), or None."""
+        return max(self.parts, key=lambda name: self.parts[name]) if self.parts else None
 
     def lines(self) -> list[str]:
         """The evidence in a few lines of words, for a person."""
@@ -570,8 +584,33 @@ class Evidence:
         if facts:
             out.append("best hit: " + ", ".join(facts))
         parts = ", ".join(f"{name} {p:.2f}" for name, p in self.parts.items())
-        out.append(f"decision: {parts} → relevance {self.relevance:.2f}")
+        decided = self.decided_by()
+        how = f" (decided as {DECIDED_AS.get(decided, decided)})" if decided else ""
+        out.append(f"decision: {parts} → relevance {self.relevance:.2f}{how}")
+        if self.statement:
+            out.append(
+                "the query reads as a statement (a claim or a pasted sentence, no question): "
+                "the score says whether a note holds what it states"
+            )
         return out
+
+
+# What each decision model of decision.decide is, in words (Evidence.lines).
+DECIDED_AS = {
+    "same": "a question in the note's script",
+    "same_cjk": "a Chinese question in the note's script",
+    "statement": "a statement: a claim or a pasted sentence",
+    "meaning": "its meaning alone",
+    "across": "a question in another script",
+    "across_cjk": "a Chinese question over a note in another script",
+    "across_short": "a look-up in another script",
+    "across_cjk_short": "a Chinese look-up in another script",
+    "words": "a short query's words, all held",
+    "names": "the question's names",
+    "tokens": "token coverage on the border",
+    "named": "the query is its name",
+    "rank": "the rank alone",
+}
 
 
 def explain(
@@ -598,7 +637,7 @@ def explain(
         margin=own("margin"), standout=own("standout"), loo=own("loo"),
         names_keyword=own("names_keyword"),
         names_held=bool(own("names_held")), lift=own("lift"),
-        next_coverage=own("next_coverage"),
+        next_coverage=own("next_coverage"), statement=bool(own("statement")),
         parts={name: _p(logit) for name, logit in (parts or {}).items()}, relevance=final,
     )  # fmt: skip
 

@@ -459,6 +459,7 @@ class SearchIndex:
             # Measured on English claims only: Chinese terms are character pairs, and a
             # request for a name (关于…的笔记) is no claim.
             statement=parsed.script != CJK_SCRIPT and not asks(query),
+            long_statement=parsed.statement,
             tokens=tokens if vector_ok else None,
             explain_tokens=explain and explain_tokens,
         )
@@ -1077,6 +1078,7 @@ class SearchIndex:
         final = finish(rank, top, decision, models.behind)
         score = probability(final)
         values |= {"coverage": np.full(n, best.coverage), "margin": np.full(n, best.margin),
+                   "statement": np.full(n, float(best.statement)),
                    "unknown": np.full(n, best.unknown),
                    "elsewhere": np.full(n, best.elsewhere)}  # fmt: skip
         if best.standout is not None:
@@ -1132,7 +1134,7 @@ class SearchIndex:
         reads_margin = (
             cosine is not None
             and query.mode != "keyword"
-            and (query.margins or _reads_margin(models, cross, cjk))
+            and (query.margins or _reads_margin(models, cross, cjk, query.long_statement))
         )
         unlisted_own = float(calibrated[n:].max()) if len(calibrated) > n else -np.inf
         certain = unlisted <= listed[top] and (  # a tie at the top is as arbitrary as at the cut
@@ -1172,7 +1174,7 @@ class SearchIndex:
             names_keyword=None if names is None else float(names[0][top]),
             names_held=names is not None and bool(names[1][top]),
             named=bool(np.isin(position, query.named)), short_query=query.short, cjk=cjk,
-            notes=notes,
+            statement=query.long_statement, notes=notes,
         )  # fmt: skip
         return best, certain
 
@@ -1407,6 +1409,7 @@ class _Query:
     margins: bool = False
     text: str = ""  # the query as typed (the token reader reads it)
     statement: bool = False  # a claim or a pasted sentence, not a question (query.asks)
+    long_statement: bool = False  # one long enough to be decided as one (ParsedQuery.statement)
     tokens: TokenVectors | None = None  # the embedder's token vectors (token_coverage)
     explain_tokens: bool = False  # read them for an explanation too, not only on the border
 
@@ -1527,21 +1530,25 @@ def _split_weaker(
     return above + below
 
 
-def _reads_margin(models: Calibration, cross: bool, cjk: bool) -> bool:
+def _reads_margin(models: Calibration, cross: bool, cjk: bool, statement: bool = False) -> bool:
     """Whether the decision on a best hit so placed reads its margin (decision.decide)."""
     part = getattr(models, ("across" if cross else "same") + ("_cjk" if cjk else ""))
+    if statement and not cross and not cjk and models.statement is not None:
+        part = models.statement
     return part.margin > 0 or (not cross and models.meaning.margin > 0)
 
 
 def _reads_siblings(models: Calibration) -> bool:
     """Whether a decision model reads a sibling's words (decision.Best.elsewhere)."""
-    parts = (models.meaning, models.same, models.same_cjk, models.across, models.across_cjk)
-    return any(part.elsewhere for part in parts)
+    parts = (models.meaning, models.same, models.same_cjk, models.across, models.across_cjk,
+             models.statement)  # fmt: skip
+    return any(part is not None and part.elsewhere for part in parts)
 
 
 def _reads_loo(models: Calibration) -> bool:
     """Whether a decision model reads the vault's leave-one-out null (decision.Best.loo)."""
-    return any(part.loo for part in (models.meaning, models.same, models.same_cjk))
+    parts = (models.meaning, models.same, models.same_cjk, models.statement)
+    return any(part is not None and part.loo for part in parts)
 
 
 def _monotone(calibration: Calibration | None) -> bool:

@@ -1,0 +1,80 @@
+"""A long statement (a claim, a pasted sentence) is decided by a model of its own where the
+calibration has one (Calibration.statement), and --explain says so."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from pixelmem.core.index import relevance as rel
+from pixelmem.core.index.decision import Best, Decision, decide
+from pixelmem.core.index.query import parse_query
+from tests.test_calibration_design import _unit, _vault
+
+CLAIM = "Arctic sea ice extent has been shrinking faster than climate models predicted for decades"
+
+
+@pytest.mark.parametrize(
+    ("text", "statement"),
+    [
+        (CLAIM, True),
+        ("Global warming is driving polar bears toward extinction across the Arctic", True),
+        ("Is Arctic sea ice extent shrinking faster than the climate models predicted?", False),
+        ("How fast has Arctic sea ice been shrinking compared with the climate models", False),
+        ("bread fermentation schedule", False),  # a look-up, not a claim
+        ("北极海冰面积的缩小速度比气候模型预测的更快，而且已经持续了几十年", False),  # CJK
+    ],
+)
+def test_a_long_sentence_without_a_question_is_a_statement(text: str, statement: bool) -> None:
+    assert parse_query(text).statement is statement
+
+
+def test_a_statement_is_decided_by_the_statement_model_where_there_is_one() -> None:
+    shipped = rel.CALIBRATIONS["e5-small"]
+    model = Decision(-1.0, rank=1.0, coverage=2.0)
+    with_model = dataclasses.replace(shipped, statement=model)
+    without = dataclasses.replace(shipped, statement=None)
+    best = Best(rank=0.4, semantic=0.5, keyword=0.3, coverage=0.8, statement=True)
+    _, parts = decide(with_model, best, "hybrid")
+    assert "statement" in parts and "same" not in parts
+    assert parts["statement"] == pytest.approx(model.logit(best))
+    _, parts = decide(without, best, "hybrid")
+    assert "same" in parts and "statement" not in parts
+    # A question, and a statement whose best hit is in another script, are not statements' to
+    # decide.
+    _, parts = decide(with_model, dataclasses.replace(best, statement=False), "hybrid")
+    assert "statement" not in parts
+    _, parts = decide(with_model, dataclasses.replace(best, cross=True), "hybrid")
+    assert "statement" not in parts and "across" in parts
+
+
+def test_explain_says_a_pasted_claim_was_decided_as_a_statement() -> None:
+    texts = [
+        ("Sea ice", "Arctic sea ice extent has been shrinking faster than models predicted."),
+        ("Bread", "Sourdough starter feeding schedule and bread fermentation times."),
+        ("Bikes", "Lube the bike chain every 300 km and check the tyre pressure."),
+    ]
+    vectors = _unit(np.eye(3, 8) + 0.05)
+    index = _vault(texts, vectors)
+    calibration = dataclasses.replace(
+        rel.CALIBRATIONS["e5-small"], statement=Decision(0.5, rank=1.0, coverage=1.0)
+    )
+    args = {"background": np.full(3, 0.2), "calibration": calibration, "min_relevance": 0.0}
+    hits = index.search(CLAIM, vectors[0], explain=True, **args)
+    evidence = hits[0].evidence
+    assert hits[0].title == "Sea ice" and evidence is not None
+    assert evidence.statement and evidence.decided_by() == "statement"
+    assert evidence.relevance == pytest.approx(hits[0].score)
+    lines = "\n".join(evidence.lines())
+    assert "decided as a statement: a claim or a pasted sentence" in lines
+    assert "the query reads as a statement" in lines
+    # The same subject asked as a question is a question's to decide.
+    asked = index.search(
+        "Has Arctic sea ice extent been shrinking faster than models predicted?",
+        vectors[0], explain=True, **args,
+    )  # fmt: skip
+    assert asked[0].evidence is not None and not asked[0].evidence.statement
+    assert "same" in asked[0].evidence.parts and "statement" not in asked[0].evidence.parts
+    assert "reads as a statement" not in "\n".join(asked[0].evidence.lines())

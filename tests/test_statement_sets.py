@@ -1,0 +1,119 @@
+"""The statement sets (benchmarks/make_statement_sets.py) on tiny inputs in the sources'
+layouts: which vault holds which article, which statements are asked of which vault and how
+they are judged (answered where their articles are, by nothing where none of them is)."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+
+import pytest
+
+from pixelmem.core.index.evaluate import load_beir
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+@pytest.fixture
+def statements(monkeypatch):
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    return importlib.import_module("make_statement_sets")
+
+
+def _names_in_each_vault(module, count: int = 40) -> tuple[list[str], list[str]]:
+    names = [f"Article {i}" for i in range(count)]
+    one = [n for n in names if module.vault_of(n) == "one"]
+    two = [n for n in names if module.vault_of(n) == "two"]
+    assert one and two  # the hash splits even a few names both ways
+    return one, two
+
+
+def _evidence(article: str, label: str, number: int) -> dict:
+    return {"evidence_id": f"{article}:{number}", "evidence_label": label, "article": article,
+            "evidence": f"{article} sentence {number}."}  # fmt: skip
+
+
+def test_claims_are_answered_where_their_articles_are_and_by_nothing_elsewhere(
+    statements, tmp_path: Path
+) -> None:
+    one, two = _names_in_each_vault(statements)
+    claims = [
+        # answered by an article of vault one; its other source is in one too
+        {"_id": "1", "text": "Claim one.", "metadata": {"evidences": [
+            _evidence(one[0], "SUPPORTS", 1), _evidence(one[1], "NOT_ENOUGH_INFO", 2)]}},
+        # answered in both vaults
+        {"_id": "2", "text": "Claim two.", "metadata": {"evidences": [
+            _evidence(one[0], "REFUTES", 3), _evidence(two[0], "SUPPORTS", 4)]}},
+        # answered in two; a NOT_ENOUGH_INFO source in one: on its subject there, not asked
+        {"_id": "3", "text": "Claim three.", "metadata": {"evidences": [
+            _evidence(two[1], "SUPPORTS", 5), _evidence(one[2], "NOT_ENOUGH_INFO", 6)]}},
+        # no answering sentence at all: left out
+        {"_id": "4", "text": "Claim four.", "metadata": {"evidences": [
+            _evidence(one[3], "NOT_ENOUGH_INFO", 7)]}},
+    ]  # fmt: skip
+    source = tmp_path / "claims.jsonl"
+    source.write_text("".join(json.dumps(c) for c in claims))  # one after another, as exported
+    counts = statements.claims_split(source, tmp_path / "out")
+    assert counts == {"one": (2, 0), "two": (2, 1)}
+    corpus, queries, qrels = load_beir(tmp_path / "out" / "one")
+    titles = {row["title"] for row in corpus.values()}
+    assert set(one[:4]) <= titles and not titles & set(two)
+    assert set(queries) == {"a-1", "a-2"}
+    assert {corpus[d]["title"] for d in qrels["a-2"]} == {one[0]}  # the held answer only
+    corpus, queries, qrels = load_beir(tmp_path / "out" / "two")
+    assert set(queries) == {"u-1", "a-2", "a-3"}
+    assert "u-1" not in qrels  # nothing in this vault answers it
+    assert queries["u-1"] == "Claim one."
+
+
+def test_a_pasted_sentence_is_answered_by_its_paragraph_and_by_nothing_in_the_other_vault(
+    statements, tmp_path: Path
+) -> None:
+    one, two = _names_in_each_vault(statements)
+    articles = [
+        (one[0], ["The river floods each spring and farmers plant rice on its banks. Short one.",
+                  "Is this a question? The dam was finished in 1962 after a decade of work."]),
+        (two[0], ["The orchestra tours twelve cities every winter with a new programme."]),
+    ]  # fmt: skip
+    counts = statements.sentence_pair(
+        articles, tmp_path / "out", statements.english_sentences, per_vault=5
+    )
+    assert counts == {"one": (2, 1), "two": (1, 2)}
+    corpus, queries, qrels = load_beir(tmp_path / "out" / "one")
+    assert len(corpus) == 2 and all(row["title"] == one[0] for row in corpus.values())
+    answered = {q: t for q, t in queries.items() if q.startswith("a-")}
+    assert sorted(answered.values()) == [
+        "The dam was finished in 1962 after a decade of work.",
+        "The river floods each spring and farmers plant rice on its banks.",
+    ]  # too short and question sentences left out
+    for qid, text in answered.items():
+        (doc,) = qrels[qid]
+        assert text in corpus[doc]["text"]
+    assert [t for q, t in queries.items() if q.startswith("u-")] == [
+        "The orchestra tours twelve cities every winter with a new programme."
+    ]
+
+
+def test_chinese_sentences_are_cut_at_full_stops_and_kept_by_length(statements) -> None:
+    text = (
+        "黄河是中国第二长的河流，全长约五千四百六十四公里。太短了。它流经九个省份吗？"
+        "这是一个没有问号的陈述句，长度足够被保留下来。"
+    )
+    assert statements.chinese_sentences(text) == [
+        "黄河是中国第二长的河流，全长约五千四百六十四公里。",
+        "这是一个没有问号的陈述句，长度足够被保留下来。",
+    ]
+
+
+def test_the_same_inputs_give_the_same_sets(statements, tmp_path: Path) -> None:
+    one, two = _names_in_each_vault(statements)
+    paragraphs = [f"Sentence number {i} about the topic of this article is here." for i in range(9)]
+    articles = [(one[0], [" ".join(paragraphs)]), (two[0], [" ".join(paragraphs[:4])])]
+    for out in ("a", "b"):
+        statements.sentence_pair(articles, tmp_path / out, statements.english_sentences, 3)
+    for vault in statements.VAULTS:
+        for name in ("corpus.jsonl", "queries.jsonl", "qrels/test.tsv"):
+            assert (tmp_path / "a" / vault / name).read_bytes() == (
+                tmp_path / "b" / vault / name
+            ).read_bytes()
