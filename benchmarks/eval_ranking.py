@@ -18,8 +18,8 @@ env ``PIXELMEM_RANK_DATA``): those ``benchmarks/make_rank_sets.py`` builds (``cl
 ``../shared/eval`` and ``xquad_mixed`` (English and Chinese passages in one vault, half the
 questions across languages) from ``benchmarks/data``, and ``realtalk``: a folder of BEIR
 folders, one vault per conversation (``benchmarks/make_chat_sets.py --realtalk``'s
-``OUT/locomo``; each session a memory, questions judged by their evidence sessions). Vectors come from
-``benchmarks/_embed_cache.py`` (``PIXELMEM_EMBED_CACHE``, default ``<data>/cache``).
+``OUT/locomo``; each session a memory, questions judged by their evidence sessions). Vectors
+come from ``benchmarks/_embed_cache.py`` (``PIXELMEM_EMBED_CACHE``, default ``<data>/cache``).
 Development sets only: issue 30's held-out sets (SciFact, LoCoMo, SQuAD dev, CMRC 2018) are
 measured by ``eval_heldout.py``, never here.
 """
