@@ -1,15 +1,22 @@
 """The review inbox: memories proposed by AI tools (MCP), to edit, accept or reject.
 
 Drafts are files in ``<vault>/.pixelmem/inbox/`` written by another process (the MCP server),
-so the view polls the folder's listing (a few ``stat`` calls) and re-reads the drafts on a
-worker when it changed. Accepting goes through the session's write gateway (announced on the
-bus like any new memory); rejecting and saving a draft touch only the inbox, on the write lane.
+so the view polls the folder's listing: a worker lists it (a ``stat`` per draft: a slow or
+network disk would freeze the window if the GUI thread did it) and re-reads the drafts when it
+changed; the GUI thread only applies what came back. Accepting goes through the session's write
+gateway (announced on the bus like any new memory); rejecting and saving a draft touch only the
+inbox, on the write lane.
+
+The view is built in two event-loop turns (issue 29: no piece of the window's start longer than
+a frame): the list and its count first, the editor below it in the next turn — or at once when
+something needs it first (drafts loaded, a retranslation).
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
@@ -39,6 +46,8 @@ from pixelmem.gui.workers import LatestOnly, write_lane
 
 POLL_MS = 1500
 ID_ROLE = Qt.ItemDataRole.UserRole
+UNSEEN = object()  # a listing no folder has: the drafts are read whatever the folder holds
+Listing = frozenset[tuple[str, int]] | None  # (name, mtime_ns) of each entry; None: unreadable
 
 
 class InboxView(QWidget):
@@ -57,9 +66,12 @@ class InboxView(QWidget):
         self.inbox = Inbox(engine.vault)
         self.drafts: list[Draft] = []
         self._loading = LatestOnly()
-        self._seen: object = None
+        self._in_flight = False  # a listing (and maybe a reading) is under way on a worker
+        self._seen: object = UNSEEN
         self._shown: Draft | None = None  # the draft as loaded into the editor
+        self._editor_built = False
         self._build()
+        QTimer.singleShot(0, self, self._build_editor)
         self._timer = QTimer(self)
         self._timer.setInterval(POLL_MS)
         self._timer.timeout.connect(self.poll)
@@ -75,6 +87,19 @@ class InboxView(QWidget):
         # Rows take the list's width and elide: a long title never needs a scroll bar.
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.currentItemChanged.connect(self._selected)
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.addWidget(self.list)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.count_label)
+        layout.addWidget(self.splitter)
+        self._update_count()
+
+    def _build_editor(self) -> None:
+        """The draft's editor below the list (once): the second turn of the view's build."""
+        if self._editor_built:
+            return
+        self._editor_built = True
         self.title_edit = QLineEdit()
         self.topics_edit = QLineEdit()
         self.importance_box = QComboBox()
@@ -91,15 +116,10 @@ class InboxView(QWidget):
         self.accept_button.clicked.connect(self.accept_current)
         self.reject_button.clicked.connect(self.reject_current)
         self.accept_button.setDefault(True)
-        self.splitter = QSplitter(Qt.Orientation.Vertical)
-        self.splitter.addWidget(self.list)
         self.splitter.addWidget(self._editor())
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 6, 6, 6)
-        layout.addWidget(self.count_label)
-        layout.addWidget(self.splitter)
-        self.retranslate()
-        self._show_draft(None)
+        self._retranslate_editor()
+        current = self.current_draft()
+        self._show_draft(current)  # drafts loaded before the editor was there
 
     def _editor(self) -> QWidget:
         form = QFormLayout()
@@ -123,6 +143,15 @@ class InboxView(QWidget):
         return editor
 
     def retranslate(self) -> None:
+        self._build_editor()
+        self._retranslate_editor()
+        self._update_count()
+        for row, draft in enumerate(self.drafts):
+            item = self.list.item(row)
+            if item is not None:
+                item.setText(self._item_text(draft))
+
+    def _retranslate_editor(self) -> None:
         for label, text in zip(
             self.form_labels,
             (self.tr("Title"), self.tr("Topics"), self.tr("Importance")),
@@ -135,31 +164,35 @@ class InboxView(QWidget):
         self.save_button.setText(self.tr("Save draft"))
         self.accept_button.setText(self.tr("Accept"))
         self.reject_button.setText(self.tr("Reject"))
-        self._update_count()
         self._show_source(self._shown)
-        for row, draft in enumerate(self.drafts):
-            item = self.list.item(row)
-            if item is not None:
-                item.setText(self._item_text(draft))
 
     # -- loading ---------------------------------------------------------------------------
 
     def poll(self) -> None:
-        """Re-read the drafts if the inbox folder's listing changed (another process wrote)."""
-        if self._listing() != self._seen:
-            self.refresh()
+        """Re-read the drafts if the inbox folder's listing changed (another process wrote):
+        both on a worker. Skipped while a listing is under way (a slow disk)."""
+        if not self._in_flight:
+            self._look(self._seen)
 
     def refresh(self) -> None:
-        self._seen = self._listing()
-        inbox = self.inbox
-        self._loading.submit(inbox.list, self._loaded, self._failed, context=self)
+        """Read the drafts again, whatever the listing says (after a write of ours)."""
+        self._look(UNSEEN)
 
-    def _listing(self) -> object:
-        try:
-            with os.scandir(self.inbox.folder) as entries:
-                return frozenset((e.name, e.stat().st_mtime_ns) for e in entries)
-        except OSError:
-            return None
+    def _look(self, seen: object) -> None:
+        inbox = self.inbox
+
+        def work() -> tuple[Listing, list[Draft] | None]:
+            listing = listing_of(inbox.folder)
+            return listing, (None if listing == seen else inbox.list())
+
+        self._in_flight = True
+        self._loading.submit(work, self._looked, self._failed, context=self)
+
+    def _looked(self, answer: tuple[Listing, list[Draft] | None]) -> None:
+        self._in_flight = False
+        self._seen, drafts = answer
+        if drafts is not None:
+            self._loaded(drafts)
 
     def _loaded(self, drafts: list[Draft]) -> None:
         current, keep_editor = self.current_id(), self.has_unsaved_edits()
@@ -185,6 +218,7 @@ class InboxView(QWidget):
         return f"{draft.title}\n{draft.source or ''} · {relative_date(draft.created)}"
 
     def _failed(self, exc: BaseException) -> None:
+        self._in_flight = False
         self.bus.error_reported.emit(str(exc))
 
     def _update_count(self) -> None:
@@ -213,6 +247,7 @@ class InboxView(QWidget):
         self._show_draft(self.current_draft())
 
     def _show_draft(self, draft: Draft | None) -> None:
+        self._build_editor()
         self._shown = draft
         self.title_edit.setText(draft.title if draft else "")
         self.title_edit.setCursorPosition(0)  # a long title shows its start
@@ -234,7 +269,7 @@ class InboxView(QWidget):
     def edited_draft(self) -> Draft | None:
         """The draft in the editor, with the editor's values."""
         draft = self._shown
-        if draft is None:
+        if draft is None or not self._editor_built:
             return None
         topics = self.topics_edit.text().replace("，", ",").split(",")
         return Draft(
@@ -313,3 +348,12 @@ class InboxView(QWidget):
     def _failed_write(self, exc: BaseException) -> None:
         self.bus.error_reported.emit(str(exc))
         self.refresh()
+
+
+def listing_of(folder: Path) -> Listing:
+    """The folder's entries with their modification times (on a worker: a ``stat`` each)."""
+    try:
+        with os.scandir(folder) as entries:
+            return frozenset((e.name, e.stat().st_mtime_ns) for e in entries)
+    except OSError:
+        return None

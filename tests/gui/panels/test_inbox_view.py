@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
+from PySide6.QtWidgets import QPlainTextEdit
 
 from pixelmem.core.archive.inbox import Inbox
 from pixelmem.core.index.engine import Engine
@@ -41,6 +43,45 @@ def test_a_draft_written_by_another_process_shows_up(qtbot, view: InboxView) -> 
         view.poll()  # the timer does this every 1.5 s
     assert counted.args == [2]
     assert sorted(d.title for d in view.drafts) == ["Espresso grind", "Second"]
+
+
+def test_polling_lists_the_folder_on_a_worker_and_reads_only_a_changed_one(
+    qtbot, view: InboxView, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pixelmem.gui.panels import inbox_view
+
+    threads: list[threading.Thread] = []
+    reads: list[int] = []
+
+    def listing_of(folder: Path) -> inbox_view.Listing:
+        threads.append(threading.current_thread())
+        return real_listing(folder)
+
+    def read() -> list:
+        reads.append(1)
+        return real_read()
+
+    real_listing, real_read = inbox_view.listing_of, view.inbox.list
+    monkeypatch.setattr(inbox_view, "listing_of", listing_of)
+    monkeypatch.setattr(view.inbox, "list", read)
+    view.poll()
+    qtbot.waitUntil(lambda: not view._in_flight)
+    assert threads and threading.main_thread() not in threads
+    assert reads == []  # nothing changed: the drafts are not read again
+    Inbox(view.engine.vault).add("Second", "From the server.", [], "medium", "mcp")
+    with qtbot.waitSignal(view.drafts_loaded, timeout=5000):
+        view.poll()
+    assert reads == [1] and len(view.drafts) == 2
+
+
+def test_the_editor_is_built_in_the_next_turn_of_the_event_loop(
+    qtbot, engine: Engine, bus: MemoryBus
+) -> None:
+    widget = InboxView(VaultSession(engine, bus), bus)
+    qtbot.addWidget(widget)
+    assert widget.findChild(QPlainTextEdit) is None  # only the list and its count so far
+    qtbot.waitUntil(lambda: widget.findChild(QPlainTextEdit) is not None)
+    assert not widget.save_button.isEnabled() and "No drafts" in widget.count_label.text()
 
 
 def test_accept_creates_the_memory_and_announces_it(qtbot, view: InboxView, bus: MemoryBus) -> None:
