@@ -69,9 +69,9 @@ def json_objects(text: str) -> list[dict]:
         rows.append(row)
 
 
-def climate_fever(source: Path, target: Path) -> tuple[int, int]:
-    """The ``climate`` set in ``target`` from Climate-FEVER's claims: (claims, articles)."""
-    claims = json_objects(source.read_text(encoding="utf-8"))
+def climate_articles(claims: list[dict]) -> tuple[dict[str, str], list[dict[str, str]]]:
+    """Climate-FEVER's articles as notes, built from the evidence sentences its claims cite
+    (in their order in the article): ({article name: doc id}, corpus rows)."""
     sentences: dict[str, dict[int, str]] = defaultdict(dict)
     for claim in claims:
         for evidence in claim["metadata"]["evidences"]:
@@ -85,6 +85,13 @@ def climate_fever(source: Path, target: Path) -> tuple[int, int]:
          "text": " ".join(s for _, s in sorted(sentences[name].items()))}
         for name in names
     ]  # fmt: skip
+    return doc_of, corpus
+
+
+def climate_fever(source: Path, target: Path) -> tuple[int, int]:
+    """The ``climate`` set in ``target`` from Climate-FEVER's claims: (claims, articles)."""
+    claims = json_objects(source.read_text(encoding="utf-8"))
+    doc_of, corpus = climate_articles(claims)
     queries, qrels = [], []
     for claim in claims:
         right = sorted(

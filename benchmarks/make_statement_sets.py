@@ -49,14 +49,13 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from _heldout_sets import write_beir  # this folder: the script is run as a file
-from make_rank_sets import json_objects
+from make_rank_sets import climate_articles, json_objects
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUT = HERE.parents[1] / "statement-data"
 # The two vaults of a pair. Their names hash to different halves in fit_decision.half_of (a
 # set of several vaults is cross-validated by vault): fitted on one vault, measured on the other.
 VAULTS = ("one", "two")
-_SENTENCE_NUMBER = re.compile(r":(\d+)$")
 _EN_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[\"'(]?[A-Z])")
 _ZH_SPLIT = re.compile(r"(?<=[。！？])")
 EN_WORDS = (8, 40)
@@ -121,20 +120,8 @@ def write_pair(
 def claims_split(source: Path, target: Path) -> dict[str, tuple[int, int]]:
     """``claims_split`` in ``target`` from Climate-FEVER's claims (JSON objects)."""
     claims = json_objects(source.read_text(encoding="utf-8"))
-    sentences: dict[str, dict[int, str]] = defaultdict(dict)
-    for claim in claims:
-        for evidence in claim["metadata"]["evidences"]:
-            found = _SENTENCE_NUMBER.search(str(evidence["evidence_id"]))
-            number = int(found.group(1)) if found else len(sentences[evidence["article"]])
-            sentences[evidence["article"]][number] = str(evidence["evidence"]).strip()
-    names = sorted(sentences)
-    doc_of = {name: f"w{i}" for i, name in enumerate(names)}
-    corpus = [
-        {"_id": doc_of[name], "title": name,
-         "text": " ".join(s for _, s in sorted(sentences[name].items()))}
-        for name in names
-    ]  # fmt: skip
-    home = {doc_of[name]: vault_of(name) for name in names}
+    doc_of, corpus = climate_articles(claims)
+    home = {doc_id: vault_of(name) for name, doc_id in doc_of.items()}
     asked = []
     for claim in claims:
         evidences = claim["metadata"]["evidences"]
