@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import subprocess
+import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 ROOT = Path(__file__).resolve().parent.parent
+T = TypeVar("T")
 
 
 def old_checkout(ref: str, into: Path) -> Path:
@@ -17,3 +21,22 @@ def old_checkout(ref: str, into: Path) -> Path:
     ).stdout
     subprocess.run(["tar", "-x", "-C", str(tree)], input=tracked, check=True)
     return tree
+
+
+def alternate_rounds(
+    old_ref: str | None, rounds: int, run: Callable[[str, Path], T | None], prefix: str
+) -> dict[str, list[T]]:
+    """``run(name, source)`` for this checkout and, with ``old_ref``, that ref's code, taking
+    turns ``rounds`` times (load changes hit both alike): {name: the figures of each run that
+    gave some}."""
+    with tempfile.TemporaryDirectory(prefix=prefix) as folder:
+        sources = {"this checkout": ROOT}
+        if old_ref:
+            sources[f"old {old_ref}"] = old_checkout(old_ref, Path(folder))
+        results: dict[str, list[T]] = {name: [] for name in sources}
+        for _ in range(rounds):
+            for name, source in sources.items():
+                figures = run(name, source)
+                if figures is not None:
+                    results[name].append(figures)
+    return results

@@ -119,18 +119,14 @@ def main() -> None:
     if args.child:
         print(json.dumps(measure(args.embedder, args.chunks)), flush=True)
         return
-    from _old_code import old_checkout
+    from _old_code import alternate_rounds
 
-    with tempfile.TemporaryDirectory(prefix="pixelmem-bench-first-") as folder:
-        sources = {"this checkout": ROOT}
-        if args.old:
-            sources[f"old {args.old}"] = old_checkout(args.old, Path(folder))
-        results: dict[str, list[dict[str, float]]] = {name: [] for name in sources}
-        for _ in range(args.rounds):
-            for name, source in sources.items():
-                figures = run_code(name, source, args)
-                if figures is not None:
-                    results[name].append(figures)
+    results = alternate_rounds(
+        args.old,
+        args.rounds,
+        lambda name, source: run_code(name, source, args),
+        "pixelmem-bench-first-",
+    )
     what = f"{args.chunks:,} chunks, bench_ui's model" if args.embedder == "fake" else "e5"
     print(f"CPU of the searching thread, {what}, {args.rounds} round(s), load {os.getloadavg()}")
     for name, runs in results.items():

@@ -191,18 +191,14 @@ def main() -> None:
     if args.child:
         print(json.dumps(measure(args.memories, args.drafts)), flush=True)
         return
-    from _old_code import old_checkout
+    from _old_code import alternate_rounds
 
-    with tempfile.TemporaryDirectory(prefix="pixelmem-bench-panels-") as folder:
-        sources = {"this checkout": ROOT}
-        if args.old:
-            sources[f"old {args.old}"] = old_checkout(args.old, Path(folder))
-        results: dict[str, list[dict[str, Any]]] = {name: [] for name in sources}
-        for _ in range(args.rounds):
-            for name, source in sources.items():
-                figures = run_code(name, source, args)
-                if figures is not None:
-                    results[name].append(figures)
+    results = alternate_rounds(
+        args.old,
+        args.rounds,
+        lambda name, source: run_code(name, source, args),
+        "pixelmem-bench-panels-",
+    )
     print(
         f"GUI thread CPU building the docked panels, {args.memories} memories, {args.drafts} "
         f"drafts, {args.rounds} round(s), load {os.getloadavg()}"
