@@ -64,8 +64,11 @@ if TYPE_CHECKING:  # built after the first paint
 log = logging.getLogger(__name__)
 
 MAIN_VIEWS = "pixelmem.gui.window.main_views"
-# PySide's lazily made widget types, made on the worker with the views' modules.
-WIDGET_TYPES = "pixelmem.gui.widgets.widget_types"
+# PySide's lazily made types are NOT made on that worker beforehand (all of QtWidgets', QtGui's
+# and QtCore's, as rounds 5-9 did to spare the GUI thread 9-23 ms): shiboken's lazy type
+# creation races the GUI thread's own use of the types, and 4 of 120 loaded launches crashed
+# (SIGSEGV in the event loop while the worker made enums). The views' imports make what they
+# name; the rest is made on the GUI thread where it is first used.
 # The views are built once the list has painted the scan cache's picture, or at once when there
 # is none; or this long after start at the latest (a slow disk).
 VIEWS_LATEST_MS = 2000
@@ -232,7 +235,7 @@ class MainWindow(QMainWindow):
             gc.freeze()
 
     def _load_views(self, msecs: int = 0) -> None:
-        self.panels.load_soon(Stage.AFTER_PAINT, msecs, also=[WIDGET_TYPES, MAIN_VIEWS])
+        self.panels.load_soon(Stage.AFTER_PAINT, msecs, also=[MAIN_VIEWS])
 
     def _right_column(self) -> list[QDockWidget]:
         """A short window's first layout stacks these as tabs (layout_policy.DockShares)."""
