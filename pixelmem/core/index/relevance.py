@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from pixelmem.core.index.decision import NAMES_UNKNOWN_MAX, NO_TOKEN_CHECK, Decision, TokenCheck
+from pixelmem.core.index.decision import NO_TOKEN_CHECK, Decision, TokenCheck
 from pixelmem.core.index.scripts import CJK_SCRIPT, OTHER_SCRIPT, cjk_share, main_script
 from pixelmem.core.settings import SearchSettings
 
@@ -521,6 +521,7 @@ class Evidence:
     lift: float | None = None  # best hit: token coverage over the next memory's (token_coverage)
     next_coverage: float | None = None  # best hit: the next memory's own token coverage
     statement: bool = False  # best hit: the query read as a claim or pasted sentence
+    names_outweighed: bool = False  # best hit: its held names not read (decision.names_outweighed)
 
     def decided_by(self) -> str | None:
         """The decision model that gave the best hit its score (the largest part), or None."""
@@ -577,8 +578,7 @@ class Evidence:
             )
         if self.names_keyword is not None:
             held = "all held" if self.names_held else "not all held"
-            outweighed = (self.unknown or 0.0) >= NAMES_UNKNOWN_MAX and "names" not in self.parts
-            if self.names_held and outweighed:
+            if self.names_held and self.names_outweighed:
                 held += "; not read: the words no note holds weigh more"
             facts.append(f"names {self.names_keyword:.2f} ({held})")
         if facts:
@@ -638,6 +638,7 @@ def explain(
         names_keyword=own("names_keyword"),
         names_held=bool(own("names_held")), lift=own("lift"),
         next_coverage=own("next_coverage"), statement=bool(own("statement")),
+        names_outweighed=bool(own("names_outweighed")),
         parts={name: _p(logit) for name, logit in (parts or {}).items()}, relevance=final,
     )  # fmt: skip
 

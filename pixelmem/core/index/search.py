@@ -46,6 +46,7 @@ from pixelmem.core.index.decision import (
     Best,
     decide,
     finish,
+    names_outweighed,
     reads_tokens,
     standout,
 )
@@ -1079,6 +1080,7 @@ class SearchIndex:
         score = probability(final)
         values |= {"coverage": np.full(n, best.coverage), "margin": np.full(n, best.margin),
                    "statement": np.full(n, float(best.statement)),
+                   "names_outweighed": np.full(n, float(names_outweighed(best))),
                    "unknown": np.full(n, best.unknown),
                    "elsewhere": np.full(n, best.elsewhere)}  # fmt: skip
         if best.standout is not None:
