@@ -24,6 +24,9 @@ CLAIM = "Arctic sea ice extent has been shrinking faster than climate models pre
         ("Is Arctic sea ice extent shrinking faster than the climate models predicted?", False),
         ("How fast has Arctic sea ice been shrinking compared with the climate models", False),
         ("bread fermentation schedule", False),  # a look-up, not a claim
+        # A relative clause is part of a claim, not a question.
+        ("Reef material is calcium carbonate, which contains 44 per cent carbon dioxide", True),
+        ("Sea levels rose fastest in the decades when coal burning was at its height", True),
         ("北极海冰面积的缩小速度比气候模型预测的更快，而且已经持续了几十年", False),  # CJK
     ],
 )
