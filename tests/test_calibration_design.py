@@ -318,6 +318,11 @@ def test_a_question_is_told_from_a_statement() -> None:
     assert asks("DEC originally had 3 layers but evolved into how many layers")
     assert asks("Using a left-handed swing took over the controls used for what weapon")
     assert asks("Where did the Normans settle") and asks("which notes mention the budget")
+    # A sentence closed by a full stop states, whatever "what" or "how" it holds; one that
+    # opens with a question word still asks.
+    assert not asks("This is exactly what climate scientists have predicted since the 1980s.")
+    assert not asks("Surface temperature determines how much of the moisture rises.”")
+    assert asks("What do some civil disobedient people feel the need to acknowledge.")
 
 
 def test_a_short_question_is_not_a_bare_name() -> None:
