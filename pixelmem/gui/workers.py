@@ -31,6 +31,13 @@ ErrorFn = Callable[[BaseException], None]
 _error_handler: ErrorFn | None = None
 _live: set[TaskHandle] = set()  # handles waiting for delivery (GUI thread only)
 _pools: list[QThreadPool] = []  # every private pool, so tests and shutdown can wait on them
+# A pool's idle thread ends after 30 s (Qt's default expiry), and the next start() makes a new
+# one on the caller's thread, the GUI thread: under load that took 13-45 ms of the window
+# (bench_ui --why: session._prepare_first_search > run_in_pool as a vault's indexing ended, the
+# pool idle since it began). An idle thread costs a sleeping stack, and a pool has at most its
+# maximum (the cores): they are kept for the pool's life. Set before a pool's first start (Qt
+# applies it to threads made after).
+KEEP_IDLE_THREADS = -1
 
 
 def set_error_handler(handler: ErrorFn | None) -> None:
@@ -136,8 +143,15 @@ def run_in_pool(
     """
     handle = TaskHandle(on_result, on_error, context if context is not None else owner(on_result))
     _live.add(handle)
-    (pool or QThreadPool.globalInstance()).start(_Task(fn, handle))
+    (pool or _global_pool()).start(_Task(fn, handle))
     return handle
+
+
+def _global_pool() -> QThreadPool:
+    pool = QThreadPool.globalInstance()
+    if pool.expiryTimeout() != KEEP_IDLE_THREADS:  # once, before its first thread
+        pool.setExpiryTimeout(KEEP_IDLE_THREADS)
+    return pool
 
 
 def import_then(modules: Sequence[str], then: Callable[[], Any], *, context: QObject) -> TaskHandle:
@@ -166,6 +180,7 @@ class SerialLane:
     def __init__(self) -> None:
         self._pool = QThreadPool()
         self._pool.setMaxThreadCount(1)
+        self._pool.setExpiryTimeout(KEEP_IDLE_THREADS)
         _pools.append(self._pool)
 
     def submit(

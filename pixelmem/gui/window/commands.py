@@ -66,7 +66,7 @@ class WindowCommands(QObject):
     # -- going places ----------------------------------------------------------------------
 
     def show_quick_switcher(self) -> None:
-        self._window.views.quick_switcher.popup()
+        self._window.quick_switcher.popup()
 
     def focus_list(self) -> None:
         window = self._window

@@ -1,5 +1,6 @@
 """The middle of the window, built right after its first paint: the editor (with the duplicate
-banner and topic suggestions above it), the wiki-link graph and the quick switcher.
+banner and topic suggestions above it) and the wiki-link graph. (The quick switcher, a hidden
+popup, is made at its first Ctrl+P: main_window.)
 
 A launch shows the window with the memory list filled from the scan cache first; these
 modules pull in numpy, the search stack, Markdown rendering and the link graph (~0.3 s of a
@@ -20,7 +21,6 @@ from pixelmem.gui.editor.topic_suggestions import TopicSuggestions
 from pixelmem.gui.memory_list.memory_list_model import MemoryListModel
 from pixelmem.gui.panels.host import PanelHost
 from pixelmem.gui.panels.link_index import LinkIndex
-from pixelmem.gui.window.quick_switcher import QuickSwitcher
 from pixelmem.gui.window.view_state import restore_editor_state
 
 
@@ -29,7 +29,6 @@ class MainViews(NamedTuple):
     duplicate_banner: DuplicateBanner
     topic_suggestions: TopicSuggestions
     link_index: LinkIndex
-    quick_switcher: QuickSwitcher
 
 
 def build_views(window: QWidget, host: PanelHost, list_model: MemoryListModel) -> MainViews:
@@ -44,7 +43,6 @@ def build_views(window: QWidget, host: PanelHost, list_model: MemoryListModel) -
         duplicate_banner=DuplicateBanner(engine, bus, window),
         topic_suggestions=TopicSuggestions(engine, bus, editor.form.topics_edit, window),
         link_index=LinkIndex(lambda: session.store, bus, window),
-        quick_switcher=QuickSwitcher(session.store.list, window, lambda: session.store.root),
     )
     editor.memory_opened.connect(views.topic_suggestions.set_memory)
     restore_editor_state(editor.form)  # the preview as the person left it

@@ -35,6 +35,7 @@ from pixelmem.gui.memory_list.timeline_strip import TimelineStrip, above_list
 from pixelmem.gui.panels.registry import PANELS, RIGHT, Panel, Stage
 from pixelmem.gui.session import VaultSession, describe_error
 from pixelmem.gui.widgets.focus_ring import FocusRing
+from pixelmem.gui.widgets.type_warmup import TypeWarmup
 from pixelmem.gui.window.chat_focus import ChatFocus
 from pixelmem.gui.window.commands import WindowCommands
 from pixelmem.gui.window.layout_policy import CoveredTabs
@@ -68,7 +69,8 @@ MAIN_VIEWS = "pixelmem.gui.window.main_views"
 # and QtCore's, as rounds 5-9 did to spare the GUI thread 9-23 ms): shiboken's lazy type
 # creation races the GUI thread's own use of the types, and 4 of 120 loaded launches crashed
 # (SIGSEGV in the event loop while the worker made enums). The views' imports make what they
-# name; the rest is made on the GUI thread where it is first used.
+# name; QtWidgets' and QtGui's types are made on the GUI thread in small steps after the first
+# paint (widgets.type_warmup), the rest where it is first used.
 # The views are built once the list has painted the scan cache's picture, or at once when there
 # is none; or this long after start at the latest (a slow disk).
 VIEWS_LATEST_MS = 2000
@@ -123,7 +125,6 @@ class MainWindow(QMainWindow):
     duplicate_banner: BuiltLater[DuplicateBanner] = BuiltLater()
     topic_suggestions: BuiltLater[TopicSuggestions] = BuiltLater()
     link_index: BuiltLater[LinkIndex] = BuiltLater()
-    quick_switcher: BuiltLater[QuickSwitcher] = BuiltLater()
     search_panel: PanelWidget[SearchPanel] = PanelWidget("search")
     related_panel: PanelWidget[RelatedPanel] = PanelWidget("related")
     backlinks_panel: PanelWidget[BacklinksPanel] = PanelWidget("backlinks")
@@ -152,6 +153,8 @@ class MainWindow(QMainWindow):
         self.session = VaultSession(engine, self.bus, first_run=first_run, parent=self)
         self._closing_ok = False
         self._views: MainViews | None = None
+        self._quick_switcher: QuickSwitcher | None = None
+        self.type_warmup: TypeWarmup | None = None  # started by the first paint
         self._scanned_before_views = False  # the views take the scan once built
         self.setDockNestingEnabled(True)
         self._build_list()
@@ -207,6 +210,20 @@ class MainWindow(QMainWindow):
         assert self._views is not None
         return self._views
 
+    @property
+    def quick_switcher(self) -> QuickSwitcher:
+        """The quick switcher, made at its first use: a hidden popup has no business in the
+        views' build, which runs while a new vault indexes (its first QListWidget and drop
+        shadow made ~9 ms of Qt types there; bench_ui --why: the longest indexing stall)."""
+        if self._quick_switcher is None:
+            from pixelmem.gui.window.quick_switcher import QuickSwitcher
+
+            session = self.session
+            switcher = QuickSwitcher(lambda: session.store.list(), self, lambda: session.store.root)
+            switcher.memory_chosen.connect(self.navigator.open_memory)
+            self._quick_switcher = switcher
+        return self._quick_switcher
+
     def _before_stage(self, stage: Stage) -> Iterator[None]:
         """The AFTER_PAINT panels need the editor's views (the link graph, memory_opened). Built
         in two parts (two event-loop turns on time: ~10 ms each, not one stall of ~20 ms)."""
@@ -233,6 +250,13 @@ class MainWindow(QMainWindow):
             # Their modules and widgets live as long as the window: out of the cyclic GC's
             # scans, or the next full collection stalls whatever runs then (~0.2 s, a save).
             gc.freeze()
+
+    def _warm_types(self) -> None:
+        """Once the list has painted: Qt's widget types made in small steps while the views'
+        modules import on a worker (widgets.type_warmup)."""
+        if self.type_warmup is None:
+            self.type_warmup = TypeWarmup(self)
+            self.type_warmup.start()
 
     def _load_views(self, msecs: int = 0) -> None:
         self.panels.load_soon(Stage.AFTER_PAINT, msecs, also=[MAIN_VIEWS])
@@ -274,6 +298,8 @@ class MainWindow(QMainWindow):
         self.list_panel.delete_requested.connect(self.commands.delete_memory)
         self.list_panel.view.rows_painted.connect(self._load_views)
         session.nothing_listed.connect(self._load_views)
+        self.list_panel.view.rows_painted.connect(self._warm_types)
+        session.nothing_listed.connect(self._warm_types)
         session.imported.connect(self._show_import_report)
         session.settings_reloaded.connect(self.commands.use_settings)  # another process saved them
         undo = self.actions_by_name["undo_delete"]

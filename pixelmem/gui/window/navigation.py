@@ -33,7 +33,6 @@ class Navigator(QObject):
         editor.form.link_requested.connect(self.open_link)
         editor.title_changed.connect(self._offer_link_updates)
         views.duplicate_banner.open_memory_requested.connect(self.open_memory)
-        views.quick_switcher.memory_chosen.connect(self.open_memory)
 
     def open_memory(
         self, memory_id: str, span: tuple[int, int] | None = None, terms: Sequence[str] = ()

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from pixelmem.gui.window.chat_focus import ChatFocus
     from pixelmem.gui.window.main_views import MainViews
     from pixelmem.gui.window.panel_docks import PanelDocks
+    from pixelmem.gui.window.quick_switcher import QuickSwitcher
     from pixelmem.gui.window.status_bar import StatusBar
 
 
@@ -37,6 +38,10 @@ class WindowParts(PanelHost, Protocol):
     @property
     def views(self) -> MainViews:
         """The editor and its companions (built now if the first paint has not built them)."""
+
+    @property
+    def quick_switcher(self) -> QuickSwitcher:
+        """Ctrl+P's popup (made at its first use)."""
 
     def setWindowModified(self, modified: bool, /) -> None: ...
 

@@ -175,7 +175,8 @@ def test_a_shortcut_pressed_before_the_views_are_built_works(
     qtbot, warm_vault: Path, embedder, settings: Settings, action: str, focused: str | None
 ) -> None:
     """Ctrl+K, Ctrl+N, Ctrl+P in the first moments of a launch: the views they need are built
-    on the spot (not dropped, not waiting for the first paint)."""
+    on the spot (not dropped, not waiting for the first paint). The quick switcher needs none
+    of them: it is made at its own first use."""
     window = make_window(qtbot, warm_vault, embedder, settings)
     window.show()
     qtbot.waitExposed(window)
@@ -183,7 +184,7 @@ def test_a_shortcut_pressed_before_the_views_are_built_works(
 
     window.actions_by_name[action].trigger()
 
-    assert window._views is not None
+    assert (window._views is not None) == (focused is not None)
     if focused == "search_box":
         qtbot.waitUntil(lambda: window.search_panel.search_box.hasFocus(), timeout=2000)
     elif focused == "title_edit":
@@ -191,6 +192,30 @@ def test_a_shortcut_pressed_before_the_views_are_built_works(
     else:
         qtbot.waitUntil(lambda: window.quick_switcher.isVisible(), timeout=2000)
         window.quick_switcher.hide()
+    window.session.shutdown()
+
+
+def test_qt_types_are_warmed_after_the_first_paint(qtbot, warm_vault, embedder, settings) -> None:
+    window = make_window(qtbot, warm_vault, embedder, settings)
+    window.show()
+    assert window.type_warmup is None  # nothing competes with the first paint
+    with qtbot.waitSignal(window.session.indexing_finished, timeout=10_000):
+        window.start()
+    warmup = window.type_warmup
+    assert warmup is not None
+    if warmup.running:
+        qtbot.waitSignal(warmup.finished, timeout=10_000).wait()
+    assert warmup.made > 200  # QtWidgets' and QtGui's (in one step if made before)
+    window.session.shutdown()
+
+
+def test_building_the_views_makes_no_quick_switcher(qtbot, warm_vault, embedder, settings) -> None:
+    """A hidden popup is not part of the views' build, which runs while a new vault indexes:
+    it is made at its first Ctrl+P (the test above), once for the window's life."""
+    window = make_window(qtbot, warm_vault, embedder, settings)
+    assert window.views.editor is not None
+    assert window._quick_switcher is None
+    assert window.quick_switcher is window.quick_switcher
     window.session.shutdown()
 
 
