@@ -311,6 +311,18 @@ def test_a_question_is_told_from_a_statement() -> None:
     assert asks("黑豹队的防守丢了多少分") and asks("这个计划是谁提出的")
     assert not asks("Albendazole is used to treat lymphatic filariasis.")
     assert not asks("bread fermentation schedule") and not asks("普鲁士统一德国的战争")
+    # A relative or a conjunction inside a sentence asks nothing; "what" and "how" ask in place.
+    assert not asks("The sun has gone into lockdown, which could cause freezing weather.")
+    assert not asks("Palin is somebody who doesn't believe that climate change is man-made")
+    assert not asks("Temperatures were warmer than today when CO2 levels were far higher")
+    assert asks("DEC originally had 3 layers but evolved into how many layers")
+    assert asks("Using a left-handed swing took over the controls used for what weapon")
+    assert asks("Where did the Normans settle") and asks("which notes mention the budget")
+    # A sentence closed by a full stop states, whatever "what" or "how" it holds; one that
+    # opens with a question word still asks.
+    assert not asks("This is exactly what climate scientists have predicted since the 1980s.")
+    assert not asks("Surface temperature determines how much of the moisture rises.”")
+    assert asks("What do some civil disobedient people feel the need to acknowledge.")
 
 
 def test_a_short_question_is_not_a_bare_name() -> None:

@@ -24,6 +24,9 @@ CLAIM = "Arctic sea ice extent has been shrinking faster than climate models pre
         ("Is Arctic sea ice extent shrinking faster than the climate models predicted?", False),
         ("How fast has Arctic sea ice been shrinking compared with the climate models", False),
         ("bread fermentation schedule", False),  # a look-up, not a claim
+        # A relative clause is part of a claim, not a question.
+        ("Reef material is calcium carbonate, which contains 44 per cent carbon dioxide", True),
+        ("Sea levels rose fastest in the decades when coal burning was at its height", True),
         ("北极海冰面积的缩小速度比气候模型预测的更快，而且已经持续了几十年", False),  # CJK
     ],
 )
@@ -78,3 +81,26 @@ def test_explain_says_a_pasted_claim_was_decided_as_a_statement() -> None:
     assert asked[0].evidence is not None and not asked[0].evidence.statement
     assert "same" in asked[0].evidence.parts and "statement" not in asked[0].evidence.parts
     assert "reads as a statement" not in "\n".join(asked[0].evidence.lines())
+
+
+def test_a_statement_near_the_floor_is_not_moved_by_token_coverage() -> None:
+    # e5's statement model has no token check (Calibration.tokens_statement): a claim's lift
+    # over a sibling on its subject tells nothing (development claims: AUC 0.48); a question
+    # on the border with the same evidence is still lowered.
+    models = rel.CALIBRATIONS["e5-small"]
+    assert models.statement is not None and models.tokens.weight > 0
+    best = Best(rank=0.3, semantic=0.1, keyword=0.3, coverage=0.2, margin=0.2, statement=True)
+    plain, parts = decide(models, best, "hybrid")
+    assert models.tokens.reads(plain) and parts["statement"] == plain
+    moved, parts = decide(models, dataclasses.replace(best, lift=-0.03), "hybrid")
+    assert moved == plain and "tokens" not in parts
+    asked = dataclasses.replace(best, statement=False)
+    question, _ = decide(models, asked, "hybrid")
+    if models.tokens.reads(question):
+        lowered, parts = decide(models, dataclasses.replace(asked, lift=-0.03), "hybrid")
+        assert lowered < question and "tokens" in parts
+    # Without a statement model of its own, a statement is checked as a question is.
+    without = dataclasses.replace(models, statement=None)
+    logit, _ = decide(without, best, "hybrid")
+    if without.tokens.reads(logit):
+        assert decide(without, dataclasses.replace(best, lift=-0.03), "hybrid")[0] < logit

@@ -228,9 +228,15 @@ OWN_SCRIPT_PARTS = ("same", "same_cjk", "statement", "meaning")  # the models a 
 
 def token_check(models: object, best: Best) -> TokenCheck:
     """The check that applies to ``best``: the calibration's for the query's script (CJK or
-    not; none for a best hit in another script, nor for a short query)."""
+    not; none for a best hit in another script, nor for a short query), and a statement's own
+    where the calibration decides statements by a model of their own and has one
+    (``tokens_statement``)."""
     if best.cross or best.short_query:  # a bare name or code is not a question to cover
         return NO_TOKEN_CHECK
+    if best.statement and not best.cjk and getattr(models, "statement", None) is not None:
+        own = getattr(models, "tokens_statement", None)
+        if own is not None:
+            return own
     name = "tokens_cjk" if best.cjk else "tokens"
     return getattr(models, name, NO_TOKEN_CHECK)
 

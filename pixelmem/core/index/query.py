@@ -223,12 +223,35 @@ STATEMENT_WORDS = 6
 _CJK_ASKING = re.compile(r"什么|哪|谁|几|多少|多久|吗|怎么|怎样|如何|为什么|为何|是否|何时|何地|呢")
 
 
+# Question words that, inside a sentence without a question mark, join a clause to it rather
+# than ask: a relative ("…somebody who…", "…, which could cause…") or a conjunction ("…warmer
+# than today when…"). "what" and "how" inside still ask, in place ("…evolved into how many
+# layers", "…used for what weapon": the development question sets' only long questions
+# without a mark).
+CLAUSE_WORDS = frozenset("which who whom whose when where why".split())  # noqa: SIM905
+
+
 def asks(text: str) -> bool:
     """Whether ``text`` is a question rather than a statement (a claim, a pasted sentence): a
-    question mark, an English question word, or a Chinese question word."""
+    question mark, a Chinese question word, an English question word that opens it, or "what"
+    / "how" inside a sentence not closed by a full stop. A relative or conjunction inside
+    (:data:`CLAUSE_WORDS`) asks nothing: read as asking, 196 of the 1,779 development claims
+    and 122 of the 600 pasted sentences were decided as questions, by their ungained logit
+    (claims_split: 17 of the 28 right-first claims hidden were). No development question
+    changes side (every question set's flags as before)."""
     if "?" in text or "？" in text or _CJK_ASKING.search(text):
         return True
-    return any(w.lower() in QUESTION_WORDS for w in _ASCII_WORD.findall(text))
+    words = [w.lower() for w in _ASCII_WORD.findall(text)]
+    if words and words[0] in QUESTION_WORDS:
+        return True
+    if _STATED.search(text):  # closed by a full stop: "what" and "how" in it ask nothing either
+        return False
+    return any(w in QUESTION_WORDS and w not in CLAUSE_WORDS for w in words[1:])
+
+
+# A sentence closed by a full stop (before a closing quote or bracket): pasted, not typed as a
+# question ("…exactly what climate scientists have predicted…", "…determines how much…").
+_STATED = re.compile(r"\.[\"'”’)\]]*\s*$")
 
 
 def _asks_beyond_names(content: str) -> bool:
