@@ -32,7 +32,7 @@ OWNERS: tuple[ModuleType, ...] = (QtWidgets, QtGui)
 
 
 class TypeWarmup(QObject):
-    """Makes the types of ``owners`` in steps; ``finished`` when all are made (or stopped)."""
+    """Makes the types of ``owners`` in steps; ``finished`` once all are made."""
 
     finished = Signal()
 
