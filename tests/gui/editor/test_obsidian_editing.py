@@ -126,18 +126,17 @@ def test_a_keystroke_after_double_brackets_only_filters_the_listed_notes(
     model = window.editor.link_completer.model
     lists: list[int] = []
     model.modelReset.connect(lambda: lists.append(model.rowCount()))
-    _type(qtbot, window, "\nSee [[h")
-    qtbot.waitUntil(lambda: completer.popup().isVisible(), timeout=5000)
     # A change the vault announces meanwhile (a late scan confirming a file under load) makes
     # the listing stale, and the next keystroke lists again: rightly. Count those.
     changes: list[object] = []
     window.bus.memory_updated.connect(changes.append)
-    listed_at_popup = len(made)
+    _type(qtbot, window, "\nSee [[h")
+    qtbot.waitUntil(lambda: completer.popup().isVisible(), timeout=5000)
     for letter in "eadl":
         QTest.keyClick(window.editor.form.body_edit, letter)
     qtbot.waitUntil(lambda: completer.currentCompletion() == "Headless Sync", timeout=5000)
-    assert listed_at_popup == 1 and len(lists) >= 1
-    assert len(made) - listed_at_popup <= min(len(changes), 4)  # keystrokes alone only filter
+    assert len(lists) >= 1
+    assert 1 <= len(made) <= 1 + len(changes)  # keystrokes alone only filter
 
 
 def test_a_new_title_renames_the_file_and_the_editor_follows(
