@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from PySide6.QtCore import QThreadPool, QTimer, Signal, Slot
-from PySide6.QtWidgets import QDockWidget, QWidget
+from PySide6.QtWidgets import QWidget
 
 from pixelmem.core.assist.conversation import (
     ChatMemories,
@@ -59,6 +59,7 @@ from pixelmem.gui.chat.proposing import ProposingMixin
 from pixelmem.gui.chat.state import StreamSignals, stream_job
 from pixelmem.gui.chat.widgets import MemoriesPanel, MessageWidget
 from pixelmem.gui.session import VaultSession, describe_error
+from pixelmem.gui.widgets.sized_dock import SizedDock
 from pixelmem.gui.workers import run_in_pool
 
 log = logging.getLogger(__name__)
@@ -73,7 +74,7 @@ _SETTINGS_ERRORS = (
 )
 
 
-class ChatPane(ConversationsMixin, ProposingMixin, QDockWidget):
+class ChatPane(ConversationsMixin, ProposingMixin, SizedDock):
     """Dockable chat with memory injection. Connect ``open_memory_requested`` to the editor and
     ``settings_requested`` to the settings dialog; call :meth:`shutdown` before quitting."""
 

@@ -18,7 +18,6 @@ from collections.abc import Callable
 
 import shiboken6
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
-from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
@@ -27,6 +26,8 @@ from PySide6.QtWidgets import (
     QTabWidget,
     QWidget,
 )
+
+from pixelmem.gui.widgets.sized_dock import SizedDock
 
 
 class CoveredTabs(QObject):
@@ -152,7 +153,14 @@ class DockShares(QObject):
     Left alone, a narrower window takes its room from the docks first: at 800 px the search
     box shrank to 28 px while the editor kept 500. The first time the window is shown
     without a saved layout the docks get :data:`LEFT_SHARE` and :data:`RIGHT_SHARE`; a
-    resize afterwards keeps whatever shares the person has set by dragging the splitters.
+    resize afterwards keeps whatever shares the person has set by dragging the separators.
+
+    The shares are measured while the window's width stands still (a dock resized then is a
+    separator dragged, or a dock that came or went: :class:`SizedDock`'s ``resized``) and
+    given back after each resize (:meth:`window_resized`, from the window's ``resizeEvent``):
+    by the time Qt delivers a resize, its layout has already taken the room from the docks.
+    No event filter stays on the window: it would call Python for every event (each frame's
+    repaint), and each call waits for Python's lock while a worker holds it.
     """
 
     def __init__(
@@ -170,24 +178,68 @@ class DockShares(QObject):
         self.covered = covered
         self._tabs_when_short = tabs_when_short
         self._first_layout = first_layout
-        self._first_show = True
-        window.installEventFilter(self)
+        self.shares: dict[Qt.DockWidgetArea, float] = {}  # of the window's width, per side
+        self._measured_at = -1  # the window width the shares were measured at
+        self._due = False  # a resize's shares are due (one timer per burst of resizes)
+        self._settling = False  # the layout of shares just given is not a person's doing
+        self._followed: set[str] = set()  # the docks' names (one connection each)
+        self.follow_docks()
+        window.installEventFilter(self)  # until its first show: see eventFilter
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.window and event.type() == QEvent.Type.Show and self._first_show:
-            self._first_show = False
+        if watched is self.window and event.type() == QEvent.Type.Show:
+            self.window.removeEventFilter(self)
             if self._first_layout or self._docks_too_tall():
                 self._stack_when_short()
             if self._first_layout:
                 self._first_layout = False
-                QTimer.singleShot(0, self._first_shares)  # once the layout placed the docks
-        elif watched is self.window and event.type() == QEvent.Type.Resize:
-            assert isinstance(event, QResizeEvent)
-            old, new = event.oldSize().width(), event.size().width()
-            if self.window.isVisible() and old > 0 and old != new:
-                shares = {area: w * new / old for area, w in self._area_widths().items()}
-                QTimer.singleShot(0, lambda: self._apply(shares))  # after Qt's own layout
+                QTimer.singleShot(0, self, self._first_shares)  # once the layout placed the docks
+            else:
+                QTimer.singleShot(0, self, self._measure)  # the saved layout's, as placed
         return False
+
+    def follow_docks(self) -> None:
+        """Hear each :class:`SizedDock` of the window resized (docks made later too: called
+        again when they come)."""
+        for dock in self.window.findChildren(SizedDock):
+            if dock.objectName() not in self._followed:
+                self._followed.add(dock.objectName())
+                dock.resized.connect(self._dock_resized)
+
+    def window_resized(self, old: QSize, new: QSize) -> None:
+        """The window's width changed (its ``resizeEvent``): the docks get their shares back
+        once Qt's layout is done with the new size."""
+        if not self.window.isVisible() or old.width() <= 0 or old.width() == new.width():
+            return
+        if self.shares and not self._due:
+            self._due = True
+            QTimer.singleShot(0, self, self._give_back)
+
+    def _give_back(self) -> None:
+        self._due = False
+        self._measured_at = self.window.width()
+        self._apply_shares()
+
+    def _apply_shares(self) -> None:
+        """The docks sized to :attr:`shares`; the layout that follows is not measured (a dock
+        held at its minimum width in a narrow window would keep that share when it widens)."""
+        self._settling = True
+        width = self.window.width()
+        self._apply({area: share * width for area, share in self.shares.items()})
+        QTimer.singleShot(0, self, self._settled)  # after the layout request just posted
+
+    def _settled(self) -> None:
+        self._settling = False
+
+    def _dock_resized(self) -> None:
+        # The window's width stood still: a separator dragged, a dock shown, hidden or moved.
+        if not (self._due or self._settling) and self.window.width() == self._measured_at:
+            self._measure()
+
+    def _measure(self) -> None:
+        width = max(1, self.window.width())
+        self._measured_at = width
+        self.shares = {area: w / width for area, w in self._area_widths().items()}
 
     def _docks_too_tall(self) -> bool:
         """A layout saved on a taller screen: its docks above each other need more height
@@ -198,6 +250,7 @@ class DockShares(QObject):
     def fit_docks(self) -> None:
         """After docks came (the chat, the map, built after the scan): if they make the window
         taller than its screen has room for, stack the right column and fit it again."""
+        self.follow_docks()
         if self._docks_too_tall():
             self._stack_when_short()
             QTimer.singleShot(0, self, self._refit)
@@ -223,8 +276,9 @@ class DockShares(QObject):
         fit_tab_bars(self.window)
 
     def _first_shares(self) -> None:
-        width = self.window.width()
-        self._apply({LEFT: width * LEFT_SHARE, RIGHT: width * RIGHT_SHARE})
+        self._measured_at = self.window.width()
+        self.shares = {LEFT: LEFT_SHARE, RIGHT: RIGHT_SHARE}
+        self._apply_shares()
 
     def _docks_by_area(self) -> dict[Qt.DockWidgetArea, QDockWidget]:
         """One shown, docked widget per side (a tabbed or split area is sized as a whole)."""

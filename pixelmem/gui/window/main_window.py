@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 import shiboken6
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtGui import QCloseEvent, QResizeEvent
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
 
 from pixelmem.core.index.engine import Engine
@@ -324,6 +324,11 @@ class MainWindow(QMainWindow):
     def focusNextPrevChild(self, next: bool) -> bool:
         """Tab stops only at controls a person can see (not in a dock tab that is covered)."""
         return self.covered_tabs.focus_next(super().focusNextPrevChild, next)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if hasattr(self, "dock_shares"):  # the docks keep their shares of the width
+            self.dock_shares.window_resized(event.oldSize(), event.size())
 
     def changeEvent(self, event: QEvent) -> None:
         if is_language_change(event):  # Qt posts it when a translator comes or goes

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QWidget
 from pixelmem.gui import workers
 from pixelmem.gui.panels.host import PanelHost
 from pixelmem.gui.panels.registry import PANELS, Panel, Stage, check_panels, panel_named
+from pixelmem.gui.widgets.sized_dock import SizedDock
 from pixelmem.gui.window.layout_policy import SHORT_WINDOW, CoveredTabs, fit_tab_bars
 
 BELOW_SHARE = 200  # px: with twice that above it, a dock placed below takes a third
@@ -39,7 +40,7 @@ BELOW_SHARE = 200  # px: with twice that above it, a dock placed below takes a t
 
 def new_dock(window: QMainWindow, name: str, widget: QWidget) -> QDockWidget:
     """A closable, movable, floatable dock named ``name`` (the saved layout's key)."""
-    dock = QDockWidget(window)
+    dock = SizedDock(window)
     dock.setObjectName(name)
     dock.setWidget(widget)
     dock.setFeatures(
