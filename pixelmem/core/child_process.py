@@ -13,6 +13,9 @@ Rules:
   (``spawn``: a fresh interpreter, never a fork of a threaded GUI process), kept for the next
   calls, at a lower priority (:data:`NICE`), with one BLAS thread, stopped after ``idle_stop_s``
   without a call and at exit.
+* A child ends when its parent does, however the parent ended (killed, crashed): a pool's
+  worker process holds both ends of its task pipe and would otherwise wait for work for ever,
+  with the model it loaded (hundreds of MB) in memory. It watches the parent's sentinel.
 * :meth:`~ChildProcess.run` ``(function, *args)`` returns ``function(*args)`` computed in the
   child; an exception of the function itself is raised as it would be. When no child can be
   used it raises :class:`ChildUnavailable` and the caller does the work itself: a child that
@@ -32,6 +35,7 @@ import atexit
 import contextlib
 import logging
 import multiprocessing
+import multiprocessing.connection
 import os
 import threading
 import weakref
@@ -113,7 +117,7 @@ class ChildProcess:
                 self._pool = ProcessPoolExecutor(
                     max_workers=1,
                     mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_lower_priority,
+                    initializer=_child_started,
                 )
             self._calls += 1
             pool = self._pool
@@ -171,6 +175,17 @@ def _outcome(function: Callable[..., Any], args: tuple[Any, ...]) -> tuple[bool,
         return False, exc
 
 
-def _lower_priority() -> None:
+def _child_started() -> None:
+    """In the child, before any work: a lower priority, and an end when the parent ends."""
     with contextlib.suppress(OSError):  # not allowed: the same priority, still its own GIL
         os.nice(NICE)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_end_with, args=(parent,), name="parent-watch", daemon=True).start()
+
+
+def _end_with(parent: multiprocessing.process.BaseProcess) -> None:
+    """Wait for ``parent`` to end (its sentinel is ready then: on POSIX a pipe that closes, on
+    Windows the process handle), then end this child at once: no clean-up is owed to anyone."""
+    multiprocessing.connection.wait([parent.sentinel])
+    os._exit(0)

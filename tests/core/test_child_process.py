@@ -77,3 +77,50 @@ def test_a_child_that_dies_is_given_up_and_the_caller_told(child):
     with pytest.raises(ChildUnavailable):
         child.run(os.kill, pid, 9)  # the child kills itself mid-call
     assert not child.usable and child.pids() == []
+
+
+PARENT_SCRIPT = """
+import os, sys, time
+from pixelmem.core.child_process import ChildProcess
+
+if __name__ == "__main__":
+    child = ChildProcess("testing")
+    print(child.run(os.getpid), flush=True)
+    time.sleep(60)  # killed before this ends
+"""
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads /proc")
+def test_a_child_ends_when_its_parent_is_killed(tmp_path):
+    """A parent killed (no atexit, no shutdown) leaves no child behind holding its memory."""
+    import signal
+    import subprocess
+    import sys
+
+    script = tmp_path / "parent.py"
+    script.write_text(PARENT_SCRIPT, encoding="utf-8")
+    parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    child_pid = 0
+    try:
+        assert parent.stdout is not None
+        child_pid = int(parent.stdout.readline())
+        assert _alive(child_pid)
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(10)
+        deadline = time.monotonic() + 15
+        while _alive(child_pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _alive(child_pid)
+    finally:
+        parent.kill()
+        if child_pid and _alive(child_pid):
+            os.kill(child_pid, signal.SIGKILL)  # not left behind by a failing run
+
+
+def _alive(pid: int) -> bool:
+    """Running (a zombie — ended, not yet reaped by init — counts as ended)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False

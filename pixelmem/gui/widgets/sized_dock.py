@@ -1,4 +1,4 @@
-"""A dock widget that says when its size changed.
+"""A dock widget that says when its width changed.
 
 The window keeps its docks' shares of the width (``window.layout_policy.DockShares``) and must
 learn when a person drags a dock's separator. An event filter on the main window or on its docks
@@ -16,10 +16,11 @@ from PySide6.QtWidgets import QDockWidget
 
 
 class SizedDock(QDockWidget):
-    """A :class:`QDockWidget` with a ``resized`` signal."""
+    """A :class:`QDockWidget` with a ``widened`` signal: its width changed (narrower too)."""
 
-    resized = Signal()
+    widened = Signal()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        self.resized.emit()
+        if event.oldSize().width() != event.size().width():
+            self.widened.emit()

@@ -156,7 +156,7 @@ class DockShares(QObject):
     resize afterwards keeps whatever shares the person has set by dragging the separators.
 
     The shares are measured while the window's width stands still (a dock resized then is a
-    separator dragged, or a dock that came or went: :class:`SizedDock`'s ``resized``) and
+    separator dragged, or a dock that came or went: :class:`SizedDock`'s ``widened``) and
     given back after each resize (:meth:`window_resized`, from the window's ``resizeEvent``):
     by the time Qt delivers a resize, its layout has already taken the room from the docks.
     No event filter stays on the window: it would call Python for every event (each frame's
@@ -182,6 +182,7 @@ class DockShares(QObject):
         self._measured_at = -1  # the window width the shares were measured at
         self._due = False  # a resize's shares are due (one timer per burst of resizes)
         self._settling = False  # the layout of shares just given is not a person's doing
+        self._measure_due = False  # a dock was widened: the shares are measured next turn
         self._followed: set[str] = set()  # the docks' names (one connection each)
         self.follow_docks()
         window.installEventFilter(self)  # until its first show: see eventFilter
@@ -204,7 +205,7 @@ class DockShares(QObject):
         for dock in self.window.findChildren(SizedDock):
             if dock.objectName() not in self._followed:
                 self._followed.add(dock.objectName())
-                dock.resized.connect(self._dock_resized)
+                dock.widened.connect(self._dock_widened)
 
     def window_resized(self, old: QSize, new: QSize) -> None:
         """The window's width changed (its ``resizeEvent``): the docks get their shares back
@@ -231,9 +232,20 @@ class DockShares(QObject):
     def _settled(self) -> None:
         self._settling = False
 
-    def _dock_resized(self) -> None:
+    def _dock_widened(self) -> None:
         # The window's width stood still: a separator dragged, a dock shown, hidden or moved.
-        if not (self._due or self._settling) and self.window.width() == self._measured_at:
+        # Measured once the layout pass that resized the docks is over (one pass resizes
+        # several docks; measuring inside it added to the pass).
+        if self._resting() and not self._measure_due:
+            self._measure_due = True
+            QTimer.singleShot(0, self, self._measure_if_resting)
+
+    def _resting(self) -> bool:
+        return not (self._due or self._settling) and self.window.width() == self._measured_at
+
+    def _measure_if_resting(self) -> None:
+        self._measure_due = False
+        if self._resting():
             self._measure()
 
     def _measure(self) -> None:
