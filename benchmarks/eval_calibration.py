@@ -67,8 +67,12 @@ STATEMENT_SETS = ("claims_split", "sentences_en", "sentences_zh", "claims_bio")
 
 
 def default_sets() -> list[str]:
-    """:data:`SETS`, and the statement sets where PIXELMEM_STATEMENT_SETS says they are."""
-    return SETS + (list(STATEMENT_SETS) if os.environ.get("PIXELMEM_STATEMENT_SETS") else [])
+    """:data:`SETS`, and the statement sets that are in the folder PIXELMEM_STATEMENT_SETS
+    names (one built before ``claims_bio`` existed holds the other three)."""
+    statements = os.environ.get("PIXELMEM_STATEMENT_SETS")
+    if not statements:
+        return list(SETS)
+    return SETS + [name for name in STATEMENT_SETS if (Path(statements) / name).is_dir()]
 
 
 def folder_of(name: str) -> Path:

@@ -163,3 +163,15 @@ def test_bio_claims_are_answered_by_their_abstract_and_distractors_join_their_cl
     assert set(qrels["a-c1_1"]) == {one[0]} and "u-c2_0" not in qrels
     corpus, queries, _ = load_beir(tmp_path / "out" / "two")
     assert set(corpus) == {two[0]} and set(queries) == {"u-c1_0", "u-c1_1", "a-c2_0"}
+
+
+def test_the_default_sets_are_the_statement_sets_the_folder_holds(monkeypatch, tmp_path) -> None:
+    monkeypatch.syspath_prepend(str(BENCHMARKS.parent))
+    calibration = importlib.import_module("benchmarks.eval_calibration")
+    (tmp_path / "claims_split").mkdir()
+    (tmp_path / "sentences_en").mkdir()
+    monkeypatch.setenv("PIXELMEM_STATEMENT_SETS", str(tmp_path))
+    added = calibration.default_sets()[len(calibration.SETS) :]
+    assert added == ["claims_split", "sentences_en"]  # claims_bio not built there: not asked
+    monkeypatch.delenv("PIXELMEM_STATEMENT_SETS")
+    assert calibration.default_sets() == calibration.SETS
