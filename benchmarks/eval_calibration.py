@@ -15,7 +15,8 @@ order given). Printed per set and class:
 * questions nothing answers: shown nothing (the share that must stay high);
 * nDCG@10 over the answerable ones.
 
-The statement sets (``claims_split``, ``sentences_en``, ``sentences_zh``: PIXELMEM_STATEMENT_SETS)
+The statement sets (``claims_split``, ``sentences_en``, ``sentences_zh``, ``claims_bio``:
+PIXELMEM_STATEMENT_SETS)
 are measured by default where that folder is set: answered (``a-``) and nothing-answers (``u-``)
 statements over a pair of vaults.
 
@@ -62,12 +63,16 @@ CHAT_SETS = {"realtalk": "locomo", "realtalk_leftout": "leftout", "memorybank": 
 # Statement sets (a pasted claim or sentence; benchmarks/make_statement_sets.py), kept outside
 # the repository under the folder PIXELMEM_STATEMENT_SETS names: each a pair of vaults that
 # split one source's articles, a statement answered in one and by nothing in the other.
-STATEMENT_SETS = ("claims_split", "sentences_en", "sentences_zh")
+STATEMENT_SETS = ("claims_split", "sentences_en", "sentences_zh", "claims_bio")
 
 
 def default_sets() -> list[str]:
-    """:data:`SETS`, and the statement sets where PIXELMEM_STATEMENT_SETS says they are."""
-    return SETS + (list(STATEMENT_SETS) if os.environ.get("PIXELMEM_STATEMENT_SETS") else [])
+    """:data:`SETS`, and the statement sets that are in the folder PIXELMEM_STATEMENT_SETS
+    names (one built before ``claims_bio`` existed holds the other three)."""
+    statements = os.environ.get("PIXELMEM_STATEMENT_SETS")
+    if not statements:
+        return list(SETS)
+    return SETS + [name for name in STATEMENT_SETS if (Path(statements) / name).is_dir()]
 
 
 def folder_of(name: str) -> Path:

@@ -1,7 +1,7 @@
 """Build the statement development sets: a pasted claim or sentence, answered or not (issue 30).
 
     python benchmarks/make_statement_sets.py --climate-fever corpus.jsonl --squad-train train.json
-                                             --drcd DRCD_dev.json [--out DIR]
+                                             --drcd DRCD_dev.json [--check-covid DIR] [--out DIR]
 
 A statement (no question mark, no question word: :func:`pixelmem.core.index.query.asks`) is
 decided by its own rule; whether a statement nothing answers stays empty cannot be measured on
@@ -23,6 +23,16 @@ defaults to ``../statement-data`` beside it. Deterministic for the same inputs. 
   answering articles are all absent while a NOT_ENOUGH_INFO one is present is not asked there
   (on its subject, answer absent: neither class). Claims with no SUPPORTS / REFUTES sentence
   are left out.
+* ``claims_bio`` — Check-COVID's news claims about COVID-19 (Wang et al. 2023, MIT; the folder
+  ``Check-COVID/`` of github.com/posuer/Check-COVID) over scientific abstracts (CORD-19), one
+  memory per abstract (its title, its sentences in order): the 347 abstracts claims were
+  written from, split by a hash of their CORD id, and the abstracts its retriever returned for
+  the test claims (``variants_for_experiments/abstracts/*.jsonl``) as distractors, each in the
+  vault of the claim it was retrieved for (so a claim asked of the other vault meets none of
+  its own near misses, only other COVID-19 science). A SUPPORT / REFUTE claim is answered by its
+  abstract; NOTENOUGHINFO claims are left out. Short claims naming a treatment, a measure and a
+  population against abstracts: the class SciFact's held-out claims fall in, from another
+  source.
 * ``sentences_en`` — a sentence of a SQuAD 2.0 *train* paragraph (its first ten articles, the
   part of the file at hand), pasted as the query: answered by its paragraph in the vault
   holding its article's paragraphs, by nothing in the other (other articles).
@@ -133,6 +143,52 @@ def claims_split(source: Path, target: Path) -> dict[str, tuple[int, int]]:
     return write_pair(target, corpus, home, asked)
 
 
+def _check_covid_abstracts(folder: Path) -> tuple[dict[str, dict], dict[str, str]]:
+    """{CORD id: corpus row} of Check-COVID's abstracts and {distractor id: the claim id it was
+    retrieved for} (its first retrieval, in the files' sorted order)."""
+    rows, retrieved_for = {}, {}
+    for line in (folder / "corpus.json").read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            doc = json.loads(line)
+            rows[doc["cord_id"]] = {"_id": doc["cord_id"], "title": str(doc["title"]).strip(),
+                                    "text": " ".join(doc["abstract"]).strip()}  # fmt: skip
+    for path in sorted((folder / "abstracts").glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            retrieval = json.loads(line) if line.strip() else {}
+            for doc_id, sentences in (retrieval.get("abstracts") or {}).items():
+                if doc_id in rows or not sentences:
+                    continue
+                # these lists lead with the title
+                rows[doc_id] = {"_id": doc_id, "title": sentences[0].strip(),
+                                "text": " ".join(sentences[1:]).strip()}  # fmt: skip
+                retrieved_for[doc_id] = retrieval["claim_id"]
+    return rows, retrieved_for
+
+
+def claims_bio(folder: Path, target: Path) -> dict[str, tuple[int, int]]:
+    """``claims_bio`` in ``target`` from Check-COVID's ``folder`` (``Check-COVID_all.json``,
+    ``corpus.json``, ``abstracts/*.jsonl``)."""
+    claims = [
+        json.loads(line)
+        for line in (folder / "Check-COVID_all.json").read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    rows, retrieved_for = _check_covid_abstracts(folder)
+    gold_of = {c["id"]: c["cord_id"] for c in claims}
+    home = {}
+    for doc_id in rows:
+        claim = retrieved_for.get(doc_id)
+        anchor = gold_of.get(claim, doc_id) if claim else doc_id
+        home[doc_id] = vault_of(anchor)
+    asked = [
+        (c["id"], str(c["claim"]).strip(), {c["cord_id"]}, {c["cord_id"]})
+        for c in claims
+        if c["label"] in ("SUPPORT", "REFUTE") and c["cord_id"] in rows
+    ]
+    corpus = [rows[doc_id] for doc_id in sorted(rows)]
+    return write_pair(target, corpus, home, asked)
+
+
 def sentence_pair(
     articles: list[tuple[str, list[str]]],
     target: Path,
@@ -190,6 +246,7 @@ def drcd_articles(source: Path, most: int) -> list[tuple[str, list[str]]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--climate-fever", type=Path, help="Climate-FEVER claims (JSON objects)")
+    parser.add_argument("--check-covid", type=Path, help="Check-COVID's Check-COVID/ folder")
     parser.add_argument("--squad-train", type=Path, help="SQuAD 2.0 train JSON (or a part)")
     parser.add_argument("--drcd", type=Path, help="DRCD dev JSON")
     parser.add_argument("--drcd-paragraphs", type=int, default=400)
@@ -198,6 +255,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.climate_fever:
         print("claims_split:", claims_split(args.climate_fever, args.out / "claims_split"))
+    if args.check_covid:
+        print("claims_bio:", claims_bio(args.check_covid, args.out / "claims_bio"))
     if args.squad_train:
         articles = squad_articles(args.squad_train)
         counts = sentence_pair(

@@ -117,3 +117,61 @@ def test_the_same_inputs_give_the_same_sets(statements, tmp_path: Path) -> None:
             assert (tmp_path / "a" / vault / name).read_bytes() == (
                 tmp_path / "b" / vault / name
             ).read_bytes()
+
+
+def _check_covid(folder: Path, abstracts: dict[str, str], claims: list[tuple], retrieved: dict):
+    """A Check-COVID folder: ``abstracts`` {CORD id: title} (corpus.json), ``claims`` (id, CORD
+    id, label), ``retrieved`` {claim id: {CORD id: title}} (an abstracts/*.jsonl file)."""
+    (folder / "abstracts").mkdir(parents=True)
+    (folder / "corpus.json").write_text("".join(
+        json.dumps({"cord_id": d, "title": t, "abstract": [f"{t} first.", f"{t} second."]}) + "\n"
+        for d, t in abstracts.items()))  # fmt: skip
+    (folder / "Check-COVID_all.json").write_text("".join(
+        json.dumps({"id": i, "claim": f"Claim {i} ", "cord_id": d, "label": label}) + "\n"
+        for i, d, label in claims))  # fmt: skip
+    (folder / "abstracts" / "abstract_retrieval_test.jsonl").write_text("".join(
+        json.dumps({"claim_id": c, "doc_ids": list(docs),
+                    "abstracts": {d: [t, f"{t} body."] for d, t in docs.items()}}) + "\n"
+        for c, docs in retrieved.items()))  # fmt: skip
+
+
+def test_bio_claims_are_answered_by_their_abstract_and_distractors_join_their_claims_vault(
+    statements, tmp_path: Path
+) -> None:
+    ids = [f"cord{i}" for i in range(40)]
+    one = [d for d in ids if statements.vault_of(d) == "one"]
+    two = [d for d in ids if statements.vault_of(d) == "two"]
+    # a retrieved abstract whose own id hashes to the other vault than its claim's abstract
+    stray = next(d for d in (f"ret{i}" for i in range(40)) if statements.vault_of(d) == "two")
+    _check_covid(
+        tmp_path / "src",
+        {one[0]: "Masks in schools", two[0]: "Vitamin D in ICU"},
+        [("c1_0", one[0], "SUPPORT"), ("c1_1", one[0], "REFUTE"),
+         ("c1_2", one[0], "NOTENOUGHINFO"), ("c2_0", two[0], "SUPPORT")],
+        {"c1_0": {one[0]: "Masks in schools", stray: "Masks on buses"}},
+    )  # fmt: skip
+    counts = statements.claims_bio(tmp_path / "src", tmp_path / "out")
+    assert counts == {"one": (2, 1), "two": (1, 2)}  # NOTENOUGHINFO left out
+    corpus, queries, qrels = load_beir(tmp_path / "out" / "one")
+    assert set(corpus) == {one[0], stray}  # the near miss stays with its claim's abstract
+    assert (corpus[stray]["title"], corpus[stray]["text"]) == (
+        "Masks on buses",
+        "Masks on buses body.",
+    )
+    assert corpus[one[0]]["text"] == "Masks in schools first. Masks in schools second."
+    assert set(queries) == {"a-c1_0", "a-c1_1", "u-c2_0"} and queries["a-c1_0"] == "Claim c1_0"
+    assert set(qrels["a-c1_1"]) == {one[0]} and "u-c2_0" not in qrels
+    corpus, queries, _ = load_beir(tmp_path / "out" / "two")
+    assert set(corpus) == {two[0]} and set(queries) == {"u-c1_0", "u-c1_1", "a-c2_0"}
+
+
+def test_the_default_sets_are_the_statement_sets_the_folder_holds(monkeypatch, tmp_path) -> None:
+    monkeypatch.syspath_prepend(str(BENCHMARKS.parent))
+    calibration = importlib.import_module("benchmarks.eval_calibration")
+    (tmp_path / "claims_split").mkdir()
+    (tmp_path / "sentences_en").mkdir()
+    monkeypatch.setenv("PIXELMEM_STATEMENT_SETS", str(tmp_path))
+    added = calibration.default_sets()[len(calibration.SETS) :]
+    assert added == ["claims_split", "sentences_en"]  # claims_bio not built there: not asked
+    monkeypatch.delenv("PIXELMEM_STATEMENT_SETS")
+    assert calibration.default_sets() == calibration.SETS
