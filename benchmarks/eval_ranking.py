@@ -2,13 +2,14 @@
 
     python benchmarks/eval_ranking.py [--trees main .] [--sets climate squad_train ...]
                                       [--modes hybrid semantic keyword] [--data DIR]
-                                      [--model local-multilingual] [--json FILE] [--per-query FILE]
+                                      [--model local-multilingual] [--json FILE]
 
 Every question of every set runs through the real :class:`~pixelmem.core.index.engine.Engine`
 (default settings, ``min_relevance`` 0: ranking only) of each tree — a git revision's
 ``pixelmem`` exported beside this checkout, or ``.`` for this one — each in a child process,
 and per set and mode it prints nDCG@10 (graded where the set grades), P@1 (a judged note
-first) and recall@10, each tree's figure joined by ">" in the order given. Two folds (the
+first) and recall@10, each tree's figure joined by ">" in the order given (``--json`` also
+holds each query's nDCG@10 per mode). Two folds (the
 queries split by a hash of their id) are printed too for hybrid: a change that helps must
 help on both.
 
