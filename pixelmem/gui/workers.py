@@ -46,7 +46,9 @@ def set_error_handler(handler: ErrorFn | None) -> None:
     _error_handler = handler
 
 
-def _report(exc: BaseException) -> None:
+def report(exc: BaseException) -> None:
+    """``exc`` to the app's error handler (:func:`set_error_handler`), or to the log: what a
+    task's failure does when its submitter gave no ``on_error``."""
     if _error_handler is not None:
         _error_handler(exc)
     else:
@@ -86,7 +88,7 @@ class TaskHandle(QObject):
             elif self._on_error is not None:
                 self._on_error(value)  # type: ignore[arg-type]
             else:
-                _report(value)  # type: ignore[arg-type]
+                report(value)  # type: ignore[arg-type]
         finally:
             self.finished.emit()
 
@@ -258,7 +260,7 @@ class LatestOnly:
         run_in_pool(
             unless_superseded,
             lambda value: self._if_current(number, on_result, value),
-            lambda exc: self._if_current(number, on_error or _report, exc),
+            lambda exc: self._if_current(number, on_error or report, exc),
             pool=self._pool,
             context=context if context is not None else owner(on_result),
         )

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import QAbstractItemView, QCompleter, QPlainTextEdit
 
 from pixelmem.core.vault.links import LinkResolver, link_target_for
 from pixelmem.core.vault.memory import Memory
+from pixelmem.gui import workers
 from pixelmem.gui.bus import MemoryBus
 from pixelmem.gui.session import VaultSession
 from pixelmem.gui.workers import LatestOnly
@@ -108,6 +109,8 @@ class LinkCompleter(QObject):
         self.completer.setMaxVisibleItems(MAX_ROWS)
         self.completer.activated[str].connect(self._insert)  # type: ignore[index]
         self._listing: Listing | None = None
+        self._listing_due = False  # a listing is being made on a worker
+        self._vault_changes = 0  # the vault's change sets so far: a listing made before is stale
         self._candidates: dict[str, Candidate] = {}  # what the model lists now, by shown
         self._latest = LatestOnly()
         editor.textChanged.connect(self._typed)
@@ -123,6 +126,7 @@ class LinkCompleter(QObject):
 
     def _stale(self, *_: object) -> None:
         self._listing = None
+        self._vault_changes += 1
 
     def _typed(self) -> None:
         typed = self._context()
@@ -130,14 +134,36 @@ class LinkCompleter(QObject):
             self._popup().hide()
             return
         if self._listing is None:
-            store = self.session.store
-            # Read only: the store's own memories (a copy of 10k sets off long collections).
-            self._latest.submit(lambda: Listing.of(store.view(), store.root), self._listed,
-                                context=self)  # fmt: skip
+            self._make_listing()
             return
         self._offer(*typed)
 
-    def _listed(self, listing: Listing) -> None:
+    def _make_listing(self) -> None:
+        """The notes listed on a worker, once: keystrokes while it is made do not ask again
+        (each asked anew, and on a busy machine the listing was made twice, the first one's
+        dropped); it is offered for what is typed when it comes."""
+        if self._listing_due:
+            return
+        self._listing_due = True
+        store, changes = self.session.store, self._vault_changes
+        # Read only: the store's own memories (a copy of 10k sets off long collections).
+        self._latest.submit(
+            lambda: Listing.of(store.view(), store.root),
+            lambda listing: self._listed(listing, changes),
+            self._not_listed,
+            context=self,
+        )
+
+    def _not_listed(self, exc: BaseException) -> None:
+        self._listing_due = False
+        workers.report(exc)
+
+    def _listed(self, listing: Listing, changes: int) -> None:
+        self._listing_due = False
+        if changes != self._vault_changes:  # the vault changed while it was made: again
+            if self._context() is not None:
+                self._make_listing()
+            return
         self._listing = listing
         typed = self._context()
         if typed is not None:

@@ -139,6 +139,41 @@ def test_a_keystroke_after_double_brackets_only_filters_the_listed_notes(
     assert 1 <= len(made) <= 1 + len(changes)  # keystrokes alone only filter
 
 
+@pytest.mark.qt_log_ignore("does not support raise", "does not support grabbing the keyboard")
+def test_keystrokes_while_the_notes_are_listed_wait_for_that_listing(
+    qtbot, syntax_window, monkeypatch
+) -> None:
+    """A busy machine: the listing takes longer than the keystrokes after ``[[``. They do not
+    ask for listings of their own (each was made, and all but the last dropped); the one
+    listing is offered for what is typed when it comes."""
+    import time
+
+    from pixelmem.gui.editor import link_completion
+
+    made: list[int] = []
+    real = link_completion.link_candidates
+
+    def slow(memories):
+        made.append(1)
+        time.sleep(0.3)
+        return real(memories)
+
+    monkeypatch.setattr(link_completion, "link_candidates", slow)
+    window = syntax_window
+    _open(qtbot, window, "Home")
+    completer = window.editor.link_completer.completer
+    changes: list[object] = []
+    window.bus.memory_updated.connect(changes.append)
+    _type(qtbot, window, "\nSee [[h")
+    qtbot.waitUntil(lambda: len(made) == 1, timeout=5000)  # the listing is being made
+    for letter in "eadl":
+        QTest.keyClick(window.editor.form.body_edit, letter)
+        qtbot.wait(20)
+    qtbot.waitUntil(lambda: completer.popup().isVisible(), timeout=5000)
+    qtbot.waitUntil(lambda: completer.currentCompletion() == "Headless Sync", timeout=5000)
+    assert len(made) <= 1 + len(changes)
+
+
 def test_a_new_title_renames_the_file_and_the_editor_follows(
     qtbot, syntax_window, obsidian_syntax, monkeypatch
 ) -> None:
