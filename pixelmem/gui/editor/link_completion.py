@@ -140,7 +140,7 @@ class LinkCompleter(QObject):
 
     def _make_listing(self) -> None:
         """The notes listed on a worker, once: keystrokes while it is made do not ask again
-        (each asked anew, and on a busy machine the listing was made twice, the first one's
+        (each asked anew: on a busy machine four listings for one popup, all but the last
         dropped); it is offered for what is typed when it comes."""
         if self._listing_due:
             return
