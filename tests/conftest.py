@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-# As pixelmem/__init__ does, before pytest-qt imports PySide6 (this file is read first): every
-# Qt type made at its module's import, none lazily on whichever thread meets it first.
-os.environ.setdefault("PYSIDE6_OPTION_LAZY", "0")
+# Imported before pytest-qt imports PySide6 (this file is read first): the package sets
+# PYSIDE6_OPTION_LAZY, so every Qt type is made at its module's import, none lazily.
+import pixelmem  # noqa: F401
 
 
 @pytest.fixture(autouse=True)

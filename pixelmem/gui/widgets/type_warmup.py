@@ -13,6 +13,10 @@ event-loop turn and gives the rest back: ~40 ms of work spread over a few dozen 
 after the first paint, while the views' modules import on a worker, instead of one 9-15 ms
 stall inside a build. A type someone uses first is made then, as before: nothing waits for
 this.
+
+Since round 12 the ``pixelmem`` package sets ``PYSIDE6_OPTION_LAZY=0``: every type is made at
+its module's import and the steps find them made (a few getattr calls each). The warm-up stays
+for a process started with lazy types switched back on.
 """
 
 from __future__ import annotations
