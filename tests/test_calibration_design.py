@@ -13,7 +13,7 @@ import pytest
 
 from pixelmem.core.index import relevance as rel
 from pixelmem.core.index.chunking import Chunk
-from pixelmem.core.index.decision import Best, Decision, decide, finish
+from pixelmem.core.index.decision import ABSENT_NAME_LOGIT, Best, Decision, decide, finish
 from pixelmem.core.index.query import asks, parse_query
 from pixelmem.core.index.relevance import VAULT_PRIOR
 from pixelmem.core.index.scripts import CJK_SCRIPT, OTHER_SCRIPT
@@ -440,3 +440,68 @@ def test_explain_says_when_a_held_name_is_not_read() -> None:
     assert chopin.evidence is not None and chopin.evidence.names_held
     assert "names" not in chopin.evidence.parts
     assert any("not read" in line for line in chopin.evidence.lines())
+
+
+def test_proper_names_are_capitalised_words_inside_the_sentence() -> None:
+    names = parse_query("Which of Genghis Khan's descendants pushed the Mamluks out?")
+    assert names.proper_names == ("genghis", "khan", "mamluks")
+    assert parse_query("In which year did the Kievan Rus' fall?").proper_names == ("kievan", "rus")
+    assert parse_query("What did Priya say on Monday in May?").proper_names == ("priya",)
+    assert parse_query("哪些笔记提到Priya").proper_names == ("priya",)
+    assert parse_query("Who is Sévérine in the film?").proper_names == ("sévérine",)
+    # Acronyms, codes and hyphenated words are often written otherwise where they are held.
+    assert not parse_query("How many buildings in NYC are over 200m?").proper_names
+    assert not parse_query("Where do Asian-Americans live in the city?").proper_names
+
+
+@pytest.mark.parametrize("family", list(rel.CALIBRATIONS))
+def test_a_question_naming_what_a_big_vault_lacks_is_lowered(family: str) -> None:
+    calibration = rel.CALIBRATIONS[family]
+    evidence = dict(rank=1.0, semantic=0.4, keyword=0.4, coverage=0.5, standout=1.0, notes=700)
+    held = decide(calibration, Best(**evidence), "hybrid")[0]
+    absent = decide(calibration, Best(**evidence, name_absent=True), "hybrid")[0]
+    assert absent == pytest.approx(held - ABSENT_NAME_LOGIT)
+    # A small vault, a look-up of a few words, a statement, a note in another script: as before.
+    for other in (
+        dict(evidence, notes=40),
+        dict(evidence, short_query=True),
+        dict(evidence, statement=True),
+        dict(evidence, cross=True),
+    ):
+        plain = decide(calibration, Best(**other), "hybrid")[0]
+        assert decide(calibration, Best(**other, name_absent=True), "hybrid")[0] == plain
+
+
+def _city_vault(extra: int) -> tuple[SearchIndex, np.ndarray]:
+    texts = [
+        ("New York weather", "New York gets storms from the Atlantic in late summer."),
+        ("Sévérine", "Sévérine is the woman Bond meets in Macau in the film."),
+    ]
+    texts += [(f"Note {i}", f"a note about the harbour on day {i}") for i in range(extra)]
+    vectors = np.random.default_rng(0).normal(size=(len(texts), 8))
+    vectors[0] = 1.0  # the questions' own direction: the note they find first
+    vectors[1] = np.r_[1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.9]
+    return _vault(texts, _unit(vectors)), _unit(np.ones((1, 8)))[0]
+
+
+def test_search_lowers_a_question_about_a_name_no_note_holds() -> None:
+    index, vector = _city_vault(400)
+    args = {"k": 1, "min_relevance": 0.0, "explain": True}
+    absent = index.search("What was the storm that hit Jacksonville in May?", vector, **args)
+    held = index.search("What was the storm that hit New York in May?", vector, **args)
+    assert absent[0].title == held[0].title == "New York weather"
+    assert absent[0].evidence is not None and absent[0].evidence.name_absent
+    assert any("names something no note holds" in line for line in absent[0].evidence.lines())
+    assert held[0].evidence is not None and not held[0].evidence.name_absent
+    # A name the best hit holds with its accents: the note asked for, not an absent one.
+    toward = _unit(np.array([[1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.9]]))[0]
+    severine = index.search("Which actress played Severine in the film?", toward, **args)
+    assert severine[0].title == "Sévérine"
+    assert severine[0].evidence is not None and not severine[0].evidence.name_absent
+
+
+def test_a_small_vault_does_not_read_an_absent_name() -> None:
+    index, vector = _city_vault(20)  # "When did Priya eat?": a name missing by chance
+    hit = index.search("What was the storm that hit Jacksonville in May?", vector, k=1,
+                       min_relevance=0.0, explain=True)  # fmt: skip
+    assert hit[0].evidence is not None and not hit[0].evidence.name_absent

@@ -19,6 +19,10 @@ to all three:
   bare name would; search gives the memories that hold the whole name the evidence a bare
   name query would give them. Empty for a short query (it is all name already) and for
   Chinese, which writes names like any other word;
+* ``proper_names``: the words a question writes as proper names ("storm that hit
+  **Jacksonville**", "pushed the **Mamluks** out of **Palestine**"): a capital and small
+  letters, not opening the sentence. A vault in which no note holds one does not hold what
+  the question is about (decision.lacks_a_name): its best hit is a neighbour on the subject;
 * ``coverage``: the query's words as the decision's coverage counts them
   (:class:`CoverageWord`): a word (or its stem), and a Chinese word as jieba cuts it, made
   of the character pairs the keyword side indexes; a pair that straddles two Chinese words
@@ -105,6 +109,7 @@ class ParsedQuery:
     key: str
     names: QueryTerms
     coverage: tuple[CoverageWord, ...]
+    proper_names: tuple[str, ...]  # tokens (lower case) of the words written as proper names
     _wanted: tuple[str, ...]  # its non-CJK tokens, for highlighting
     _runs: tuple[str, ...]  # its CJK runs, normalised
 
@@ -153,6 +158,7 @@ def parse_query(text: str) -> ParsedQuery:
         key=name_key(text),
         names=_names(content) if words > SHORT_QUERY_WORDS or question else QueryTerms((), ()),
         coverage=_coverage_words(content),
+        proper_names=_proper_names(content),
         _wanted=tuple(dict.fromkeys(tokenize(CJK_RUN.sub(" ", low)))),
         _runs=tuple(CJK_RUN.findall(low)),
     )
@@ -207,6 +213,35 @@ def _name_terms(text: str) -> tuple[str, ...]:
     # A name is held as written: its stem is another word ("Marshall" is not "marshal", the
     # "Doctor" of "Doctor Who" not "doctors").
     return tuple(t for t in split_query(" ".join(parts)).strong if not t.startswith(STEM_MARK))
+
+
+def _proper_names(text: str) -> tuple[str, ...]:
+    """The words of ``text`` written as proper names (ParsedQuery.proper_names), as tokens:
+    a capital then small letters (a possessive's ``'s`` dropped), not opening the sentence,
+    no stopword. Stricter than :func:`_name_terms`: an acronym (NYC), a code (E0502) or a
+    hyphenated word (Asian-Americans) is often written otherwise in the note that holds it."""
+    found = []
+    for match in _PROPER_NAME.finditer(text):
+        if _SENTENCE_START.search(text[: match.start()]) is not None:
+            continue  # "What", "Which": a capital that only opens the sentence
+        word = normalise(_POSSESSIVE.sub("", match.group()))
+        if word not in STOPWORDS and word not in _CALENDAR_WORDS:
+            found.append(word)
+    return tuple(dict.fromkeys(found))
+
+
+_LATIN = "A-Za-z0-9_\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f"  # with Latin-1 and Extended-A/B
+_PROPER_NAME = re.compile(
+    rf"(?<![{_LATIN}'’-])[A-Z\u00c0-\u00d6\u00d8-\u00de][a-z\u00df-\u00f6\u00f8-\u00ff\u0100-\u024f]{{2,}}"
+    rf"(?:['’]s?)?(?![{_LATIN}-])"
+)
+_POSSESSIVE = re.compile(r"['’]s?$")
+# Written with a capital, but a date, not a thing a note must name: a note of that day says
+# "2024-05-03" (time_query reads the question's dates).
+_CALENDAR_WORDS = frozenset(
+    """january february march april may june july august september october november december
+    monday tuesday wednesday thursday friday saturday sunday""".split()  # noqa: SIM905
+)
 
 
 def _plain_terms(text: str) -> set[str]:

@@ -531,6 +531,7 @@ class Evidence:
     next_coverage: float | None = None  # best hit: the next memory's own token coverage
     statement: bool = False  # best hit: the query read as a claim or pasted sentence
     names_outweighed: bool = False  # best hit: its held names not read (decision.names_outweighed)
+    name_absent: bool = False  # best hit: the question names what no note holds (lacks_a_name)
 
     def decided_by(self) -> str | None:
         """The decision model that gave the best hit its score (the largest part), or None."""
@@ -590,6 +591,8 @@ class Evidence:
             if self.names_held and self.names_outweighed:
                 held += "; not read: the words no note holds weigh more"
             facts.append(f"names {self.names_keyword:.2f} ({held})")
+        if self.name_absent:
+            facts.append("the question names something no note holds (lowered)")
         if facts:
             out.append("best hit: " + ", ".join(facts))
         parts = ", ".join(f"{name} {p:.2f}" for name, p in self.parts.items())
@@ -648,6 +651,7 @@ def explain(
         names_held=bool(own("names_held")), lift=own("lift"),
         next_coverage=own("next_coverage"), statement=bool(own("statement")),
         names_outweighed=bool(own("names_outweighed")),
+        name_absent=bool(own("name_absent")),
         parts={name: _p(logit) for name, logit in (parts or {}).items()}, relevance=final,
     )  # fmt: skip
 

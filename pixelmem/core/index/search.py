@@ -46,6 +46,7 @@ from pixelmem.core.index.decision import (
     Best,
     decide,
     finish,
+    lacks_a_name,
     names_outweighed,
     reads_tokens,
     standout,
@@ -80,6 +81,7 @@ from pixelmem.core.index.search_backend import (
 from pixelmem.core.index.text_tokens import (
     QueryTerms,
     make_snippet,
+    name_key,
     stem_of,
     tokenize,
 )
@@ -452,6 +454,7 @@ class SearchIndex:
             named=self._named(parsed.key, allowed) if mode != "semantic" else _NO_POSITIONS,
             names=parsed.names if mode == "hybrid" and parsed.names else None,
             coverage=parsed.coverage,
+            proper_names=parsed.proper_names if mode != "semantic" else (),
             vectors=self._scoring(hubs) if vector_ok else None,
             siblings=explain or _reads_siblings(calibration or CALIBRATIONS["default"]),
             null=explain or _reads_loo(calibration or CALIBRATIONS["default"]),
@@ -1082,6 +1085,7 @@ class SearchIndex:
                    "statement": np.full(n, float(best.statement)),
                    "names_outweighed": np.full(n, float(names_outweighed(best))),
                    "unknown": np.full(n, best.unknown),
+                   "name_absent": np.full(n, float(lacks_a_name(best))),
                    "elsewhere": np.full(n, best.elsewhere)}  # fmt: skip
         if best.standout is not None:
             values["standout"] = np.full(n, best.standout)
@@ -1177,8 +1181,26 @@ class SearchIndex:
             names_held=names is not None and bool(names[1][top]),
             named=bool(np.isin(position, query.named)), short_query=query.short, cjk=cjk,
             statement=query.long_statement, notes=notes,
+            name_absent=self._lacks_a_name(query, position),
         )  # fmt: skip
         return best, certain
+
+    def _lacks_a_name(self, query: _Query, position: int) -> bool:
+        """Whether the query writes a proper name (:attr:`~pixelmem.core.index.query.
+        ParsedQuery.proper_names`) that no note of the vault holds, as written or by its stem
+        (decision.lacks_a_name) — nor the best hit (position) with its accents taken off:
+        "Severine" asks for the note that writes "Sévérine"."""
+        names = query.proper_names
+        if not names or query.terms is None:
+            return False
+        ways = {name: tuple(t for t in (name, stem_of(name)) if t) for name in names}
+        idfs = self._keywords.idfs([*{t for way in ways.values() for t in way}, _NO_TERM])
+        nowhere = idfs[_NO_TERM] - 1e-9
+        missing = [n for n, way in ways.items() if all(idfs[t] >= nowhere for t in way)]
+        if not missing:
+            return False
+        held = {name_key(t) for t in self._memory_tokens(position)}  # accents off
+        return any(name_key(name) not in held for name in missing)
 
     def _lift(
         self, query: _Query, found: _Candidates, top: int, listed: np.ndarray
@@ -1403,6 +1425,7 @@ class _Query:
     named: np.ndarray = dataclasses.field(default_factory=lambda: _NO_POSITIONS)
     names: QueryTerms | None = None  # the names a longer question contains (hybrid only)
     coverage: tuple[CoverageWord, ...] = ()  # its words as coverage counts them (query.py)
+    proper_names: tuple[str, ...] = ()  # the words it writes as proper names (query.py)
     vectors: VectorSide | None = None  # the side to score with (None: the snapshot's own)
     siblings: bool = False  # the best hit's words are compared with the next ones' (explained)
     null: bool = False  # the best hit is measured against the vault's leave-one-out null

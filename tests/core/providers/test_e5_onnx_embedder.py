@@ -96,6 +96,18 @@ def test_batches_equal_one_by_one_and_are_deterministic(cache_root: Path) -> Non
     assert seen[-1] == (len(texts) * 3, len(texts) * 3)
 
 
+def test_texts_embedded_at_once_equal_one_at_a_time_in_their_order(cache_root: Path) -> None:
+    texts = (ENGLISH + CHINESE) * 4  # more texts than streams: each stream runs several
+    at_once = E5OnnxEmbedder(cache_dir=cache_root, threads=3).embed_documents(texts)
+    in_turn = E5OnnxEmbedder(cache_dir=cache_root, threads=1).embed_documents(texts)
+    np.testing.assert_array_equal(at_once, in_turn)  # one thread per run: the same numbers
+    seen: list[int] = []
+    E5OnnxEmbedder(cache_dir=cache_root, threads=2).embed_documents(
+        texts, progress=lambda done, _total: seen.append(done)
+    )
+    assert seen == sorted(seen) and seen[-1] == len(texts)
+
+
 def test_empty_and_long_texts(embedder) -> None:
     assert embedder.embed_documents([]).shape == (0, 384)
     empty = embedder.embed_documents([""])
