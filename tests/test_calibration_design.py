@@ -18,7 +18,7 @@ from pixelmem.core.index.query import asks, parse_query
 from pixelmem.core.index.relevance import VAULT_PRIOR
 from pixelmem.core.index.scripts import CJK_SCRIPT, OTHER_SCRIPT
 from pixelmem.core.index.search import SearchIndex
-from pixelmem.core.index.text_tokens import split_query
+from pixelmem.core.index.text_tokens import one_letter_off, split_query
 from pixelmem.core.vault.memory import Memory
 
 
@@ -476,6 +476,7 @@ def _city_vault(extra: int) -> tuple[SearchIndex, np.ndarray]:
     texts = [
         ("New York weather", "New York gets storms from the Atlantic in late summer."),
         ("Sévérine", "Sévérine is the woman Bond meets in Macau in the film."),
+        ("Quebec", "Montcalm held Quebec until the battle on the Plains of Abraham."),
     ]
     texts += [(f"Note {i}", f"a note about the harbour on day {i}") for i in range(extra)]
     vectors = np.random.default_rng(0).normal(size=(len(texts), 8))
@@ -498,6 +499,17 @@ def test_search_lowers_a_question_about_a_name_no_note_holds() -> None:
     severine = index.search("Which actress played Severine in the film?", toward, **args)
     assert severine[0].title == "Sévérine"
     assert severine[0].evidence is not None and not severine[0].evidence.name_absent
+    # A long name one letter off one the vault holds is that name misspelt.
+    misspelt = index.search("What did Moncalm hold in the storm?", vector, **args)
+    assert misspelt[0].evidence is not None and not misspelt[0].evidence.name_absent
+    other = index.search("What did Montgomery hold in the storm?", vector, **args)
+    assert other[0].evidence is not None and other[0].evidence.name_absent
+
+
+def test_the_spellings_one_letter_off() -> None:
+    spellings = one_letter_off("moncalm")
+    assert {"montcalm", "moncalm"[1:], "mocnalm", "moncalp"} <= set(spellings)
+    assert "moncalm" not in spellings and len(spellings) == len(set(spellings))
 
 
 def test_a_small_vault_does_not_read_an_absent_name() -> None:

@@ -82,6 +82,7 @@ from pixelmem.core.index.text_tokens import (
     QueryTerms,
     make_snippet,
     name_key,
+    one_letter_off,
     stem_of,
     tokenize,
 )
@@ -113,6 +114,9 @@ DEFAULT_SPREAD = 0.1  # of 1 − median: the spread of unrelated cosines when no
 _NONE = -np.inf
 _NO_POSITIONS = np.zeros(0, np.int64)
 _NO_TERM = " "  # a keyword term no text can hold (no token holds a space)
+# A name this long one letter off a word the vault holds is that word misspelt; a shorter one
+# is as often another word ("Rus" and "bus").
+MISSPELT_NAME_LETTERS = 5
 # The next memories ranked whose words the best hit's are compared with: a question about a
 # sibling of the best hit (another article's entity) names words the sibling holds.
 SIBLINGS = 4
@@ -1187,20 +1191,29 @@ class SearchIndex:
 
     def _lacks_a_name(self, query: _Query, position: int) -> bool:
         """Whether the query writes a proper name (:attr:`~pixelmem.core.index.query.
-        ParsedQuery.proper_names`) that no note of the vault holds, as written or by its stem
-        (decision.lacks_a_name) — nor the best hit (position) with its accents taken off:
-        "Severine" asks for the note that writes "Sévérine"."""
+        ParsedQuery.proper_names`) that no note of the vault holds (decision.lacks_a_name):
+        not as written, nor by its stem, nor — a name of :data:`MISSPELT_NAME_LETTERS`
+        letters or more — one letter off ("Moncalm" for "Montcalm": a name is often typed as
+        it is remembered), nor in the best hit (``position``) with its accents taken off
+        ("Severine" for "Sévérine")."""
         names = query.proper_names
         if not names or query.terms is None:
             return False
-        ways = {name: tuple(t for t in (name, stem_of(name)) if t) for name in names}
-        idfs = self._keywords.idfs([*{t for way in ways.values() for t in way}, _NO_TERM])
-        nowhere = idfs[_NO_TERM] - 1e-9
-        missing = [n for n, way in ways.items() if all(idfs[t] >= nowhere for t in way)]
+        missing = self._unknown(names, lambda name: (name, stem_of(name)))
         if not missing:
             return False
         held = {name_key(t) for t in self._memory_tokens(position)}  # accents off
-        return any(name_key(name) not in held for name in missing)
+        missing = [name for name in missing if name_key(name) not in held]
+        long = [name for name in missing if len(name) >= MISSPELT_NAME_LETTERS]
+        misspelt = set(long) - set(self._unknown(long, one_letter_off))
+        return any(name not in misspelt for name in missing)
+
+    def _unknown(self, words: Sequence[str], ways: Callable[[str], Iterable[str]]) -> list[str]:
+        """The ``words`` no chunk holds in any of their ``ways`` (one look-up for all)."""
+        spelt = {word: [t for t in ways(word) if t] for word in words}
+        idfs = self._keywords.idfs([*{t for way in spelt.values() for t in way}, _NO_TERM])
+        nowhere = idfs[_NO_TERM] - 1e-9  # the idf of a term no chunk holds
+        return [word for word, way in spelt.items() if all(idfs[t] >= nowhere for t in way)]
 
     def _lift(
         self, query: _Query, found: _Candidates, top: int, listed: np.ndarray

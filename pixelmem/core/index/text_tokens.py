@@ -98,6 +98,18 @@ def name_key(text: str) -> str:
     return "".join(_NAME_PART.findall(unicodedata.normalize("NFKC", bare)))
 
 
+def one_letter_off(word: str) -> list[str]:
+    """The spellings one edit from ``word`` (a letter dropped, swapped with the next, changed
+    or added, over a-z): where a misspelt name's right spelling is among them."""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    cuts = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    dropped = [a + b[1:] for a, b in cuts if b]
+    swapped = [a + b[1] + b[0] + b[2:] for a, b in cuts if len(b) > 1]
+    changed = [a + c + b[1:] for a, b in cuts if b for c in letters if c != b[0]]
+    added = [a + c + b for a, b in cuts for c in letters]
+    return [s for s in dict.fromkeys(dropped + swapped + changed + added) if s != word]
+
+
 def normalise(text: str) -> str:
     """Lower case + NFKC: the form tokens are taken from."""
     low = text.lower()
