@@ -517,3 +517,21 @@ def test_a_small_vault_does_not_read_an_absent_name() -> None:
     hit = index.search("What was the storm that hit Jacksonville in May?", vector, k=1,
                        min_relevance=0.0, explain=True)  # fmt: skip
     assert hit[0].evidence is not None and not hit[0].evidence.name_absent
+
+
+def test_the_same_notes_score_the_same_in_any_order() -> None:
+    # The vault's sample (where "unrelated" sits, its nearest-other null) is taken by the
+    # notes' content, not by their order: a vault indexed again, or its files renamed,
+    # scores every search the same.
+    rng = np.random.default_rng(3)
+    texts = [(f"Note {i}", f"a note about harbour {i} and its ships") for i in range(700)]
+    vectors = _unit(rng.normal(size=(len(texts), 8)))
+    order = rng.permutation(len(texts))
+    one = _vault(texts, vectors)
+    other = _vault([texts[i] for i in order], vectors[order])
+    query = _unit(rng.normal(size=(1, 8)))[0]
+    for question in ("When did the harbour ships leave?", "ships"):
+        first = one.search(question, query, k=5, min_relevance=0.0)
+        second = other.search(question, query, k=5, min_relevance=0.0)
+        assert [h.title for h in first] == [h.title for h in second]
+        assert [h.score for h in first] == pytest.approx([h.score for h in second], abs=1e-9)

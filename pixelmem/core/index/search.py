@@ -604,9 +604,14 @@ class SearchIndex:
             alive = np.flatnonzero(self._catalog.alive_memories())
             scripts = meta.scripts[alive]
             counts = np.bincount(scripts, minlength=len(_SCRIPTS))
+            # In the order of the memories' content keys (a hash of the text): the same
+            # notes make the same sample, whatever their files are called or the order they
+            # were indexed in — a vault built twice scores every search the same.
+            content = meta.content[alive]
             picked = []
             for script in _SCRIPTS[1:]:
-                mine = alive[scripts == script]
+                here = scripts == script
+                mine = alive[here][np.lexsort((alive[here], content[here]))]
                 step = max(1, len(mine) // VAULT_SAMPLE)
                 picked.append(mine[::step][:VAULT_SAMPLE])
             chosen = np.concatenate(picked)
