@@ -11,6 +11,7 @@ belongs to. Enter opens the selected memory; Escape, or focus going elsewhere, c
 from __future__ import annotations
 
 import html
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -57,7 +58,7 @@ class QuickSwitcher(QFrame):
         self.setGraphicsEffect(shadow)
         self.hide()
         self._memories = memories
-        self._snapshot: list[Memory] | None = None  # the memories as the popup opened
+        self._listing = _Listing(memories)  # the memories as the popup opened
         self._latest = LatestOnly()
         self.query_edit = QLineEdit()
         self.query_edit.setObjectName("quickSwitcherQuery")
@@ -88,7 +89,7 @@ class QuickSwitcher(QFrame):
 
     def popup(self) -> None:
         """Show over the top of the parent window with an empty query and recent memories."""
-        self._snapshot = None  # listed again, on the worker that ranks for the empty query
+        self._listing = _Listing(self._memories)  # listed again, by the first ranking's worker
         parent = self.parentWidget()
         if parent is not None:
             width = max(320, min(640, parent.width() - 40))
@@ -101,18 +102,12 @@ class QuickSwitcher(QFrame):
         self.query_edit.setFocus(Qt.FocusReason.PopupFocusReason)
 
     def _search(self, text: str) -> None:
-        snapshot, listed, root = self._snapshot, self._memories, self._root()
+        listing, root = self._listing, self._root()
 
-        def rank() -> tuple[list[Memory], list[SwitchMatch]]:
-            # Copying 10k memories takes ~20 ms: not on the UI thread, and once per popup.
-            memories = snapshot if snapshot is not None else listed()
-            return memories, rank_memories(memories, text, MAX_ROWS, root)
+        def rank() -> list[SwitchMatch]:
+            return rank_memories(listing.memories(), text, MAX_ROWS, root)
 
-        self._latest.submit(rank, self._ranked, context=self)
-
-    def _ranked(self, result: tuple[list[Memory], list[SwitchMatch]]) -> None:
-        self._snapshot, matches = result
-        self._show(matches)
+        self._latest.submit(rank, self._show, context=self)
 
     def _show(self, matches: list[SwitchMatch]) -> None:
         self.list.clear()
@@ -168,6 +163,23 @@ class QuickSwitcher(QFrame):
     def chosen_ids(self) -> list[str]:
         """The ids listed, in order (tests)."""
         return [str(self.list.item(i).data(_ID_ROLE)) for i in range(self.list.count())]
+
+
+class _Listing:
+    """The memories of one popup, listed once by the first worker that ranks them; a ranking
+    for a keystroke typed meanwhile waits for that listing instead of making its own (copying
+    10k memories takes ~20 ms of a worker, with the GIL the window needs)."""
+
+    def __init__(self, memories: Callable[[], list[Memory]]) -> None:
+        self._list = memories
+        self._lock = threading.Lock()
+        self._listed: list[Memory] | None = None
+
+    def memories(self) -> list[Memory]:
+        with self._lock:
+            if self._listed is None:
+                self._listed = self._list()
+            return self._listed
 
 
 def _rich(match: SwitchMatch, alias_note: str) -> str:

@@ -34,3 +34,31 @@ def test_the_memories_are_listed_off_the_ui_thread_once_per_popup(qtbot, vault: 
     assert switcher.chosen_ids() == [coffee.id]
     assert threads and threading.main_thread() not in threads
     assert len(threads) == 1  # typing ranks the snapshot the popup took
+
+
+def test_keystrokes_before_the_first_ranking_wait_for_its_listing(qtbot, vault: Path) -> None:
+    store = MemoryStore(vault)
+    coffee = store.create("Coffee brewing", "Ratios.")
+    store.create("Reading list", "Books.")
+    listings: list[int] = []
+    slow = threading.Event()
+
+    def listed():
+        listings.append(1)
+        slow.wait(2)  # a big vault: the listing takes a while on a busy worker
+        return store.list()
+
+    window = QWidget()
+    qtbot.addWidget(window)
+    window.resize(800, 600)
+    switcher = QuickSwitcher(listed, window)
+    window.show()
+    switcher.popup()
+    for typed in ("c", "co", "cof", "cofbr"):  # typed while the first listing runs
+        switcher.query_edit.setText(typed)
+    slow.set()
+    qtbot.waitUntil(lambda: switcher.chosen_ids() == [coffee.id], timeout=5000)
+    assert len(listings) == 1
+    with qtbot.waitSignal(switcher.results_shown, timeout=5000):
+        switcher.popup()  # a new popup lists the vault again: it may have changed
+    assert len(listings) == 2
