@@ -13,14 +13,15 @@ from pixelmem.core.vault.store import MemoryStore
 from pixelmem.gui.window.quick_switcher import QuickSwitcher
 
 
-def _switcher_over(qtbot, listed: Callable[[], list[Memory]]) -> QuickSwitcher:
-    """A quick switcher in a shown 800×600 window, listing the memories with ``listed``."""
+def _switcher_over(qtbot, listed: Callable[[], list[Memory]]) -> tuple[QWidget, QuickSwitcher]:
+    """A shown 800×600 window (keep it: the switcher goes with it) and a quick switcher in it,
+    listing the memories with ``listed``."""
     window = QWidget()
     qtbot.addWidget(window)
     window.resize(800, 600)
     switcher = QuickSwitcher(listed, window)
     window.show()
-    return switcher
+    return window, switcher
 
 
 def test_the_memories_are_listed_off_the_ui_thread_once_per_popup(qtbot, vault: Path) -> None:
@@ -33,7 +34,7 @@ def test_the_memories_are_listed_off_the_ui_thread_once_per_popup(qtbot, vault: 
         threads.append(threading.current_thread())
         return store.list()
 
-    switcher = _switcher_over(qtbot, listed)
+    _window, switcher = _switcher_over(qtbot, listed)
     with qtbot.waitSignal(switcher.results_shown, timeout=5000):
         switcher.popup()
     assert len(switcher.chosen_ids()) == 2
@@ -56,7 +57,7 @@ def test_keystrokes_before_the_first_ranking_wait_for_its_listing(qtbot, vault: 
         slow.wait(2)  # a big vault: the listing takes a while on a busy worker
         return store.list()
 
-    switcher = _switcher_over(qtbot, listed)
+    _window, switcher = _switcher_over(qtbot, listed)
     switcher.popup()
     for typed in ("c", "co", "cof", "cofbr"):  # typed while the first listing runs
         switcher.query_edit.setText(typed)
