@@ -242,6 +242,8 @@ class MainWindow(QMainWindow):
     def _stage_built(self, stage: Stage) -> None:
         if hasattr(self, "dock_shares"):  # new docks may not fit a short screen as saved
             self.dock_shares.fit_docks()
+        if all(self.panels.is_built(s) for s in (Stage.AFTER_PAINT, Stage.AFTER_SCAN)):
+            self.session.release_index()
         if stage is Stage.AFTER_PAINT:
             if self._scanned_before_views:
                 self._views_take_scan()
@@ -345,6 +347,7 @@ class MainWindow(QMainWindow):
         # walks them all while its thread holds the GIL (24 ms on the index thread while a
         # 2k vault's saved index loaded, bench_ui --why).
         gc.freeze()
+        self.session.hold_index()  # released once the panels are built (_stage_built)
         self.session.open()
         self._load_views(VIEWS_LATEST_MS)
         self.panels.load_soon(Stage.AFTER_SCAN, AFTER_SCAN_LATEST_MS)
