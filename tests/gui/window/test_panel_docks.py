@@ -143,14 +143,21 @@ def test_a_stage_on_time_is_built_one_panel_per_event_loop_turn(
         built_in["editor placed"] = turn()
         place(widget)
 
+    banner = main_views.DuplicateBanner
+
+    def companions_made(*args):  # the banner and the suggestions, after the editor
+        built_in["companions made"] = turn()
+        return banner(*args)
+
     monkeypatch.setattr(main_views, "build_views", editor_made)
+    monkeypatch.setattr(main_views, "DuplicateBanner", companions_made)
     monkeypatch.setattr(window, "setCentralWidget", editor_placed)
     with qtbot.waitSignal(window.panels.stage_built, timeout=10_000) as built:
         window.panels.load(stage)
     assert built.args == [stage]
     names = [panel.name for panel in window.panels.of_stage(stage)]
-    if stage is Stage.AFTER_PAINT:  # the editor first, made and placed in two turns
-        names = ["editor made", "editor placed", *names]
+    if stage is Stage.AFTER_PAINT:  # the editor first: made, its companions, placed
+        names = ["editor made", "companions made", "editor placed", *names]
         assert window.centralWidget() is not None and window._views is not None
     assert list(built_in) == names  # every one, in the registry's order
     assert len(set(built_in.values())) == len(names), built_in  # each in a turn of its own
