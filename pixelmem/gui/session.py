@@ -50,7 +50,7 @@ log = logging.getLogger(__name__)
 Callback = Callable[[Any], None] | None
 PROGRESS_INTERVAL = 0.05  # seconds between progress signals: enough for a smooth bar
 FIRST_PAINT_MS = 80  # the list paints before indexing starts (see _scanned)
-# The first index waits at most this long, once due, for what the window holds it for.
+# The first index waits at most this long for the window to build its panels (hold_index).
 WINDOW_BUILD_MS = 3000
 
 
@@ -103,8 +103,8 @@ class VaultSession(QObject, RuntimeObserver):
         self._closed = False
         self.index_ready = False
         self._index_running = False
-        self._holds: set[str] = set()  # what the window finishes before the first index
-        self._index_due = False  # ... which was due meanwhile
+        self._held = False  # the window is building its panels: the first index waits
+        self._index_due = False  # ... and was due meanwhile
         self._settings = engine.settings  # the newest settings the window gave or heard of
         self._last_progress = 0.0
         self._progress.connect(bus.index_progress)
@@ -113,7 +113,7 @@ class VaultSession(QObject, RuntimeObserver):
         self._index_loaded.connect(self.bus.index_changed)  # the saved one: searchable now
         self._index_loaded.connect(self._prepare_first_search)
         # A saved index: the first run brings it up to date by difference, no long embedding.
-        self._index_loaded.connect(lambda: self.release_index())
+        self._index_loaded.connect(self.release_index)
         self._index_ended.connect(self._indexing_ended)
         self._settings_loaded.connect(self._settings_file_changed)
         self.runtime.subscribe(self)
@@ -198,33 +198,28 @@ class VaultSession(QObject, RuntimeObserver):
         # otherwise take turns at the GIL and stall the first paint by ~50 ms.
         QTimer.singleShot(FIRST_PAINT_MS, self, self._first_index)
 
-    def hold_index(self, reason: str) -> None:
-        """The window has work to finish before a vault's first index (``reason``: its
-        panels, its link graph): the index starts once every reason is released
-        (:meth:`release_index`), when a saved index has loaded (the run is then one by
-        difference, on the lane after the load anyway), or :data:`WINDOW_BUILD_MS` after it
-        was due, whichever comes first. A first index is minutes of both cores embedding:
-        a panel built beside it took 15-24 ms a step of the window's own, and the link
-        graph's Python on a worker held the GIL the window waited for (bench_ui --why)."""
-        self._holds.add(reason)
+    def hold_index(self) -> None:
+        """The window builds its panels now: the first index starts when it calls
+        :meth:`release_index`, when a saved index has loaded (the run is then one by
+        difference, on the lane after the load anyway), or :data:`WINDOW_BUILD_MS` from now,
+        whichever comes first. A vault's first index is minutes of both cores embedding;
+        building the docked panels beside it, a step of the window's own took 15-24 ms
+        (bench_ui --why, 2k)."""
+        self._held = True
+        QTimer.singleShot(WINDOW_BUILD_MS, self, self.release_index)
 
-    def release_index(self, reason: str | None = None) -> None:
-        """``reason`` is done (None: all of them): the first index may start (now, if due)."""
-        if reason is None:
-            self._holds.clear()
-        else:
-            self._holds.discard(reason)
-        if self._index_due and not self._holds:
+    def release_index(self) -> None:
+        """The window's panels are built: the first index may start (now, if it was due)."""
+        self._held = False
+        if self._index_due:
             self._index_due = False
             self._first_index()
 
     def _first_index(self) -> None:
         if self._closed:
             return
-        if self._holds:
-            if not self._index_due:
-                self._index_due = True
-                QTimer.singleShot(WINDOW_BUILD_MS, self, self.release_index)
+        if self._held:
+            self._index_due = True
             return
         self.request_reindex()
         # Follow the files from now on; the watch is set up on its own thread.

@@ -74,9 +74,6 @@ MAIN_VIEWS = "pixelmem.gui.window.main_views"
 # The views are built once the list has painted the scan cache's picture, or at once when there
 # is none; or this long after start at the latest (a slow disk).
 VIEWS_LATEST_MS = 2000
-# What a vault's first index waits for (VaultSession.hold_index): the docked panels built, and
-# the link graph of the scanned vault (a second of Python on a worker at 10k memories).
-INDEX_HOLDS = ("panels", "links")
 # The AFTER_SCAN panels are built this long after the scan, or after start at the latest (a
 # first scan of a big vault).
 AFTER_SCAN_MS = 80
@@ -246,13 +243,8 @@ class MainWindow(QMainWindow):
         if hasattr(self, "dock_shares"):  # new docks may not fit a short screen as saved
             self.dock_shares.fit_docks()
         if all(self.panels.is_built(s) for s in (Stage.AFTER_PAINT, Stage.AFTER_SCAN)):
-            self.session.release_index("panels")
+            self.session.release_index()
         if stage is Stage.AFTER_PAINT:
-            links = self.views.link_index
-            if links.graph is not None:
-                self._links_built()
-            else:
-                links.changed.connect(self._links_built, Qt.ConnectionType.SingleShotConnection)
             if self._scanned_before_views:
                 self._views_take_scan()
             self.views_ready.emit()
@@ -260,10 +252,6 @@ class MainWindow(QMainWindow):
             # Their modules and widgets live as long as the window: out of the cyclic GC's
             # scans, or the next full collection stalls whatever runs then (~0.2 s, a save).
             gc.freeze()
-
-    def _links_built(self) -> None:
-        """The wiki-link graph of the scanned vault is built: not beside the first index."""
-        self.session.release_index("links")
 
     def _warm_types(self) -> None:
         """Once the list has painted: Qt's widget types made in small steps while the views'
@@ -359,8 +347,7 @@ class MainWindow(QMainWindow):
         # walks them all while its thread holds the GIL (24 ms on the index thread while a
         # 2k vault's saved index loaded, bench_ui --why).
         gc.freeze()
-        for reason in INDEX_HOLDS:  # released in _stage_built and _links_built
-            self.session.hold_index(reason)
+        self.session.hold_index()  # released once the panels are built (_stage_built)
         self.session.open()
         self._load_views(VIEWS_LATEST_MS)
         self.panels.load_soon(Stage.AFTER_SCAN, AFTER_SCAN_LATEST_MS)
