@@ -1213,11 +1213,16 @@ class SearchIndex:
         misspelt = set(long) - set(self._unknown(long, one_letter_off))
         return any(name not in misspelt for name in missing)
 
+    def _idfs(self, terms: Iterable[str]) -> tuple[dict[str, float], float]:
+        """Each term's idf, in one look-up (a query on PG), and the idf from which a term is
+        held by no chunk."""
+        idfs = self._keywords.idfs([*terms, _NO_TERM])
+        return idfs, idfs[_NO_TERM] - 1e-9
+
     def _unknown(self, words: Sequence[str], ways: Callable[[str], Iterable[str]]) -> list[str]:
         """The ``words`` no chunk holds in any of their ``ways`` (one look-up for all)."""
         spelt = {word: [t for t in ways(word) if t] for word in words}
-        idfs = self._keywords.idfs([*{t for way in spelt.values() for t in way}, _NO_TERM])
-        nowhere = idfs[_NO_TERM] - 1e-9  # the idf of a term no chunk holds
+        idfs, nowhere = self._idfs({t for way in spelt.values() for t in way})
         return [word for word, way in spelt.items() if all(idfs[t] >= nowhere for t in way)]
 
     def _lift(
@@ -1272,8 +1277,7 @@ class SearchIndex:
             return 0.0, 0.0, 0.0
         held = self._memory_tokens(position)
         looked = {t for w in words for way in (w.terms, *w.ways) for t in way}
-        idfs = self._keywords.idfs([*looked, _NO_TERM])  # one look-up (a query on PG)
-        nowhere = idfs[_NO_TERM] - 1e-9  # the idf of a term no chunk holds
+        idfs, nowhere = self._idfs(looked)
         weights = np.array([max(idfs[t] for t in w.terms) for w in words], np.float64) ** 2
         has = np.array([any(all(t in held for t in way) for way in w.ways) for w in words])
         known = np.array([any(all(idfs[t] < nowhere for t in way) for way in w.ways)
