@@ -48,7 +48,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("PIXELMEM_HELDOUT", ROOT.parent / "heldout-data"))
-XQUAD_EN = ROOT.parent.parent / "shared" / "eval" / "xquad_en"
+XQUAD_EN = ROOT.parent.parent / "shared" / "eval" / "xquad_en"  # beside a worktree
+if not XQUAD_EN.is_dir():  # ... or beside a checkout
+    XQUAD_EN = ROOT.parent / "shared" / "eval" / "xquad_en"
 SETS = ("scifact", "squad", "locomo")
 DEVELOPMENT_SETS = ("leftout",)  # make_chat_sets.py --realtalk: answers left out
 TARGETS = {  # issue 30: (what, at least / at most, value at 8a76ba1 as the issue gives it)

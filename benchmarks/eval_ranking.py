@@ -37,8 +37,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("PIXELMEM_RANK_DATA", ROOT.parent / "rank-data"))
-SHARED = ROOT.parent.parent / "shared" / "eval"
+SHARED = ROOT.parent.parent / "shared" / "eval"  # /work/shared/eval beside a worktree
+if not SHARED.is_dir():  # ... or beside a checkout
+    SHARED = ROOT.parent / "shared" / "eval"
 SETS = ("climate", "squad_train", "dbpedia_s", "xquad_en", "xquad_zh", "xquad_mixed", "realtalk")
+# Asked for by name: make_rank_sets.py's other two, and make_statement_sets.py's claim sets
+# (linked or copied under --data; each a folder of vaults).
+MORE_SETS = ("msmarco_s", "business", "claims_split", "claims_bio")
 MODES = ("hybrid", "semantic", "keyword")
 FIELDS = ("ndcg", "p1", "r10")
 
@@ -140,7 +145,7 @@ def _cells(rows: list[dict | None], field: str) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--trees", nargs="+", default=["main", "."])
-    parser.add_argument("--sets", nargs="+", default=list(SETS), choices=SETS)
+    parser.add_argument("--sets", nargs="+", default=list(SETS), choices=SETS + MORE_SETS)
     parser.add_argument("--modes", nargs="+", default=list(MODES), choices=MODES)
     parser.add_argument("--model", default="local-multilingual")
     parser.add_argument("--data", type=Path, default=DATA)
