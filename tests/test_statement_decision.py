@@ -10,7 +10,7 @@ import pytest
 
 from pixelmem.core.index import relevance as rel
 from pixelmem.core.index.decision import Best, Decision, decide
-from pixelmem.core.index.query import parse_query
+from pixelmem.core.index.query import asks, parse_query
 from tests.test_calibration_design import _unit, _vault
 
 CLAIM = "Arctic sea ice extent has been shrinking faster than climate models predicted for decades"
@@ -104,3 +104,54 @@ def test_a_statement_near_the_floor_is_not_moved_by_token_coverage() -> None:
     logit, _ = decide(without, best, "hybrid")
     if without.tokens.reads(logit):
         assert decide(without, dataclasses.replace(best, lift=-0.03), "hybrid")[0] < logit
+
+
+@pytest.mark.parametrize(
+    ("text", "stated"),
+    [
+        ("北极海冰面积的缩小速度比气候模型预测的更快，而且已经持续了几十年", True),
+        ("索马利亚有大小机场61个，绝大部分条件简陋，跑道未经铺垫。", True),
+        ("北极海冰面积的缩小速度比气候模型预测的更快吗", False),  # asks (吗)
+        ("哪一年北极海冰面积开始比气候模型预测的缩小得更快？", False),
+        ("数据库索引", False),  # a look-up of a few words
+        (CLAIM, False),  # an alphabet's statement is ParsedQuery.statement
+    ],
+)
+def test_a_long_chinese_sentence_without_a_question_is_a_cjk_statement(
+    text: str, stated: bool
+) -> None:
+    parsed = parse_query(text)
+    assert parsed.cjk_statement is stated
+    assert not (parsed.cjk_statement and parsed.statement)
+
+
+def test_a_chinese_statement_near_the_floor_is_not_moved_by_token_coverage() -> None:
+    # A long Chinese sentence that asks nothing is decided by the Chinese question model, but
+    # its lift over a sibling is not read, either way: a question with the same evidence is.
+    models = rel.CALIBRATIONS["e5-small"]
+    assert models.tokens_cjk.weight > 0
+    question = Best(rank=0.3, semantic=0.1, keyword=0.3, coverage=0.5, margin=0.5, cjk=True)
+    logit, _ = decide(models, question, "hybrid")
+    assert models.tokens_cjk.reads(logit)
+    for lift in (-0.03, 0.06):
+        asked, parts = decide(models, dataclasses.replace(question, lift=lift), "hybrid")
+        assert asked != logit and "tokens" in parts
+        stated = dataclasses.replace(question, lift=lift, cjk_statement=True)
+        decided, parts = decide(models, stated, "hybrid")
+        assert decided == logit and "tokens" not in parts
+
+
+@pytest.mark.parametrize(
+    ("text", "asking"),
+    [
+        ("他几乎每天都去图书馆", False),  # almost
+        ("这片冰川在过去几十年里缩小了一半", False),  # some decades
+        ("哪怕下雨我们也要出发", False),  # even if
+        ("你几点到？", True),
+        ("哪一年冰川开始缩小", True),
+    ],
+)
+def test_chinese_words_that_only_look_like_question_words_ask_nothing(
+    text: str, asking: bool
+) -> None:
+    assert asks(text) is asking

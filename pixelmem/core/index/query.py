@@ -123,7 +123,18 @@ class ParsedQuery:
         (Chinese statements are not read as such: measured, not fitted), and long —
         :data:`STATEMENT_WORDS` words or more. A shorter phrase without a question word
         ("long run distance before the race", four words) is a look-up, not a claim."""
-        return self.script != CJK_SCRIPT and self.words >= STATEMENT_WORDS and not asks(self.text)
+        return self.script != CJK_SCRIPT and self._stated
+
+    @property
+    def cjk_statement(self) -> bool:
+        """The same in a CJK script: a Chinese claim or pasted sentence — or a request that
+        asks nothing (关于莫洛托夫计划的笔记), which is why it is not decided as a statement.
+        Only the token check reads it (decision.token_check)."""
+        return self.script == CJK_SCRIPT and self._stated
+
+    @property
+    def _stated(self) -> bool:
+        return self.words >= STATEMENT_WORDS and not asks(self.text)
 
     def highlight(self, text: str) -> tuple[str, ...]:
         """The parts of the query that occur in ``text``, as strings a UI can highlight.
@@ -254,8 +265,11 @@ def _plain_terms(text: str) -> set[str]:
 # 4-30 (Climate-FEVER: 90 % have 6 or more).
 STATEMENT_WORDS = 6
 
-# Chinese question words and particles: a sentence holding one asks (什么, 哪, 谁, 几, 吗 …).
-_CJK_ASKING = re.compile(r"什么|哪|谁|几|多少|多久|吗|怎么|怎样|如何|为什么|为何|是否|何时|何地|呢")
+# Chinese question words and particles: a sentence holding one asks (什么, 哪, 谁, 几, 吗 …) —
+# not 几 as "almost" or "some tens" (几乎, 几十年), nor 哪 as "even if" (哪怕).
+_CJK_ASKING = re.compile(
+    r"什么|哪(?!怕)|谁|几(?![乎十百千万])|多少|多久|吗|怎么|怎样|如何|为什么|为何|是否|何时|何地|呢"
+)
 
 
 # Question words that, inside a sentence without a question mark, join a clause to it rather

@@ -468,6 +468,7 @@ class SearchIndex:
             # request for a name (关于…的笔记) is no claim.
             statement=parsed.script != CJK_SCRIPT and not asks(query),
             long_statement=parsed.statement,
+            cjk_statement=parsed.cjk_statement,
             tokens=tokens if vector_ok else None,
             explain_tokens=explain and explain_tokens,
         )
@@ -1189,7 +1190,7 @@ class SearchIndex:
             names_keyword=None if names is None else float(names[0][top]),
             names_held=names is not None and bool(names[1][top]),
             named=bool(np.isin(position, query.named)), short_query=query.short, cjk=cjk,
-            statement=query.long_statement, notes=notes,
+            statement=query.long_statement, cjk_statement=query.cjk_statement, notes=notes,
             name_absent=self._lacks_a_name(query, position),
         )  # fmt: skip
         return best, certain
@@ -1457,6 +1458,7 @@ class _Query:
     text: str = ""  # the query as typed (the token reader reads it)
     statement: bool = False  # a claim or a pasted sentence, not a question (query.asks)
     long_statement: bool = False  # one long enough to be decided as one (ParsedQuery.statement)
+    cjk_statement: bool = False  # a long CJK text that asks nothing (ParsedQuery.cjk_statement)
     tokens: TokenVectors | None = None  # the embedder's token vectors (token_coverage)
     explain_tokens: bool = False  # read them for an explanation too, not only on the border
 
