@@ -155,3 +155,19 @@ def test_chinese_words_that_only_look_like_question_words_ask_nothing(
     text: str, asking: bool
 ) -> None:
     assert asks(text) is asking
+
+
+def test_a_statement_s_held_names_do_not_decide_it_where_a_statement_model_does() -> None:
+    # "The United States shared some of its satellite images … with China": a note on the
+    # subject holds both names whether or not it holds what the sentence states.
+    models = rel.CALIBRATIONS["e5-small"]
+    assert models.statement is not None
+    best = Best(rank=0.3, semantic=0.1, keyword=0.3, coverage=0.2, margin=0.2, statement=True,
+                names_keyword=1.2, names_held=True)  # fmt: skip
+    stated, parts = decide(models, best, "hybrid")
+    assert "names" not in parts and stated == parts["statement"]
+    asked, parts = decide(models, dataclasses.replace(best, statement=False), "hybrid")
+    assert "names" in parts and asked > stated
+    # Without a statement model a statement is decided as a question, names included.
+    without = dataclasses.replace(models, statement=None)
+    assert "names" in decide(without, best, "hybrid")[1]
