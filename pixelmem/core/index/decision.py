@@ -251,7 +251,7 @@ def token_check(models: object, best: Best) -> TokenCheck:
     raised 3 of them above the floor and lowered 1 under it: 284 → 286 empty without it)."""
     if best.cross or best.short_query:  # a bare name or code is not a question to cover
         return NO_TOKEN_CHECK
-    if best.cjk and best.cjk_statement:
+    if best.cjk_statement:  # a CJK query by its definition
         return NO_TOKEN_CHECK
     if decided_as_statement(models, best):
         own = getattr(models, "tokens_statement", None)
