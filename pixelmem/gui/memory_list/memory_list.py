@@ -28,6 +28,7 @@ from pixelmem.gui.memory_list.memory_list_model import (
     IdRole,
     MemoryFilterProxy,
     MemoryListModel,
+    ShownRows,
 )
 from pixelmem.gui.widgets.elided_label import ElidedComboBox
 from pixelmem.gui.widgets.flow_layout import FlowLayout
@@ -61,8 +62,8 @@ class MemoryListPanel(QWidget):
     def __init__(self, model: MemoryListModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = model
-        self.proxy = MemoryFilterProxy(self)
-        self.proxy.setSourceModel(model)
+        self.proxy = MemoryFilterProxy(self)  # the filters; in the view only while set
+        self.shown = ShownRows(model, self.proxy, self)
         self._kept_current: str | None = None
         self._build()
         self._connect()
@@ -91,7 +92,7 @@ class MemoryListPanel(QWidget):
         )
         self.topic_combo.setMinimumContentsLength(TOPIC_COMBO_CHARACTERS)
         self.view = MemoryListView()
-        self.view.setModel(self.proxy)
+        self.view.setModel(self.shown)
         self.view.setItemDelegate(MemoryDelegate(self.view))
         self.view.setUniformItemSizes(True)  # 10k rows: never measure each one
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -148,11 +149,14 @@ class MemoryListPanel(QWidget):
             self.model.modelReset,
             self.model.rowsInserted,
             self.model.rowsRemoved,
-            self.proxy.rowsInserted,
-            self.proxy.rowsRemoved,
-            self.proxy.modelReset,
+            self.shown.rowsInserted,
+            self.shown.rowsRemoved,
+            self.shown.modelReset,
         ):
             signal.connect(self._refresh_counts)
+        # Setting or clearing a filter puts the filter in the view or takes it out: a reset.
+        self.shown.modelAboutToBeReset.connect(self._remember_current)
+        self.shown.modelReset.connect(lambda: self.select(self._kept_current))
         self.model.modelReset.connect(self.refresh_topics)
         # A big change set resets the model: keep the same memory current across it.
         self.model.modelAboutToBeReset.connect(self._remember_current)
@@ -263,7 +267,7 @@ class MemoryListPanel(QWidget):
             self.view.scrollTo(self.view.currentIndex())
 
     def _refresh_counts(self, *_: object) -> None:
-        shown, total = self.proxy.rowCount(), self.model.rowCount()
+        shown, total = self.shown.rowCount(), self.model.rowCount()
         if shown == total:
             self.count_label.setText(self.tr("%Ln memories", "", total))
         else:
@@ -303,7 +307,7 @@ class MemoryListPanel(QWidget):
     def select(self, memory_id: str | None) -> None:
         """Show ``memory_id`` as current without announcing it (the editor already has it)."""
         row = self.model.row_of(memory_id) if memory_id else -1
-        index = self.proxy.mapFromSource(self.model.index(row)) if row >= 0 else QModelIndex()
+        index = self.shown.index_of_row(row) if row >= 0 else QModelIndex()
         selection = self.view.selectionModel()
         blocked = selection.blockSignals(True)
         if index.isValid():
@@ -320,10 +324,7 @@ class MemoryListPanel(QWidget):
         return self.model.rowCount()
 
     def visible_memories(self) -> list[Memory]:
-        return [
-            self.model.memory_at(self.proxy.mapToSource(self.proxy.index(r, 0)).row())
-            for r in range(self.proxy.rowCount())
-        ]
+        return [self.shown.memory_at(row) for row in range(self.shown.rowCount())]
 
 
 def _fill(combo: QComboBox, items: Sequence[tuple[str, object]], keep: object = ...) -> None:

@@ -20,6 +20,7 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
+    Signal,
 )
 
 from pixelmem.core.errors import PixelmemError
@@ -316,7 +317,10 @@ class MemoryListModel(QAbstractListModel):
 class MemoryFilterProxy(QSortFilterProxyModel):
     """Filters by topic (or :data:`WITHOUT_TOPICS`), importance, "updated since", a period
     of the timeline (days the memories were written) and the rules panels set
-    (:meth:`set_rule`: the tag pane's tag); empty values mean "any"."""
+    (:meth:`set_rule`: the tag pane's tag); empty values mean "any". ``filtering_changed``
+    says when it starts or stops filtering (:class:`ShownRows` puts it in the list then)."""
+
+    filtering_changed = Signal(bool)
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -350,6 +354,7 @@ class MemoryFilterProxy(QSortFilterProxyModel):
 
     def _change_filter(self, apply: Callable[[], None]) -> None:
         """Run ``apply`` (it changes what the filter accepts) and re-filter the rows."""
+        was_filtering = self.filtering
         if hasattr(self, "beginFilterChange"):  # Qt >= 6.9; invalidateRowsFilter is deprecated
             self.beginFilterChange()
             apply()
@@ -357,6 +362,8 @@ class MemoryFilterProxy(QSortFilterProxyModel):
         else:  # pragma: no cover - older Qt
             apply()
             self.invalidateRowsFilter()
+        if self.filtering != was_filtering:
+            self.filtering_changed.emit(self.filtering)
 
     def set_rule(self, name: str, accepts: Rule | None) -> None:
         """Show only the memories ``accepts`` (and every other rule) is true of; None drops
@@ -389,7 +396,10 @@ class MemoryFilterProxy(QSortFilterProxyModel):
             return True
         model = self.sourceModel()
         assert isinstance(model, MemoryListModel)
-        memory = model.memory_at(source_row)
+        return self.accepts(model.memory_at(source_row))
+
+    def accepts(self, memory: Memory) -> bool:
+        """Whether the filters set now show ``memory``."""
         if self._topic == WITHOUT_TOPICS:
             if memory.topics:
                 return False
@@ -403,6 +413,66 @@ class MemoryFilterProxy(QSortFilterProxyModel):
         if self._since and (stamp is None or stamp < self._since):
             return False
         return all(accepts(memory) for accepts in self._rules.values())
+
+
+class ShownRows(QSortFilterProxyModel):
+    """The rows the list view shows: the model's own while nothing filters, the filter
+    proxy's while something does.
+
+    Why: Qt asks a proxy's ``filterAcceptsRow`` once per row whenever it maps the rows (a
+    reset, the first look after one, an insert before any look), and a Python override takes
+    the GIL for each call, waiting its turn behind every worker running Python. A vault's
+    scan resets 10k rows at launch, beside the scan, link and index workers:
+    ``benchmarks/bench_list_reset.py`` measured the reset and first show of 10k rows at 16 ms
+    with the GUI thread alone, 126 ms beside one busy worker and 243 ms beside two with the
+    proxy always in the list, and 5, 17 and 37 ms with this. So the proxy is in the list
+    (and attached to the model) only while a filter is set; the view's model — this — stays
+    the same object, so its selection model and connections do too. Switching resets the
+    view; the list keeps its current memory across resets (MemoryListPanel).
+
+    This is a proxy that does not filter (Qt's own test: an empty pattern accepts a row
+    without asking anyone), not an identity proxy: a view asks its model for every row's
+    index as it lays the rows out, and an identity proxy asks the Python model's
+    ``rowCount`` for each (twice as slow as the proxy beside a busy worker); a sorting and
+    filtering proxy answers from its own mapping."""
+
+    def __init__(self, model: MemoryListModel, row_filter: MemoryFilterProxy,
+                 parent: Any = None) -> None:  # fmt: skip
+        super().__init__(parent)
+        self._model = model
+        self._filter = row_filter
+        row_filter.filtering_changed.connect(self._follow)
+        self._follow(row_filter.filtering)
+
+    @property
+    def filtered(self) -> bool:
+        return self.sourceModel() is self._filter
+
+    def _follow(self, filtering: bool) -> None:
+        if filtering == self.filtered and self.sourceModel() is not None:
+            return
+        if filtering:
+            self._filter.setSourceModel(self._model)
+            self.setSourceModel(self._filter)
+        else:
+            self.setSourceModel(self._model)
+            # An unseen proxy would still map every row at an insert. (None: Qt takes no
+            # model; the stubs do not say so.)
+            self._filter.setSourceModel(None)  # type: ignore[arg-type]
+
+    def index_of_row(self, model_row: int) -> QModelIndex:
+        """The shown index of the model's row ``model_row`` (invalid when filtered out)."""
+        index = self._model.index(model_row)
+        if self.filtered:
+            index = self._filter.mapFromSource(index)
+        return self.mapFromSource(index)
+
+    def memory_at(self, row: int) -> Memory:
+        """The memory on shown row ``row``."""
+        index = self.mapToSource(self.index(row, 0))
+        if self.filtered:
+            index = self._filter.mapToSource(index)
+        return self._model.memory_at(index.row())
 
 
 def _within(day: date | None, period: tuple[date, date]) -> bool:
