@@ -12,7 +12,9 @@
    in one run: ``bench_ui.py --embedder fake --only launch --old main --rounds 7``.
 
 The stall is measured with a 5 ms QTimer heartbeat on the GUI thread: the longest gap between
-two beats, minus the 5 ms period, is the longest time the window could not react. ``--why``
+two beats, minus the 5 ms period, is the longest time the window could not react; the report
+also says when each stall over a frame came and the longest after the first 2 s (the window
+builds its panels in its first second; what comes later is the work beside it). ``--why``
 puts a cause on every stall (Python stacks, collections, the GUI thread's kernel state);
 ``--native`` adds every thread's native stack from ``perf`` (what no Python sampler sees: Qt's
 C++, a lock, a library's own thread). The process runs with one BLAS thread, as the app does
@@ -185,9 +187,34 @@ class Heartbeat(QObject):
                 f"longest {max(own):.1f} ms, {figures['own_over16']} > {FRAME_MS} ms, "
                 f"{figures['own_over50']} > 50 ms; CPU waits {sum(self.cpu_waits):.1f} s in all"
             )
+        self._report_when(stalls)
+        figures["after_start_worst"] = max(
+            (s for s, t in zip(stalls, np.cumsum(self.gaps), strict=True) if t > START_S),
+            default=0.0,
+        )
         record_result(label, **figures)
         if self._watch is not None:
             self._watch.report(f"{label}, why")
+
+    def _report_when(self, stalls: list[float]) -> None:
+        """When the stalls over a frame came, in seconds from the start: the window's own
+        first seconds (building its panels) or later (the work beside it)."""
+        ends = np.cumsum(self.gaps)
+        late = [(end - gap, s) for end, gap, s in zip(ends, self.gaps, stalls, strict=True)
+                if s > FRAME_MS]  # fmt: skip
+        if not late:
+            return
+        shown = ", ".join(f"+{at:.2f} s ({s:.0f} ms)" for at, s in late[:MAX_WHEN])
+        more = f" and {len(late) - MAX_WHEN} more" if len(late) > MAX_WHEN else ""
+        after = [s for at, s in late if at > START_S]
+        print(
+            f"  stalls > {FRAME_MS} ms at {shown}{more}; after the first {START_S:.0f} s: "
+            f"{len(after)}, longest {max(after, default=0.0):.1f} ms"
+        )
+
+
+START_S = 2.0  # the window's first seconds: its panels are built then (report's "when")
+MAX_WHEN = 12  # stalls listed by their time
 
 
 class CpuClock:
@@ -679,6 +706,9 @@ def compare_in_children(args: argparse.Namespace, tmp: Path) -> None:
                 own = ", ".join(f"{r['own_worst']:.1f}" for r in runs)
                 own16 = ", ".join(str(int(r["own_over16"])) for r in runs)
                 print(f"  {'':<22} without CPU waits: longest {own} ms; > {FRAME_MS} ms: {own16}")
+            if all("after_start_worst" in r for r in runs):  # the old code may not say
+                after = ", ".join(f"{r['after_start_worst']:.1f}" for r in runs)
+                print(f"  {'':<22} after the first {START_S:.0f} s: longest {after} ms")
 
 
 def main() -> None:
