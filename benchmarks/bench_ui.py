@@ -187,30 +187,28 @@ class Heartbeat(QObject):
                 f"longest {max(own):.1f} ms, {figures['own_over16']} > {FRAME_MS} ms, "
                 f"{figures['own_over50']} > 50 ms; CPU waits {sum(self.cpu_waits):.1f} s in all"
             )
-        self._report_when(stalls)
-        figures["after_start_worst"] = max(
-            (s for s, t in zip(stalls, np.cumsum(self.gaps), strict=True) if t > START_S),
-            default=0.0,
-        )
+        figures["after_start_worst"] = self._report_when(stalls)
         record_result(label, **figures)
         if self._watch is not None:
             self._watch.report(f"{label}, why")
 
-    def _report_when(self, stalls: list[float]) -> None:
-        """When the stalls over a frame came, in seconds from the start: the window's own
-        first seconds (building its panels) or later (the work beside it)."""
-        ends = np.cumsum(self.gaps)
-        late = [(end - gap, s) for end, gap, s in zip(ends, self.gaps, stalls, strict=True)
-                if s > FRAME_MS]  # fmt: skip
-        if not late:
-            return
-        shown = ", ".join(f"+{at:.2f} s ({s:.0f} ms)" for at, s in late[:MAX_WHEN])
-        more = f" and {len(late) - MAX_WHEN} more" if len(late) > MAX_WHEN else ""
-        after = [s for at, s in late if at > START_S]
-        print(
-            f"  stalls > {FRAME_MS} ms at {shown}{more}; after the first {START_S:.0f} s: "
-            f"{len(after)}, longest {max(after, default=0.0):.1f} ms"
-        )
+    def _report_when(self, stalls: list[float]) -> float:
+        """Print when the stalls over a frame came, in seconds from the start: the window's
+        own first seconds (building its panels) or later (the work beside it). Returns the
+        longest stall after the first :data:`START_S`."""
+        starts = np.cumsum(self.gaps) - np.asarray(self.gaps)
+        timed = list(zip(starts.tolist(), stalls, strict=True))
+        longest_after = max((s for at, s in timed if at > START_S), default=0.0)
+        late = [(at, s) for at, s in timed if s > FRAME_MS]
+        if late:
+            shown = ", ".join(f"+{at:.2f} s ({s:.0f} ms)" for at, s in late[:MAX_WHEN])
+            more = f" and {len(late) - MAX_WHEN} more" if len(late) > MAX_WHEN else ""
+            after = sum(1 for at, _ in late if at > START_S)
+            print(
+                f"  stalls > {FRAME_MS} ms at {shown}{more}; after the first {START_S:.0f} s: "
+                f"{after}, longest {longest_after:.1f} ms"
+            )
+        return longest_after
 
 
 START_S = 2.0  # the window's first seconds: its panels are built then (report's "when")

@@ -154,13 +154,12 @@ class MemoryListPanel(QWidget):
             self.shown.modelReset,
         ):
             signal.connect(self._refresh_counts)
-        # Setting or clearing a filter puts the filter in the view or takes it out: a reset.
+        # Keep the same memory current across a reset of the shown rows: a big change set
+        # resets the model (and the rows shown of it), and setting or clearing a filter puts
+        # the filter in the view or takes it out.
         self.shown.modelAboutToBeReset.connect(self._remember_current)
         self.shown.modelReset.connect(lambda: self.select(self._kept_current))
         self.model.modelReset.connect(self.refresh_topics)
-        # A big change set resets the model: keep the same memory current across it.
-        self.model.modelAboutToBeReset.connect(self._remember_current)
-        self.model.modelReset.connect(lambda: self.select(self._kept_current))
         self.model.rowsInserted.connect(self.refresh_topics)
         self.model.dataChanged.connect(self.refresh_topics)
 
