@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections import Counter
 
 from PySide6.QtCore import QObject, QThreadPool
 
@@ -172,3 +173,41 @@ def test_idle_workers_are_kept_so_a_later_task_makes_no_thread(qtbot) -> None:
     lane.submit(lambda: 2, done.append)
     qtbot.waitUntil(lambda: done == [1, 2])
     assert lane._pool.expiryTimeout() < 0
+
+
+def test_what_a_task_holds_dies_on_the_gui_thread(qtbot) -> None:
+    """A QObject destroyed on a worker may be in the middle of an event on the GUI thread
+    (Qt forbids it). The handle, whatever the function and the callbacks captured, and the
+    answer all go on the GUI thread, however the worker's end and the delivery interleave."""
+    from PySide6.QtCore import QEventLoop, Qt
+    from PySide6.QtWidgets import QApplication
+
+    died: dict[str, list[str]] = {"handle": [], "captured": [], "callback": [], "answer": []}
+
+    def watch(obj: QObject, kind: str) -> None:
+        obj.destroyed.connect(
+            lambda *_: died[kind].append(threading.current_thread().name),
+            Qt.ConnectionType.DirectConnection,
+        )
+
+    for _ in range(150):  # one at a time: the GUI thread waits, so either side may be first
+        captured, kept, answer = QObject(), QObject(), QObject()
+        for obj, kind in ((captured, "captured"), (kept, "callback"), (answer, "answer")):
+            watch(obj, kind)
+        got: list[object] = []
+
+        def work(held: QObject = captured, made: QObject = answer) -> QObject:
+            assert held is not None
+            return made
+
+        handle = run_in_pool(work, lambda value, k=kept, g=got: g.append((value, k)))
+        watch(handle, "handle")
+        del captured, kept, answer, handle, work
+        while not got:
+            QApplication.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
+        got.clear()
+    assert workers.wait_for_all(5000)
+    qtbot.wait(50)  # the last handle's let go by a timer
+    for kind, threads in died.items():
+        assert threads and set(threads) == {"MainThread"}, (kind, Counter(threads))
+    assert len(died["handle"]) == len(died["captured"]) == len(died["callback"]) == 150
