@@ -40,6 +40,7 @@ often are not. Every request is recorded before any fault applies.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
@@ -91,6 +92,35 @@ class Request:
 class _State:
     faults: list[Fault] = field(default_factory=list)
     requests: list[Request] = field(default_factory=list)
+
+
+class _Server(ThreadingHTTPServer):
+    """Knows its open connections, so stopping ends them: a client that kept one alive left
+    its handler thread waiting on it for the rest of the test run (~40 by the suite's end)."""
+
+    daemon_threads = True
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._open: set[socket.socket] = set()
+        self._open_lock = threading.Lock()
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with self._open_lock:
+            self._open.add(request)
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request: Any) -> None:
+        with self._open_lock:
+            self._open.discard(request)
+        super().shutdown_request(request)
+
+    def end_connections(self) -> None:
+        with self._open_lock:
+            connections = list(self._open)
+        for connection in connections:
+            with contextlib.suppress(OSError):
+                connection.shutdown(socket.SHUT_RDWR)  # its handler reads EOF and ends
 
 
 class FakeServer:
@@ -145,15 +175,14 @@ class FakeServer:
         self._state = _State()
         self._lock = threading.Lock()
         self._stopping = threading.Event()
-        self._httpd: ThreadingHTTPServer | None = None
+        self._httpd: _Server | None = None
         self._thread: threading.Thread | None = None
 
     # -- lifecycle -----------------------------------------------------------------------------
 
     def start(self) -> FakeServer:
         handler = type("Handler", (_Handler,), {"fake": self})
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        self._httpd.daemon_threads = True
+        self._httpd = _Server(("127.0.0.1", 0), handler)
         # A short poll interval keeps stop() (and so every test's teardown) fast.
         self._thread = threading.Thread(
             target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
@@ -165,6 +194,7 @@ class FakeServer:
         self._stopping.set()
         if self._httpd is not None:
             self._httpd.shutdown()
+            self._httpd.end_connections()
             self._httpd.server_close()
         if self._thread is not None:
             self._thread.join(timeout=5)

@@ -138,7 +138,11 @@ def test_a_password_in_a_base_url_is_never_shown(
     assert code == 0 and "bob:***@127.0.0.1" in out and "carol:***@example.invalid" in out
     code, out, err = run(capsys, "test")
     assert code == 1 and f"bob:***@127.0.0.1:{port}" in err
-    config = PixelmemService(vault).get_rag_config()
+    service = PixelmemService(vault)
+    try:
+        config = service.get_rag_config()
+    finally:
+        service.close()
     seen = out + err + json.dumps(config) + repr(Settings.load())
     assert "hunter2-url" not in seen and "chat-pass-9" not in seen
     # The shown value typed back (the settings dialog, `config set`) keeps the password.
