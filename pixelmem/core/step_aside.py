@@ -21,6 +21,13 @@ taken while the last beat is more than ``UI_LATE_S`` old sleeps until the window
 window that does not beat within that time is blocked, not starved (it waits for workers to
 finish, a modal loop, a long call of its own): steps go on at full speed until it beats again.
 
+While the window builds its panels (its first second: a turn makes a panel's widgets, the
+next ones polish, lay out and paint them), it says so ahead (:func:`window_building`): a step
+taken meanwhile sleeps until that time has passed (at most ``limit``). Each of the window's
+first calls back into Python from Qt's C++ (every new widget's virtual methods, once each)
+takes the GIL; with a worker running Python beside it, each was a switch of the GIL and
+often of the CPU (bench_ui --native: ~27 % of the window's time in its first 2 s).
+
 Rules: a step between two calls takes a few milliseconds (a switch of the GIL and CPU comes
 that soon); a caller holds no lock an interactive request needs while it waits.
 """
@@ -49,6 +56,7 @@ _ui_thread = 0  # the window's thread (watch_ui's caller)
 _given_up = 0.0  # a beat the window did not follow within UI_WAIT_S: steps go on
 _beaten = threading.Event()  # set by every beat: a waiting step wakes
 _last_step = 0.0  # when background work last took a step
+_building_until = 0.0  # perf_counter until which the window builds (window_building)
 
 
 @contextmanager
@@ -83,7 +91,24 @@ def step_aside(limit: float = MAX_WAIT_S) -> bool:
     if not _quiet.is_set():
         _quiet.wait(limit)
         return True
+    if now < _building_until:
+        return _wait_for_the_build(now, limit)
     return _let_the_window_run(now)
+
+
+def window_building(seconds: float) -> None:
+    """The window's thread builds for about ``seconds`` from now (called before each part,
+    so the hold ends soon after the last one, or if the window goes away mid-build)."""
+    global _building_until
+    _building_until = max(_building_until, time.perf_counter() + seconds)
+
+
+def _wait_for_the_build(now: float, limit: float) -> bool:
+    end = now + limit
+    while now < _building_until and now < end:
+        time.sleep(min(_building_until, end) - now)
+        now = time.perf_counter()
+    return True
 
 
 def _on_the_windows_thread() -> bool:

@@ -240,6 +240,7 @@ def import_then(modules: Sequence[str], then: Callable[[], Any], *, context: QOb
     def load() -> None:
         with collector_paused(keep=True):
             for name in modules:
+                step_aside.step_aside()  # a building or late window first
                 importlib.import_module(name)
 
     return run_in_pool(load, lambda _: then(), lambda _exc: then(), context=context)

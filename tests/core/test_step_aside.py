@@ -195,3 +195,38 @@ def test_the_main_thread_never_waits() -> None:
         assert time.perf_counter() - start < 0.1
     finally:
         search.end()
+
+
+def _step_on_a_worker(limit: float) -> float:
+    waited: list[float] = []
+
+    def background() -> None:
+        start = time.perf_counter()
+        step_aside.step_aside(limit=limit)
+        waited.append(time.perf_counter() - start)
+
+    worker = threading.Thread(target=background)
+    worker.start()
+    worker.join(5)
+    return waited[0]
+
+
+def test_a_step_waits_while_the_window_builds_and_not_after(monkeypatch) -> None:
+    monkeypatch.setattr(step_aside, "_building_until", 0.0)
+    step_aside.window_building(0.15)
+    assert 0.1 < _step_on_a_worker(limit=5) < 1.0  # until the build's time has passed
+    assert _step_on_a_worker(limit=5) < 0.05  # then at once
+
+
+def test_a_build_that_never_ends_holds_a_step_no_longer_than_its_limit(monkeypatch) -> None:
+    monkeypatch.setattr(step_aside, "_building_until", 0.0)
+    step_aside.window_building(30)
+    assert 0.08 < _step_on_a_worker(limit=0.1) < 1.0
+
+
+def test_the_window_never_waits_for_its_own_build(monkeypatch) -> None:
+    monkeypatch.setattr(step_aside, "_building_until", 0.0)
+    step_aside.window_building(30)
+    start = time.perf_counter()
+    assert step_aside.step_aside() is False  # the main thread: the window's
+    assert time.perf_counter() - start < 0.05

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from pixelmem.core.errors import PixelmemError, VaultError
 from pixelmem.core.files.safe_open import open_regular
+from pixelmem.core.step_aside import step_aside
 from pixelmem.core.vault import ids, scan_cache
 from pixelmem.core.vault.frontmatter_io import (
     Document,
@@ -38,6 +39,7 @@ from pixelmem.core.vault.vault_files import iter_memory_entries
 log = logging.getLogger(__name__)
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
+STEP_FILES = 16  # files read between two steps aside (~0.3 ms each when parsed)
 # Temp files of atomic.write_temp that a killed process left behind (".<name>.<random>.tmp").
 _TEMP_RE = re.compile(r"^\..+\.(?:md|markdown)\.[A-Za-z0-9_]{8}\.tmp$", re.IGNORECASE)
 STALE_TEMP_SECONDS = 3600
@@ -137,7 +139,9 @@ def scan_vault(root: Path, resolved_root: Path, previous: scan_cache.ScanCache) 
     prefix = len(os.path.join(str(root), ""))
     result = VaultScan({}, {}, [], session)
     entries = sorted(_memory_entries(root, resolved_root), key=lambda entry: entry.path)
-    for entry in entries:
+    for number, entry in enumerate(entries):
+        if number % STEP_FILES == 0:
+            step_aside()  # a late or building window, or a search, first (core/step_aside)
         path = Path(entry.path)
         rel = entry.path[prefix:]
         sig = scan_cache.signature(entry)

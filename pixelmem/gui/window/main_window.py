@@ -24,6 +24,7 @@ from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QResizeEvent
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
 
+from pixelmem.core import step_aside
 from pixelmem.core.index.engine import Engine
 from pixelmem.core.settings import Settings
 from pixelmem.gui import workers
@@ -78,6 +79,9 @@ VIEWS_LATEST_MS = 2000
 # first scan of a big vault).
 AFTER_SCAN_MS = 80
 AFTER_SCAN_LATEST_MS = 3000
+# Background work steps aside this long while the list takes a scanned vault (10k: its reset
+# and first layout, ~20-40 ms of the GUI thread over a few turns).
+SCAN_SHOWN_HOLD_S = 0.08
 
 
 T = TypeVar("T")
@@ -353,6 +357,9 @@ class MainWindow(QMainWindow):
         self.panels.load_soon(Stage.AFTER_SCAN, AFTER_SCAN_LATEST_MS)
 
     def _memories_loaded(self, memories: list) -> None:
+        # The list takes the scanned vault and lays it out over the next turns, while the link
+        # graph and the timeline start on workers: they let it run first (core/step_aside).
+        step_aside.window_building(SCAN_SHOWN_HOLD_S)
         if self.session.listing_confirmed:  # the list shows these already, as a picture
             self.list_model.adopt(memories)
         else:

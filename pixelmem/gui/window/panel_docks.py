@@ -29,6 +29,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QWidget
 
+from pixelmem.core import step_aside
 from pixelmem.gui import workers
 from pixelmem.gui.panels.host import PanelHost
 from pixelmem.gui.panels.registry import PANELS, Panel, Stage, check_panels, panel_named
@@ -36,6 +37,9 @@ from pixelmem.gui.widgets.sized_dock import SizedDock
 from pixelmem.gui.window.layout_policy import SHORT_WINDOW, CoveredTabs, fit_tab_bars
 
 BELOW_SHARE = 200  # px: with twice that above it, a dock placed below takes a third
+# How long background work steps aside for each part built in turns: the part (2-20 ms) and the
+# polish, layout and paint of what it made, which Qt runs in the turns after it.
+BUILD_HOLD_S = 0.06
 
 
 def new_dock(window: QMainWindow, name: str, widget: QWidget) -> QDockWidget:
@@ -150,6 +154,7 @@ class PanelDocks(QObject):
         def next_step() -> None:
             if stage in self._built or stage in self._building:
                 return  # built at once by a first use
+            step_aside.window_building(BUILD_HOLD_S)  # this part and its first layout
             if not self._prepare_part(stage):
                 steps.pop(0)()
             if steps:

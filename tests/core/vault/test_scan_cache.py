@@ -839,3 +839,14 @@ def test_a_set_packs_the_same_whichever_way_it_was_built() -> None:
     assert list(set([9, 1])) != list(set([1, 9]))  # CPython iterates them apart
     assert scan_cache._pack(set([9, 1])) == scan_cache._pack(set([1, 9]))
     assert scan_cache._pack({"a", "b", 3}) == scan_cache._pack({3, "b", "a"})
+
+
+def test_a_scan_steps_aside_between_its_files(vault: Path, monkeypatch) -> None:
+    """A window building its panels, or a search someone types, goes first (core/step_aside):
+    the scan offers every STEP_FILES files."""
+    for number in range(2 * vault_scan.STEP_FILES + 1):
+        (vault / f"note {number}.md").write_text(f"# Note {number}\n\nbody {number}\n")
+    steps: list[int] = []
+    monkeypatch.setattr(vault_scan, "step_aside", lambda: steps.append(1))
+    assert len(MemoryStore(vault).scan().memories) == 2 * vault_scan.STEP_FILES + 1
+    assert len(steps) == 3

@@ -17,6 +17,7 @@ from pixelmem.gui import workers
 from pixelmem.gui.panels.host import PanelHost
 from pixelmem.gui.panels.registry import LEFT, PANELS, RIGHT, GoTo, Panel, Stage
 from pixelmem.gui.window.main_window import MainWindow
+from pixelmem.gui.window.panel_docks import BUILD_HOLD_S
 
 PROBE = Panel(
     "probe",
@@ -236,3 +237,30 @@ def _alive(widget: QWidget) -> bool:
     import shiboken6
 
     return shiboken6.isValid(widget)
+
+
+def test_background_work_steps_aside_while_each_panel_is_built_and_laid_out(
+    qtbot, engine, settings, monkeypatch
+) -> None:
+    """A worker's step taken while a part is built, or in the turns Qt lays it out, waits:
+    the window's first calls into Python do not compete for the GIL (core/step_aside)."""
+    import time
+
+    from pixelmem.core import step_aside
+
+    monkeypatch.setattr(step_aside, "_building_until", 0.0)
+    window = _window(qtbot, engine, settings, PROBE)
+    held: dict[str, float] = {}  # panel: how long a step taken as it is built would wait
+    build = window.panels._build
+
+    def record(panel: Panel) -> None:
+        held[panel.name] = step_aside._building_until - time.perf_counter()
+        build(panel)
+
+    monkeypatch.setattr(window.panels, "_build", record)
+    with qtbot.waitSignal(window.panels.stage_built, timeout=10_000):
+        window.panels.load(Stage.AFTER_SCAN)
+    assert list(held) == [p.name for p in window.panels.of_stage(Stage.AFTER_SCAN)]
+    assert all(0 < hold <= BUILD_HOLD_S for hold in held.values()), held
+    qtbot.waitUntil(lambda: step_aside._building_until < time.perf_counter(), timeout=2000)
+    _stop(window)  # the hold ended soon after the last part: steps go on at once
