@@ -107,20 +107,16 @@ class TaskHandle(QObject):
     def _context_alive(self) -> bool:
         return self._context is None or shiboken6.isValid(self._context)
 
-    def _let_go(self) -> None:
-        self._on_result = self._on_error = self._context = None
-
 
 _retiring: list[TaskHandle] = []  # delivered, the worker not yet done with them (GUI thread)
 _retire_timer: QTimer | None = None
 
 
 def _retire(handle: TaskHandle) -> None:
-    if handle._released.is_set():
-        handle._let_go()
-        return
-    _retiring.append(handle)
-    _schedule_retiring()
+    """Keep ``handle`` (and so its callbacks) until its worker has let go of it."""
+    if not handle._released.is_set():
+        _retiring.append(handle)
+        _schedule_retiring()
 
 
 def _schedule_retiring() -> None:
@@ -136,12 +132,8 @@ def _schedule_retiring() -> None:
 
 def _let_go_of_released() -> None:
     """Drop the delivered handles whose workers let go of them: they die here, on this thread."""
-    still = [handle for handle in _retiring if not handle._released.is_set()]
-    for handle in _retiring:
-        if handle._released.is_set():
-            handle._let_go()
-    _retiring[:] = still
-    if still:
+    _retiring[:] = [handle for handle in _retiring if not handle._released.is_set()]
+    if _retiring:
         _schedule_retiring()
 
 
@@ -201,8 +193,7 @@ def run_in_pool(
     the context, so a widget closed while its worker ran is never called. Errors without
     ``on_error`` go to :func:`set_error_handler`'s handler.
     """
-    context = context if context is not None else owner(on_result)
-    handle = TaskHandle(on_result, on_error, context)
+    handle = TaskHandle(on_result, on_error, context if context is not None else owner(on_result))
     _live.add(handle)
     (pool or _global_pool()).start(_Task(fn, handle))
     return handle
