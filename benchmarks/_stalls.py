@@ -297,11 +297,13 @@ class StallWatch:
         if not inside and not after:
             return "no sample"
         gui = Counter(s.gui for s in inside or after).most_common(1)[0][0]
-        if inside and not only_event_loop(gui):
-            return "GUI thread busy: " + " > ".join(_tail(gui, 6))
         worst = max(inside + after, key=lambda s: s.starved_ms)
         busy = [w for w in worst.workers if w and not _idle(w)]
         held = " | ".join(" > ".join(_tail(w, 5)) for w in busy) or "no worker running Python"
+        if inside and not only_event_loop(gui):
+            # Sampled where it let the GIL go (a call's entry, a loop's back edge): the
+            # workers that ran meanwhile may be why it ran for less than the stall.
+            return "GUI thread busy: " + " > ".join(_tail(gui, 6)) + f"; workers: {held}"
         lost = max(s.worker_cpu_wait_ms for s in inside + after)
         return (
             f"GUI waiting{self._in_kernel(start, end)} (watchdog starved "

@@ -31,6 +31,7 @@ from pixelmem.core.errors import PixelmemError, ProviderError, ProviderUnavailab
 from pixelmem.core.paths import appdata_dir
 from pixelmem.core.search_mode import SearchMode
 from pixelmem.core.settings import EmbeddingSettings, RerankSettings, Settings
+from pixelmem.core.step_aside import step_aside
 from pixelmem.core.vault.memory import Memory
 from pixelmem.core.vault.store import MemoryStore
 from pixelmem.core.vault.vault_scan import SkippedFile
@@ -282,6 +283,10 @@ class Engine:
         """Bring the index up to date with the store's memories (incremental unless ``full``).
         ``published()`` hears of an interim keyword-only snapshot published before a long
         embedding (searches find every memory from then on)."""
+        # A run's start imports and opens the index's parts in one go: a window that builds
+        # or is late goes first (bench_ui --why, 10k: the first index's start, in the stall
+        # as the scanned vault reached the views).
+        step_aside()
         with self._build_lock:
             self._apply_pending_resets()
             if full:

@@ -379,3 +379,34 @@ def test_the_english_model_reads_token_coverage(vault: Path) -> None:
     assert hit.evidence is not None and hit.evidence.lift is not None
     assert hit.evidence.lift > 0  # MiniLM's tokens: its note covers the question best
     assert CALIBRATIONS["all-minilm-l6"].tokens.weight > 0  # and its border reads them
+
+
+def test_an_index_run_lets_a_building_window_go_first(vault: Path, monkeypatch) -> None:
+    """A run's start (imports, the cache, the saved index) keeps the GIL in one go: it offers
+    a step first, holding no lock a search or another run needs while it waits."""
+    from pixelmem.core.index import engine as engine_module
+
+    _fill(vault)
+    engine = _engine(vault)
+    seen: list[bool] = []
+
+    def free_for_another_thread() -> bool:  # (an RLock: this thread would get it anyway)
+        got: list[bool] = []
+
+        def probe() -> None:
+            got.append(engine._build_lock.acquire(blocking=False))
+            if got[-1]:
+                engine._build_lock.release()
+
+        other = threading.Thread(target=probe)
+        other.start()
+        other.join()
+        return got[0]
+
+    def step() -> bool:
+        seen.append(free_for_another_thread())
+        return False
+
+    monkeypatch.setattr(engine_module, "step_aside", step)
+    engine.reindex()
+    assert seen == [True]  # one step, before the run took its lock

@@ -54,3 +54,17 @@ def test_count_up_is_cumsum() -> None:
         got = numpy_pieces.count_up(mask)
         assert got.dtype == np.cumsum(mask).dtype
         np.testing.assert_array_equal(got, np.cumsum(mask))
+
+
+def test_a_late_window_runs_between_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each piece is one numpy call that keeps the GIL: work nobody waits for offers the
+    window a step after every one (core/step_aside), not once per whole array."""
+    steps: list[int] = []
+    monkeypatch.setattr(numpy_pieces, "PIECE", 4)
+    monkeypatch.setattr(numpy_pieces, "step_aside", lambda: steps.append(1) or False)
+    parts = [np.arange(3, dtype=np.int64) for _ in range(8)]  # 24 elements: 6 pieces of 4
+    numpy_pieces.concatenate(parts, np.int64)
+    assert len(steps) >= 4
+    steps.clear()
+    numpy_pieces.repeat(np.arange(6, dtype=np.int64), np.full(6, 4))  # 24 out: 6 pieces
+    assert len(steps) >= 4
