@@ -36,7 +36,7 @@ from pixelmem.core.vault.signatures import (
     file_signature,
     vault_signatures,
 )
-from pixelmem.core.vault.vault_files import is_hidden, is_memory_relpath
+from pixelmem.core.vault.vault_files import is_hidden, is_memory_relpath, memory_folders
 
 log = logging.getLogger(__name__)
 
@@ -114,11 +114,26 @@ class VaultWatcher:
         self._ready.set()
 
     def _watch(self, polling: bool) -> None:
-        roots = [self._root]
+        """Follow the vault's folders, each one itself, not the tree below it: a recursive
+        watch is set up by a walk over every file, in one call that keeps the GIL (15 ms for
+        10k notes, 60 ms for 40k, with every thread of the app waiting); one per folder costs
+        what the folders do. A folder that comes or goes sets the watch up again."""
+        again = False
+        while not self._stop.is_set():
+            if not self._follow(memory_folders(Path(self._root)), polling, again):
+                return  # stopped
+            again = True
+
+    def _follow(self, folders: list[str], polling: bool, again: bool) -> bool:
+        """Watch ``folders`` until stopped (False) or until a folder came or went (True).
+        ``again``: the vault is re-read once the watch is set up (files may have come into a
+        new folder before it was watched)."""
+        roots = list(folders)
         if self._settings_real is not None:
             folder = os.path.dirname(self._settings_real)
             os.makedirs(folder, exist_ok=True)
             roots.append(folder)
+        watched = set(folders)
         changes = watchfiles.watch(
             *roots,
             watch_filter=self._wanted,
@@ -130,11 +145,19 @@ class VaultWatcher:
             raise_interrupt=False,
             force_polling=polling,
             poll_delay_ms=POLL_MS,
+            recursive=False,
         )
-        for batch in changes:
-            self._ready.set()
-            if batch:
-                self._handle(batch)
+        try:
+            for batch in changes:
+                self._ready.set()
+                if again:
+                    again = False
+                    self._deliver([], True)
+                if batch and self._handle(batch, watched):
+                    return True
+        finally:
+            changes.close()  # the watch ends here, not when the generator is collected
+        return False
 
     def _wanted(self, change: watchfiles.Change, path: str) -> bool:
         if path == self._settings_real:
@@ -148,9 +171,10 @@ class VaultWatcher:
         except ValueError:  # another drive on Windows
             return None
 
-    def _handle(self, batch: Iterable[tuple[watchfiles.Change, str]]) -> None:
+    def _handle(self, batch: Iterable[tuple[watchfiles.Change, str]], watched: set[str]) -> bool:
+        """Report a batch; True when a folder came, went or moved (the watch is set up again)."""
         files: set[Path] = set()
-        rescan = settings = False
+        rescan = settings = folders = False
         for change, path in batch:
             if path == self._settings_real:
                 settings = True
@@ -162,11 +186,13 @@ class VaultWatcher:
                 files.add(self.vault / rel)  # the store knows paths under the vault as given
             elif change == watchfiles.Change.deleted or os.path.isdir(path):
                 rescan = True
+                folders = folders or path in watched or os.path.isdir(path)
         if settings:
             self._settings_changed()
         if files or rescan:
             log.debug("vault changed: %d file(s)%s", len(files), ", rescan" if rescan else "")
             self._deliver(sorted(files), rescan)
+        return folders
 
     # -- looking now -----------------------------------------------------------------------
 

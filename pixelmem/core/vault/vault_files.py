@@ -16,8 +16,12 @@ from collections.abc import Callable, Iterator
 from pathlib import Path, PurePath
 
 from pixelmem.core.files.folders import walk_tree
+from pixelmem.core.step_aside import step_aside
 
 log = logging.getLogger(__name__)
+# Entries looked at between two steps aside: ~2-4 µs each (a stat, a name check), so a
+# vault of 10k files listed at its window's first show offers the window a turn every ~1 ms.
+STEP_ENTRIES = 256
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 
@@ -64,6 +68,7 @@ def iter_memory_entries(
     """The scandir entries of the memory files below ``top``. Not recursive: a vault may be
     2,000 folders deep. ``on_error(folder, exc)`` hears of unreadable folders (default: log)."""
     pending = [top]
+    seen = 0
     while pending:
         folder = pending.pop()
         try:
@@ -76,6 +81,9 @@ def iter_memory_entries(
                 log.debug("cannot read folder %s: %s", folder, exc)
             continue
         for entry in entries:
+            seen += 1
+            if seen % STEP_ENTRIES == 0:
+                step_aside()  # a late or building window first (core/step_aside)
             if is_hidden(entry.name):
                 if on_hidden is not None:
                     on_hidden(entry)
