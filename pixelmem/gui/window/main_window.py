@@ -82,6 +82,10 @@ AFTER_SCAN_LATEST_MS = 3000
 # Background work steps aside this long while the list takes a scanned vault (10k: its reset
 # and first layout, ~20-40 ms of the GUI thread over a few turns).
 SCAN_SHOWN_HOLD_S = 0.08
+# The window's first turns (its first show and paint) beside the scan's listing, the views'
+# imports and the saved index's load: the three take steps aside for this long (bench_ui's
+# first 0.8 s at 10k memories, 6 runs each: longest stall 3.2-7.9 ms against 6.9-20.4 without).
+START_HOLD_S = 0.05
 
 
 T = TypeVar("T")
@@ -351,6 +355,7 @@ class MainWindow(QMainWindow):
         # walks them all while its thread holds the GIL (24 ms on the index thread while a
         # 2k vault's saved index loaded, bench_ui --why).
         gc.freeze()
+        step_aside.window_building(START_HOLD_S)
         self.session.hold_index()  # released once the panels are built (_stage_built)
         self.session.open()
         self._load_views(VIEWS_LATEST_MS)
