@@ -255,3 +255,26 @@ def test_a_window_that_never_builds_its_panels_still_indexes(qtbot, engine: Engi
     with qtbot.waitSignal(session.indexing_finished, timeout=10_000):
         session.open()
     session.shutdown()
+
+
+def test_background_steps_wait_for_the_windows_first_turns(
+    qtbot, engine: Engine, settings, monkeypatch
+) -> None:
+    """The scan's listing, the views' imports and the saved index's load start with the
+    window: a step any of them takes in its first turns (its first show and paint) waits."""
+    import time
+
+    from pixelmem.core import step_aside
+    from pixelmem.gui.window.main_window import START_HOLD_S
+
+    monkeypatch.setattr(step_aside, "_building_until", 0.0)
+    window = MainWindow(engine, settings)
+    qtbot.addWidget(window)
+    window._closing_ok = True
+    started = time.perf_counter()
+    with qtbot.waitSignal(window.session.indexing_finished, timeout=10_000):
+        window.start()
+        held = step_aside._building_until - started
+        assert 0 < held <= START_HOLD_S + 0.01  # held from the start, for its first turns only
+    qtbot.waitUntil(lambda: step_aside._building_until < time.perf_counter(), timeout=2000)
+    stop(window)
