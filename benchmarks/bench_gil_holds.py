@@ -8,8 +8,7 @@ The window's thread needs the GIL to react; a worker hands it over every switch 
 ``msgpack.packb``, ``np.concatenate`` over many arrays) nor during a garbage collection. This
 runs the steps the app's workers run when a vault opens for the first time (scan, the scan
 cache written, the keyword-first snapshot, embedding with a fast fake model, the final
-snapshot, the link graph and the timeline, the map's vector sums, the vault's watch set up),
-headless, and reports:
+snapshot, the link graph and the timeline, the map's vector sums), headless, and reports:
 
 * every C call that ran ``--over`` ms or more while a probe thread asking for the GIL every
   0.5 ms got nowhere: the function, the Python line that called it and how long;
@@ -206,21 +205,12 @@ def steps(vault: Path) -> list[tuple[str, Callable[[], object]]]:
     def index_sums() -> object:
         return engine.index.memory_vector_sums()
 
-    def watch_set_up() -> object:
-        from pixelmem.core.runtime.watcher import VaultWatcher
-
-        watcher = VaultWatcher(vault, lambda *_: None)
-        watcher.start()  # returns once the watch is set up
-        watcher.stop()
-        return watcher
-
     return [
         ("scan (the scan cache written)", store.scan),
         ("link graph", lambda: LinkGraph(memories(), store.root)),
         ("timeline", lambda: build_timeline(memories())),
         ("index (keyword-first snapshot, embedding, final snapshot)", engine.reindex),
         ("map's vector sums", index_sums),
-        ("the vault's watch set up", watch_set_up),
         ("link graph again", lambda: LinkGraph(memories(), store.root)),
     ]
 

@@ -97,13 +97,15 @@ def iter_memory_entries(
                 continue
 
 
-def memory_folders(root: Path) -> list[str]:
+def memory_folders(root: Path) -> tuple[list[str], int]:
     """The vault folder and every folder below it that can hold memories (no dot-folders, no
-    symlinked folders)."""
+    symlinked folders), and how many entries (files and folders) they hold."""
     found = [str(root)]
-    for folder, dirnames, _files in walk_tree(root):
+    entries = 0
+    for folder, dirnames, files in walk_tree(root):
+        entries += len(dirnames) + len(files)
         dirnames[:] = [
             d for d in dirnames if not is_hidden(d) and not os.path.islink(os.path.join(folder, d))
         ]
         found.extend(os.path.join(folder, d) for d in dirnames)
-    return found
+    return found, entries

@@ -1,5 +1,6 @@
-"""The vault watcher follows each folder of the vault, not the tree below it: set up in a time
-that grows with the folders, not the files, and set up again when folders come or go."""
+"""The vault watcher follows each folder of the vault, not the tree below it, where the folders
+are few against the files: set up in a time that grows with the folders, not the files, and
+set up again when folders come or go. Many folders of few files: one watch of the tree."""
 
 from __future__ import annotations
 
@@ -43,7 +44,7 @@ def _wait(probe, timeout: float = 10.0) -> None:
 @pytest.fixture
 def watched(tmp_path: Path):
     vault = tmp_path / "vault"
-    (vault / "notes").mkdir(parents=True)
+    _notes(vault / "notes", 200)  # enough files per folder for a watch per folder
     (vault / ".obsidian").mkdir()
     heard = Heard()
     watcher = VaultWatcher(vault, heard)
@@ -52,10 +53,14 @@ def watched(tmp_path: Path):
     watcher.stop()
 
 
-def test_the_watch_covers_each_memory_folder_and_no_file_walk(tmp_path: Path, monkeypatch):
-    vault = tmp_path / "vault"
-    for folder in ("a/b", "c", ".trash/old"):
-        (vault / folder).mkdir(parents=True)
+def _notes(folder: Path, count: int) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for i in range(count):
+        (folder / f"note {i}.md").write_text(NOTE.format(title=f"Note {i}"))
+
+
+def _watched_as(vault: Path, monkeypatch) -> tuple[tuple[str, ...], bool]:
+    """(the paths watched, recursively?) when a watcher starts on ``vault``."""
     seen: dict = {}
     real_watch = watcher_module.watchfiles.watch
 
@@ -68,9 +73,27 @@ def test_the_watch_covers_each_memory_folder_and_no_file_walk(tmp_path: Path, mo
     watcher = VaultWatcher(vault, Heard())
     watcher.start()
     watcher.stop()
+    return seen["paths"], seen["recursive"]
+
+
+def test_a_vault_of_few_folders_is_watched_per_folder_with_no_file_walk(tmp_path, monkeypatch):
+    vault = tmp_path / "vault"
+    for folder in ("a/b", ".trash/old"):
+        (vault / folder).mkdir(parents=True)
+    _notes(vault / "c", 100)  # 4 folders, 103 entries
+    paths, recursive = _watched_as(vault, monkeypatch)
     root = vault.resolve()
-    assert seen["recursive"] is False
-    assert sorted(seen["paths"]) == sorted(str(root / f) for f in ("", "a", "a/b", "c"))
+    assert recursive is False
+    assert sorted(paths) == sorted(str(root / f) for f in ("", "a", "a/b", "c"))
+
+
+def test_a_vault_of_many_folders_of_few_files_is_watched_as_a_tree(tmp_path, monkeypatch):
+    vault = tmp_path / "vault"
+    for i in range(30):
+        _notes(vault / f"day {i}", 2)  # a folder per day: 31 folders, 90 entries
+    paths, recursive = _watched_as(vault, monkeypatch)
+    assert recursive is True
+    assert paths == (str(vault.resolve()),)
 
 
 def test_a_note_in_a_folder_made_after_the_start_is_followed(watched) -> None:

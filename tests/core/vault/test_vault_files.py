@@ -37,7 +37,8 @@ def test_one_rule_for_which_files_are_memories(vault: Path) -> None:
     assert found == ["a.md", os.path.join("sub", "b.MARKDOWN"), os.path.join("sub", "link-in.md")]
     assert sorted(vault_signatures(vault)) == sorted(str(vault / f) for f in found)
     assert len(MemoryStore(vault).scan().memories) == 3
-    assert memory_folders(vault) == [str(vault), str(vault / "sub")]
+    # (8 entries: the two folders' 7 and .pixelmem, the scan's; none below .hidden)
+    assert memory_folders(vault) == ([str(vault), str(vault / "sub")], 8)
     assert is_memory_relpath(PurePath("x/y.md")) and not is_memory_relpath(PurePath(".x/y.md"))
     files, _skipped = backup_sources(vault)
     assert ".hidden/c.md" not in [rel for rel, _ in files]
