@@ -86,8 +86,8 @@ def measure(set_up: Callable[[Path], None], root: Path) -> tuple[float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--sizes", nargs="+", default=["200x20", "2000x7", "10000x7", "40000x7", "10000x500", "10000x2000"],
-                        help="NOTESxFOLDERS trees to watch")  # fmt: skip
+    sizes = ["200x20", "2000x7", "10000x7", "40000x7", "10000x500", "10000x2000"]
+    parser.add_argument("--sizes", nargs="+", default=sizes, help="NOTESxFOLDERS trees to watch")
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     print(f"python {sys.version.split()[0]}, cpus {os.cpu_count()}, load {os.getloadavg()}")
