@@ -45,9 +45,10 @@ MAX_GROUP_MS = 500
 POLL_MS = 300  # when polling: how often the tree is walked
 # A watch per folder while the vault holds at least this many entries per folder; a watch of
 # the tree otherwise. Set up in one call that keeps the GIL either way: the tree's walks every
-# entry (~2 µs each), one per folder costs ~10-40 µs a folder (benchmarks/bench_watch.py:
-# 10k notes in 7 folders 3.5 against 21 ms, in 500 folders 5.5 against 20 ms, in 2,000 85
-# against 32 ms).
+# entry (~2 µs each), one per folder costs ~10-40 µs a folder, more variable the more there
+# are (benchmarks/bench_watch.py, the longest wait of another thread: 10k notes in 7 folders
+# 3.0 against 15.6 ms, in 500 folders 16.1 against 19.9 ms; per folder in 2,000 folders 85
+# against the tree's 32 ms).
 ENTRIES_PER_FOLDER_WATCH = 20
 FALSE_WORDS = ("", "0", "false", "disable", "disabled", "no")
 OnVault = Callable[[list[Path], bool], object]  # (changed memory files, rescan the vault?)
