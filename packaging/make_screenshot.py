@@ -3,12 +3,15 @@
     xvfb-run -s "-screen 0 1600x1000x24" .venv/bin/python packaging/make_screenshot.py
 
 Uses the default embedding model (SCREENSHOT_EMBEDDER=local|fake for others) and a throw-away
-vault and config folder, so the user's own data is never touched.
+vault and config folder, so the user's own data is never touched; SCREENSHOT_VAULT=DIR shows a
+copy of a real vault instead (SCREENSHOT_OPEN names the note to open, SCREENSHOT_QUERY the
+search).
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -76,7 +79,11 @@ def main() -> int:
     from pixelmem.gui import i18n
 
     i18n.install_translator(LANGUAGE)
-    build_vault(folder / "Knowledge")
+    own = os.environ.get("SCREENSHOT_VAULT")  # a real vault, copied: the copy is shown
+    if own:
+        shutil.copytree(own, folder / "Knowledge")
+    else:
+        build_vault(folder / "Knowledge")
     kind = os.environ.get("SCREENSHOT_EMBEDDER", "auto")  # auto: what a new vault gets
     embedder, name = (None, "the vault's default (auto)") if kind == "auto" else pick_embedder(kind)
     print(f"embedder: {name}")

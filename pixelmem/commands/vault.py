@@ -170,6 +170,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     )
     for item in result.skipped:
         print(f"  {_relative(item.path, store.root)}: {item.reason}")
+    _print_drawings(store.root, list(result.memories))
     _print_other_files(store.root)
     return 0 if _search_backend_ok() else 1
 
@@ -183,6 +184,21 @@ OTHER_KINDS = {  # what pixelmem does with the files it does not read as memorie
     "video": "videos (shown as a link where a note embeds one)",
     "other": "other files (not read)",
 }
+
+
+def _print_drawings(root: Path, memories: list[Memory], shown: int = 5) -> None:
+    """The Excalidraw drawings among the memories: read by their words alone."""
+    from pixelmem.core.vault.drawings import is_drawing
+
+    found = [m for m in memories if is_drawing(m.extra, m.body)]
+    if not found:
+        return
+    names = ", ".join(_relative(m.path, root) if m.path else m.title for m in found[:shown])
+    more = f", … {len(found) - shown} more" if len(found) > shown else ""
+    print(
+        f"{counted(len(found), 'Excalidraw drawing')} (memories searched by the words on "
+        f"them, not by the drawing's data): {names}{more}"
+    )
 
 
 def _print_other_files(root: Path, shown: int = 5) -> None:

@@ -247,6 +247,17 @@ def test_doctor_lists_skipped_files(vault: Path, capsys) -> None:
     assert "sub/bad.md: binary file" in out
 
 
+def test_doctor_names_excalidraw_drawings(vault: Path, capsys) -> None:
+    (vault / "ok.md").write_text("fine\n", encoding="utf-8")
+    drawing = "---\nexcalidraw-plugin: parsed\n---\n# Text Elements\nCorpus ^a1\n%%\n# Drawing\n"
+    (vault / "Fuzzer.excalidraw.md").write_text(drawing + "```json\n{}\n```\n%%\n", "utf-8")
+    code, out, _ = run(capsys, "doctor", "--vault", str(vault))
+    assert code == 0
+    assert "2 memories, 0 skipped files" in out
+    assert "1 Excalidraw drawing (memories searched by the words on them" in out
+    assert "Fuzzer.excalidraw.md" in out
+
+
 def test_cli_uses_the_vault_the_app_opened_last(tmp_path, capsys) -> None:
     from pixelmem.cli import main
     from pixelmem.core.settings import Settings

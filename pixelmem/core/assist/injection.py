@@ -51,6 +51,7 @@ from pixelmem.core.assist.token_budget import (
 )
 from pixelmem.core.errors import InvalidIdError, MemoryNotFound
 from pixelmem.core.search_mode import DEFAULT_MODE
+from pixelmem.core.vault import drawings
 from pixelmem.core.vault.memory import Memory
 
 AUTO_K = 5  # automatic memories per message
@@ -327,7 +328,7 @@ def _fit(
 def _entry_within(candidate: _Candidate, room: int, *, first: bool) -> tuple[str | None, Part]:
     """The memory's entry in at most ``room`` characters: whole, its passage, or truncated."""
     memory = candidate.memory
-    whole = format_entry(memory, memory.body)
+    whole = format_entry(memory, drawings.readable_text(memory.extra, memory.body))
     if len(whole) <= room:
         return whole, "whole"
     passage = _passage(memory.body, candidate.span)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pixelmem.core.index.scripts import CJK_WIDE, CJK_WIDE_RANGES, CJK_WIDE_RUN
+from pixelmem.core.index.text_tokens import without_block_ids
 
 # Code points a BERT tokenizer turns into about one token each (scripts.CJK_WIDE_RANGES: CJK
 # letters and punctuation, full-width forms). Each counts 3 towards a chunk's size.
@@ -81,9 +82,24 @@ def text_weight(s: str) -> int:
 
 
 def chunk_text(
-    memory_id: str, text: str, settings: ChunkerSettings = ChunkerSettings()
+    memory_id: str,
+    text: str,
+    settings: ChunkerSettings = ChunkerSettings(),
+    spans: list[tuple[int, int]] | None = None,
 ) -> list[Chunk]:
-    """Chunks of ``text`` in order; blank text gives none. Deterministic."""
+    """Chunks of ``text`` in order; blank text gives none. Deterministic. ``spans``: only
+    these ``[start, end)`` parts of it are read, each chunked by itself (a drawing's words,
+    :func:`~pixelmem.core.vault.drawings.text_spans`); offsets stay those of ``text``."""
+    if spans is not None:
+        chunks: list[Chunk] = []
+        for a, b in spans:
+            for c in _chunk_whole(memory_id, text[a:b], settings):
+                chunks.append(Chunk(memory_id, len(chunks), a + c.start, a + c.end, c.text))
+        return chunks
+    return _chunk_whole(memory_id, text, settings)
+
+
+def _chunk_whole(memory_id: str, text: str, settings: ChunkerSettings) -> list[Chunk]:
     start, end = _trimmed(text, 0, len(text))
     if start == end:
         return []
@@ -243,5 +259,7 @@ def _next_start(
 
 
 def embedding_text(title: str, text: str) -> str:
-    """What is embedded for a chunk: the memory title gives every chunk its context."""
+    """What is embedded for a chunk: the memory title gives every chunk its context; block
+    ids are left out (:func:`~pixelmem.core.index.text_tokens.without_block_ids`)."""
+    text = without_block_ids(text)
     return f"{title}\n{text}" if title else text

@@ -19,6 +19,7 @@ import threading
 import unicodedata
 from collections.abc import Iterable
 
+from pixelmem.core.vault import drawings
 from pixelmem.core.vault.memory import Memory
 
 _SPACE = re.compile(r"\s+")
@@ -72,6 +73,7 @@ class FoldedTexts:
         entry = self._folded.get(memory.id)
         if entry is None or entry[0] != memory.title or entry[1] != memory.body:
             # A line between title and body: a phrase never runs from one into the other.
-            entry = (memory.title, memory.body, f"{fold(memory.title)}\n{fold(memory.body)}")
+            text = drawings.readable_text(memory.extra, memory.body)  # not a drawing's data
+            entry = (memory.title, memory.body, f"{fold(memory.title)}\n{fold(text)}")
             self._folded[memory.id] = entry
         return entry[2]

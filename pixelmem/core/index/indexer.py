@@ -27,6 +27,7 @@ from pixelmem.core.index.saved_index import Seed
 from pixelmem.core.index.search import SearchIndex
 from pixelmem.core.providers.embeddings.base import Embedder
 from pixelmem.core.step_aside import step_aside
+from pixelmem.core.vault import drawings
 from pixelmem.core.vault.gc_pause import collector_paused
 from pixelmem.core.vault.memory import Memory, searchable_title
 
@@ -469,7 +470,8 @@ def memory_chunks(
     memory: Memory, chunker: ChunkerSettings
 ) -> tuple[list[Chunk], tuple[bytes, ...]]:
     """A memory's chunks and each one's content hash: what its vectors are cached under."""
-    chunks = chunk_text(memory.id, memory.body, chunker)
+    spans = drawings.text_spans(memory.body) if is_drawing(memory) else None
+    chunks = chunk_text(memory.id, memory.body, chunker, spans)
     if not chunks:  # a title-only memory is still findable
         chunks = [Chunk(memory.id, 0, 0, 0, "")]
     title = searchable_title(memory)
@@ -488,7 +490,14 @@ def _fingerprint(memory: Memory) -> str:
     digest.update(searchable_title(memory).encode("utf-8", "surrogatepass"))
     digest.update(b"\0")
     digest.update(memory.body.encode("utf-8", "surrogatepass"))
+    digest.update(b"\0drawing" if is_drawing(memory) else b"")  # read by its words alone
     return digest.hexdigest()
+
+
+def is_drawing(memory: Memory) -> bool:
+    """Whether the memory is an Excalidraw drawing, read by its words alone (core.vault.
+    drawings)."""
+    return drawings.is_drawing(memory.extra, memory.body)
 
 
 def _sync_batches(rows: list[int], chunks: Sequence[Chunk], size: int) -> list[list[int]]:

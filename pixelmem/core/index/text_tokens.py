@@ -282,8 +282,19 @@ def make_snippet(text: str, terms: Iterable[str], width: int = SNIPPET_CHARS) ->
     if end < len(text):
         space = text.rfind(" ", end - 20, end)
         end = space if space > start else end
-    body = " ".join(text[start:end].split())
+    body = " ".join(without_block_ids(text[start:end]).split())
     return f"{'…' if start else ''}{body}{'…' if end < len(text) else ''}"
+
+
+# An Obsidian block id ending a line (`` ^a1b2c3``): an anchor for links, not words. A drawing's
+# text elements each end with one (core.vault.drawings); a model read "Corpus ^KUHl9Jx6" as
+# seven word pieces, one of them the word.
+_BLOCK_ID = re.compile(r"(?:^|[ \t])\^[A-Za-z0-9-]+[ \t]*$", re.MULTILINE)
+
+
+def without_block_ids(text: str) -> str:
+    """``text`` less the block ids ending its lines (what is embedded and shown of it)."""
+    return _BLOCK_ID.sub("", text) if "^" in text else text
 
 
 def _densest(hits: list[tuple[int, str]], span: int) -> int:

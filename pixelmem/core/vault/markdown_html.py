@@ -31,6 +31,7 @@ from urllib.parse import quote, unquote
 from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 
+from pixelmem.core.vault import drawings
 from pixelmem.core.vault.attachments import AttachmentIndex, is_image
 from pixelmem.core.vault.html_safety import safe_html
 from pixelmem.core.vault.links import link_key
@@ -96,8 +97,11 @@ class RenderContext:
 
 
 def render_html(text: str, context: RenderContext | None = None) -> str:
-    """``text`` (a note's body) as HTML for the preview."""
+    """``text`` (a note's body) as HTML for the preview; an Excalidraw drawing's, as its
+    words (its scene is data only the plugin draws: thousands of lines of JSON)."""
     context = context or RenderContext()
+    if drawings.looks_like_drawing(text):
+        text = drawings.drawing_words(text)
     tokens, env = parse(text)
     _number_callouts(tokens, context)
     renderer = _Renderer(context)

@@ -8,6 +8,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from pixelmem.core.vault import drawings
+
 IMPORTANCE_LEVELS = ("low", "medium", "high")
 DEFAULT_IMPORTANCE = "medium"
 
@@ -76,8 +78,10 @@ def _shown_link(match: re.Match[str]) -> str:
 def preview_line(body: str) -> str:
     """The first line of text in the body as a reader sees it: without Markdown heading,
     quote or list marks, a callout's ``[!type]``, a block id, and with ``[[Note|shown]]``
-    as "shown". What a list shows of a memory without topics. Applied to its own result it
-    gives it back."""
+    as "shown"; of an Excalidraw drawing, its words. What a list shows of a memory without
+    topics. Applied to its own result it gives it back."""
+    if drawings.looks_like_drawing(body):
+        body = drawings.drawing_words(body)
     for line in body.splitlines():
         line = line.strip().lstrip("#>*-+ ").strip()
         line = _CALLOUT.sub("", line)

@@ -9,7 +9,7 @@ Rules (README, "How memories are stored"):
    opens one), the file name, as Obsidian shows it: a ``# heading`` in the body is a section.
 3. Else, in **any other folder** (plain Markdown, MkDocs, a notes folder of another editor),
    the first level-1 heading, as a Markdown reader titles a document, and the file name where
-   there is none.
+   there is none (or in an Excalidraw drawing, whose headings are its data's: drawings).
 
 A heading counts only outside fenced code blocks, HTML comments and Obsidian's ``%%``
 comments: ``# Login`` in a shell snippet is not a title. :func:`title_source` says where a
@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pixelmem.core.vault import ids
+from pixelmem.core.vault import drawings, ids
 
 TitleRule = Literal["obsidian", "headings"]
 OBSIDIAN: TitleRule = "obsidian"  # the file name names a note
@@ -77,7 +77,7 @@ def _title_and_source(
     title = frontmatter_title(data)
     if title:
         return title, "frontmatter"
-    if rule == HEADINGS:
+    if rule == HEADINGS and not drawings.is_drawing(data, body):  # its headings are data
         heading = first_heading(body)
         if heading is not None:
             return heading[0], "heading"

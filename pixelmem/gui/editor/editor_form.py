@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from pixelmem.core.vault.drawings import is_drawing
 from pixelmem.core.vault.memory import IMPORTANCE_LEVELS, Memory
 from pixelmem.gui.editor.link_completion import CompletingEdit
 from pixelmem.gui.editor.markdown_highlighter import MarkdownHighlighter
@@ -301,10 +302,23 @@ class EditorForm(QWidget):
         self.body_edit.setPlainText(memory.body)
         self.body_edit.document().setModified(False)
         self._filling = False
-        self.banner.hide()
+        self._reset_banner(memory)
         self._show_meta(memory)
         if self.preview_button.isChecked():
             self._render_preview()
+
+    def _reset_banner(self, memory: Memory) -> None:
+        """No banner, but over an Excalidraw drawing: what it is and where to edit it."""
+        self.banner.hide()
+        if is_drawing(memory.extra, memory.body):
+            self.show_banner(self.drawing_notice())
+
+    def drawing_notice(self) -> str:
+        """What the banner says over an Excalidraw drawing (core.vault.drawings)."""
+        return self.tr(
+            "An Excalidraw drawing: the preview, search and chat read the words on it. "
+            "Draw and edit it in Obsidian; changing its data here can damage the drawing."
+        )
 
     def refill(self, memory: Memory) -> None:
         """Show a newer version of the open memory without losing the reading position."""
@@ -324,7 +338,7 @@ class EditorForm(QWidget):
         if self.body_edit.toPlainText() == sent.body.replace("\r\n", "\n"):
             self.body_edit.document().setModified(False)
         self._filling = False
-        self.banner.hide()
+        self._reset_banner(memory)
         self._show_meta(memory)
 
     def differs_from(self, memory: Memory | None) -> bool:

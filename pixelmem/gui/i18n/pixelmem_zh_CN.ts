@@ -623,6 +623,10 @@ Those will be moved to the trash (they can be restored).</source>
 <context>
     <name>EditorForm</name>
     <message>
+        <source>An Excalidraw drawing: the preview, search and chat read the words on it. Draw and edit it in Obsidian; changing its data here can damage the drawing.</source>
+        <translation>这是一张 Excalidraw 绘图：预览、搜索和聊天读取的是图上的文字。请在 Obsidian 中绘制和编辑它；在这里改动它的数据可能会损坏这张图。</translation>
+    </message>
+    <message>
         <location filename="../editor/editor_form.py" line="245"/>
         <source>Title</source>
         <translation>标题</translation>
