@@ -23,6 +23,7 @@ from pixelmem.core.index.chunking import Chunk
 from pixelmem.core.index.scripts import main_script
 from pixelmem.core.index.text_tokens import name_key
 from pixelmem.core.step_aside import step_aside
+from pixelmem.core.vault import drawings
 from pixelmem.core.vault.memory import Memory
 
 
@@ -347,7 +348,10 @@ SCRIPT_SAMPLE = 600  # characters of a memory that say which script it is writte
 
 
 def _script(memory: Memory | None) -> int:
-    return main_script(f"{memory.title}\n{memory.body[:SCRIPT_SAMPLE]}") if memory else 0
+    if memory is None:
+        return 0
+    text = drawings.readable_text(memory.extra, memory.body)  # a drawing: its words
+    return main_script(f"{memory.title}\n{text[:SCRIPT_SAMPLE]}")
 
 
 def _names(memory: Memory | None) -> tuple[str, ...]:

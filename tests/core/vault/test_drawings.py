@@ -206,3 +206,12 @@ def test_a_chat_prompt_gets_a_drawings_words_not_its_scene(vault: Path) -> None:
     prompt = build_prompt("fuzzer", search=lambda _q: [Hit()], get_memory=lambda _id: memory)
     assert "Corpus scheduler" in prompt.system
     assert "roughness" not in prompt.system and "EXCALIDRAW" not in prompt.system
+
+
+def test_a_chinese_drawing_is_in_chinese_whatever_its_warning(vault: Path) -> None:
+    from pixelmem.core.index.catalog import _script
+    from pixelmem.core.index.scripts import CJK_SCRIPT
+
+    chinese = OLD_LAYOUT.replace("Harness function", "模糊测试").replace("Corpus scheduler", "语料")
+    memory = load_memory(_write(vault, "Fuzz.excalidraw.md", chinese), vault)
+    assert _script(memory) == CJK_SCRIPT
