@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
@@ -20,7 +21,7 @@ import numpy as np
 
 from pixelmem.core.index import numpy_pieces
 from pixelmem.core.index.chunking import Chunk
-from pixelmem.core.index.scripts import main_script
+from pixelmem.core.index.scripts import CJK_RUN, CJK_SCRIPT, OTHER_SCRIPT, main_script
 from pixelmem.core.index.text_tokens import name_key
 from pixelmem.core.step_aside import step_aside
 from pixelmem.core.vault import drawings
@@ -47,9 +48,18 @@ class Catalog:
         rows: list[np.ndarray],
         meta: _Metadata,
         flat: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+        scripts: tuple[np.ndarray, np.ndarray] | None = None,
     ) -> None:
-        """Use :meth:`build`. ``flat``: :attr:`rows` as (starts, ends, table), when known."""
+        """Use :meth:`build`. ``flat``: :attr:`rows` as (starts, ends, table), when known;
+        ``scripts``: (:attr:`chunk_scripts`, :attr:`mixed`), when known."""
         self.chunks, self.owners, self.ids, self.rows, self.meta = chunks, owners, ids, rows, meta
+        # The script each chunk is written in, and which memories hold chunks in more than one
+        # (a Chinese note with English code, an English note with a Chinese section): a search
+        # measures such a memory where its best chunk lives (SearchIndex._where_they_live).
+        if scripts is None:
+            chunk_scripts = chunk_scripts_of(chunks, owners, meta.scripts)
+            scripts = chunk_scripts, mixed_memories(chunk_scripts, owners, len(ids))
+        self.chunk_scripts, self.mixed = scripts
         meta.look_ups()  # here, not in the first search (see there)
         # Every memory's chunk ids in one array (memory m's: table[starts[m]:ends[m]]), so a
         # search gathers the chunks of thousands of memories in a few numpy calls.
@@ -74,10 +84,16 @@ class Catalog:
 
     @classmethod
     def restored(
-        cls, chunks: Sequence[Chunk], owners: np.ndarray, ids: list[str], fields: dict[str, Any]
+        cls,
+        chunks: Sequence[Chunk],
+        owners: np.ndarray,
+        ids: list[str],
+        fields: dict[str, Any],
+        chunk_scripts: np.ndarray | None = None,
     ) -> Catalog:
         """A catalog of live memories only, from the parts :meth:`saved_fields` gave (and the
-        chunks, their owners and the memory ids): what a saved index reads back."""
+        chunks, their owners, the memory ids and, when saved, each chunk's script): what a
+        saved index reads back."""
         meta = _Metadata(
             list(fields["titles"]),
             np.array(fields["importance"], dtype=object),
@@ -88,7 +104,12 @@ class Catalog:
             [tuple(n) for n in fields["names"]],
         )
         owners = np.asarray(owners, np.int64)
-        return cls(chunks, owners, list[str | None](ids), _rows(owners, len(ids)), meta)
+        scripts = None
+        if chunk_scripts is not None and len(chunk_scripts) == len(owners):
+            chunk_scripts = np.asarray(chunk_scripts, np.int8)
+            scripts = chunk_scripts, mixed_memories(chunk_scripts, owners, len(ids))
+        rows = _rows(owners, len(ids))
+        return cls(chunks, owners, list[str | None](ids), rows, meta, None, scripts)
 
     def saved_fields(self, positions: np.ndarray) -> dict[str, Any]:
         """The metadata of the memories at ``positions``, as plain lists and arrays."""
@@ -193,10 +214,94 @@ class Catalog:
             chunks[c] = None
         owners = np.concatenate((owners, np.array(new_owners, np.int64)))
         owners[left] = -1
+        fresh_chunks = [c for item in changed for c in item.chunks]
+        chunk_scripts = np.concatenate(
+            (self.chunk_scripts, chunk_scripts_of(fresh_chunks, owners[len(self.chunks) :],
+                                                  meta.scripts))
+        )  # fmt: skip
+        mixed = np.concatenate((self.mixed, np.zeros(len(ids) - len(self.mixed), bool)))
+        for m in moved:  # only the memories that changed: a few µs each
+            mine = rows[m]
+            mixed[m] = bool(mixed_memories(chunk_scripts[mine], np.zeros(len(mine), int), 1)[0])
         catalog = Catalog(
-            chunks, owners, ids, rows, meta, _moved(starts, ends, table, moved, len(ids))
-        )
+            chunks, owners, ids, rows, meta, _moved(starts, ends, table, moved, len(ids)),
+            (chunk_scripts, mixed),
+        )  # fmt: skip
         return catalog, left, np.array(new_ids, np.int64), np.array(new_owners, np.int64)
+
+
+# A chunk holds a Chinese (Japanese, Korean) passage when it has this many CJK characters or
+# more — a sentence between code or formulas — whatever the rest of it is written in. A CJK
+# question is measured against unrelated text in its script there (SearchIndex.
+# _where_they_live): a chunk holding a sentence of it is close to any question in that script
+# (e5 places CJK texts close together), and measured as an English chunk, across languages, it
+# came out as strong evidence for questions it has nothing to do with. A question in an alphabet
+# is measured by the chunk's main script: English words in a Chinese chunk (code, names) did not
+# draw English questions to it (a public bilingual research vault: 3 of 200 unrelated English
+# questions shown either way), and counted as held they ranked two English questions' Chinese
+# answers lower.
+HOLDS_CJK_CHARACTERS = 10
+HOLDS_SHIFT = 2  # bits of a chunk's script entry above its main script: the scripts it holds
+
+
+def chunk_scripts_of(
+    chunks: Sequence[Chunk | None], owners: np.ndarray, memory_scripts: np.ndarray
+) -> np.ndarray:
+    """Per chunk, the script its text is mostly written in (:func:`~pixelmem.core.index.
+    scripts.main_script`; its memory's where it has no letters, a gone chunk 0) in the low
+    bits, and above them (:data:`HOLDS_SHIFT`) a bit per script it holds a passage in
+    (:func:`script_held`: a CJK passage, or its main script). Plain ASCII, most chunks of most
+    vaults, is an alphabet without a look at its letters one by one."""
+    out = np.zeros(len(chunks), np.int8)
+    for i, chunk in enumerate(chunks):
+        if chunk is None:
+            continue
+        text = chunk.text
+        if text.isascii():
+            script, holds = (OTHER_SCRIPT if _has_letter(text) else 0), 0
+        else:
+            script = main_script(text)
+            cjk = len(text) - len(CJK_RUN.sub("", text))
+            holds = _bit(CJK_SCRIPT) if cjk >= HOLDS_CJK_CHARACTERS else 0
+        script = script or (memory_scripts[owners[i]] if owners[i] >= 0 else 0)
+        out[i] = script | holds | (_bit(script) if script else 0)
+        if i % STEP_CHUNKS == STEP_CHUNKS - 1:
+            step_aside()
+    return out
+
+
+def _bit(script: int) -> int:
+    return 1 << (HOLDS_SHIFT + script - 1)
+
+
+def main_of(entries: np.ndarray) -> np.ndarray:
+    """The main scripts of :func:`chunk_scripts_of` entries."""
+    return entries & ((1 << HOLDS_SHIFT) - 1)
+
+
+def script_held(entries: np.ndarray | int, script: int) -> np.ndarray | bool:
+    """Whether chunks of these entries hold a passage in ``script`` (never for 0)."""
+    if not script:
+        return np.zeros(np.shape(entries), bool) if np.ndim(entries) else False
+    return (np.asarray(entries) & _bit(script)) != 0
+
+
+def _has_letter(text: str) -> bool:
+    return _ASCII_LETTER.search(text) is not None
+
+
+_ASCII_LETTER = re.compile(r"[A-Za-z]")
+
+
+def mixed_memories(chunk_scripts: np.ndarray, owners: np.ndarray, size: int) -> np.ndarray:
+    """Per memory position: its chunks are written in, or hold passages in, more than one
+    script (where a search may measure it in another than its own)."""
+    live = owners >= 0
+    kinds = main_of(chunk_scripts[live]).astype(np.int64)
+    seen = np.zeros(size, np.int64)
+    np.bitwise_or.at(seen, owners[live], (1 << kinds) | (chunk_scripts[live] >> HOLDS_SHIFT) << 1)
+    seen &= ~1  # "no letters" is no script
+    return (seen & (seen - 1)) != 0  # more than one bit
 
 
 def _moved(
@@ -344,6 +449,7 @@ def _positions_by(keys_of: list[tuple[str, ...]]) -> dict[str, list[int]]:
 
 
 STEP_MEMORIES = 128  # memories between two steps of a metadata build (~4 ms)
+STEP_CHUNKS = 2048  # chunks between two steps of their scripts' reading
 SCRIPT_SAMPLE = 600  # characters of a memory that say which script it is written in
 
 

@@ -191,6 +191,7 @@ def _packed(
     }
     arrays = {
         "chunk_owner": owners.astype(np.int32),
+        "chunk_script": catalog.chunk_scripts[live].astype(np.int8),
         "chunk_span": np.array([[c.index, c.start, c.end] for c in chunks if c], np.int64),
         "text_offsets": np.cumsum([0, *map(len, texts)], dtype=np.int64),
         "text": np.frombuffer(b"".join(texts), np.uint8),
@@ -278,7 +279,7 @@ def _unpacked(meta: dict[str, Any], arrays: dict[str, np.ndarray]) -> SavedIndex
         raise ValueError("a chunk of an unknown memory")
     _check_postings(arrays, count)
     chunks = SavedChunks(ids, owners, spans, arrays["text"], offsets)
-    catalog = Catalog.restored(chunks, owners, ids, meta["catalog"])
+    catalog = Catalog.restored(chunks, owners, ids, meta["catalog"], arrays.get("chunk_script"))
     segment = _stable_segment(arrays)
     keywords = LocalKeywordSide(segment, None, doc_len, owners, None)
     vector_side = LocalVectorSide.from_matrix(vectors, owners) if count else None

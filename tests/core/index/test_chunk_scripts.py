@@ -1,0 +1,116 @@
+"""A note written in two languages is measured where the passage a question finds lives."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from fakes import HashEmbedder
+
+from pixelmem.core.index import saved_index
+from pixelmem.core.index.catalog import (
+    Catalog,
+    MemoryChunks,
+    chunk_scripts_of,
+    main_of,
+    mixed_memories,
+    script_held,
+)
+from pixelmem.core.index.chunking import Chunk
+from pixelmem.core.index.engine import Engine
+from pixelmem.core.index.scripts import CJK_SCRIPT, OTHER_SCRIPT
+from pixelmem.core.settings import Settings
+from pixelmem.core.vault.memory import Memory
+from pixelmem.core.vault.store import MemoryStore
+
+ENGLISH = "The scheduler picks the next task from the run queue when a time slice ends. " * 3
+CHINESE = (
+    "调度器在时间片用完时从就绪队列中选出下一个任务，这样每个任务都能公平地得到处理器时间。" * 2
+)
+CODE_LINE = (
+    "func main() { ch := make(chan int); go worker(ch); for v := range ch { fmt.Println(v) } }"
+)
+
+
+def _chunk(text: str, index: int = 0, memory_id: str = "m") -> Chunk:
+    return Chunk(memory_id, index, 0, len(text), text)
+
+
+def test_each_chunk_knows_its_main_script_and_the_chinese_passage_it_holds() -> None:
+    chinese_with_code = "然后在这个文件所在的目录下运行生成命令。\n" + CODE_LINE * 2
+    chunks = [_chunk(ENGLISH), _chunk(CHINESE), _chunk(chinese_with_code), _chunk("12 + 30")]
+    entries = chunk_scripts_of(chunks, np.zeros(4, np.int64), np.array([CJK_SCRIPT], np.int8))
+    assert main_of(entries).tolist() == [OTHER_SCRIPT, CJK_SCRIPT, OTHER_SCRIPT, CJK_SCRIPT]
+    assert script_held(entries, CJK_SCRIPT).tolist() == [False, True, True, True]
+    assert script_held(entries, OTHER_SCRIPT).tolist() == [True, False, True, False]
+    assert not script_held(entries, 0).any()
+
+
+def test_a_word_or_two_of_chinese_is_not_a_passage() -> None:
+    english = "Insomnia (失眠) is trouble falling asleep or staying asleep through the night."
+    [entry] = chunk_scripts_of([_chunk(english)], np.zeros(1, np.int64), np.array([2], np.int8))
+    assert main_of(entry) == OTHER_SCRIPT and not script_held(int(entry), CJK_SCRIPT)
+
+
+def test_memories_in_two_scripts_are_marked_mixed() -> None:
+    chunks = [_chunk(ENGLISH, 0, "a"), _chunk(CHINESE, 1, "a"), _chunk(ENGLISH, 0, "b")]
+    owners = np.array([0, 0, 1], np.int64)
+    entries = chunk_scripts_of(chunks, owners, np.array([OTHER_SCRIPT, OTHER_SCRIPT], np.int8))
+    assert mixed_memories(entries, owners, 2).tolist() == [True, False]
+
+
+def test_an_updated_catalog_reads_only_the_new_chunks_and_keeps_mixed_current() -> None:
+    english = Memory(id="a", title="Scheduler", body=ENGLISH)
+    catalog = Catalog.build([_chunk(ENGLISH, 0, "a")], {"a": english})
+    assert catalog.mixed.tolist() == [False]
+    both = Memory(id="a", title="Scheduler", body=ENGLISH + CHINESE)
+    changed = [MemoryChunks("a", both, [_chunk(ENGLISH, 0, "a"), _chunk(CHINESE, 1, "a")])]
+    updated, *_ = catalog.updated([], changed, [])
+    assert updated.mixed.tolist() == [True]
+    assert len(updated.chunk_scripts) == 3  # the gone chunk keeps its place
+    assert catalog.mixed.tolist() == [False]  # the old snapshot is as it was
+
+
+def _engine(vault: Path) -> Engine:
+    settings = Settings()
+    settings.set_key("chunk.size", "300")  # the note's two languages in chunks of their own
+    settings.set_key("chunk.overlap", "50")
+    return Engine(vault, settings, embedder=HashEmbedder())
+
+
+def _two_language_vault(vault: Path) -> MemoryStore:
+    store = MemoryStore(vault)
+    store.create("Scheduler notes", f"{ENGLISH}\n\n## 中文笔记\n\n{CHINESE}")
+    store.create("Gardening", "Tomatoes need sun, water every morning and a stake to climb.")
+    store.create("泡茶", "泡绿茶的水温不要太高，八十度左右就好，时间也不要太长。")
+    return store
+
+
+def test_a_chinese_question_on_an_english_notes_chinese_passage_is_not_across(
+    vault: Path,
+) -> None:
+    _two_language_vault(vault)
+    engine = _engine(vault)
+    engine.open()
+    hit = engine.search("调度器 就绪队列 任务", k=1, min_relevance=0.0, explain=True)[0]
+    assert hit.title == "Scheduler notes"
+    assert hit.evidence is not None and not hit.evidence.cross
+    english = engine.search("scheduler run queue task", k=1, min_relevance=0.0, explain=True)[0]
+    assert english.title == "Scheduler notes"
+    assert english.evidence is not None and not english.evidence.cross
+
+
+def test_the_chunk_scripts_are_saved_and_read_back(vault: Path) -> None:
+    _two_language_vault(vault)
+    engine = _engine(vault)
+    engine.open()
+    loaded = _engine(vault)
+    assert loaded.load_saved_index(check_files=True)
+    expected = saved_index.Expected(loaded.embedder.model_id, loaded.chunker.as_dict())
+    saved = saved_index.load_index(vault, expected)
+    assert saved is not None and "chunk_script" in saved._arrays
+    assert loaded.index._catalog.mixed.any()
+    query = "调度器 就绪队列 任务"
+    assert [(h.memory_id, h.score) for h in loaded.search(query, min_relevance=0.0)] == [
+        (h.memory_id, h.score) for h in engine.search(query, min_relevance=0.0)
+    ]
