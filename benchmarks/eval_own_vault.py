@@ -124,14 +124,12 @@ def main() -> int:
         figures = measure(args.vault, read_questions(args.questions), args.outsiders, args.show)
         print(json.dumps(figures, ensure_ascii=False))
         return 0
-    from _old_code import old_checkout
+    from _old_code import alternate_rounds
 
-    trees = {"this checkout": ROOT}
-    with tempfile.TemporaryDirectory(prefix="pm-own-vault-old-") as folder:
-        if args.old:
-            trees[f"old {args.old}"] = old_checkout(args.old, Path(folder))
-        results = {name: run_tree(name, source, args) for name, source in trees.items()}
-    for name, figures in results.items():
+    runs = alternate_rounds(
+        args.old, 1, lambda name, source: run_tree(name, source, args), "pm-own-vault-old-"
+    )
+    for name, (figures,) in runs.items():
         print(f"{name}: {figures['memories']} memories")
         for language, (shown, asked) in figures["outsiders"].items():
             print(f"  outsiders ({language}): {shown} of {asked} show something")
