@@ -52,3 +52,12 @@ def highlight_html(text: str, terms: Iterable[str], style: str) -> str:
         pos = match.end()
     out.append(html.escape(text[pos:]))
     return "".join(out)
+
+
+def highlight_spans(text: str, terms: Iterable[str]) -> list[tuple[int, int]]:
+    """The ``(start, length)`` of each occurrence of ``terms`` in ``text`` (as
+    :func:`highlight_html` marks them)."""
+    pattern = _pattern(terms)
+    if pattern is None:
+        return []
+    return [(m.start(), m.end() - m.start()) for m in pattern.finditer(text)]

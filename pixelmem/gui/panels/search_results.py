@@ -15,7 +15,6 @@ ms, once per typed search over 100k chunks (bench_ui --why).
 
 from __future__ import annotations
 
-import html
 import logging
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -28,19 +27,22 @@ from PySide6.QtCore import (
     QModelIndex,
     QPersistentModelIndex,
     QPoint,
+    QPointF,
     QRect,
     QSize,
     Qt,
     QTimer,
 )
 from PySide6.QtGui import (
-    QAbstractTextDocumentLayout,
+    QColor,
     QFont,
     QFontMetrics,
     QImage,
     QPainter,
     QPalette,
-    QTextDocument,
+    QTextCharFormat,
+    QTextLayout,
+    QTextOption,
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -55,7 +57,7 @@ from pixelmem.core.index.query import ParsedQuery, parse_query
 from pixelmem.core.index.search import SearchHit
 from pixelmem.gui import workers
 from pixelmem.gui.memory_list.memory_delegate import small_font
-from pixelmem.gui.panels.highlight import compact, highlight_html
+from pixelmem.gui.panels.highlight import compact, highlight_spans
 from pixelmem.gui.widgets import colors
 from pixelmem.gui.widgets.offscreen_image import transparent_image
 
@@ -239,17 +241,113 @@ def row_picture(row: ResultRow, look: RowLook, selected: bool) -> QImage:
     """Title, score and snippet, matches marked, drawn into a transparent image ``look.width``
     by ``look.height`` pixels. Any thread: QPainter on a QImage needs no GUI thread, and the
     laid-out text stays on the thread that made it (its glyphs belong to that thread's font
-    cache; only the pixels leave)."""
+    cache; only the pixels leave).
+
+    Laid out with :class:`QTextLayout`, which is no QObject: a ``QTextDocument`` connects its
+    layout's signals when it makes one, under Qt's signal lock, while the worker held Python's
+    GIL — and the GUI thread, disconnecting a signal under that lock, waited for the GIL to
+    ask whether Python overrides ``disconnectNotify``: the window froze for good (seen once in
+    the test suite, a search panel drawing rows while a test disconnected its signal)."""
     image = transparent_image(look.width, look.height, look.ratio)
     with QPainter(image) as painter:
         _paint_score(painter, look, row.hit, selected)
-        document = _document(row, look, selected)
         painter.setClipRect(QRect(0, 0, look.width, look.height))
-        context = QAbstractTextDocumentLayout.PaintContext()
-        text_role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
-        context.palette.setColor(QPalette.ColorRole.Text, look.palette.color(text_role))
-        document.documentLayout().draw(painter, context)
+        bottom = _paint_title(painter, row, look, selected)
+        _paint_snippet(painter, row, look, selected, bottom + TITLE_GAP)
     return image
+
+
+TITLE_GAP = 3  # pixels between the title's line and the snippet
+
+
+def _mark(look: RowLook, selected: bool, base: QFont) -> QTextCharFormat:
+    """How a matched word is marked: tinted and bolder, underlined on a selected row."""
+    mark = QTextCharFormat()
+    bolder = QFont(base)
+    if selected:
+        bolder.setWeight(QFont.Weight.Bold)
+        bolder.setUnderline(True)
+    else:
+        bolder.setWeight(QFont.Weight.DemiBold)
+        mark.setBackground(colors.match_background(look.palette))
+    mark.setFont(bolder)
+    return mark
+
+
+def _ranges(spans: list[tuple[int, int]], form: QTextCharFormat) -> list[QTextLayout.FormatRange]:
+    out = []
+    for start, length in spans:
+        item = QTextLayout.FormatRange()
+        item.start, item.length, item.format = start, length, form
+        out.append(item)
+    return out
+
+
+def _paint_title(painter: QPainter, row: ResultRow, look: RowLook, selected: bool) -> float:
+    """The title, elided clear of the score badge, and a muted copies count; its bottom."""
+    bold = QFont(look.font)
+    bold.setWeight(QFont.Weight.DemiBold)
+    badge = QFontMetrics(small_font(look.font)).horizontalAdvance(score_text(row.hit))
+    room = badge + 12 + SCORE_GAP  # keeps the title clear of the score badge
+    shown = QFontMetrics(bold).elidedText(
+        row.hit.title, Qt.TextElideMode.ElideRight, look.width - room
+    )
+    formats = _ranges(highlight_spans(shown, row.terms), _mark(look, selected, bold))
+    text = shown
+    count = look.copies_text(row.hit)
+    if count:  # an import made twice is one row
+        muted = QTextCharFormat()
+        muted.setFont(look.font)
+        muted.setForeground(colors.muted_text(look.palette, selected))
+        formats += _ranges([(len(text) + 1, len(count) + 2)], muted)
+        text += f" · {count}"
+    return _paint_lines(painter, text, bold, formats, look, selected, 0.0, max_lines=1)
+
+
+def _paint_snippet(
+    painter: QPainter, row: ResultRow, look: RowLook, selected: bool, top: float
+) -> None:
+    small = small_font(look.font)
+    formats = _ranges(highlight_spans(row.snippet, row.terms), _mark(look, selected, small))
+    muted = colors.muted_text(look.palette, selected)
+    _paint_lines(painter, row.snippet, small, formats, look, selected, top, color=muted)
+
+
+def _paint_lines(
+    painter: QPainter,
+    text: str,
+    font: QFont,
+    formats: list[QTextLayout.FormatRange],
+    look: RowLook,
+    selected: bool,
+    top: float,
+    *,
+    max_lines: int = 1 << 30,
+    color: QColor | None = None,
+) -> float:
+    """``text`` wrapped to the row's width from ``top`` while lines fit; the bottom drawn to."""
+    layout = QTextLayout(text, font)
+    layout.setFormats(formats)
+    option = QTextOption()
+    option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+    layout.setTextOption(option)
+    layout.beginLayout()
+    y = top
+    for _ in range(max_lines):
+        line = layout.createLine()
+        if not line.isValid():
+            break
+        line.setLineWidth(look.width)
+        if y + line.height() > look.height and y > top:
+            line.setNumColumns(0)  # the rest would be cut off: not laid out
+            break
+        line.setPosition(QPointF(0.0, y - top))
+        y += line.height()
+    layout.endLayout()
+    role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+    painter.setPen(color if color is not None else look.palette.color(role))
+    layout.draw(painter, QPointF(0.0, top))
+    return y
 
 
 def _paint_score(painter: QPainter, look: RowLook, hit: SearchHit, selected: bool) -> None:
@@ -268,36 +366,6 @@ def _paint_score(painter: QPainter, look: RowLook, hit: SearchHit, selected: boo
     painter.setFont(font)
     painter.setPen(colors.muted_text(look.palette, selected))
     painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
-
-
-def _document(row: ResultRow, look: RowLook, selected: bool) -> QTextDocument:
-    palette = look.palette
-    doc = QTextDocument()
-    doc.setDocumentMargin(0)
-    doc.setDefaultFont(look.font)
-    doc.setTextWidth(look.width)
-    mark = f"background-color: {colors.match_background(palette).name()}; font-weight: 600;"
-    if selected:
-        mark = "text-decoration: underline; font-weight: 700;"
-    muted = colors.muted_text(palette, selected).name()
-    badge = QFontMetrics(small_font(look.font)).horizontalAdvance(score_text(row.hit))
-    room = badge + 12 + SCORE_GAP  # keeps the title clear of the score badge
-    bold = QFont(look.font)
-    bold.setWeight(QFont.Weight.DemiBold)
-    shown_title = QFontMetrics(bold).elidedText(
-        row.hit.title, Qt.TextElideMode.ElideRight, look.width - room
-    )
-    title = highlight_html(shown_title, row.terms, mark)
-    count = look.copies_text(row.hit)
-    if count:  # an import made twice is one row
-        title += f' <span style="color:{muted}; font-weight:400;">· {html.escape(count)}</span>'
-    snippet = highlight_html(row.snippet, row.terms, mark)
-    size = small_font(look.font).pointSizeF()
-    doc.setHtml(
-        f'<div style="font-weight:600; margin-bottom:3px; margin-right:{room}px;">{title}</div>'
-        f'<div style="color:{muted}; font-size:{size:.1f}pt;">{snippet}</div>'
-    )
-    return doc
 
 
 class ResultDelegate(QStyledItemDelegate):
