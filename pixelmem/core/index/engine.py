@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from pixelmem.core.index.model_choice import ModelChoice
     from pixelmem.core.index.postgres_store import PostgresStore
     from pixelmem.core.index.relevance import Calibration
-    from pixelmem.core.index.saved_index import SavedIndex
+    from pixelmem.core.index.saved_index import Expected, SavedIndex
     from pixelmem.core.index.search import SearchFilters, SearchHit, SearchIndex
     from pixelmem.core.providers.embeddings.base import Embedder
     from pixelmem.core.providers.rerank import Reranker
@@ -334,7 +334,7 @@ class Engine:
         embedder = self.embedder
         if embedder is None:
             return False
-        expected = saved_index.Expected(embedder.model_id, self.chunker.as_dict())
+        expected = self._expected(embedder)
         saved = saved_index.load_index(self.vault, expected)
         if saved is None:
             return False
@@ -387,12 +387,21 @@ class Engine:
         )
         if files is None:
             files = vault_state.FileTable.empty()
-        expected = saved_index.Expected(embedder.model_id, self.chunker.as_dict())
+        expected = self._expected(embedder)
         table = {m.id: m for m in memories}
         if saved_index.save_index(self.vault, index, table, indexer.seeds(), expected, files):
             self._on_disk, self._saved_ns = index, time.time_ns()
             return True
         return False
+
+    def _expected(self, embedder: Embedder) -> Expected:
+        """What a saved index must have been made with to be used (saved_index.Expected)."""
+        from pixelmem.core.index import saved_index
+        from pixelmem.core.vault.titles import vault_title_rule
+
+        return saved_index.Expected(
+            embedder.model_id, self.chunker.as_dict(), title_rule=vault_title_rule(self.vault)
+        )
 
     def _check_can_embed(self) -> None:
         """Raise a :class:`ProviderError` unless the embedder answers now."""

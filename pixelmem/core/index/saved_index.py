@@ -90,6 +90,10 @@ class Expected:
     model_id: str
     chunker: dict[str, int]
     titles_in_keyword: bool = True
+    # How the vault titles its notes (core.vault.titles.vault_title_rule): a vault that became
+    # an Obsidian vault (Obsidian opened it: ``.obsidian/``) titles them by file name, and an
+    # index saved before gave `pixelmem search` and `status` the old titles, every file as it was.
+    title_rule: str = ""
 
 
 @dataclass
@@ -183,6 +187,7 @@ def _packed(
         "model_id": expected.model_id,
         "chunker": dict(expected.chunker),
         "titles_in_keyword": expected.titles_in_keyword,
+        "title_rule": expected.title_rule,
         "saved_ns": time.time_ns(),
         "ids": ids,
         "catalog": _plain(catalog.saved_fields(positions)),
@@ -264,6 +269,8 @@ def _unusable(meta: dict[str, Any], expected: Expected) -> str:
         return "made with other chunk settings"
     if meta.get("titles_in_keyword") != expected.titles_in_keyword:
         return "made with another title rule"
+    if meta.get("title_rule", "") != expected.title_rule:
+        return "made when the vault's notes were titled otherwise"
     return ""
 
 

@@ -185,3 +185,20 @@ def test_the_saved_anchors_spare_the_model(vault: Path) -> None:
     anchors = loaded.anchor_vectors()
     assert embedder.texts_embedded == 0
     assert np.array_equal(anchors, live.anchor_vectors())
+
+
+def test_a_vault_that_becomes_an_obsidian_vault_is_titled_anew(vault: Path) -> None:
+    """Obsidian opening the folder (``.obsidian/``) titles its notes by file name: an index
+    saved before is not used, though every note file is as it was."""
+    (vault / "garden-plan.md").write_text("# Tomatoes this year\n\nStake them early.\n", "utf-8")
+    _indexed_and_saved(vault)
+    before = _engine(vault)
+    assert before.load_saved_index(check_files=True)
+    hits = before.search("tomatoes stake", min_relevance=0.0)
+    assert hits[0].title == "Tomatoes this year"
+    (vault / ".obsidian").mkdir()
+    after = _engine(vault)
+    assert not after.load_saved_index(check_files=True)
+    after.open()
+    assert after.search("tomatoes stake", min_relevance=0.0)[0].title == "garden-plan"
+    assert after.survey().waiting_chunks == 0  # the new titles' chunks are embedded
