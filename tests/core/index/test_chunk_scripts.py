@@ -106,8 +106,7 @@ def test_the_chunk_scripts_are_saved_and_read_back(vault: Path) -> None:
     engine.open()
     loaded = _engine(vault)
     assert loaded.load_saved_index(check_files=True)
-    expected = saved_index.Expected(loaded.embedder.model_id, loaded.chunker.as_dict())
-    saved = saved_index.load_index(vault, expected)
+    saved = saved_index.load_index(vault, loaded._expected(loaded.embedder))
     assert saved is not None and "chunk_script" in saved._arrays
     assert loaded.index._catalog.mixed.any()
     query = "调度器 就绪队列 任务"
