@@ -58,7 +58,7 @@ class Catalog:
         # measures such a memory where its best chunk lives (SearchIndex._where_they_live).
         if scripts is None:
             chunk_scripts = chunk_scripts_of(chunks, owners, meta.scripts)
-            scripts = chunk_scripts, mixed_memories(chunk_scripts, owners, meta.scripts)
+            scripts = chunk_scripts, mixed_memories(chunk_scripts, owners, len(ids))
         self.chunk_scripts, self.mixed = scripts
         meta.look_ups()  # here, not in the first search (see there)
         # Every memory's chunk ids in one array (memory m's: table[starts[m]:ends[m]]), so a
@@ -107,7 +107,7 @@ class Catalog:
         scripts = None
         if chunk_scripts is not None and len(chunk_scripts) == len(owners):
             chunk_scripts = np.asarray(chunk_scripts, np.int8)
-            scripts = chunk_scripts, mixed_memories(chunk_scripts, owners, meta.scripts)
+            scripts = chunk_scripts, mixed_memories(chunk_scripts, owners, len(ids))
         rows = _rows(owners, len(ids))
         return cls(chunks, owners, list[str | None](ids), rows, meta, None, scripts)
 
@@ -222,8 +222,7 @@ class Catalog:
         mixed = np.concatenate((self.mixed, np.zeros(len(ids) - len(self.mixed), bool)))
         for m in moved:  # only the memories that changed: a few µs each
             mine = rows[m]
-            own = meta.scripts[m : m + 1]
-            mixed[m] = bool(mixed_memories(chunk_scripts[mine], np.zeros(len(mine), int), own)[0])
+            mixed[m] = bool(mixed_memories(chunk_scripts[mine], np.zeros(len(mine), int), 1)[0])
         catalog = Catalog(
             chunks, owners, ids, rows, meta, _moved(starts, ends, table, moved, len(ids)),
             (chunk_scripts, mixed),
@@ -294,17 +293,12 @@ def _has_letter(text: str) -> bool:
 _ASCII_LETTER = re.compile(r"[A-Za-z]")
 
 
-def mixed_memories(
-    chunk_scripts: np.ndarray, owners: np.ndarray, memory_scripts: np.ndarray
-) -> np.ndarray:
-    """Per memory position: its chunks and its own main script (``memory_scripts``, read from
-    its first words) are, or hold passages in, more than one script — where a search may
-    measure it in another than its own. A Chinese note whose first lines are English (links,
-    a code block) has only Chinese chunks: measured by its main script, every Chinese
-    question went across languages to it (a public 99-note Chinese vault)."""
+def mixed_memories(chunk_scripts: np.ndarray, owners: np.ndarray, size: int) -> np.ndarray:
+    """Per memory position: its chunks are written in, or hold passages in, more than one
+    script (where a search may measure it in another than its own)."""
     live = owners >= 0
     kinds = main_of(chunk_scripts[live]).astype(np.int64)
-    seen = (1 << np.asarray(memory_scripts, np.int64)).copy()
+    seen = np.zeros(size, np.int64)
     np.bitwise_or.at(seen, owners[live], (1 << kinds) | (chunk_scripts[live] >> HOLDS_SHIFT) << 1)
     seen &= ~1  # "no letters" is no script
     return (seen & (seen - 1)) != 0  # more than one bit

@@ -56,18 +56,7 @@ def test_memories_in_two_scripts_are_marked_mixed() -> None:
     chunks = [_chunk(ENGLISH, 0, "a"), _chunk(CHINESE, 1, "a"), _chunk(ENGLISH, 0, "b")]
     owners = np.array([0, 0, 1], np.int64)
     entries = chunk_scripts_of(chunks, owners, np.array([OTHER_SCRIPT, OTHER_SCRIPT], np.int8))
-    mains = np.array([OTHER_SCRIPT, OTHER_SCRIPT], np.int8)
-    assert mixed_memories(entries, owners, mains).tolist() == [True, False]
-
-
-def test_a_memory_whose_chunks_live_elsewhere_than_its_first_words_is_mixed() -> None:
-    """A Chinese note that opens with English lines: its main script is an alphabet, every
-    chunk is Chinese."""
-    chunks = [_chunk(CHINESE, 0, "a"), _chunk(CHINESE, 1, "a")]
-    owners = np.zeros(2, np.int64)
-    entries = chunk_scripts_of(chunks, owners, np.array([OTHER_SCRIPT], np.int8))
-    assert mixed_memories(entries, owners, np.array([OTHER_SCRIPT], np.int8)).tolist() == [True]
-    assert mixed_memories(entries, owners, np.array([CJK_SCRIPT], np.int8)).tolist() == [False]
+    assert mixed_memories(entries, owners, 2).tolist() == [True, False]
 
 
 def test_an_updated_catalog_reads_only_the_new_chunks_and_keeps_mixed_current() -> None:
