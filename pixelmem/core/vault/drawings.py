@@ -17,8 +17,9 @@ line was what the list showed of them. The file itself is never changed.
 
 from __future__ import annotations
 
+import io
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 DRAWING_KEY = "excalidraw-plugin"  # the plugin's own mark in the frontmatter
@@ -57,20 +58,34 @@ def text_spans(body: str) -> list[tuple[int, int]]:
     section headings, the element links, the embedded files' list, the scene's data, nor the
     ``%%`` lines around it. Lines in fenced code count by the section they are in."""
     spans: list[tuple[int, int]] = []
+    for start, end in _kept_lines(body):
+        if spans and spans[-1][1] == start:
+            spans[-1] = (spans[-1][0], end)
+        else:
+            spans.append((start, end))
+    return spans
+
+
+def _kept_lines(body: str) -> Iterator[tuple[int, int]]:
+    """The ``[start, end)`` of each line :func:`text_spans` keeps, as the walk finds them."""
     section = "back"  # "back" (before the data), "text", or "data"
     fence = ""
     offset = 0
-    for line in body.splitlines(keepends=True):
+    for line in io.StringIO(body, newline=""):  # lazily: the first words end the list's walk
         start, offset = offset, offset + len(line)
-        text = line.rstrip("\r\n")
-        keep, section, fence = _read_line(text, section, fence)
-        if not keep:
-            continue
-        if spans and spans[-1][1] == start:
-            spans[-1] = (spans[-1][0], offset)
-        else:
-            spans.append((start, offset))
-    return spans
+        keep, section, fence = _read_line(line.rstrip("\r\n"), section, fence)
+        if keep:
+            yield start, offset
+
+
+def first_words(body: str) -> str:
+    """The drawing's first line of words (empty when it has none): what a list shows of it,
+    read without walking the scene (the list asks at each paint; a drawing's file runs to
+    150k characters)."""
+    for start, end in _kept_lines(body):
+        if body[start:end].strip():
+            return body[start:end]
+    return ""
 
 
 def _read_line(text: str, section: str, fence: str) -> tuple[bool, str, str]:

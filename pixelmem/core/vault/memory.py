@@ -81,7 +81,7 @@ def preview_line(body: str) -> str:
     as "shown"; of an Excalidraw drawing, its words. What a list shows of a memory without
     topics. Applied to its own result it gives it back."""
     if drawings.looks_like_drawing(body):
-        body = drawings.drawing_words(body)
+        body = drawings.first_words(body)
     for line in body.splitlines():
         line = line.strip().lstrip("#>*-+ ").strip()
         line = _CALLOUT.sub("", line)

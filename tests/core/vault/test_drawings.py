@@ -215,3 +215,21 @@ def test_a_chinese_drawing_is_in_chinese_whatever_its_warning(vault: Path) -> No
     chinese = OLD_LAYOUT.replace("Harness function", "模糊测试").replace("Corpus scheduler", "语料")
     memory = load_memory(_write(vault, "Fuzz.excalidraw.md", chinese), vault)
     assert _script(memory) == CJK_SCRIPT
+
+
+def test_a_drawing_without_words_is_found_by_its_name(vault: Path) -> None:
+    wordless = OLD_LAYOUT.replace("Harness function ^WpjcEilx\n\nCorpus scheduler ^KUHl9Jx6\n", "")
+    memory = load_memory(_write(vault, "Blank sketch.excalidraw.md", wordless), vault)
+    chunks, _ = memory_chunks(memory, ChunkerSettings())
+    assert [(c.start, c.end, c.text) for c in chunks] == [(0, 0, "")]  # its title alone
+    assert preview_line(memory.body) == ""
+    engine = Engine(vault, Settings(), embedder=HashEmbedder())
+    engine.open()
+    assert [h.title for h in engine.search("blank sketch", mode="keyword")] == [
+        "Blank sketch.excalidraw"
+    ]
+
+
+def test_the_list_line_is_read_without_walking_the_scene() -> None:
+    body = OLD_LAYOUT.split("---", 2)[2]
+    assert drawings.first_words(body) == "Harness function ^WpjcEilx\n"
