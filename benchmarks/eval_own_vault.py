@@ -112,12 +112,16 @@ def run_tree(name: str, source: Path, args: argparse.Namespace) -> dict:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].replace("\n", " "))
     parser.add_argument("vault", type=Path)
-    parser.add_argument("--questions", type=Path)
-    parser.add_argument("--outsiders", type=int, default=200)
+    parser.add_argument(
+        "--questions", type=Path, help="tab-separated: question, title of its note, class"
+    )
+    parser.add_argument(
+        "--outsiders", type=int, default=200, help="XQuAD questions per language (200)"
+    )
     parser.add_argument("--old", help="a git ref to measure beside this checkout")
-    parser.add_argument("--show", type=int, default=0)
+    parser.add_argument("--show", type=int, default=0, help="print the first N outsiders shown")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:

@@ -21,7 +21,14 @@ import numpy as np
 
 from pixelmem.core.index import numpy_pieces
 from pixelmem.core.index.chunking import Chunk
-from pixelmem.core.index.scripts import CJK_RUN, CJK_SCRIPT, OTHER_SCRIPT, main_script
+from pixelmem.core.index.prose import chunks_prose, prose_of
+from pixelmem.core.index.scripts import (
+    CJK_RUN,
+    CJK_SCRIPT,
+    OTHER_SCRIPT,
+    language_words,
+    main_script,
+)
 from pixelmem.core.index.text_tokens import name_key
 from pixelmem.core.step_aside import step_aside
 from pixelmem.core.vault import drawings
@@ -247,22 +254,29 @@ HOLDS_SHIFT = 2  # bits of a chunk's script entry above its main script: the scr
 def chunk_scripts_of(
     chunks: Sequence[Chunk | None], owners: np.ndarray, memory_scripts: np.ndarray
 ) -> np.ndarray:
-    """Per chunk, the script its text is mostly written in (:func:`~pixelmem.core.index.
-    scripts.main_script`; its memory's where it has no letters, a gone chunk 0) in the low
-    bits, and above them (:data:`HOLDS_SHIFT`) a bit per script it holds a passage in
-    (:func:`script_held`: a CJK passage, or its main script). Plain ASCII, most chunks of most
-    vaults, is an alphabet without a look at its letters one by one."""
+    """Per chunk, the script its prose is mostly written in (:func:`~pixelmem.core.index.
+    scripts.main_script` of :func:`~pixelmem.core.index.prose.chunks_prose`: its code, link
+    targets and attachments are no words; its memory's where it has no letters, a gone chunk
+    0) in the low bits, and above them (:data:`HOLDS_SHIFT`) a bit per script it holds a
+    passage in (:func:`script_held`: a CJK passage, or its main script; every script for a
+    chunk that is mostly markup — twice as many words as its prose: a command under a
+    heading, a row of screenshots — in no language, as close to a question in one as in
+    another). Plain ASCII prose, most chunks of most vaults, is an alphabet without a look at
+    its letters one by one."""
     out = np.zeros(len(chunks), np.int8)
+    prose = chunks_prose(chunks, owners)
     for i, chunk in enumerate(chunks):
         if chunk is None:
             continue
-        text = chunk.text
+        text = prose[i]
         if text.isascii():
             script, holds = (OTHER_SCRIPT if _has_letter(text) else 0), 0
         else:
             script = main_script(text)
             cjk = len(text) - len(CJK_RUN.sub("", text))
             holds = _bit(CJK_SCRIPT) if cjk >= HOLDS_CJK_CHARACTERS else 0
+        if _mostly_markup(text, chunk.text):
+            holds |= _EVERY_SCRIPT  # code, links, attachments: in no language
         script = script or (memory_scripts[owners[i]] if owners[i] >= 0 else 0)
         out[i] = script | holds | (_bit(script) if script else 0)
         if i % STEP_CHUNKS == STEP_CHUNKS - 1:
@@ -270,8 +284,17 @@ def chunk_scripts_of(
     return out
 
 
+def _mostly_markup(prose: str, text: str) -> bool:
+    """Whether ``text`` holds twice as many words as its ``prose`` (counted only where markup
+    took a third of its characters or more: markup words are longer than prose words)."""
+    return 3 * len(prose) < 2 * len(text) and 2 * language_words(prose) < language_words(text)
+
+
 def _bit(script: int) -> int:
     return 1 << (HOLDS_SHIFT + script - 1)
+
+
+_EVERY_SCRIPT = _bit(CJK_SCRIPT) | _bit(OTHER_SCRIPT)
 
 
 def main_of(entries: np.ndarray) -> np.ndarray:
@@ -457,7 +480,7 @@ def _script(memory: Memory | None) -> int:
     if memory is None:
         return 0
     text = drawings.readable_text(memory.extra, memory.body)  # a drawing: its words
-    return main_script(f"{memory.title}\n{text[:SCRIPT_SAMPLE]}")
+    return main_script(prose_of(f"{memory.title}\n{text[:SCRIPT_SAMPLE]}"))
 
 
 def _names(memory: Memory | None) -> tuple[str, ...]:

@@ -57,6 +57,7 @@ CJK_RUN = re.compile(f"[{CJK_LETTERS}]+")
 CJK_WIDE_RUN = re.compile(f"[{CJK_WIDE}]+")
 _WORDISH = re.compile(r"[^\W_]", re.UNICODE)
 _LETTER = re.compile(r"[^\W\d_]")
+_LETTERED = re.compile(r"[^\W\d_][^\s]*")  # a word holding a letter (not "###", "-", "42")
 
 CJK_SCRIPT, OTHER_SCRIPT = 1, 2  # what main_script returns
 SCRIPTS = (0, CJK_SCRIPT, OTHER_SCRIPT)  # every value of main_script, in index order
@@ -79,10 +80,20 @@ def main_script(text: str) -> int:
     (alphabets: Latin, Cyrillic…), 0 when it has no letters (digits and symbols belong to
     every script).
 
-    Counted in words, a CJK character as one and a space-separated word as one, so a Chinese
+    Counted in words, a CJK character as one and a space-separated word holding a letter as
+    one (a heading's ``###``, a list's ``-``, a number are no words), so a Chinese
     note naming English products, or a Chinese question about ``NASUWT``, is Chinese, and an
     English note quoting one Chinese word is not (all in C: a vault's worth stays quick)."""
     cjk = len(text) - len(CJK_RUN.sub("", text))
     if not cjk and not _LETTER.search(text):
         return 0
-    return CJK_SCRIPT if cjk > len(text.split()) else OTHER_SCRIPT
+    if not cjk:
+        return OTHER_SCRIPT
+    return CJK_SCRIPT if cjk > len(_LETTERED.findall(text)) else OTHER_SCRIPT
+
+
+def language_words(text: str) -> int:
+    """How many words ``text`` holds: its CJK characters, and its other words holding a
+    letter."""
+    rest = CJK_RUN.sub(" ", text)
+    return len(text) - len(CJK_RUN.sub("", text)) + len(_LETTERED.findall(rest))
