@@ -90,10 +90,3 @@ def main_script(text: str) -> int:
     if not cjk:
         return OTHER_SCRIPT
     return CJK_SCRIPT if cjk > len(_LETTERED.findall(text)) else OTHER_SCRIPT
-
-
-def language_words(text: str) -> int:
-    """How many words ``text`` holds: its CJK characters, and its other words holding a
-    letter."""
-    rest = CJK_RUN.sub(" ", text)
-    return len(text) - len(CJK_RUN.sub("", text)) + len(_LETTERED.findall(rest))

@@ -151,6 +151,17 @@ class _VaultSample:
     scripts: np.ndarray  # main_script of each row
     counts: np.ndarray  # memories per script, indexed by main_script
     memories: np.ndarray  # the memory position of each row
+    # Where the vault's text of each script is: per script, the first chunk written in it of
+    # up to VAULT_SAMPLE memories holding one (a Chinese note's English settings table is
+    # English text of this vault), and how many memories hold one
+    written: _Written
+
+
+@dataclass(frozen=True)
+class _Written:
+    vectors: np.ndarray  # float32, one row per sampled chunk
+    scripts: np.ndarray  # the chunk's main script
+    counts: np.ndarray  # memories holding a chunk of each script
 
 
 @dataclass(frozen=True)
@@ -497,9 +508,14 @@ class SearchIndex:
         median cosine, the span semantic evidence is measured in, the spread): the query's
         median (and spread) with the anchor texts of that script (``anchors``:
         :func:`relevance.backgrounds`) blended with its median (and spread) over this vault's
-        memories of that script, the vault's share growing with its size
-        (:func:`relevance.blend`: ``n / (n + VAULT_PRIOR)``). The span is one for the query,
-        ``1 −`` its median cosine with all the anchors: script and vault move where
+        text in that script (:class:`_Written`: the first chunk written in it of each
+        memory holding one — a Chinese note's English settings table is this vault's English
+        text; sampled by each note's script instead, a public Chinese vault's 24 English notes
+        and the anchor sentences were all the English a Chinese question was measured
+        against, and its Chinese notes' English passages, closer to any Chinese question,
+        showed 104 of 200 unrelated Chinese questions; 9 since), the vault's share growing
+        with its size (:func:`relevance.blend`: ``n / (n + VAULT_PRIOR)``). The span is one for
+        the query, ``1 −`` its median cosine with all the anchors: script and vault move where
         "unrelated" starts, not the scale, so within a script they shift every memory alike
         and the ranking stays the fitted one (a vault of one article's paragraphs, all close
         to any question on it, or Chinese text, closer to a Chinese question than anything,
@@ -528,12 +544,15 @@ class SearchIndex:
         sample = self._vault_sample() if query_vector is not None else None
         if sample is None or not len(sample.vectors):
             return values
-        cosines = sample.vectors @ np.asarray(query_vector, np.float32)
+        query_vector = np.asarray(query_vector, np.float32)
+        cosines = sample.vectors @ query_vector
+        written = sample.written
+        by_chunk = written.vectors @ query_vector if len(written.vectors) else cosines[:0]
         reads = script and on_subject
         shared = self._shared_subject(sample, hubs) if reads else np.zeros(len(_SCRIPTS))
         for column in _SCRIPTS:
-            mine = cosines if column == 0 else cosines[sample.scripts == column]
-            n = int(sample.counts.sum() if column == 0 else sample.counts[column])
+            mine = cosines if column == 0 else by_chunk[written.scripts == column]
+            n = int(sample.counts.sum() if column == 0 else written.counts[column])
             if len(mine) and n:
                 own = (float(values[0, column]), float(values[2, column]))
                 median, spread = unrelated(mine)
@@ -620,8 +639,34 @@ class SearchIndex:
             first_rows = np.array([rows[m][0] for m in chosen.tolist()], np.int64)
             vectors = self._vectors.vectors(first_rows) if len(first_rows) else np.zeros((0, 0))
             vectors = np.asarray(vectors, np.float32)
-            self._sample = _VaultSample(vectors, meta.scripts[chosen], counts, chosen)
+            written = self._written(self._vectors, alive, content)
+            self._sample = _VaultSample(vectors, meta.scripts[chosen], counts, chosen, written)
         return self._sample
+
+    def _written(self, side: VectorSide, alive: np.ndarray, content: np.ndarray) -> _Written:
+        """Per script, the first chunk written in it of up to :data:`VAULT_SAMPLE` memories
+        holding one, chosen as :meth:`_vault_sample` chooses memories (see :class:`_Written`).
+        In a vault of notes in one script each, the sample of the notes' first chunks."""
+        catalog = self._catalog
+        owners = catalog.owners
+        live = np.flatnonzero(owners >= 0)
+        mains = main_of(catalog.chunk_scripts[live]).astype(np.int64)
+        key = owners[live] * len(_SCRIPTS) + mains  # chunk ids ascend: the first of each pair
+        keys, first = np.unique(key, return_index=True)
+        holders, held = keys // len(_SCRIPTS), keys % len(_SCRIPTS)
+        order = np.full(len(catalog.ids), -1, np.int64)
+        order[alive[np.lexsort((alive, content))]] = np.arange(len(alive))
+        rows, scripts, counts = [], [], np.zeros(len(_SCRIPTS), np.int64)
+        for script in _SCRIPTS[1:]:
+            here = np.flatnonzero((held == script) & (order[holders] >= 0))
+            here = here[np.argsort(order[holders[here]], kind="stable")]
+            counts[script] = len(here)
+            step = max(1, len(here) // VAULT_SAMPLE)
+            rows.append(live[first[here[::step][:VAULT_SAMPLE]]])
+            scripts.append(np.full(len(rows[-1]), script, np.int64))
+        chunk_rows = np.concatenate(rows)
+        vectors = side.vectors(chunk_rows) if len(chunk_rows) else np.zeros((0, 0))
+        return _Written(np.asarray(vectors, np.float32), np.concatenate(scripts), counts)
 
     def loo_null(self, script: int) -> tuple[float, float] | None:
         """The vault's leave-one-out null for memories of ``script`` (mean, deviation), None
@@ -864,7 +909,8 @@ class SearchIndex:
         code) is measured in Chinese for a Chinese question; one that is mostly code or
         attachments, in the question's script, whatever it is (a public Chinese vault's
         commands under Chinese headings, measured as English: the best hit of 187 of 200
-        unrelated Chinese questions; 22 since)."""
+        unrelated Chinese questions; 9 since, with the vault's text sampled chunk by chunk,
+        :meth:`backgrounds`)."""
         scripts = self._catalog.meta.scripts[positions]
         mixed = self._catalog.mixed[positions]
         if query.vector is None or not mixed.any():

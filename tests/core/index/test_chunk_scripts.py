@@ -58,10 +58,13 @@ def test_a_chunk_of_code_or_attachments_under_a_chinese_heading_is_in_every_scri
     command = "### 删除会话\n```bash\ntmux kill-session -t name\n```"
     screenshots = "## 立字-字腹 ![[boxcnUhFH8Oy4bkePwyzmInh3Ld.png]] ![[boxcn8wNrLmgtHp3.png]]"
     prose = "### 登录\n先运行 `agent login`，再按提示在浏览器里确认授权，完成后回到终端。"
-    chunks = [_chunk(command, 0, "a"), _chunk(screenshots, 0, "b"), _chunk(prose, 0, "c")]
-    entries = chunk_scripts_of(chunks, np.arange(3), np.array([CJK_SCRIPT] * 3, np.int8))
-    assert main_of(entries).tolist() == [CJK_SCRIPT] * 3
-    assert script_held(entries, OTHER_SCRIPT).tolist() == [True, False, False]
+    address = "# 参考 http://www.imooc.com/read/27/article/258"
+    chunks = [
+        _chunk(t, 0, m) for t, m in zip((command, screenshots, prose, address), "abcd", strict=True)
+    ]
+    entries = chunk_scripts_of(chunks, np.arange(4), np.array([CJK_SCRIPT] * 4, np.int8))
+    assert main_of(entries).tolist() == [CJK_SCRIPT] * 4
+    assert script_held(entries, OTHER_SCRIPT).tolist() == [True, True, False, True]
     assert script_held(entries, CJK_SCRIPT).all()
 
 
@@ -131,6 +134,35 @@ def test_a_chinese_notes_command_is_not_across_for_a_question_in_either_language
         hits = engine.search(query, k=2, min_relevance=0.0, explain=True)
         [hit] = [h for h in hits if h.title == "使用指南"]
         assert hit.evidence is not None and not hit.evidence.cross, query
+
+
+def test_unrelated_text_of_a_script_is_sampled_from_the_chunks_written_in_it(
+    vault: Path,
+) -> None:
+    # a Chinese vault's English passages are its English text: a Chinese question measured
+    # against an English chunk there is measured against them, not against everyday English
+    store = MemoryStore(vault)
+    for topic in ("监控", "部署", "日志"):
+        store.create(f"{topic}笔记", f"{CHINESE}\n\n## Settings\n\n{ENGLISH}")
+    store.create("Gardening", "Tomatoes need sun, water every morning and a stake to climb.")
+    store.create("泡茶", "泡绿茶的水温不要太高，八十度左右就好，时间也不要太长。")
+    engine = _engine(vault)
+    engine.open()
+    index = engine.index
+    sample = index._vault_sample()
+    assert sample is not None
+    assert sample.counts[OTHER_SCRIPT] == 1 and sample.counts[CJK_SCRIPT] == 4
+    written = sample.written
+    assert written.counts[OTHER_SCRIPT] == 4 and written.counts[CJK_SCRIPT] == 4
+    catalog = index._catalog
+    english = [
+        next(c for c in catalog.rows[m] if main_of(int(catalog.chunk_scripts[c])) == OTHER_SCRIPT)
+        for m in range(len(catalog.ids))
+        if any(main_of(int(catalog.chunk_scripts[c])) == OTHER_SCRIPT for c in catalog.rows[m])
+    ]
+    expected = np.asarray(index._vectors.vectors(np.array(english)), np.float32)
+    got = written.vectors[written.scripts == OTHER_SCRIPT]
+    assert sorted(map(tuple, got.round(5))) == sorted(map(tuple, expected.round(5)))
 
 
 def test_the_chunk_scripts_are_saved_and_read_back(vault: Path) -> None:

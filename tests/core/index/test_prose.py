@@ -6,7 +6,7 @@ import numpy as np
 
 from pixelmem.core.index.chunking import ChunkerSettings, chunk_text
 from pixelmem.core.index.prose import chunks_prose, prose_of
-from pixelmem.core.index.scripts import CJK_SCRIPT, OTHER_SCRIPT, language_words, main_script
+from pixelmem.core.index.scripts import CJK_SCRIPT, OTHER_SCRIPT, main_script
 
 
 def test_code_attachments_addresses_and_tags_are_no_words() -> None:
@@ -70,4 +70,3 @@ def test_a_heading_of_markup_is_no_word() -> None:
     assert main_script("### 登录") == CJK_SCRIPT
     assert main_script("- 登录\n- 退出") == CJK_SCRIPT
     assert main_script("### Login 登") == OTHER_SCRIPT
-    assert language_words("### 登录 agent 42") == 3
