@@ -68,6 +68,12 @@ def test_a_chunk_of_code_or_attachments_under_a_chinese_heading_is_in_every_scri
     assert script_held(entries, CJK_SCRIPT).all()
 
 
+def test_a_short_english_chunk_naming_its_subject_in_chinese_holds_chinese() -> None:
+    glossary = "Hilbert space: a complete linear inner product space 完备线性内积空间, see Wikipedia"
+    [entry] = chunk_scripts_of([_chunk(glossary)], np.zeros(1, np.int64), np.array([2], np.int8))
+    assert main_of(entry) == OTHER_SCRIPT and script_held(int(entry), CJK_SCRIPT)
+
+
 def test_an_english_chunk_with_a_link_or_two_is_still_english_only() -> None:
     text = "The scheduler ([[Run queue|run queue]]) picks the next task: see https://x.org/a."
     [entry] = chunk_scripts_of([_chunk(text)], np.zeros(1, np.int64), np.array([2], np.int8))
