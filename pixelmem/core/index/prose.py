@@ -22,13 +22,13 @@ from collections.abc import Sequence
 import numpy as np
 
 from pixelmem.core.index.chunking import Chunk
+from pixelmem.core.vault.links import WikiLink, parse_links
 
-# A fence line: three or more backticks or tildes at a line's start (CommonMark).
+# Three or more backticks or tildes (code_blocks keeps those at a line's start: CommonMark).
 _FENCE = re.compile(r"(```+|~~~+)([^\n]*)")
 _INLINE_CODE = re.compile(r"(`+)[^`\n].*?\1", re.S)
-# ![[file.png]], ![[clip.mp4|300]]: an attachment (a note embed has no extension, or .md)
-_ATTACHMENT = re.compile(r"!\[\[[^\[\]\n]*\.(?!md\b)[A-Za-z0-9]{1,5}(?:[|#][^\[\]\n]*)?\]\]")
-_WIKI_LINK = re.compile(r"!?\[\[([^\[\]\n|#]*)(?:#[^\[\]\n|]*)?(?:\|([^\[\]\n]*))?\]\]")
+# file.png, clip.mp4: an attachment's name (a note's has no extension, or .md)
+_ATTACHMENT_NAME = re.compile(r"\.(?!md$)[A-Za-z0-9]{1,5}$")
 _MD_LINK = re.compile(r"!?\[([^\[\]\n]*)\]\([^()\n]*(?:\([^()\n]*\)[^()\n]*)*\)")
 _TAG = re.compile(r"</?[A-Za-z][^<>\n]*>")
 # $$…$$ and $…$ (no blank inside either dollar, none a digit after the closing one: "$5 and
@@ -43,7 +43,7 @@ def prose_of(markdown: str) -> str:
     if "`" in text or "~~~" in text:
         text = _INLINE_CODE.sub(" ", _without(text, code_blocks(text)))
     if "[[" in text:
-        text = _WIKI_LINK.sub(_shown, _ATTACHMENT.sub(" ", text))
+        text = _links_read(text)
     if "](" in text:
         text = _MD_LINK.sub(_first, text)
     if "://" in text:
@@ -66,8 +66,19 @@ def _without_addresses(text: str) -> str:
     return text
 
 
-def _shown(link: re.Match[str]) -> str:
-    return link.group(2) or link.group(1)
+def _links_read(text: str) -> str:
+    """``text`` with each wiki link (:func:`~pixelmem.core.vault.links.parse_links`) made its
+    alias or its target's name, an attachment embed a space."""
+    pieces, at = [], 0
+    for link in parse_links(text):
+        pieces += [text[at : link.start], " " if _attachment(link) else link.alias or link.target]
+        at = link.end
+    pieces.append(text[at:])
+    return "".join(pieces)
+
+
+def _attachment(link: WikiLink) -> bool:
+    return link.embed and _ATTACHMENT_NAME.search(link.target) is not None
 
 
 def _first(link: re.Match[str]) -> str:
