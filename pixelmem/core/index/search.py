@@ -627,11 +627,10 @@ class SearchIndex:
             # In the order of the memories' content keys (a hash of the text): the same
             # notes make the same sample, whatever their files are called or the order they
             # were indexed in — a vault built twice scores every search the same.
-            content = meta.content[alive]
+            ranked = alive[np.lexsort((alive, meta.content[alive]))]
             picked = []
             for script in _SCRIPTS[1:]:
-                here = scripts == script
-                mine = alive[here][np.lexsort((alive[here], content[here]))]
+                mine = ranked[meta.scripts[ranked] == script]
                 step = max(1, len(mine) // VAULT_SAMPLE)
                 picked.append(mine[::step][:VAULT_SAMPLE])
             chosen = np.concatenate(picked)
@@ -639,14 +638,15 @@ class SearchIndex:
             first_rows = np.array([rows[m][0] for m in chosen.tolist()], np.int64)
             vectors = self._vectors.vectors(first_rows) if len(first_rows) else np.zeros((0, 0))
             vectors = np.asarray(vectors, np.float32)
-            written = self._written(self._vectors, alive, content)
+            written = self._written(self._vectors, ranked)
             self._sample = _VaultSample(vectors, meta.scripts[chosen], counts, chosen, written)
         return self._sample
 
-    def _written(self, side: VectorSide, alive: np.ndarray, content: np.ndarray) -> _Written:
+    def _written(self, side: VectorSide, ranked: np.ndarray) -> _Written:
         """Per script, the first chunk written in it of up to :data:`VAULT_SAMPLE` memories
-        holding one, chosen as :meth:`_vault_sample` chooses memories (see :class:`_Written`).
-        In a vault of notes in one script each, the sample of the notes' first chunks."""
+        holding one, chosen as :meth:`_vault_sample` chooses memories (spread over the live
+        memories ``ranked`` by content key; see :class:`_Written`). In a vault of notes in one
+        script each, the sample of the notes' first chunks."""
         catalog = self._catalog
         owners = catalog.owners
         live = np.flatnonzero(owners >= 0)
@@ -655,7 +655,7 @@ class SearchIndex:
         keys, first = np.unique(key, return_index=True)
         holders, held = keys // len(_SCRIPTS), keys % len(_SCRIPTS)
         order = np.full(len(catalog.ids), -1, np.int64)
-        order[alive[np.lexsort((alive, content))]] = np.arange(len(alive))
+        order[ranked] = np.arange(len(ranked))
         rows, scripts, counts = [], [], np.zeros(len(_SCRIPTS), np.int64)
         for script in _SCRIPTS[1:]:
             here = np.flatnonzero((held == script) & (order[holders] >= 0))
