@@ -22,12 +22,7 @@ import numpy as np
 from pixelmem.core.index import numpy_pieces
 from pixelmem.core.index.chunking import Chunk, text_weight
 from pixelmem.core.index.prose import chunks_prose, prose_of
-from pixelmem.core.index.scripts import (
-    CJK_RUN,
-    CJK_SCRIPT,
-    OTHER_SCRIPT,
-    main_script,
-)
+from pixelmem.core.index.scripts import CJK_RUN, CJK_SCRIPT, OTHER_SCRIPT, main_script
 from pixelmem.core.index.text_tokens import name_key
 from pixelmem.core.step_aside import step_aside
 from pixelmem.core.vault import drawings

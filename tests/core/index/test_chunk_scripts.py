@@ -69,7 +69,7 @@ def test_a_chunk_of_code_or_attachments_under_a_chinese_heading_is_in_every_scri
 
 
 def test_a_short_english_chunk_naming_its_subject_in_chinese_holds_chinese() -> None:
-    glossary = "Hilbert space: a complete linear inner product space 完备线性内积空间, see Wikipedia"
+    glossary = "Hilbert space: a complete linear inner product space 完备线性内积空间, see Wiki"
     [entry] = chunk_scripts_of([_chunk(glossary)], np.zeros(1, np.int64), np.array([2], np.int8))
     assert main_of(entry) == OTHER_SCRIPT and script_held(int(entry), CJK_SCRIPT)
 
