@@ -64,15 +64,24 @@ CHAT_SETS = {"realtalk": "locomo", "realtalk_leftout": "leftout", "memorybank": 
 # the repository under the folder PIXELMEM_STATEMENT_SETS names: each a pair of vaults that
 # split one source's articles, a statement answered in one and by nothing in the other.
 STATEMENT_SETS = ("claims_split", "sentences_en", "sentences_zh", "claims_bio")
+# Korean sets (make_qa_sets.py --korquad: KorQuAD's licence keeps them out of the repository),
+# under the folder PIXELMEM_KOREAN_SETS names: a CJK script the decision was not fitted on.
+KOREAN_SETS = ("unans_ko_40", "unans_ko_700")
 
 
 def default_sets() -> list[str]:
-    """:data:`SETS`, and the statement sets that are in the folder PIXELMEM_STATEMENT_SETS
-    names (one built before ``claims_bio`` existed holds the other three)."""
-    statements = os.environ.get("PIXELMEM_STATEMENT_SETS")
-    if not statements:
-        return list(SETS)
-    return SETS + [name for name in STATEMENT_SETS if (Path(statements) / name).is_dir()]
+    """:data:`SETS`, and the statement and Korean sets that are in the folders
+    PIXELMEM_STATEMENT_SETS and PIXELMEM_KOREAN_SETS name (a statement folder built before
+    ``claims_bio`` existed holds the other three)."""
+    sets = list(SETS)
+    for variable, names in (
+        ("PIXELMEM_STATEMENT_SETS", STATEMENT_SETS),
+        ("PIXELMEM_KOREAN_SETS", KOREAN_SETS),
+    ):
+        folder = os.environ.get(variable)
+        if folder:
+            sets += [name for name in names if (Path(folder) / name).is_dir()]
+    return sets
 
 
 def folder_of(name: str) -> Path:
@@ -81,6 +90,11 @@ def folder_of(name: str) -> Path:
         if not statements:
             raise SystemExit(f"{name}: set PIXELMEM_STATEMENT_SETS to make_statement_sets.py's OUT")
         return Path(statements) / name
+    if name in KOREAN_SETS:
+        korean = os.environ.get("PIXELMEM_KOREAN_SETS")
+        if not korean:
+            raise SystemExit(f"{name}: set PIXELMEM_KOREAN_SETS (make_qa_sets.py --korquad)")
+        return Path(korean) / name
     if name in CHAT_SETS:
         chat = os.environ.get("PIXELMEM_CHAT_SETS")
         if not chat:
@@ -147,7 +161,10 @@ def eval_engine(folder: Path, work: Path, model: str):
 def model_reads(model: str, name: str) -> bool:
     """Whether ``model`` is measured on set ``name``: MiniLM (``local``) reads English only."""
     return model != "local" or not (
-        name in CROSS_ONLY or "zh" in name or name.startswith(CROSS_OR_CHINESE)
+        name in CROSS_ONLY
+        or name in KOREAN_SETS
+        or "zh" in name
+        or name.startswith(CROSS_OR_CHINESE)
     )
 
 

@@ -2,6 +2,7 @@
 
     python benchmarks/make_qa_sets.py --squad train-v2.0.json --drcd DRCD_dev.json DRCD_test.json
                                       [--xquad ../shared/eval] [--out benchmarks/data]
+    python benchmarks/make_qa_sets.py --korquad KorQuAD_v1.0_dev.json --out ../korean-sets
 
 Each set is a vault (one memory per passage) with questions in the BEIR layout; a question
 without a judgement is one that no note of that vault answers. Written, deterministic for the
@@ -149,28 +150,7 @@ def unanswerable_sets(squad: Path, drcd: list[Path], xquad: Path, out: Path) -> 
     zh = [art for path in drcd for art in _articles(path, t2s)]
     rng.shuffle(zh)
     for size in (40, 750):
-        # The vault's passages come from the first articles, the unanswerable questions from
-        # the rest: no passage of their article is in the vault.
-        inside, count = [], 0
-        for art in zh:
-            if count >= size:
-                break
-            inside.append(art)
-            count += len(art["paragraphs"]) if size > 100 else min(2, len(art["paragraphs"]))
-        if size > 100:
-            vault = [p for art in inside for p in art["paragraphs"]][:size]
-        else:
-            vault = [p for art in inside for p in art["paragraphs"][:2]][:size]
-        rest = zh[len(inside) :]
-        outside = [(art["title"], t) for art in rest for p in art["paragraphs"]
-                   for _, t, _ in p["questions"]]  # fmt: skip
-        answerable = _answerable(vault, rng, PER_CLASS)
-        drawn = rng.sample(outside, PER_CLASS)
-        nothing = _off_subject(drawn, outside, {art["title"] for art in inside}, size)
-        corpus = [{"_id": p["id"], "text": p["text"]} for p in vault]
-        queries = [{"_id": f"a-{q}", "text": t} for q, t, _ in answerable]
-        queries += [{"_id": f"u-{i:03d}", "text": t} for i, t in enumerate(nothing)]
-        qrels = [(f"a-{q}", d) for q, _, d in answerable]
+        corpus, queries, qrels = _split_by_article(zh, size, rng)
         target = out / f"unans_zh_{size}"
         _write(target, corpus, queries, qrels, README_UNANS.format(
             name=target.name, corpus=len(corpus), lang="Chinese",
@@ -185,6 +165,60 @@ def unanswerable_sets(squad: Path, drcd: list[Path], xquad: Path, out: Path) -> 
         written.append(target)
     written += names_sets(en, zh, xquad, out, rng)
     written += cross_sets(out)
+    return written
+
+
+def _split_by_article(
+    articles: list[dict], size: int, rng: random.Random
+) -> tuple[list[dict], list[dict], list[tuple]]:
+    """A vault of ``size`` passages from the first ``articles`` (two of each for a small
+    vault), 100 answerable questions on them, and 100 questions on the rest that nothing in
+    it answers (:func:`_off_subject`): corpus, queries and judgements in the BEIR layout."""
+    inside, count = [], 0
+    for art in articles:
+        if count >= size:
+            break
+        inside.append(art)
+        count += len(art["paragraphs"]) if size > 100 else min(2, len(art["paragraphs"]))
+    if size > 100:
+        vault = [p for art in inside for p in art["paragraphs"]][:size]
+    else:
+        vault = [p for art in inside for p in art["paragraphs"][:2]][:size]
+    rest = articles[len(inside) :]
+    outside = [(art["title"], t) for art in rest for p in art["paragraphs"]
+               for _, t, _ in p["questions"]]  # fmt: skip
+    answerable = _answerable(vault, rng, PER_CLASS)
+    drawn = rng.sample(outside, PER_CLASS)
+    nothing = _off_subject(drawn, outside, {art["title"] for art in inside}, size)
+    corpus = [{"_id": p["id"], "text": p["text"]} for p in vault]
+    queries = [{"_id": f"a-{q}", "text": t} for q, t, _ in answerable]
+    queries += [{"_id": f"u-{i:03d}", "text": t} for i, t in enumerate(nothing)]
+    qrels = [(f"a-{q}", d) for q, _, d in answerable]
+    return corpus, queries, qrels
+
+
+def korean_sets(korquad: Path, out: Path) -> list[Path]:
+    """``unans_ko_40`` and ``unans_ko_700``: the Chinese sets' construction over KorQuAD 1.0's
+    dev split, for a CJK script the decision was not fitted on (Hangul: words between spaces,
+    particles and endings joined to them). KorQuAD's licence (CC BY-ND 2.0 KR) keeps them out
+    of this repository: write them to a folder of their own (PIXELMEM_KOREAN_SETS)."""
+    rng = random.Random(30)
+    articles = _articles(korquad)
+    rng.shuffle(articles)
+    written = []
+    for size in (40, 700):
+        corpus, queries, qrels = _split_by_article(articles, size, rng)
+        target = out / f"unans_ko_{size}"
+        _write(target, corpus, queries, qrels, README_UNANS.format(
+            name=target.name, corpus=len(corpus), lang="Korean",
+            source="KorQuAD 1.0 dev (LG CNS, CC BY-ND 2.0 KR; kept out of the repository)",
+            outside="KorQuAD questions about articles none of whose passages is in this vault "
+                    "and none of the title of one in it. KorQuAD's articles share subjects "
+                    "(several are on Korean presidents), so some of these are answered by a "
+                    "passage of another article: read the shown ones before counting them",
+            extra="",
+        ))  # fmt: skip
+        written.append(target)
     return written
 
 
@@ -357,12 +391,23 @@ passage; `form-u…`: the same forms for names no passage holds.
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--squad", type=Path, required=True, help="SQuAD 2.0 train JSON")
-    parser.add_argument("--drcd", type=Path, nargs="+", required=True, help="DRCD JSON files")
+    parser.add_argument("--squad", type=Path, help="SQuAD 2.0 train JSON")
+    parser.add_argument("--drcd", type=Path, nargs="+", help="DRCD JSON files")
     parser.add_argument("--xquad", type=Path, default=DEFAULT_XQUAD)
+    parser.add_argument(
+        "--korquad", type=Path, help="KorQuAD 1.0 dev JSON: write only the Korean sets to --out"
+    )
     parser.add_argument("--out", type=Path, default=HERE / "data")
     args = parser.parse_args()
-    for path in unanswerable_sets(args.squad, args.drcd, args.xquad, args.out):
+    if args.korquad is not None:
+        if args.out.resolve() == (HERE / "data").resolve():
+            parser.error("--korquad: give --out a folder outside the repository (its licence)")
+        written = korean_sets(args.korquad, args.out)
+    elif args.squad is None or args.drcd is None:
+        parser.error("give --squad and --drcd (or --korquad)")
+    else:
+        written = unanswerable_sets(args.squad, args.drcd, args.xquad, args.out)
+    for path in written:
         print("wrote", path)
 
 

@@ -169,6 +169,23 @@ def test_coverage_counts_chinese_words_not_the_pairs_between_them() -> None:
     assert ("teams",) in english[1].ways and ("~team",) in english[1].ways  # a word, or its stem
 
 
+def test_coverage_counts_korean_words_by_their_stems() -> None:
+    question = "두 확률 분포 사이의 차이를 정량화하는 척도는 무엇인가요?"
+    counted = {t for w in parse_query(question).coverage for t in w.terms}
+    # Each word's stem (척도는 → 척도); no syllable alone (두), no question word (무엇).
+    assert counted == {"확률", "분포", "사이", "차이", "정량", "척도"}
+    # The note that answers writes the same words with other endings: it holds all of them.
+    texts = [
+        ("KL 발산", "쿨백-라이블러 발산은 두 확률 분포 P와 Q 사이의 차이를 정량화한 척도입니다."),
+        ("도커", "실행 중인 컨테이너의 IP 주소를 확인하는 방법입니다."),
+    ]
+    index = _vault(texts, _unit(np.eye(2, 8)))
+    vector = _unit(np.ones((1, 8)))[0]
+    hits = index.search(question, vector, k=2, min_relevance=0.0, explain=True)
+    answer = next(h for h in hits if h.title == "KL 발산")
+    assert answer.evidence is not None and answer.evidence.coverage == pytest.approx(1.0)
+
+
 def test_a_request_to_the_notebook_is_read_as_its_subject() -> None:
     asked, bare = parse_query("Which notes mention Priya?"), parse_query("Priya")
     assert asked.terms == bare.terms and asked.short  # "≈ Priya": the same keyword evidence

@@ -610,13 +610,13 @@ class Evidence:
 # What each decision model of decision.decide is, in words (Evidence.lines).
 DECIDED_AS = {
     "same": "a question in the note's script",
-    "same_cjk": "a Chinese question in the note's script",
+    "same_cjk": "a Chinese, Japanese or Korean question in the note's script",
     "statement": "a statement: a claim or a pasted sentence",
     "meaning": "its meaning alone",
     "across": "a question in another script",
-    "across_cjk": "a Chinese question over a note in another script",
+    "across_cjk": "a Chinese, Japanese or Korean question over a note in another script",
     "across_short": "a look-up in another script",
-    "across_cjk_short": "a Chinese look-up in another script",
+    "across_cjk_short": "a Chinese, Japanese or Korean look-up in another script",
     "words": "a short query's words, all held",
     "names": "the question's names",
     "tokens": "token coverage on the border",
