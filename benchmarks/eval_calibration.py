@@ -64,19 +64,20 @@ CHAT_SETS = {"realtalk": "locomo", "realtalk_leftout": "leftout", "memorybank": 
 # the repository under the folder PIXELMEM_STATEMENT_SETS names: each a pair of vaults that
 # split one source's articles, a statement answered in one and by nothing in the other.
 STATEMENT_SETS = ("claims_split", "sentences_en", "sentences_zh", "claims_bio")
-# Korean sets (make_qa_sets.py --korquad: KorQuAD's licence keeps them out of the repository),
-# under the folder PIXELMEM_KOREAN_SETS names: a CJK script the decision was not fitted on.
-KOREAN_SETS = ("unans_ko_40", "unans_ko_700")
+# Korean and Japanese sets (make_qa_sets.py --korquad / --jsquad: KorQuAD's licence keeps them
+# out of the repository), under the folder PIXELMEM_CJK_SETS names: CJK scripts the decision
+# was not fitted on.
+MORE_CJK_SETS = ("unans_ko_40", "unans_ko_700", "unans_ja_40", "unans_ja_700")
 
 
 def default_sets() -> list[str]:
-    """:data:`SETS`, and the statement and Korean sets that are in the folders
-    PIXELMEM_STATEMENT_SETS and PIXELMEM_KOREAN_SETS name (a statement folder built before
+    """:data:`SETS`, and the statement, Korean and Japanese sets that are in the folders
+    PIXELMEM_STATEMENT_SETS and PIXELMEM_CJK_SETS name (a statement folder built before
     ``claims_bio`` existed holds the other three)."""
     sets = list(SETS)
     for variable, names in (
         ("PIXELMEM_STATEMENT_SETS", STATEMENT_SETS),
-        ("PIXELMEM_KOREAN_SETS", KOREAN_SETS),
+        ("PIXELMEM_CJK_SETS", MORE_CJK_SETS),
     ):
         folder = os.environ.get(variable)
         if folder:
@@ -90,11 +91,11 @@ def folder_of(name: str) -> Path:
         if not statements:
             raise SystemExit(f"{name}: set PIXELMEM_STATEMENT_SETS to make_statement_sets.py's OUT")
         return Path(statements) / name
-    if name in KOREAN_SETS:
-        korean = os.environ.get("PIXELMEM_KOREAN_SETS")
-        if not korean:
-            raise SystemExit(f"{name}: set PIXELMEM_KOREAN_SETS (make_qa_sets.py --korquad)")
-        return Path(korean) / name
+    if name in MORE_CJK_SETS:
+        cjk = os.environ.get("PIXELMEM_CJK_SETS")
+        if not cjk:
+            raise SystemExit(f"{name}: set PIXELMEM_CJK_SETS (make_qa_sets.py --korquad --jsquad)")
+        return Path(cjk) / name
     if name in CHAT_SETS:
         chat = os.environ.get("PIXELMEM_CHAT_SETS")
         if not chat:
@@ -162,7 +163,7 @@ def model_reads(model: str, name: str) -> bool:
     """Whether ``model`` is measured on set ``name``: MiniLM (``local``) reads English only."""
     return model != "local" or not (
         name in CROSS_ONLY
-        or name in KOREAN_SETS
+        or name in MORE_CJK_SETS
         or "zh" in name
         or name.startswith(CROSS_OR_CHINESE)
     )

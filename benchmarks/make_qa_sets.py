@@ -2,7 +2,8 @@
 
     python benchmarks/make_qa_sets.py --squad train-v2.0.json --drcd DRCD_dev.json DRCD_test.json
                                       [--xquad ../shared/eval] [--out benchmarks/data]
-    python benchmarks/make_qa_sets.py --korquad KorQuAD_v1.0_dev.json --out ../korean-sets
+    python benchmarks/make_qa_sets.py --korquad KorQuAD_v1.0_dev.json --jsquad valid-v1.3.json
+                                      --out ../cjk-sets
 
 Each set is a vault (one memory per passage) with questions in the BEIR layout; a question
 without a judgement is one that no note of that vault answers. Written, deterministic for the
@@ -197,25 +198,45 @@ def _split_by_article(
     return corpus, queries, qrels
 
 
-def korean_sets(korquad: Path, out: Path) -> list[Path]:
-    """``unans_ko_40`` and ``unans_ko_700``: the Chinese sets' construction over KorQuAD 1.0's
-    dev split, for a CJK script the decision was not fitted on (Hangul: words between spaces,
-    particles and endings joined to them). KorQuAD's licence (CC BY-ND 2.0 KR) keeps them out
-    of this repository: write them to a folder of their own (PIXELMEM_KOREAN_SETS)."""
+# The sources of the sets in CJK scripts the decision was not fitted on (Hangul, Kana): the
+# Chinese sets' construction over each, written outside the repository (PIXELMEM_CJK_SETS).
+MORE_CJK = {
+    "ko": dict(
+        lang="Korean",
+        source="KorQuAD 1.0 dev (LG CNS, CC BY-ND 2.0 KR: kept out of the repository)",
+        shared="KorQuAD's articles share subjects (BTS, Korean presidents), so some of these "
+               "are answered by a passage of another article: read the shown ones before "
+               "counting them",
+    ),
+    "ja": dict(
+        lang="Japanese",
+        source="JSQuAD 1.3 valid (JGLUE, Yahoo Japan; CC BY-SA 4.0), each passage without "
+               "its leading `title [SEP]`",
+        shared="JSQuAD's articles are Wikipedia's, one subject each",
+    ),
+}  # fmt: skip
+_SEP = re.compile(r"^.*?\[SEP\]\s*")
+
+
+def more_cjk_sets(source: Path, code: str, out: Path) -> list[Path]:
+    """``unans_{code}_40`` and ``unans_{code}_700`` (:data:`MORE_CJK`): a Korean (``ko``,
+    KorQuAD) or Japanese (``ja``, JSQuAD) vault of passages with 100 answerable questions and
+    100 on articles none of whose passages is in it, as the Chinese sets are built."""
+    about = MORE_CJK[code]
     rng = random.Random(30)
-    articles = _articles(korquad)
+    articles = _articles(source)
+    for article in articles:
+        for passage in article["paragraphs"]:
+            passage["text"] = _SEP.sub("", passage["text"])
     rng.shuffle(articles)
     written = []
     for size in (40, 700):
         corpus, queries, qrels = _split_by_article(articles, size, rng)
-        target = out / f"unans_ko_{size}"
+        target = out / f"unans_{code}_{size}"
         _write(target, corpus, queries, qrels, README_UNANS.format(
-            name=target.name, corpus=len(corpus), lang="Korean",
-            source="KorQuAD 1.0 dev (LG CNS, CC BY-ND 2.0 KR; kept out of the repository)",
-            outside="KorQuAD questions about articles none of whose passages is in this vault "
-                    "and none of the title of one in it. KorQuAD's articles share subjects "
-                    "(several are on Korean presidents), so some of these are answered by a "
-                    "passage of another article: read the shown ones before counting them",
+            name=target.name, corpus=len(corpus), lang=about["lang"], source=about["source"],
+            outside=f"questions about articles none of whose passages is in this vault and "
+                    f"none of the title of one in it; {about['shared']}",
             extra="",
         ))  # fmt: skip
         written.append(target)
@@ -394,17 +415,17 @@ def main() -> None:
     parser.add_argument("--squad", type=Path, help="SQuAD 2.0 train JSON")
     parser.add_argument("--drcd", type=Path, nargs="+", help="DRCD JSON files")
     parser.add_argument("--xquad", type=Path, default=DEFAULT_XQUAD)
-    parser.add_argument(
-        "--korquad", type=Path, help="KorQuAD 1.0 dev JSON: write only the Korean sets to --out"
-    )
+    parser.add_argument("--korquad", type=Path, help="KorQuAD 1.0 dev JSON: the Korean sets")
+    parser.add_argument("--jsquad", type=Path, help="JSQuAD valid JSON: the Japanese sets")
     parser.add_argument("--out", type=Path, default=HERE / "data")
     args = parser.parse_args()
-    if args.korquad is not None:
+    more = {code: path for code, path in (("ko", args.korquad), ("ja", args.jsquad)) if path}
+    if more:
         if args.out.resolve() == (HERE / "data").resolve():
-            parser.error("--korquad: give --out a folder outside the repository (its licence)")
-        written = korean_sets(args.korquad, args.out)
+            parser.error("--korquad/--jsquad: give --out a folder outside the repository")
+        written = [p for code, path in more.items() for p in more_cjk_sets(path, code, args.out)]
     elif args.squad is None or args.drcd is None:
-        parser.error("give --squad and --drcd (or --korquad)")
+        parser.error("give --squad and --drcd (or --korquad, --jsquad)")
     else:
         written = unanswerable_sets(args.squad, args.drcd, args.xquad, args.out)
     for path in written:

@@ -170,7 +170,7 @@ def test_the_default_sets_are_the_statement_sets_the_folder_holds(monkeypatch, t
     calibration = importlib.import_module("benchmarks.eval_calibration")
     (tmp_path / "claims_split").mkdir()
     (tmp_path / "sentences_en").mkdir()
-    monkeypatch.delenv("PIXELMEM_KOREAN_SETS", raising=False)
+    monkeypatch.delenv("PIXELMEM_CJK_SETS", raising=False)
     monkeypatch.setenv("PIXELMEM_STATEMENT_SETS", str(tmp_path))
     added = calibration.default_sets()[len(calibration.SETS) :]
     assert added == ["claims_split", "sentences_en"]  # claims_bio not built there: not asked

@@ -1,6 +1,6 @@
-"""The Korean development sets (benchmarks/make_qa_sets.py --korquad) on a tiny input in
-KorQuAD's layout: the vault's articles, its answerable questions, and questions on other
-articles only; written outside the repository (KorQuAD's licence)."""
+"""The Korean and Japanese development sets (benchmarks/make_qa_sets.py --korquad --jsquad) on
+tiny inputs in their sources' layout: the vault's articles, its answerable questions, and
+questions on other articles only; written outside the repository (KorQuAD's licence)."""
 
 from __future__ import annotations
 
@@ -17,12 +17,12 @@ from pixelmem.core.index.evaluate import load_beir
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 
-def _korquad(path: Path, articles: int = 160) -> Path:
+def _korquad(path: Path, articles: int = 160, title: bool = False) -> Path:
     data = []
     for a in range(articles):
         paragraphs = [
             {
-                "context": f"문서 {a}의 {p}번째 문단입니다.",
+                "context": f"{'제목 [SEP] ' if title else ''}문서 {a}의 {p}번째 문단입니다.",
                 "qas": [
                     {"id": f"{a}-{p}-{q}", "question": f"문서 {a} 문단 {p} 질문 {q}은?",
                      "answers": [{"text": "문단", "answer_start": 0}]}
@@ -41,7 +41,7 @@ def test_korean_questions_nothing_answers_are_on_articles_outside_the_vault(
 ) -> None:
     monkeypatch.syspath_prepend(str(BENCHMARKS))
     sets = importlib.import_module("make_qa_sets")
-    written = sets.korean_sets(_korquad(tmp_path / "dev.json"), tmp_path / "out")
+    written = sets.more_cjk_sets(_korquad(tmp_path / "dev.json"), "ko", tmp_path / "out")
     assert [p.name for p in written] == ["unans_ko_40", "unans_ko_700"]
     for folder, size in zip(written, (40, 700), strict=True):
         corpus, queries, qrels = load_beir(folder)
@@ -53,9 +53,19 @@ def test_korean_questions_nothing_answers_are_on_articles_outside_the_vault(
         assert len(answerable) == len(nothing) == 100
         assert all(set(qrels[q]) <= set(corpus) for q in answerable)
         assert not any(asked[q] in inside for q in nothing)
-    again = sets.korean_sets(_korquad(tmp_path / "dev.json"), tmp_path / "again")
+    again = sets.more_cjk_sets(_korquad(tmp_path / "dev.json"), "ko", tmp_path / "again")
     for first, second in zip(written, again, strict=True):
         assert (first / "queries.jsonl").read_bytes() == (second / "queries.jsonl").read_bytes()
+
+
+def test_a_japanese_passage_is_read_without_its_leading_title(monkeypatch, tmp_path) -> None:
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    sets = importlib.import_module("make_qa_sets")
+    source = _korquad(tmp_path / "valid.json", title=True)  # JSQuAD: "title [SEP] passage"
+    written = sets.more_cjk_sets(source, "ja", tmp_path / "out")
+    assert [p.name for p in written] == ["unans_ja_40", "unans_ja_700"]
+    corpus, _, _ = load_beir(written[0])
+    assert all(doc["text"].startswith("문서 ") for doc in corpus.values())
 
 
 def test_the_korean_sets_are_never_written_into_the_repository(tmp_path: Path) -> None:
@@ -72,10 +82,10 @@ def test_the_default_sets_add_the_korean_sets_the_folder_holds(monkeypatch, tmp_
     calibration = importlib.import_module("benchmarks.eval_calibration")
     (tmp_path / "unans_ko_700").mkdir()
     monkeypatch.delenv("PIXELMEM_STATEMENT_SETS", raising=False)
-    monkeypatch.setenv("PIXELMEM_KOREAN_SETS", str(tmp_path))
+    monkeypatch.setenv("PIXELMEM_CJK_SETS", str(tmp_path))
     assert calibration.default_sets() == [*calibration.SETS, "unans_ko_700"]
     assert calibration.folder_of("unans_ko_700") == tmp_path / "unans_ko_700"
     assert not calibration.model_reads("local", "unans_ko_700")  # MiniLM reads English only
-    monkeypatch.delenv("PIXELMEM_KOREAN_SETS")
+    monkeypatch.delenv("PIXELMEM_CJK_SETS")
     with pytest.raises(SystemExit):
         calibration.folder_of("unans_ko_40")
