@@ -221,6 +221,36 @@ def test_a_question_naming_a_note_gets_the_bare_names_evidence() -> None:
     assert asked[0].score == pytest.approx(bare[0].score, abs=0.1)
 
 
+def test_a_name_met_only_in_a_web_address_is_not_held_by_the_note() -> None:
+    cited = "Prices by node [^7]. [^7]: [the paper](https://whogan.scholars.harvard.edu/n.pdf)"
+    texts = [
+        ("Power prices", cited),
+        ("Garden", "Plant the tomatoes in May and water them every evening."),
+        ("Budget", "The household budget for the year, rent and groceries."),
+        ("Reading", "A list of books to read this winter, and where to buy them."),
+    ]
+    vectors = _unit(np.ones((4, 16)))
+    args = {
+        "background": np.full(3, 0.0),
+        "calibration": rel.CALIBRATIONS["e5-small"],
+        "min_relevance": 0.0,
+        "explain": True,
+    }
+    question = "Where is Harvard stadium located?"
+    hits = _vault(texts, vectors).search(question, vectors[0], **args)
+    assert hits[0].title == "Power prices"  # the address's words still rank it
+    assert hits[0].evidence is not None and not hits[0].evidence.names_held
+    # Written by the note (in its text, or as a link's text), the name is held.
+    for written in (
+        "Prices by node, as Harvard's paper has them.",
+        "[Harvard's paper](https://x.org/n)",
+    ):
+        texts[0] = ("Power prices", written)
+        held = _vault(texts, vectors).search(question, vectors[0], **args)
+        assert held[0].evidence is not None and held[0].evidence.names_held
+        assert held[0].score > hits[0].score
+
+
 def test_weaker_hits_come_after_the_others_marked_and_only_when_asked() -> None:
     texts = [(f"t{i}", f"apple {'pie ' * i}banana{i}") for i in range(6)]
     vectors = _unit(np.random.default_rng(4).normal(size=(6, 16)))

@@ -55,6 +55,18 @@ def prose_of(markdown: str) -> str:
     return text
 
 
+# [text](https://…): a link to a web page, its text kept
+_WEB_LINK = re.compile(r"(!?\[[^\[\]\n]*\])\([^()\s]*://[^()\n]*(?:\([^()\n]*\)[^()\n]*)*\)")
+
+
+def without_addresses(text: str) -> str:
+    """``text`` less its web addresses, bare or a link's (whose text stays): the words of a
+    page's address ("whogan.scholars.harvard.edu") are not words the note writes."""
+    if "://" not in text:
+        return text
+    return _without_addresses(_WEB_LINK.sub(r"\1", text) if "](" in text else text)
+
+
 def _without_addresses(text: str) -> str:
     """``text`` less each word holding ``://`` (a web address, an app's link)."""
     at = text.find("://")

@@ -54,6 +54,7 @@ from pixelmem.core.index.decision import (
 from pixelmem.core.index.hubs import HubMeasure
 from pixelmem.core.index.keyword_index import _POSITIVE, token_hashes
 from pixelmem.core.index.keyword_side import LocalKeywordSide
+from pixelmem.core.index.prose import without_addresses
 from pixelmem.core.index.query import CoverageWord, ParsedQuery, asks, parse_query
 from pixelmem.core.index.relevance import (
     CALIBRATIONS,
@@ -1064,6 +1065,22 @@ class SearchIndex:
         covered[holding] = 1.0
         return covered
 
+    def _writes(self, query: _Query, position: int) -> bool:
+        """Whether memory ``position`` writes every name of the query (in its title or text)
+        outside a web address. A name met only in an address is part of where a page is,
+        not a word of the note: in a vault of clipped articles a footnote's address
+        ("whogan.scholars.harvard.edu") held "Harvard", and the question "Where is Harvard
+        stadium located?" was shown that note (on electricity prices) at 0.99 by the names
+        rule, as the bare name "Harvard" would."""
+        assert query.names is not None
+        rows = self._catalog.rows[position].tolist()
+        texts = [self._catalog.meta.titles[position]]
+        texts += [without_addresses(c.text) for r in rows if (c := self._catalog.chunks[r])]
+        written = set(tokenize("\n".join(texts)))
+        strong = set(query.names.strong)
+        needed = (t for t in strong if stem_of(t) not in strong)  # as _holding reads them
+        return all(term in written or stem_of(term) in written for term in needed)
+
     def _keyword_evidence(self, bm25: np.ndarray, query: _Query) -> np.ndarray:
         assert query.terms is not None
         kw = keyword_evidence(bm25, self._keywords.idf_sum(query.terms.all))
@@ -1279,7 +1296,7 @@ class SearchIndex:
             standout=standout_value, loo=loo,
             cross=cross, held=bool(query.short and short[top] > 0),
             names_keyword=None if names is None else float(names[0][top]),
-            names_held=names is not None and bool(names[1][top]),
+            names_held=names is not None and bool(names[1][top]) and self._writes(query, position),
             named=bool(np.isin(position, query.named)), short_query=query.short, cjk=cjk,
             statement=query.long_statement, cjk_statement=query.cjk_statement, notes=notes,
             name_absent=self._lacks_a_name(query, position),

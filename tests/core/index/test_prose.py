@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from pixelmem.core.index.chunking import ChunkerSettings, chunk_text
-from pixelmem.core.index.prose import chunks_prose, prose_of
+from pixelmem.core.index.prose import chunks_prose, prose_of, without_addresses
 from pixelmem.core.index.scripts import CJK_SCRIPT, OTHER_SCRIPT, main_script
 
 
@@ -70,3 +70,15 @@ def test_a_heading_of_markup_is_no_word() -> None:
     assert main_script("### 登录") == CJK_SCRIPT
     assert main_script("- 登录\n- 退出") == CJK_SCRIPT
     assert main_script("### Login 登") == OTHER_SCRIPT
+
+
+def test_a_web_address_is_taken_out_and_a_links_text_stays() -> None:
+    text = (
+        "[^7]: [https://whogan.scholars.harvard.edu/n.pdf](https://whogan.scholars.harvard.edu/n.pdf)"
+        " and [Harvard's paper](https://x.org/a_(b)), see https://example.com/harvard too"
+    )
+    kept = without_addresses(text)
+    assert "whogan" not in kept and "example" not in kept and "x.org" not in kept
+    assert "[Harvard's paper]" in kept and "see" in kept and "too" in kept
+    plain = "No address here, [a local link](notes/a.md) stays"
+    assert without_addresses(plain) is plain
