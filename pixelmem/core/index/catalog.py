@@ -21,7 +21,7 @@ import numpy as np
 
 from pixelmem.core.index import numpy_pieces
 from pixelmem.core.index.chunking import Chunk, text_weight
-from pixelmem.core.index.prose import chunks_prose, prose_of
+from pixelmem.core.index.prose import chunks_prose, prose_of, words_weight
 from pixelmem.core.index.scripts import CJK_RUN, CJK_SCRIPT, OTHER_SCRIPT, main_script
 from pixelmem.core.index.text_tokens import name_key
 from pixelmem.core.step_aside import step_aside
@@ -287,11 +287,17 @@ def chunk_scripts_of(
 
 def _mostly_markup(prose: str, text: str) -> bool:
     """Whether ``text``'s markup (what its ``prose`` lacks) weighs as much as its prose, in
-    the model's tokens (:func:`~pixelmem.core.index.chunking.text_weight`): a heading over a
-    web address is the address to the embedding ("# 参考 http://www.imooc.com/read/27/…",
-    read as Chinese, was the best hit of 23 of 200 unrelated English questions in a public
-    Chinese vault, measured across languages)."""
-    return len(prose) < len(text) and 2 * text_weight(prose) <= text_weight(text)
+    the model's tokens (:func:`~pixelmem.core.index.chunking.text_weight`), or its words
+    (:func:`~pixelmem.core.index.prose.words_weight`) are under a quarter of it. A heading
+    over a web address is the address to the embedding ("# 参考 http://www.imooc.com/read/
+    27/…", read as Chinese, was the best hit of 23 of 200 unrelated English questions in a
+    public Chinese vault, measured across languages); a clipped page's drawing ("L 191.9,35.0
+    L 194.2,35.0 …") or a table of figures is numbers, and read as English it was the best
+    hit of 20 of 200 unrelated Chinese questions in a public vault of clipped articles. (At
+    a half, the words rule moved a Chinese paragraph over its C code to every script, and an
+    English question on it lost its Chinese answer.)"""
+    markup = len(prose) < len(text) and 2 * text_weight(prose) <= text_weight(text)
+    return markup or 3 * words_weight(prose) <= text_weight(text)
 
 
 def _bit(script: int) -> int:

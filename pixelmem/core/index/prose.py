@@ -21,7 +21,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from pixelmem.core.index.chunking import Chunk
+from pixelmem.core.index.chunking import Chunk, text_weight
+from pixelmem.core.index.scripts import has_cjk
 from pixelmem.core.vault.links import WikiLink, parse_links
 
 # Three or more backticks or tildes (code_blocks keeps those at a line's start: CommonMark).
@@ -65,6 +66,26 @@ def without_addresses(text: str) -> str:
     if "://" not in text:
         return text
     return _without_addresses(_WEB_LINK.sub(r"\1", text) if "](" in text else text)
+
+
+def words_weight(prose: str) -> int:
+    """The weight (:func:`~pixelmem.core.index.chunking.text_weight`) of the words in
+    ``prose``: its pieces between spaces that are mostly letters, two or more (a CJK
+    character is a word alone) and hold no ``=``, ``<`` or ``>``. Numbers, the coordinates of
+    a drawing ("C-273 251.81,"), a page's escapes ("%5D)") and the attributes of its HTML
+    (``fill="#f97316"></circle>``: a chunk cut inside a tag holds no whole tag) are no
+    words."""
+    total = 0
+    for piece in prose.split():
+        if "=" in piece or "<" in piece or ">" in piece:
+            continue
+        letters = len(_NOT_LETTERS.sub("", piece))
+        if (letters >= 2 or has_cjk(piece)) and 2 * letters >= len(piece):
+            total += text_weight(piece)
+    return total
+
+
+_NOT_LETTERS = re.compile(r"[\W\d_]+")
 
 
 def _without_addresses(text: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from pixelmem.core.index.chunking import ChunkerSettings, chunk_text
-from pixelmem.core.index.prose import chunks_prose, prose_of, without_addresses
+from pixelmem.core.index.prose import chunks_prose, prose_of, without_addresses, words_weight
 from pixelmem.core.index.scripts import CJK_SCRIPT, OTHER_SCRIPT, main_script
 
 
@@ -82,3 +82,11 @@ def test_a_web_address_is_taken_out_and_a_links_text_stays() -> None:
     assert "[Harvard's paper]" in kept and "see" in kept and "too" in kept
     plain = "No address here, [a local link](notes/a.md) stays"
     assert without_addresses(plain) is plain
+
+
+def test_numbers_coordinates_and_escapes_are_no_words() -> None:
+    assert words_weight("L 191.9,35.0 C-273 251.81, %5D) 2019 1,204.5") == 0
+    assert words_weight("Tomatoes need sun") == len("Tomatoes") + len("need") + len("sun")
+    assert words_weight("调度器 在 2019") == 3 * 3 + 3  # CJK characters weigh as the model reads
+    assert words_weight("x = 5 and y") == len("and")  # a letter alone is no word
+    assert words_weight('cy="185" r="6" fill="#f97316"></circle><text x="944"') == 0
