@@ -1073,13 +1073,28 @@ class SearchIndex:
         stadium located?" was shown that note (on electricity prices) at 0.99 by the names
         rule, as the bare name "Harvard" would."""
         assert query.names is not None
-        rows = self._catalog.rows[position].tolist()
-        texts = [self._catalog.meta.titles[position]]
-        texts += [without_addresses(c.text) for r in rows if (c := self._catalog.chunks[r])]
-        written = set(tokenize("\n".join(texts)))
         strong = set(query.names.strong)
-        needed = (t for t in strong if stem_of(t) not in strong)  # as _holding reads them
-        return all(term in written or stem_of(term) in written for term in needed)
+        title = set(tokenize(self._catalog.meta.titles[position]))
+        only = self._only(np.array([position]))
+        for term in (t for t in strong if stem_of(t) not in strong):  # as _holding reads them
+            if term in title or stem_of(term) in title:
+                continue
+            ids, _ = self._keywords.top_chunks(
+                QueryTerms((term,), ()), self._catalog.chunk_capacity, only
+            )
+            if not any(self._written_in(int(row), term) for row in ids):
+                return False
+        return True
+
+    def _written_in(self, row: int, term: str) -> bool:
+        """Whether chunk ``row`` (which holds ``term``) holds it outside its web addresses."""
+        chunk = self._catalog.chunks[row] if row < len(self._catalog.chunks) else None
+        if chunk is None or "://" not in chunk.text:
+            return chunk is not None
+        source = self._token_hashes
+        title = source.titles[row] if source is not None and row < len(source.titles) else ""
+        words = set(tokenize(f"{title}\n{without_addresses(chunk.text)}"))  # aliases: its title
+        return term in words or stem_of(term) in words
 
     def _keyword_evidence(self, bm25: np.ndarray, query: _Query) -> np.ndarray:
         assert query.terms is not None
