@@ -22,7 +22,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from pixelmem.core.index.chunking import Chunk, text_weight
-from pixelmem.core.index.scripts import has_cjk
+from pixelmem.core.index.scripts import CJK_LETTERS
 from pixelmem.core.vault.links import WikiLink, parse_links
 
 # Three or more backticks or tildes (code_blocks keeps those at a line's start: CommonMark).
@@ -70,22 +70,18 @@ def without_addresses(text: str) -> str:
 
 def words_weight(prose: str) -> int:
     """The weight (:func:`~pixelmem.core.index.chunking.text_weight`) of the words in
-    ``prose``: its pieces between spaces that are mostly letters, two or more (a CJK
-    character is a word alone) and hold no ``=``, ``<`` or ``>``. Numbers, the coordinates of
-    a drawing ("C-273 251.81,"), a page's escapes ("%5D)") and the attributes of its HTML
+    ``prose``: its runs of two letters or more, and its CJK characters, outside the pieces
+    between spaces that hold ``=``, ``<`` or ``>``. Numbers, the coordinates of a drawing
+    ("C-273 251.81,"), a page's escapes ("%5D)") and the attributes of its HTML
     (``fill="#f97316"></circle>``: a chunk cut inside a tag holds no whole tag) are no
-    words."""
-    total = 0
-    for piece in prose.split():
-        if "=" in piece or "<" in piece or ">" in piece:
-            continue
-        letters = len(_NOT_LETTERS.sub("", piece))
-        if (letters >= 2 or has_cjk(piece)) and 2 * letters >= len(piece):
-            total += text_weight(piece)
-    return total
+    words. Two passes of regular expressions: it is read for every chunk of a vault."""
+    if "=" in prose or "<" in prose or ">" in prose:
+        prose = _CODE_PIECE.sub(" ", prose)
+    return text_weight("".join(_WORD.findall(prose)))
 
 
-_NOT_LETTERS = re.compile(r"[\W\d_]+")
+_CODE_PIECE = re.compile(r"\S*[=<>]\S*")
+_WORD = re.compile(f"[^\\W\\d_]{{2,}}|[{CJK_LETTERS}]")
 
 
 def _without_addresses(text: str) -> str:
