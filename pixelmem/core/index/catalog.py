@@ -288,7 +288,7 @@ def chunk_scripts_of(
 def _mostly_markup(prose: str, text: str) -> bool:
     """Whether ``text``'s markup (what its ``prose`` lacks) weighs as much as its prose, in
     the model's tokens (:func:`~pixelmem.core.index.chunking.text_weight`), or its words
-    (:func:`~pixelmem.core.index.prose.words_weight`) are under a quarter of it. A heading
+    (:func:`~pixelmem.core.index.prose.words_weight`) are under a third of it. A heading
     over a web address is the address to the embedding ("# 参考 http://www.imooc.com/read/
     27/…", read as Chinese, was the best hit of 23 of 200 unrelated English questions in a
     public Chinese vault, measured across languages); a clipped page's drawing ("L 191.9,35.0
