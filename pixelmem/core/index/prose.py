@@ -56,16 +56,17 @@ def prose_of(markdown: str) -> str:
     return text
 
 
-# [text](https://…): a link to a web page, its text kept
-_WEB_LINK = re.compile(r"(!?\[[^\[\]\n]*\])\([^()\s]*://[^()\n]*(?:\([^()\n]*\)[^()\n]*)*\)")
-
-
 def without_addresses(text: str) -> str:
     """``text`` less its web addresses, bare or a link's (whose text stays): the words of a
     page's address ("whogan.scholars.harvard.edu") are not words the note writes."""
     if "://" not in text:
         return text
-    return _without_addresses(_WEB_LINK.sub(r"\1", text) if "](" in text else text)
+    return _without_addresses(_MD_LINK.sub(_web_link_text, text) if "](" in text else text)
+
+
+def _web_link_text(link: re.Match[str]) -> str:
+    """A Markdown link to a web page as its bracketed text; any other link as it is."""
+    return f"[{link.group(1)}]" if "://" in link.group(0) else link.group(0)
 
 
 def words_weight(prose: str) -> int:

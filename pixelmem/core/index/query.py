@@ -44,7 +44,13 @@ import re
 from dataclasses import dataclass
 
 from pixelmem.core.index.relevance import SHORT_QUERY_WORDS
-from pixelmem.core.index.scripts import CJK_RUN, CJK_SCRIPT, main_script
+from pixelmem.core.index.scripts import (
+    CJK_RUN,
+    CJK_SCRIPT,
+    HANGUL_SYLLABLES,
+    character_class,
+    main_script,
+)
 from pixelmem.core.index.text_tokens import (
     STEM_MARK,
     STOPWORDS,
@@ -344,7 +350,7 @@ def _coverage_words(content: str) -> tuple[CoverageWord, ...]:
 # which are no words; so a Korean question had no coverage at all, and the decision, which
 # weighs coverage most for a question in a CJK script, hid 10 of 85 right answers in a 700-note
 # Korean vault (KorQuAD; Chinese: 2 of 93).
-_HANGUL_WORD = re.compile("[\uac00-\ud7af]+")
+_HANGUL_WORD = re.compile(f"[{character_class((HANGUL_SYLLABLES,))}]+")
 # The stems of Korean question words (무엇, 언제, 어디, 누구, 어떻게, 어느, 얼마): a note that
 # answers holds the answer, not the word that asks for it (Chinese: 什么 is weak evidence).
 _KOREAN_ASKING = frozenset(("무엇", "언제", "어디", "누구", "어떻", "어느", "얼마"))

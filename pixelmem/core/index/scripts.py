@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+HANGUL_SYLLABLES = (0xAC00, 0xD7AF)  # the letters Korean words are written in
 CJK_LETTER_RANGES: tuple[tuple[int, int], ...] = (
     (0x1100, 0x11FF),  # Hangul jamo
     (0x3005, 0x3007),  # 々 〆 〇
@@ -27,7 +28,7 @@ CJK_LETTER_RANGES: tuple[tuple[int, int], ...] = (
     (0x31F0, 0x31FF),  # Katakana phonetic extensions
     (0x3400, 0x4DBF),  # Han extension A
     (0x4E00, 0x9FFF),  # Han unified ideographs
-    (0xAC00, 0xD7AF),  # Hangul syllables
+    HANGUL_SYLLABLES,
     (0xF900, 0xFAFF),  # Han compatibility ideographs
     (0x20000, 0x3134F),  # Han extensions B–G
 )
