@@ -1074,26 +1074,24 @@ class SearchIndex:
         rule, as the bare name "Harvard" would."""
         assert query.names is not None
         strong = set(query.names.strong)
-        title = set(tokenize(self._catalog.meta.titles[position]))
         only = self._only(np.array([position]))
         for term in (t for t in strong if stem_of(t) not in strong):  # as _holding reads them
-            if term in title or stem_of(term) in title:
-                continue
             ids, _ = self._keywords.top_chunks(
                 QueryTerms((term,), ()), self._catalog.chunk_capacity, only
             )
-            if not any(self._written_in(int(row), term) for row in ids):
+            if not any(self._written_in(int(row), term, position) for row in ids):
                 return False
         return True
 
-    def _written_in(self, row: int, term: str) -> bool:
-        """Whether chunk ``row`` (which holds ``term``) holds it outside its web addresses."""
+    def _written_in(self, row: int, term: str, position: int) -> bool:
+        """Whether chunk ``row`` of memory ``position``, which holds ``term`` (in its text or
+        its keyword title), holds it outside its web addresses."""
         chunk = self._catalog.chunks[row] if row < len(self._catalog.chunks) else None
         if chunk is None or "://" not in chunk.text:
             return chunk is not None
-        source = self._token_hashes
-        title = source.titles[row] if source is not None and row < len(source.titles) else ""
-        words = set(tokenize(f"{title}\n{without_addresses(chunk.text)}"))  # aliases: its title
+        titles = self._token_hashes.titles if self._token_hashes is not None else ()
+        title = titles[row] if row < len(titles) else self._catalog.meta.titles[position]
+        words = set(tokenize(f"{title}\n{without_addresses(chunk.text)}"))
         return term in words or stem_of(term) in words
 
     def _keyword_evidence(self, bm25: np.ndarray, query: _Query) -> np.ndarray:
