@@ -420,6 +420,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=HERE / "data")
     args = parser.parse_args()
     more = {code: path for code, path in (("ko", args.korquad), ("ja", args.jsquad)) if path}
+    missing = [p for p in (args.squad, *(args.drcd or ()), *more.values()) if p and not p.is_file()]
+    if missing:
+        parser.error(f"no such file: {', '.join(map(str, missing))}")
     if more:
         if args.out.resolve() == (HERE / "data").resolve():
             parser.error("--korquad/--jsquad: give --out a folder outside the repository")

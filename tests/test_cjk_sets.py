@@ -77,6 +77,17 @@ def test_the_korean_sets_are_never_written_into_the_repository(tmp_path: Path) -
     assert done.returncode == 2 and "outside the repository" in done.stderr
 
 
+def test_a_missing_source_file_is_named(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "make_qa_sets.py"), "--jsquad",
+         str(tmp_path / "valid-v1.3.json"), "--out", str(tmp_path / "out")],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2 and "no such file" in done.stderr
+    assert "valid-v1.3.json" in done.stderr
+    assert not (tmp_path / "out").exists()
+
+
 def test_the_default_sets_add_the_korean_sets_the_folder_holds(monkeypatch, tmp_path) -> None:
     monkeypatch.syspath_prepend(str(BENCHMARKS.parent))
     calibration = importlib.import_module("benchmarks.eval_calibration")
